@@ -1,0 +1,186 @@
+//! Error types. Every error says precisely what is wrong; none leaves a state changed.
+
+use std::fmt;
+
+use crate::card::{Card, Suit};
+
+/// Why an action cannot be applied now. The state is unchanged whenever this is returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalAction {
+    /// The game is over; no decision is pending.
+    GameOver,
+    /// The action is not a card id of this variant (0..num_actions-1).
+    OutOfRange { action: i128, num_actions: usize },
+    /// The card is not in the current player's hand.
+    NotInHand { card: Card, seat: usize },
+    /// During passing: this card is already picked to be passed.
+    AlreadyPicked { card: Card, seat: usize },
+    /// The player holds a card of the led suit and must play one (R5).
+    MustFollowSuit { card: Card, led: Suit },
+}
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            IllegalAction::GameOver => write!(f, "the game is over: no action can be taken"),
+            IllegalAction::OutOfRange {
+                action,
+                num_actions,
+            } => write!(
+                f,
+                "action {action} is out of range: actions are card ids 0..{}",
+                num_actions - 1
+            ),
+            IllegalAction::NotInHand { card, seat } => write!(
+                f,
+                "card {card} (id {}) is not in seat {seat}'s hand",
+                card.id()
+            ),
+            IllegalAction::AlreadyPicked { card, seat } => write!(
+                f,
+                "card {card} (id {}) is already picked by seat {seat} for passing (R4.2)",
+                card.id()
+            ),
+            IllegalAction::MustFollowSuit { card, led } => write!(
+                f,
+                "card {card} (id {}) does not follow the led suit {led}, and the player holds {led} cards (R5)",
+                card.id()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IllegalAction {}
+
+/// An invalid game configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    UnknownVariant(String),
+    UnknownScoring(String),
+    UnknownEpisode(String),
+    ZeroRoundCap,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConfigError::UnknownVariant(v) => write!(
+                f,
+                "unknown variant {v:?}: valid variants are \"4p\", \"3p\", \"seal\", \"seal-short\""
+            ),
+            ConfigError::UnknownScoring(v) => write!(
+                f,
+                "unknown scoring {v:?}: valid scorings are \"advanced\", \"basic\""
+            ),
+            ConfigError::UnknownEpisode(v) => write!(
+                f,
+                "unknown episode {v:?}: valid episodes are \"game\", \"round\""
+            ),
+            ConfigError::ZeroRoundCap => {
+                write!(f, "max_rounds must be at least 1 (or None for no cap)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// An explicit deal that is not a valid deal for the variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DealError {
+    WrongHandCount {
+        expected: usize,
+        got: usize,
+    },
+    WrongHandSize {
+        seat: usize,
+        expected: usize,
+        got: usize,
+    },
+    CardOutOfRange {
+        id: i128,
+        deck_size: usize,
+    },
+    Duplicate {
+        card: Card,
+    },
+    TrumpCardExpected,
+    TrumpCardUnexpected,
+    NotAscending {
+        seat: usize,
+    },
+    MissingCards {
+        missing: String,
+    },
+}
+
+impl fmt::Display for DealError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DealError::WrongHandCount { expected, got } => {
+                write!(f, "expected {expected} hands, got {got}")
+            }
+            DealError::WrongHandSize {
+                seat,
+                expected,
+                got,
+            } => write!(
+                f,
+                "hand of seat {seat} has {got} cards, expected {expected}"
+            ),
+            DealError::CardOutOfRange { id, deck_size } => write!(
+                f,
+                "card id {id} is out of range: this variant's cards are 0..{}",
+                deck_size - 1
+            ),
+            DealError::Duplicate { card } => {
+                write!(f, "card {card} (id {}) is dealt twice", card.id())
+            }
+            DealError::TrumpCardExpected => write!(
+                f,
+                "this variant turns one card face up: a trump card is required"
+            ),
+            DealError::TrumpCardUnexpected => write!(
+                f,
+                "the seal variants have no face-up trump card: trump card must be None"
+            ),
+            DealError::NotAscending { seat } => {
+                write!(f, "hand of seat {seat} is not in ascending id order")
+            }
+            DealError::MissingCards { missing } => {
+                write!(f, "the deal is not a complete deck: missing {missing}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DealError {}
+
+/// A record that cannot be replayed, or that disagrees with its replay.
+/// `path` names the field, e.g. `rounds[2].tricks[5].winner`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError {
+    pub path: String,
+    pub message: String,
+}
+
+impl RecordError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> RecordError {
+        RecordError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "invalid record: {}", self.message)
+        } else {
+            write!(f, "invalid record at {}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}

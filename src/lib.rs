@@ -1,0 +1,37 @@
+//! # yokai-septet
+//!
+//! A fast, exact engine for the trick-taking card game *Yokai Septet*, built for
+//! reinforcement learning. Rules are numbered as in `RULES.md` (R1..R10).
+//!
+//! - [`card`]: cards, suits and `u64` card sets (R1).
+//! - [`config`]: variants, scoring, episodes — the game's configuration (R3, R10).
+//! - [`deal`]: the documented seeded shuffle and validated explicit deals (R4.1, R10).
+//! - [`state`]: the position, a small `Copy` value; [`passing`], [`trick`] and
+//!   [`scoring`] hold the rules of each phase (R4–R9).
+//! - [`record`]: JSON game records and validated replays.
+//!
+//! ```
+//! use yokai_septet::{GameConfig, State, Variant};
+//! let mut s = State::new(GameConfig::new(Variant::FourPlayer, 42));
+//! while !s.is_over() {
+//!     let card = s.legal_actions().first().unwrap();
+//!     s.apply(card).unwrap();
+//! }
+//! assert!(s.winners().count() > 0);
+//! ```
+
+pub mod bits;
+pub mod card;
+pub mod config;
+pub mod deal;
+pub mod error;
+pub mod passing;
+pub mod scoring;
+pub mod state;
+pub mod trick;
+
+pub use card::{Card, CardSet, Suit};
+pub use config::{Episode, GameConfig, Scoring, Variant};
+pub use deal::Deal;
+pub use error::{ConfigError, DealError, IllegalAction, RecordError};
+pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};

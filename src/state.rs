@@ -1,0 +1,574 @@
+//! The position (OpenSpiel's "State"): a small `Copy` value holding a whole game in
+//! progress. `apply` and `legal_actions` never allocate.
+//!
+//! The rules of each phase live in their own modules: [`crate::passing`] (R4.2–R4.3),
+//! [`crate::trick`] (R5–R6), [`crate::scoring`] (R7–R9). This module owns the state and
+//! sequences them.
+
+use crate::card::{Card, CardSet, Suit};
+use crate::config::{Episode, GameConfig, Variant};
+use crate::deal::Deal;
+use crate::error::IllegalAction;
+use crate::{passing, scoring, trick};
+
+/// Whose decision it is, and what kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Passing picks (R4.2): one card per action, seat by seat.
+    Pass,
+    /// Playing tricks (R5).
+    Play,
+    /// The game (or the episode) is over.
+    Over,
+}
+
+impl Phase {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Pass => "pass",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+}
+
+/// Why a round ended (the record's `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundEnd {
+    /// R7.1: a side captured enough bosses.
+    Bosses,
+    /// R7.2: a side took 7 tricks without enough bosses.
+    Tricks,
+    /// R7.3: all hands are empty; the last trick's winner's side wins.
+    LastTrick,
+    /// Seal variants: 14 tricks played, no game win.
+    Complete,
+    /// Seal variants: a team won the game by sealing.
+    Sealed,
+}
+
+impl RoundEnd {
+    pub const fn name(self) -> &'static str {
+        match self {
+            RoundEnd::Bosses => "bosses",
+            RoundEnd::Tricks => "tricks",
+            RoundEnd::LastTrick => "last_trick",
+            RoundEnd::Complete => "complete",
+            RoundEnd::Sealed => "sealed",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<RoundEnd> {
+        [
+            RoundEnd::Bosses,
+            RoundEnd::Tricks,
+            RoundEnd::LastTrick,
+            RoundEnd::Complete,
+            RoundEnd::Sealed,
+        ]
+        .into_iter()
+        .find(|r| r.name() == s)
+    }
+}
+
+/// The result of one round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RoundResult {
+    /// Seats that won the round, as a bit mask (bit `p` = seat `p`).
+    pub winners: u8,
+    pub reason: RoundEnd,
+    /// What each seat gained this round (seal variants: seals its team made).
+    pub points: [u16; 4],
+}
+
+impl RoundResult {
+    /// Winning seats, ascending.
+    pub fn winner_seats(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..4).filter(move |p| self.winners >> p & 1 == 1)
+    }
+}
+
+/// A completed trick, as reported by [`State::apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TrickResult {
+    pub leader: u8,
+    /// Cards in play order starting with the leader's; `len` of them are valid.
+    pub cards: [Card; 4],
+    pub len: u8,
+    pub winner: u8,
+}
+
+impl TrickResult {
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+}
+
+/// What one [`State::apply`] did beyond moving a card.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Set when this action completed a trick.
+    pub trick: Option<TrickResult>,
+    /// Seals made by that trick, as a bit mask over suits (for the trick winner's team).
+    pub new_seals: u8,
+    /// Set when this action ended a round.
+    pub round: Option<RoundResult>,
+    /// Whether the game (episode) is now over.
+    pub game_over: bool,
+}
+
+const NO_SEAT: u8 = u8::MAX;
+const NO_SUIT: u8 = u8::MAX;
+
+/// A whole game in progress. `Copy`, fixed size, no heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub(crate) config: GameConfig,
+    pub(crate) phase: Phase,
+    pub(crate) current: u8,
+    /// Round index, 0-based.
+    pub(crate) round: u32,
+
+    // ---- this round ----
+    pub(crate) deal: Deal,
+    pub(crate) hands: [CardSet; 4],
+    /// Passing picks in the order made; `num_picks[p]` are valid.
+    pub(crate) picks: [[Card; 3]; 4],
+    pub(crate) num_picks: [u8; 4],
+    pub(crate) trump: u8,
+    /// The round's first leader (`NO_SEAT` until known).
+    pub(crate) round_leader: u8,
+    pub(crate) trick_leader: u8,
+    pub(crate) trick: [Card; 4],
+    pub(crate) trick_len: u8,
+    /// Tricks completed this round.
+    pub(crate) tricks_played: u8,
+    /// Every card played this round, current trick included, and by whom.
+    pub(crate) played_by: [CardSet; 4],
+    /// Cards captured per seat this round.
+    pub(crate) won: [CardSet; 4],
+    pub(crate) tricks_won: [u8; 4],
+    /// Suits (bit mask) each seat has shown void in by not following (public).
+    pub(crate) voids: [u8; 4],
+    /// Seals made this round per team (seal variants).
+    pub(crate) round_seals: [u8; 2],
+
+    // ---- the game ----
+    /// Points per side (team in 4p, player in 3p; seal: sealed suits count).
+    pub(crate) side_scores: [u16; 3],
+    /// Suits sealed per team (bit masks), kept across rounds.
+    pub(crate) seals: [u8; 2],
+    /// Winner of the last completed trick (leads the next round).
+    pub(crate) last_trick_winner: u8,
+    pub(crate) last_result: Option<RoundResult>,
+    /// Game winners as a seat mask.
+    pub(crate) winners: u8,
+    pub(crate) truncated: bool,
+}
+
+impl State {
+    /// A new game dealt from the config's seed.
+    pub fn new(config: GameConfig) -> State {
+        let deal = Deal::from_seed(config.variant, config.seed, 0);
+        State::with_deal(config, deal)
+    }
+
+    /// A new game whose first round uses `deal` (validated by [`Deal::from_ids`]);
+    /// later rounds are dealt from the seed.
+    pub fn with_deal(config: GameConfig, deal: Deal) -> State {
+        let mut s = State {
+            config,
+            phase: Phase::Pass,
+            current: 0,
+            round: 0,
+            deal,
+            hands: deal.hands,
+            picks: [[Card::ACE; 3]; 4],
+            num_picks: [0; 4],
+            trump: NO_SUIT,
+            round_leader: NO_SEAT,
+            trick_leader: NO_SEAT,
+            trick: [Card::ACE; 4],
+            trick_len: 0,
+            tricks_played: 0,
+            played_by: [CardSet::EMPTY; 4],
+            won: [CardSet::EMPTY; 4],
+            tricks_won: [0; 4],
+            voids: [0; 4],
+            round_seals: [0; 2],
+            side_scores: [0; 3],
+            seals: [0; 2],
+            last_trick_winner: NO_SEAT,
+            last_result: None,
+            winners: 0,
+            truncated: false,
+        };
+        s.start_round(deal);
+        s
+    }
+
+    /// Replaces the deal of the current round. Only allowed before the round's first
+    /// passing pick (used to replay recorded deals and for duplicate matches).
+    pub fn redeal(&mut self, deal: Deal) -> Result<(), &'static str> {
+        if self.phase != Phase::Pass || self.num_picks.iter().any(|&n| n > 0) {
+            return Err("a round can only be re-dealt before its first passing pick");
+        }
+        self.start_round(deal);
+        Ok(())
+    }
+
+    fn start_round(&mut self, deal: Deal) {
+        self.deal = deal;
+        self.hands = deal.hands;
+        self.num_picks = [0; 4];
+        self.trump = match deal.trump_card {
+            Some(c) => c.suit() as u8,
+            None => NO_SUIT,
+        };
+        // Round 0's leader is found after passing (R4.3); later rounds' is known now.
+        self.round_leader = self.last_trick_winner;
+        self.trick_leader = self.last_trick_winner;
+        self.trick_len = 0;
+        self.tricks_played = 0;
+        self.played_by = [CardSet::EMPTY; 4];
+        self.won = [CardSet::EMPTY; 4];
+        self.tricks_won = [0; 4];
+        self.voids = [0; 4];
+        self.round_seals = [0; 2];
+        self.phase = Phase::Pass;
+        self.current = 0;
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    #[inline]
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.config.variant
+    }
+
+    #[inline]
+    pub fn num_players(&self) -> usize {
+        self.config.variant.num_players()
+    }
+
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Whether the game ended by the round cap rather than by the rules.
+    #[inline]
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// The seat to act, or `None` when the game is over.
+    #[inline]
+    pub fn current_player(&self) -> Option<usize> {
+        (self.phase != Phase::Over).then_some(self.current as usize)
+    }
+
+    /// Round index (0-based) of the round in progress (or the last one, when over).
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The current round's deal (hands before passing, face-up card).
+    #[inline]
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// `seat`'s hand now. During passing: the dealt hand, picked cards included.
+    #[inline]
+    pub fn hand(&self, seat: usize) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// `seat`'s passing picks this round, in order.
+    #[inline]
+    pub fn picks(&self, seat: usize) -> &[Card] {
+        &self.picks[seat][..self.num_picks[seat] as usize]
+    }
+
+    /// The trump suit of the round (`None` in a seal round before its first lead).
+    #[inline]
+    pub fn trump_suit(&self) -> Option<Suit> {
+        Suit::from_index(self.trump as usize)
+    }
+
+    #[inline]
+    pub fn trump_card(&self) -> Option<Card> {
+        self.deal.trump_card
+    }
+
+    /// The round's first leader, once known.
+    #[inline]
+    pub fn round_leader(&self) -> Option<usize> {
+        (self.round_leader != NO_SEAT).then_some(self.round_leader as usize)
+    }
+
+    /// The leader of the trick in progress (or about to start), once known.
+    #[inline]
+    pub fn trick_leader(&self) -> Option<usize> {
+        (self.trick_leader != NO_SEAT).then_some(self.trick_leader as usize)
+    }
+
+    /// Cards of the trick in progress, in play order from its leader.
+    #[inline]
+    pub fn trick_cards(&self) -> &[Card] {
+        &self.trick[..self.trick_len as usize]
+    }
+
+    /// The suit led in the trick in progress.
+    #[inline]
+    pub fn led_suit(&self) -> Option<Suit> {
+        (self.trick_len > 0).then(|| self.trick[0].suit())
+    }
+
+    #[inline]
+    pub fn tricks_played(&self) -> usize {
+        self.tricks_played as usize
+    }
+
+    /// Cards `seat` has played this round (current trick included).
+    #[inline]
+    pub fn played_by(&self, seat: usize) -> CardSet {
+        self.played_by[seat]
+    }
+
+    /// Every card played this round.
+    #[inline]
+    pub fn played(&self) -> CardSet {
+        self.played_by
+            .iter()
+            .fold(CardSet::EMPTY, |a, &b| a.union(b))
+    }
+
+    /// Cards `seat` has captured this round.
+    #[inline]
+    pub fn won_cards(&self, seat: usize) -> CardSet {
+        self.won[seat]
+    }
+
+    #[inline]
+    pub fn tricks_won(&self, seat: usize) -> usize {
+        self.tricks_won[seat] as usize
+    }
+
+    /// Suits `seat` has publicly shown void in this round (bit `s` = suit `s`).
+    #[inline]
+    pub fn voids(&self, seat: usize) -> u8 {
+        self.voids[seat]
+    }
+
+    /// Score of `seat`'s side (teammates share their team's total; seal: suits sealed).
+    #[inline]
+    pub fn score(&self, seat: usize) -> u16 {
+        self.side_scores[self.config.variant.side_of(seat)]
+    }
+
+    /// Scores per seat.
+    pub fn scores(&self) -> [u16; 4] {
+        let mut out = [0; 4];
+        for (p, o) in out.iter_mut().enumerate().take(self.num_players()) {
+            *o = self.score(p);
+        }
+        out
+    }
+
+    /// Suits sealed by `team` (bit mask), seal variants.
+    #[inline]
+    pub fn seals(&self, team: usize) -> u8 {
+        self.seals[team]
+    }
+
+    /// Seals `team` made in the round in progress (count).
+    #[inline]
+    pub fn round_seals(&self, team: usize) -> u8 {
+        self.round_seals[team]
+    }
+
+    /// The result of the last completed round.
+    #[inline]
+    pub fn last_round_result(&self) -> Option<RoundResult> {
+        self.last_result
+    }
+
+    /// Game winners as a seat mask (0 until over; 0 also when truncated).
+    #[inline]
+    pub fn winners_mask(&self) -> u8 {
+        self.winners
+    }
+
+    /// Game winners, ascending seats.
+    pub fn winners(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..4).filter(move |p| self.winners >> p & 1 == 1)
+    }
+
+    /// The legal actions now, as a set of card ids. Empty when the game is over.
+    #[inline]
+    pub fn legal_actions(&self) -> CardSet {
+        let p = self.current as usize;
+        match self.phase {
+            Phase::Pass => passing::legal_picks(self.hands[p], self.picks(p)),
+            Phase::Play => trick::legal_plays(self.hands[p], self.led_suit()),
+            Phase::Over => CardSet::EMPTY,
+        }
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    /// Applies the current player's decision given as a raw action number.
+    pub fn apply_action(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
+        if self.phase == Phase::Over {
+            return Err(IllegalAction::GameOver);
+        }
+        let n = self.config.num_actions();
+        if action < 0 || action >= n as i128 {
+            return Err(IllegalAction::OutOfRange {
+                action,
+                num_actions: n,
+            });
+        }
+        self.apply(Card::from_id_unchecked(action as u8))
+    }
+
+    /// Applies the current player's decision: a passing pick or a card play.
+    /// On error nothing changes.
+    #[inline]
+    pub fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
+        let p = self.current as usize;
+        match self.phase {
+            Phase::Over => Err(IllegalAction::GameOver),
+            Phase::Pass => {
+                passing::check_pick(self, p, card)?;
+                self.pick(p, card);
+                Ok(Outcome::default())
+            }
+            Phase::Play => {
+                trick::check_play(self, p, card)?;
+                Ok(self.play(p, card))
+            }
+        }
+    }
+
+    fn pick(&mut self, p: usize, card: Card) {
+        let k = self.num_picks[p] as usize;
+        self.picks[p][k] = card;
+        self.num_picks[p] += 1;
+        if k + 1 < self.config.variant.pass_count() {
+            return;
+        }
+        if p + 1 < self.num_players() {
+            self.current += 1;
+            return;
+        }
+        passing::exchange(self);
+        let leader = if self.round == 0 {
+            passing::first_round_leader(self)
+        } else {
+            self.last_trick_winner as usize
+        };
+        self.round_leader = leader as u8;
+        self.trick_leader = leader as u8;
+        self.current = leader as u8;
+        self.phase = Phase::Play;
+    }
+
+    fn play(&mut self, p: usize, card: Card) -> Outcome {
+        let n = self.num_players();
+        self.hands[p].remove(card);
+        self.played_by[p].insert(card);
+        if self.trick_len == 0 {
+            if self.trump == NO_SUIT {
+                // R9: in a seal round the first lead fixes the trump suit.
+                self.trump = card.suit() as u8;
+            }
+        } else {
+            let led = self.trick[0].suit();
+            if card.suit() != led {
+                self.voids[p] |= 1 << led as u8;
+            }
+        }
+        self.trick[self.trick_len as usize] = card;
+        self.trick_len += 1;
+        if (self.trick_len as usize) < n {
+            self.current = ((p + 1) % n) as u8;
+            return Outcome::default();
+        }
+        self.finish_trick()
+    }
+
+    fn finish_trick(&mut self) -> Outcome {
+        let n = self.num_players();
+        let trump = Suit::ALL[self.trump as usize];
+        let idx = trick::winning_index(&self.trick[..n], trump);
+        let winner = (self.trick_leader as usize + idx) % n;
+        let cards: CardSet = self.trick[..n].iter().copied().collect();
+        let result = TrickResult {
+            leader: self.trick_leader,
+            cards: self.trick,
+            len: n as u8,
+            winner: winner as u8,
+        };
+        self.won[winner] = self.won[winner].union(cards);
+        self.tricks_won[winner] += 1;
+        self.tricks_played += 1;
+        self.trick_len = 0;
+        self.last_trick_winner = winner as u8;
+        self.trick_leader = winner as u8;
+        self.current = winner as u8;
+
+        let mut out = Outcome {
+            trick: Some(result),
+            ..Outcome::default()
+        };
+        let end = if self.config.variant.is_seal() {
+            out.new_seals = scoring::make_seals(self, winner, cards);
+            scoring::seal_round_end(self)
+        } else {
+            scoring::round_end(self, winner)
+        };
+        if let Some(result) = end {
+            out.round = Some(result);
+            self.end_round(result);
+            out.game_over = self.phase == Phase::Over;
+        }
+        out
+    }
+
+    fn end_round(&mut self, result: RoundResult) {
+        self.last_result = Some(result);
+        if self.winners != 0 {
+            // The rules ended the game (scoring::* set the winners).
+            self.phase = Phase::Over;
+            return;
+        }
+        let rounds_done = self.round + 1;
+        if self.config.episode == Episode::Round {
+            self.winners = result.winners;
+            self.phase = Phase::Over;
+            return;
+        }
+        if self.config.max_rounds.is_some_and(|cap| rounds_done >= cap) {
+            self.truncated = true;
+            self.phase = Phase::Over;
+            return;
+        }
+        self.round = rounds_done;
+        let deal = Deal::from_seed(self.config.variant, self.config.seed, self.round as u64);
+        self.start_round(deal);
+    }
+}
