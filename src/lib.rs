@@ -29,9 +29,11 @@ pub mod passing;
 pub mod scoring;
 pub mod state;
 pub mod trick;
+pub mod view;
 
 pub use card::{Card, CardSet, Suit};
 pub use config::{Episode, GameConfig, Scoring, Variant};
 pub use deal::Deal;
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};
+pub use view::SeatView;

@@ -1,0 +1,312 @@
+//! What one seat may know (RULES.md R10): the information-set view of a [`State`].
+//!
+//! Bots, the observation encoder and the determinization sampler receive a [`SeatView`],
+//! never the `State`: the view keeps its state private (not even the rest of this crate
+//! can reach through it), so reading another player's hand is a type error, not a
+//! discipline.
+
+use crate::card::{Card, CardSet, Suit};
+use crate::config::{GameConfig, Variant};
+use crate::passing::pass_target;
+use crate::state::{Phase, RoundResult, State};
+
+/// One seat's information set over a game in progress.
+#[derive(Clone, Copy)]
+pub struct SeatView<'a> {
+    state: &'a State,
+    seat: usize,
+}
+
+impl State {
+    /// The view of `seat` (`seat < num_players`; panics otherwise).
+    pub fn view(&self, seat: usize) -> SeatView<'_> {
+        assert!(seat < self.num_players(), "seat {seat} out of range");
+        SeatView { state: self, seat }
+    }
+}
+
+impl<'a> SeatView<'a> {
+    // ---- who and what ----
+
+    /// The seat whose information set this is.
+    #[inline]
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    #[inline]
+    pub fn config(&self) -> &GameConfig {
+        self.state.config()
+    }
+
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.state.variant()
+    }
+
+    #[inline]
+    pub fn num_players(&self) -> usize {
+        self.state.num_players()
+    }
+
+    /// Seat `k` places to the left of this seat (0 = me, 1 = left, …).
+    #[inline]
+    pub fn relative(&self, k: usize) -> usize {
+        (self.seat + k) % self.num_players()
+    }
+
+    // ---- public ----
+
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    #[inline]
+    pub fn current_player(&self) -> Option<usize> {
+        self.state.current_player()
+    }
+
+    /// Whether it is this seat's decision.
+    #[inline]
+    pub fn is_my_turn(&self) -> bool {
+        self.current_player() == Some(self.seat)
+    }
+
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.state.round()
+    }
+
+    #[inline]
+    pub fn trump_suit(&self) -> Option<Suit> {
+        self.state.trump_suit()
+    }
+
+    #[inline]
+    pub fn trump_card(&self) -> Option<Card> {
+        self.state.trump_card()
+    }
+
+    #[inline]
+    pub fn round_leader(&self) -> Option<usize> {
+        self.state.round_leader()
+    }
+
+    #[inline]
+    pub fn trick_leader(&self) -> Option<usize> {
+        self.state.trick_leader()
+    }
+
+    #[inline]
+    pub fn trick_cards(&self) -> &'a [Card] {
+        self.state.trick_cards()
+    }
+
+    #[inline]
+    pub fn led_suit(&self) -> Option<Suit> {
+        self.state.led_suit()
+    }
+
+    #[inline]
+    pub fn tricks_played(&self) -> usize {
+        self.state.tricks_played()
+    }
+
+    /// Cards `seat` has played this round (everyone saw them).
+    #[inline]
+    pub fn played_by(&self, seat: usize) -> CardSet {
+        self.state.played_by(seat)
+    }
+
+    #[inline]
+    pub fn played(&self) -> CardSet {
+        self.state.played()
+    }
+
+    /// Cards `seat` captured this round (everyone saw the tricks).
+    #[inline]
+    pub fn won_cards(&self, seat: usize) -> CardSet {
+        self.state.won_cards(seat)
+    }
+
+    #[inline]
+    pub fn tricks_won(&self, seat: usize) -> usize {
+        self.state.tricks_won(seat)
+    }
+
+    /// Suits `seat` has shown void in this round (bit mask).
+    #[inline]
+    pub fn voids(&self, seat: usize) -> u8 {
+        self.state.voids(seat)
+    }
+
+    /// How many cards `seat` holds (public: everyone can count).
+    #[inline]
+    pub fn hand_len(&self, seat: usize) -> usize {
+        self.state.hand(seat).len() as usize
+    }
+
+    /// How many passing picks `seat` has made this round (public; which cards is not).
+    #[inline]
+    pub fn num_picks(&self, seat: usize) -> usize {
+        self.state.picks(seat).len()
+    }
+
+    /// Whether the passed cards have changed hands this round.
+    #[inline]
+    pub fn exchange_done(&self) -> bool {
+        // Passing always ends with the exchange, and every later phase of the same round
+        // (play, or the game's end) comes after it.
+        self.state.phase() != Phase::Pass
+    }
+
+    #[inline]
+    pub fn score(&self, seat: usize) -> u16 {
+        self.state.score(seat)
+    }
+
+    #[inline]
+    pub fn seals(&self, team: usize) -> u8 {
+        self.state.seals(team)
+    }
+
+    #[inline]
+    pub fn last_round_result(&self) -> Option<RoundResult> {
+        self.state.last_round_result()
+    }
+
+    // ---- private to this seat ----
+
+    /// This seat's hand now (during passing: as dealt, picks included).
+    #[inline]
+    pub fn hand(&self) -> CardSet {
+        self.state.hand(self.seat)
+    }
+
+    /// This seat's hand as dealt this round.
+    #[inline]
+    pub fn dealt_hand(&self) -> CardSet {
+        self.state.deal().hands[self.seat]
+    }
+
+    /// This seat's passing picks, in order, with the seat each goes to.
+    pub fn my_passes(&self) -> impl Iterator<Item = (Card, usize)> + 'a {
+        let v = self.variant();
+        let seat = self.seat;
+        self.state
+            .picks(seat)
+            .iter()
+            .enumerate()
+            .map(move |(k, &c)| (c, pass_target(v, seat, k)))
+    }
+
+    /// Cards this seat received in the exchange, with the seat each came from
+    /// (empty until the exchange has happened).
+    pub fn received(&self) -> impl Iterator<Item = (Card, usize)> + 'a {
+        let v = self.variant();
+        let me = self.seat;
+        let state = self.state;
+        let done = self.exchange_done();
+        (0..v.num_players())
+            .filter(move |_| done)
+            .flat_map(move |from| {
+                state
+                    .picks(from)
+                    .iter()
+                    .enumerate()
+                    .filter(move |&(k, _)| pass_target(v, from, k) == me)
+                    .map(move |(_, &c)| (c, from))
+            })
+    }
+
+    /// The legal actions of this seat now (empty when it is not this seat's turn).
+    #[inline]
+    pub fn legal_actions(&self) -> CardSet {
+        if self.is_my_turn() {
+            self.state.legal_actions()
+        } else {
+            CardSet::EMPTY
+        }
+    }
+
+    /// Cards whose location this seat cannot see: in another player's hand (or, in
+    /// `4p`/`3p`, nowhere else — the face-up card is known). During passing, cards already
+    /// picked by others are still in their pickers' hands.
+    pub fn unknown_cards(&self) -> CardSet {
+        let mut known = self.hand().union(self.played());
+        if let Some(c) = self.trump_card() {
+            known.insert(c);
+        }
+        let deck = if self.variant().is_seal() {
+            CardSet::SEAL_DECK
+        } else {
+            CardSet::STANDARD_DECK
+        };
+        deck.minus(known)
+    }
+
+    /// Cards this seat knows to be in `other`'s hand: what it passed to `other` and
+    /// `other` has not played yet.
+    pub fn known_in_hand(&self, other: usize) -> CardSet {
+        if other == self.seat || !self.exchange_done() {
+            return CardSet::EMPTY;
+        }
+        self.my_passes()
+            .filter(|&(_, to)| to == other)
+            .map(|(c, _)| c)
+            .collect::<CardSet>()
+            .minus(self.played_by(other))
+    }
+
+    /// A complete state that agrees with everything this seat knows, with the other
+    /// players' current hands replaced by `hands` (`hands[self.seat()]` is ignored).
+    /// Used by the determinization sampler. Returns `None` if `hands` disagree with the
+    /// public hand sizes or with this seat's own hand and the cards already played.
+    ///
+    /// During passing, each other seat keeps its number of picks, but which cards it
+    /// picked is unknown: they become the lowest cards of its new hand (a sampler that
+    /// wants random picks permutes the hand's cards first).
+    pub fn determinized(&self, hands: [CardSet; 4]) -> Option<State> {
+        let mut s = *self.state;
+        let n = self.num_players();
+        let mut union = CardSet::EMPTY;
+        for (p, &hand) in hands.iter().enumerate().take(n) {
+            if p == self.seat {
+                continue;
+            }
+            if hand.len() as usize != self.hand_len(p) || !union.intersect(hand).is_empty() {
+                return None;
+            }
+            union = union.union(hand);
+        }
+        if union != self.unknown_cards() {
+            return None;
+        }
+        for (p, &hand) in hands.iter().enumerate().take(n) {
+            if p != self.seat {
+                s.set_hidden_hand(p, hand, self.seat);
+            }
+        }
+        Some(s)
+    }
+}
+
+impl State {
+    /// Replaces `seat`'s hidden hand (determinization for the observer `me`), and scrubs
+    /// what `me` cannot know about `seat` so that nothing hidden survives in the copy:
+    /// its dealt hand becomes `hand` plus what it played, and each pick that did not go to
+    /// `me` becomes one of the hand's lowest cards.
+    pub(crate) fn set_hidden_hand(&mut self, seat: usize, hand: CardSet, me: usize) {
+        self.hands[seat] = hand;
+        self.deal.hands[seat] = hand.union(self.played_by[seat]);
+        let v = self.config.variant;
+        let mut filler = hand.iter();
+        for k in 0..self.num_picks[seat] as usize {
+            let seen_by_me = self.phase != Phase::Pass && pass_target(v, seat, k) == me;
+            if !seen_by_me {
+                self.picks[seat][k] = filler.next().unwrap_or(Card::ACE);
+            }
+        }
+    }
+}
