@@ -24,6 +24,7 @@ pub mod bits;
 pub mod card;
 pub mod config;
 pub mod deal;
+mod display;
 pub mod error;
 pub mod passing;
 pub mod record;
