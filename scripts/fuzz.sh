@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Bounded fuzzing run (not part of CI): each target for $FUZZ_SECONDS (default 60) seconds.
+# Installs cargo-fuzz if needed; runs on the stable toolchain via RUSTC_BOOTSTRAP=1.
+# Crashes land in fuzz/artifacts/<target>/; turn each into a regression test in
+# tests/fuzz_regressions.rs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+secs="${FUZZ_SECONDS:-60}"
+for target in actions record deal_and_codes; do
+    echo "== fuzzing $target for ${secs}s"
+    RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time="$secs" -rss_limit_mb=4096
+done
