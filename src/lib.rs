@@ -37,3 +37,6 @@ pub use deal::Deal;
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};
 pub use view::SeatView;
+
+#[cfg(feature = "python")]
+pub mod python;

@@ -1,0 +1,452 @@
+//! `yokai_septet.Game`: one game, a thin wrapper over [`State`] plus its action history.
+
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::{intern, IntoPyObjectExt};
+
+use super::{extract_integer, extract_seat, parse_config, Arg, IllegalActionError};
+use crate::card::{Card, CardSet};
+use crate::config::GameConfig;
+use crate::error::IllegalAction;
+use crate::state::{Phase, State};
+
+/// A game of Yokai Septet.
+///
+/// ``Game(variant="4p", scoring="advanced", seed=0, *, episode="game", max_rounds=None)``
+///
+/// - ``variant``: ``"4p"``, ``"3p"``, ``"seal"`` or ``"seal-short"``.
+/// - ``scoring``: ``"advanced"`` (game to 7) or ``"basic"`` (game to 2); 4p/3p only, the
+///   seal variants ignore it (``None`` is accepted there).
+/// - ``seed``: an integer in ``0 .. 2**64-1``; round ``k`` is dealt from ``(seed, k)``.
+/// - ``episode``: ``"game"`` (play to the end) or ``"round"`` (stop after one round).
+/// - ``max_rounds``: ``None`` or a round cap (>= 1) after which the game stops, truncated.
+///
+/// Every action is a card id (RULES.md R1), both for passing picks and for plays.
+/// Illegal actions raise :class:`IllegalActionError` and leave the game unchanged.
+#[pyclass(module = "yokai_septet._core", name = "Game")]
+#[derive(Clone)]
+pub struct PyGame {
+    pub(crate) state: State,
+    /// Every action applied since the start, in order (replayed by pickling).
+    pub(crate) actions: Vec<u8>,
+}
+
+impl PyGame {
+    pub(crate) fn from_config(config: GameConfig) -> PyGame {
+        PyGame {
+            state: State::new(config),
+            actions: Vec::with_capacity(64),
+        }
+    }
+
+    fn illegal(&self, err: IllegalAction) -> PyErr {
+        IllegalActionError::new_err(format!("illegal action: {err}"))
+    }
+
+    /// Applies one action given as a raw number; the state is unchanged on error.
+    pub(crate) fn apply_raw(&mut self, action: i128) -> PyResult<()> {
+        match self.state.apply_action(action) {
+            Ok(_) => {
+                self.actions.push(action as u8);
+                Ok(())
+            }
+            Err(e) => Err(self.illegal(e)),
+        }
+    }
+
+    fn ids(py: Python<'_>, set: CardSet) -> PyResult<Bound<'_, PyList>> {
+        PyList::new(py, set.iter().map(Card::id))
+    }
+}
+
+fn opt_card(c: Option<Card>) -> String {
+    c.map_or_else(|| "-".to_string(), |c| c.to_string())
+}
+
+/// A human-readable picture of the position (used by `str(game)` and the `ansi` render
+/// mode of the environments). It shows every hand: it is for people, not agents.
+pub(crate) fn render(s: &State) -> String {
+    use std::fmt::Write;
+    let v = s.variant();
+    let n = s.num_players();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Yokai Septet {} | round {} | phase {} | trump {} (card {})",
+        v.name(),
+        s.round(),
+        s.phase().name(),
+        s.trump_suit().map_or("-", |t| t.name()),
+        opt_card(s.trump_card()),
+    );
+    let scores: Vec<String> = (0..n).map(|p| s.score(p).to_string()).collect();
+    let _ = writeln!(out, "scores: [{}]", scores.join(", "));
+    for p in 0..n {
+        let marker = if s.current_player() == Some(p) {
+            "*"
+        } else {
+            " "
+        };
+        let _ = write!(
+            out,
+            "{marker} seat {p}: {} | tricks {} | won bosses: {}",
+            s.hand(p),
+            s.tricks_won(p),
+            s.won_cards(p).bosses()
+        );
+        if s.phase() == Phase::Pass && !s.picks(p).is_empty() {
+            let picks: Vec<String> = s.picks(p).iter().map(|c| c.to_string()).collect();
+            let _ = write!(out, " | picks: {}", picks.join(" "));
+        }
+        out.push('\n');
+    }
+    if s.phase() == Phase::Play {
+        let cards: Vec<String> = s.trick_cards().iter().map(|c| c.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "trick {} led by seat {}: [{}]",
+            s.tricks_played() + 1,
+            s.trick_leader().map_or(-1, |l| l as i64),
+            cards.join(" ")
+        );
+    }
+    if s.is_over() {
+        let w: Vec<String> = s.winners().map(|p| p.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "game over: winners [{}]{}",
+            w.join(", "),
+            if s.is_truncated() { " (truncated)" } else { "" }
+        );
+    }
+    out
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(
+        signature = (variant = Arg(None), scoring = Arg(None), seed = Arg(None), *, episode = Arg(None), max_rounds = Arg(None)),
+        text_signature = "(variant='4p', scoring='advanced', seed=0, *, episode='game', max_rounds=None)"
+    )]
+    fn py_new(
+        py: Python<'_>,
+        variant: Arg<'_>,
+        scoring: Arg<'_>,
+        seed: Arg<'_>,
+        episode: Arg<'_>,
+        max_rounds: Arg<'_>,
+    ) -> PyResult<PyGame> {
+        let config = parse_config(
+            &variant.or(intern!(py, "4p")),
+            &scoring.or(intern!(py, "advanced")),
+            &seed.or(&0i64.into_bound_py_any(py)?),
+            &episode.or(intern!(py, "game")),
+            max_rounds.0.as_ref(),
+        )?;
+        Ok(PyGame::from_config(config))
+    }
+
+    /// Number of players: 4, or 3 in ``"3p"``.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.state.num_players()
+    }
+
+    /// Size of the action space: 49, or 56 for the seal variants.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.state.config().num_actions()
+    }
+
+    /// The variant name: ``"4p"``, ``"3p"``, ``"seal"`` or ``"seal-short"``.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.state.variant().name()
+    }
+
+    /// The scoring mode (``None`` for the seal variants).
+    #[getter]
+    fn scoring(&self) -> Option<&'static str> {
+        (!self.state.variant().is_seal()).then(|| self.state.config().scoring.name())
+    }
+
+    /// The seed every deal comes from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.state.config().seed
+    }
+
+    /// ``"game"`` or ``"round"``.
+    #[getter]
+    fn episode(&self) -> &'static str {
+        self.state.config().episode.name()
+    }
+
+    /// The round cap, or ``None``.
+    #[getter]
+    fn max_rounds(&self) -> Option<u32> {
+        self.state.config().max_rounds
+    }
+
+    /// ``"pass"``, ``"play"`` or ``"over"``.
+    #[getter]
+    fn phase<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
+        match self.state.phase() {
+            Phase::Pass => intern!(py, "pass"),
+            Phase::Play => intern!(py, "play"),
+            Phase::Over => intern!(py, "over"),
+        }
+    }
+
+    /// The seat whose decision it is; ``-1`` when the game is over.
+    #[getter]
+    fn current_player(&self) -> i64 {
+        self.state.current_player().map_or(-1, |p| p as i64)
+    }
+
+    /// Round index (0-based) of the round in progress (or the last one, when over).
+    #[getter]
+    fn round(&self) -> u32 {
+        self.state.round()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.state.is_over()
+    }
+
+    /// Whether the game stopped at the round cap rather than by the rules.
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.state.is_truncated()
+    }
+
+    /// The legal actions now: ascending card ids (``[]`` when the game is over).
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        Self::ids(py, self.state.legal_actions())
+    }
+
+    /// The legal actions as a numpy ``bool`` array of shape ``(num_actions,)``.
+    ///
+    /// With ``out=`` (a writable, contiguous ``bool`` array of that shape) the mask is written
+    /// there and ``out`` is returned, with no allocation.
+    #[pyo3(signature = (out = None))]
+    fn legal_mask<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let n = self.state.config().num_actions();
+        let arr = match out {
+            Some(a) => {
+                if a.len() != n {
+                    return Err(PyValueError::new_err(format!(
+                        "out has shape {:?}, expected ({n},)",
+                        a.shape()
+                    )));
+                }
+                a
+            }
+            None => PyArray1::<bool>::zeros(py, n, false),
+        };
+        let mut rw = arr
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
+        let slice = rw
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+        write_mask(self.state.legal_actions(), slice);
+        drop(rw);
+        Ok(arr)
+    }
+
+    /// Applies one decision of the current player: a passing pick or a card play.
+    ///
+    /// ``a`` is a Python ``int`` or a numpy integer scalar; anything else (``bool``,
+    /// ``float``, ``str``, ``None``, lists …) raises ``TypeError``. An integer that is not
+    /// a legal action now raises :class:`IllegalActionError`. Either way the game is
+    /// unchanged.
+    fn step(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        match extract_integer(a, "action")? {
+            Some(v) => self.apply_raw(v),
+            None => Err(IllegalActionError::new_err(format!(
+                "illegal action: action {} is out of range: actions are card ids 0..{}",
+                a.repr()?,
+                self.state.config().num_actions() - 1
+            ))),
+        }
+    }
+
+    /// ``seat``'s hand now, ascending card ids (during passing: the dealt hand, picked
+    /// cards included). Full information: for tools and tests, not for agents.
+    fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let p = extract_seat(seat, self.state.num_players())?;
+        Self::ids(py, self.state.hand(p))
+    }
+
+    /// ``seat``'s passing picks this round, in the order made (full information).
+    fn picks<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let p = extract_seat(seat, self.state.num_players())?;
+        PyList::new(py, self.state.picks(p).iter().map(|c| c.id()))
+    }
+
+    /// The cards of the trick in progress, in play order from its leader.
+    #[getter]
+    fn trick<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.state.trick_cards().iter().map(|c| c.id()))
+    }
+
+    /// The trump suit (0..6), or ``None`` in a seal round before its first lead.
+    #[getter]
+    fn trump_suit(&self) -> Option<usize> {
+        self.state.trump_suit().map(|s| s.index())
+    }
+
+    /// The face-up trump card id, or ``None`` (always ``None`` in the seal variants).
+    #[getter]
+    fn trump_card(&self) -> Option<u8> {
+        self.state.trump_card().map(Card::id)
+    }
+
+    /// Scores per seat; teammates show their team's total. Seal variants: the number of
+    /// suits the seat's team has sealed.
+    #[getter]
+    fn scores(&self) -> Vec<u16> {
+        self.state.scores()[..self.state.num_players()].to_vec()
+    }
+
+    /// Seats that won the game, ascending; ``[]`` until it is over.
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        self.state.winners().collect()
+    }
+
+    /// Every action applied so far, in order.
+    #[getter]
+    fn history(&self) -> Vec<u8> {
+        self.actions.clone()
+    }
+
+    /// An independent copy of this game.
+    fn clone(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        Clone::clone(self)
+    }
+
+    /// Pickling replays the configuration and the action history.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let cls = py.get_type::<PyGame>();
+        let ctor = cls.getattr("_replay")?;
+        let c = self.state.config();
+        let args = (
+            c.variant.name(),
+            (!c.variant.is_seal()).then(|| c.scoring.name()),
+            c.seed,
+            c.episode.name(),
+            c.max_rounds,
+            self.actions.clone(),
+        );
+        PyTuple::new(py, [ctor.into_any(), args.into_bound_py_any(py)?])
+    }
+
+    /// Rebuilds a game from its configuration and action history (used by pickling).
+    #[classmethod]
+    #[pyo3(signature = (variant, scoring, seed, episode, max_rounds, actions))]
+    fn _replay(
+        _cls: &Bound<'_, pyo3::types::PyType>,
+        py: Python<'_>,
+        variant: &Bound<'_, PyAny>,
+        scoring: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        episode: &Bound<'_, PyAny>,
+        max_rounds: &Bound<'_, PyAny>,
+        actions: Vec<i64>,
+    ) -> PyResult<PyGame> {
+        let _ = py;
+        let config = parse_config(variant, scoring, seed, episode, Some(max_rounds))?;
+        let mut g = PyGame::from_config(config);
+        for (i, a) in actions.into_iter().enumerate() {
+            g.apply_raw(a as i128)
+                .map_err(|e| PyValueError::new_err(format!("cannot replay action {i}: {e}")))?;
+        }
+        Ok(g)
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.state.config();
+        format!(
+            "Game(variant={:?}, scoring={}, seed={}, episode={:?}, max_rounds={}, phase={:?}, round={}, current_player={})",
+            c.variant.name(),
+            if c.variant.is_seal() { "None".to_string() } else { format!("{:?}", c.scoring.name()) },
+            c.seed,
+            c.episode.name(),
+            c.max_rounds.map_or("None".to_string(), |m| m.to_string()),
+            self.state.phase().name(),
+            self.state.round(),
+            self.state.current_player().map_or(-1, |p| p as i64),
+        )
+    }
+
+    fn __str__(&self) -> String {
+        render(&self.state)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.downcast::<PyGame>() {
+            Ok(o) => o
+                .try_borrow()
+                .is_ok_and(|o| o.state == self.state && o.actions == self.actions),
+            Err(_) => false,
+        }
+    }
+
+    /// Unhashable (a game is mutable).
+    #[classattr]
+    const __hash__: Option<PyObject> = None;
+
+    /// The text code of a card id (``"WA"``, ``"S13"``, ``"F7b"`` …).
+    #[staticmethod]
+    fn card_name(card: &Bound<'_, PyAny>) -> PyResult<String> {
+        match extract_integer(card, "card")? {
+            Some(v) if (0..56).contains(&v) => {
+                Ok(Card::new(v as u8).unwrap_or(Card::ACE).to_string())
+            }
+            _ => Err(PyValueError::new_err(format!(
+                "card {} is out of range: card ids are 0..55",
+                card.repr()?
+            ))),
+        }
+    }
+
+    /// The card id of a text code (case-insensitive): ``"WA"`` → 0, ``"S13"`` → 48.
+    #[staticmethod]
+    fn card_id(code: &str) -> PyResult<u8> {
+        code.parse::<Card>()
+            .map(Card::id)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+/// Writes `set` as a 0/1 mask into `out` (bool or int8 slices alike).
+#[inline]
+pub(crate) fn write_mask<T: Copy + From<bool>>(set: CardSet, out: &mut [T]) {
+    let bits = set.bits();
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = T::from(bits >> i & 1 == 1);
+    }
+}
