@@ -26,6 +26,7 @@ pub mod config;
 pub mod deal;
 pub mod error;
 pub mod passing;
+pub mod record;
 pub mod scoring;
 pub mod state;
 pub mod trick;
@@ -35,6 +36,7 @@ pub use card::{Card, CardSet, Suit};
 pub use config::{Episode, GameConfig, Scoring, Variant};
 pub use deal::Deal;
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
+pub use record::{Match, Record};
 pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};
 pub use view::SeatView;
 

@@ -202,3 +202,233 @@ pub(crate) fn seal_round_end(s: &mut State) -> Option<RoundResult> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    //! R7–R9 on explicit positions: a fresh state whose captured cards, trick counts and
+    //! hands are set by hand, then the end-of-trick check run on it.
+    use super::*;
+    use crate::config::GameConfig;
+    use crate::deal::Deal;
+    use crate::state::Phase;
+
+    fn cs(s: &str) -> CardSet {
+        s.parse().unwrap()
+    }
+
+    /// A play-phase position of `variant` with the given trump suit and nothing captured.
+    fn position(variant: Variant, scoring: Scoring, trump: Suit) -> State {
+        let cfg = GameConfig::new(variant, 0).with_scoring(scoring);
+        let mut s = State::with_deal(cfg, Deal::from_seed(variant, 0, 0));
+        s.phase = Phase::Play;
+        s.trump = trump as u8;
+        s.hands = [CardSet::EMPTY; 4];
+        s
+    }
+
+    fn capture(s: &mut State, seat: usize, cards: &str, tricks: u8) {
+        s.won[seat] = s.won[seat].union(cs(cards));
+        s.tricks_won[seat] += tricks;
+        s.tricks_played += tricks;
+    }
+
+    #[test]
+    fn r8_rulebook_example_1_trump_boss_scores_nothing() {
+        // Team A (seats 0, 2) captures four bosses, one of them the trump suit's: the
+        // rulebook totals 3 points, the trump boss 0.
+        let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Fire);
+        capture(&mut s, 0, "S7 D7", 3);
+        capture(&mut s, 2, "E7 F7", 2);
+        capture(&mut s, 1, "W2", 1);
+        let r = round_end(&mut s, 2).expect("four bosses end the round");
+        assert_eq!(r.reason, RoundEnd::Bosses);
+        assert_eq!(r.winners, 0b0101);
+        assert_eq!(r.points, [3, 0, 3, 0]);
+        assert_eq!(s.scores(), [3, 0, 3, 0]);
+    }
+
+    #[test]
+    fn r8_rulebook_example_2_greed_scores_bosses_in_hands() {
+        // Team A takes its 7th trick holding only 2 bosses, so team B wins and scores its
+        // own bosses (L7 = 1, trump C7 = 0, F7 = 2) and those still in hands (D7 = 1,
+        // E7 = 0): 4 points in all.
+        let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Charm);
+        capture(&mut s, 0, "W7 S7", 4);
+        capture(&mut s, 2, "W2", 3);
+        capture(&mut s, 1, "L7 C7 F7", 2);
+        s.hands[1] = cs("D7 W3");
+        s.hands[2] = cs("E7");
+        let r = round_end(&mut s, 2).expect("7 tricks end the round");
+        assert_eq!(r.reason, RoundEnd::Tricks);
+        assert_eq!(r.winners, 0b1010);
+        assert_eq!(r.points, [0, 4, 0, 4]);
+    }
+
+    #[test]
+    fn r7_bosses_are_checked_before_tricks() {
+        // The 7th trick also brings the 4th boss: R7.1 holds first, the taker's team wins.
+        let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Wind);
+        capture(&mut s, 0, "W7 E7 C7 L7", 7);
+        let r = round_end(&mut s, 0).unwrap();
+        assert_eq!(r.reason, RoundEnd::Bosses);
+        assert_eq!(r.winners, 0b0101);
+        assert_eq!(r.points[0], 2); // W7 is trump (0), E7 0, C7 1, L7 1
+    }
+
+    #[test]
+    fn r7_wind_and_trump_bosses_count_toward_thresholds() {
+        let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Earth);
+        capture(&mut s, 1, "W7 E7 C7", 2);
+        assert_eq!(round_end(&mut s, 1), None);
+        capture(&mut s, 3, "S7", 1);
+        let r = round_end(&mut s, 3).unwrap();
+        assert_eq!((r.reason, r.winners), (RoundEnd::Bosses, 0b1010));
+        assert_eq!(r.points, [0, 3, 0, 3]); // W7 0, E7 trump 0, C7 1, S7 2
+    }
+
+    #[test]
+    fn r7_last_trick_wins_when_nothing_else_holds() {
+        let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Snow);
+        capture(&mut s, 0, "F7", 6);
+        capture(&mut s, 1, "S7 D7", 5);
+        assert_eq!(round_end(&mut s, 1), None);
+        capture(&mut s, 1, "W2", 1);
+        let r = round_end(&mut s, 1).unwrap();
+        assert_eq!((r.reason, r.winners), (RoundEnd::LastTrick, 0b1010));
+        assert_eq!(r.points, [0, 1, 0, 1]); // S7 is trump: only D7 scores
+    }
+
+    #[test]
+    fn r7_3p_three_bosses_win_alone() {
+        let mut s = position(Variant::ThreePlayer, Scoring::Advanced, Suit::Wind);
+        capture(&mut s, 2, "E7 F7", 2);
+        assert_eq!(round_end(&mut s, 2), None);
+        capture(&mut s, 2, "S7", 1);
+        let r = round_end(&mut s, 2).unwrap();
+        assert_eq!((r.reason, r.winners), (RoundEnd::Bosses, 0b100));
+        assert_eq!(r.points, [0, 0, 7, 0]); // 3p points: E7 1, F7 3, S7 3
+        assert_eq!(s.winners, 0b100, "7 points end the game");
+    }
+
+    #[test]
+    fn r8_3p_seven_tricks_give_both_others_three() {
+        let mut s = position(Variant::ThreePlayer, Scoring::Advanced, Suit::Wind);
+        capture(&mut s, 1, "S7 F7", 7);
+        let r = round_end(&mut s, 1).unwrap();
+        assert_eq!((r.reason, r.winners), (RoundEnd::Tricks, 0b101));
+        assert_eq!(r.points, [3, 0, 3, 0]);
+    }
+
+    #[test]
+    fn r8_3p_tie_goes_to_the_left_of_the_seven_trick_taker() {
+        let mut s = position(Variant::ThreePlayer, Scoring::Advanced, Suit::Wind);
+        s.side_scores = [4, 2, 4];
+        capture(&mut s, 1, "W7", 7);
+        round_end(&mut s, 1).unwrap();
+        assert_eq!(&s.side_scores, &[7, 2, 7]);
+        assert_eq!(s.winners, 1 << 2, "seat 2 sits left of seat 1");
+        let mut s = position(Variant::ThreePlayer, Scoring::Advanced, Suit::Wind);
+        s.side_scores = [4, 4, 2];
+        capture(&mut s, 2, "W7", 7);
+        round_end(&mut s, 2).unwrap();
+        assert_eq!(s.winners, 1 << 0, "seat 0 sits left of seat 2");
+    }
+
+    #[test]
+    fn r8_basic_scoring_one_point_per_round_won() {
+        let mut s = position(Variant::FourPlayer, Scoring::Basic, Suit::Wind);
+        s.side_scores = [1, 0, 0];
+        capture(&mut s, 0, "S7 F7 D7 L7", 4);
+        let r = round_end(&mut s, 0).unwrap();
+        assert_eq!(r.points, [1, 0, 1, 0]);
+        assert_eq!(s.winners, 0b0101, "2 points end a basic game");
+        let mut s = position(Variant::ThreePlayer, Scoring::Basic, Suit::Wind);
+        capture(&mut s, 0, "W2", 7);
+        let r = round_end(&mut s, 0).unwrap();
+        assert_eq!(r.points, [0, 1, 1, 0]);
+        assert_eq!(s.winners, 0);
+    }
+
+    #[test]
+    fn r8_game_continues_below_target() {
+        let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Wind);
+        s.side_scores = [3, 6, 0];
+        capture(&mut s, 0, "S7 F7 D7 W7", 4);
+        round_end(&mut s, 0).unwrap();
+        assert_eq!(s.side_scores[0], 8);
+        assert_eq!(s.winners, 0b0101);
+        let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Wind);
+        capture(&mut s, 0, "E7 W7 C7 L7", 4);
+        round_end(&mut s, 0).unwrap();
+        assert_eq!(s.winners, 0, "2 points do not reach 7");
+    }
+
+    #[test]
+    fn r9_seal_needs_both_copies_in_one_team() {
+        let mut s = position(Variant::Seal, Scoring::Advanced, Suit::Wind);
+        capture(&mut s, 0, "F7", 1);
+        assert_eq!(make_seals(&mut s, 0, cs("F7")), 0);
+        capture(&mut s, 1, "S7 S7b", 1);
+        assert_eq!(make_seals(&mut s, 1, cs("S7 S7b")), 1 << Suit::Snow as u8);
+        capture(&mut s, 2, "F7b", 1);
+        assert_eq!(
+            make_seals(&mut s, 2, cs("F7b")),
+            1 << Suit::Fire as u8,
+            "partners combine"
+        );
+        assert_eq!(s.seals, [1 << 5, 1 << 6]);
+        assert_eq!(s.scores(), [1, 1, 1, 1]);
+        // Re-sealing a suit the team holds is not a new seal.
+        s.won = [CardSet::EMPTY; 4];
+        capture(&mut s, 0, "F7 F7b", 1);
+        assert_eq!(make_seals(&mut s, 0, cs("F7 F7b")), 0);
+    }
+
+    #[test]
+    fn r9_seal_short_suits_are_sealed_once_per_game() {
+        let mut s = position(Variant::SealShort, Scoring::Advanced, Suit::Wind);
+        s.seals = [0, 1 << Suit::Earth as u8];
+        capture(&mut s, 0, "E7 E7b C7 C7b", 2);
+        let new = make_seals(&mut s, 0, cs("E7 C7b"));
+        assert_eq!(
+            new,
+            1 << Suit::Charm as u8,
+            "Earth is already sealed by the other team"
+        );
+        let mut s = position(Variant::Seal, Scoring::Advanced, Suit::Wind);
+        s.seals = [0, 1 << Suit::Earth as u8];
+        capture(&mut s, 0, "E7 E7b", 1);
+        assert_eq!(
+            make_seals(&mut s, 0, cs("E7 E7b")),
+            1 << Suit::Earth as u8,
+            "seal: each team its own"
+        );
+    }
+
+    #[test]
+    fn r9_winning_seal_ends_the_game_at_once() {
+        let mut s = position(Variant::SealShort, Scoring::Advanced, Suit::Wind);
+        s.seals = [0b0000_0111, 0];
+        s.side_scores = [3, 0, 0];
+        capture(&mut s, 2, "S7 S7b F7 F7b", 2);
+        let new = make_seals(&mut s, 2, cs("S7b F7b"));
+        assert_eq!(new, 0b0110_0000, "two seals at once, both made");
+        s.last_trick_winner = 2;
+        let r = seal_round_end(&mut s).expect("five seals win seal-short");
+        assert_eq!((r.reason, r.winners), (RoundEnd::Sealed, 0b0101));
+        assert_eq!(r.points, [2, 0, 2, 0]);
+        assert_eq!(s.scores(), [5, 0, 5, 0]);
+    }
+
+    #[test]
+    fn r9_round_without_a_win_is_complete() {
+        let mut s = position(Variant::Seal, Scoring::Advanced, Suit::Wind);
+        s.seals = [0b0011_1111, 0];
+        capture(&mut s, 1, "W2", 13);
+        s.last_trick_winner = 1;
+        assert_eq!(seal_round_end(&mut s), None, "13 tricks: the round goes on");
+        capture(&mut s, 1, "W3", 1);
+        let r = seal_round_end(&mut s).unwrap();
+        assert_eq!((r.reason, r.winners), (RoundEnd::Complete, 0));
+    }
+}

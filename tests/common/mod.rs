@@ -1,0 +1,78 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use yokai_septet::deal::uniform_below;
+use yokai_septet::{Card, CardSet, Deal, Match, State, Variant};
+
+/// A deterministic, version-stable policy RNG for tests.
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// A uniformly random legal action.
+pub fn random_action(s: &State, rng: &mut ChaCha8Rng) -> Card {
+    let legal = s.legal_actions();
+    legal.nth(uniform_below(rng, legal.len())).unwrap()
+}
+
+/// Plays `m` to its end with random actions.
+pub fn play_out(m: &mut Match, rng: &mut ChaCha8Rng) {
+    while !m.state().is_over() {
+        let c = random_action(m.state(), rng);
+        m.apply(c).unwrap();
+    }
+}
+
+pub fn cards(s: &str) -> CardSet {
+    s.parse().unwrap()
+}
+
+/// A complete deal of `variant` in which seat `p` holds at least `fixed[p]`; the other
+/// cards fill the hands in ascending order, and the face-up card is `trump` (or the last
+/// card left over).
+pub fn deal(variant: Variant, fixed: &[&str], trump: Option<&str>) -> Deal {
+    let n = variant.num_players();
+    let mut hands = [CardSet::EMPTY; 4];
+    let mut used = CardSet::EMPTY;
+    for (p, f) in fixed.iter().enumerate() {
+        hands[p] = cards(f);
+        assert!(used.intersect(hands[p]).is_empty());
+        used = used.union(hands[p]);
+    }
+    let trump = trump.map(|t| t.parse::<Card>().unwrap());
+    if let Some(t) = trump {
+        used.insert(t);
+    }
+    let deck = if variant.is_seal() {
+        CardSet::SEAL_DECK
+    } else {
+        CardSet::STANDARD_DECK
+    };
+    let mut rest = deck.minus(used).iter();
+    for hand in hands.iter_mut().take(n) {
+        while (hand.len() as usize) < variant.hand_size() {
+            hand.insert(rest.next().unwrap());
+        }
+    }
+    let trump = if variant.has_trump_card() {
+        trump.or_else(|| rest.next())
+    } else {
+        None
+    };
+    assert!(rest.next().is_none(), "fixed cards overfill the hands");
+    let ids: Vec<Vec<i64>> = (0..n)
+        .map(|p| hands[p].iter().map(|c| c.id() as i64).collect())
+        .collect();
+    Deal::from_ids(variant, &ids, trump.map(|c| c.id() as i64)).unwrap()
+}
+
+/// Applies every seat's passing picks (seat 0's first), given as card codes.
+pub fn pass(s: &mut State, picks: &[&str]) {
+    for p in picks {
+        for c in cards(p).iter() {
+            s.apply(c).unwrap();
+        }
+    }
+}
