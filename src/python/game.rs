@@ -6,10 +6,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
-use super::{extract_integer, extract_seat, parse_config, Arg, IllegalActionError};
+use super::json::{json_to_py, py_to_json, record_err};
+use super::{extract_integer, extract_seat, guard, parse_config, Arg, IllegalActionError};
 use crate::card::{Card, CardSet};
 use crate::config::GameConfig;
 use crate::error::IllegalAction;
+use crate::record::Match;
 use crate::state::{Phase, State};
 
 /// A game of Yokai Septet.
@@ -28,17 +30,20 @@ use crate::state::{Phase, State};
 #[pyclass(module = "yokai_septet._core", name = "Game")]
 #[derive(Clone)]
 pub struct PyGame {
-    pub(crate) state: State,
-    /// Every action applied since the start, in order (replayed by pickling).
-    pub(crate) actions: Vec<u8>,
+    /// The position and its history (the record written as the game goes).
+    pub(crate) m: Match,
 }
 
 impl PyGame {
     pub(crate) fn from_config(config: GameConfig) -> PyGame {
         PyGame {
-            state: State::new(config),
-            actions: Vec::with_capacity(64),
+            m: Match::new(config),
         }
+    }
+
+    #[inline]
+    pub(crate) fn state(&self) -> &State {
+        self.m.state()
     }
 
     fn illegal(&self, err: IllegalAction) -> PyErr {
@@ -47,11 +52,8 @@ impl PyGame {
 
     /// Applies one action given as a raw number; the state is unchanged on error.
     pub(crate) fn apply_raw(&mut self, action: i128) -> PyResult<()> {
-        match self.state.apply_action(action) {
-            Ok(_) => {
-                self.actions.push(action as u8);
-                Ok(())
-            }
+        match self.m.apply_action(action) {
+            Ok(_) => Ok(()),
             Err(e) => Err(self.illegal(e)),
         }
     }
@@ -152,49 +154,49 @@ impl PyGame {
     /// Number of players: 4, or 3 in ``"3p"``.
     #[getter]
     fn num_players(&self) -> usize {
-        self.state.num_players()
+        self.state().num_players()
     }
 
     /// Size of the action space: 49, or 56 for the seal variants.
     #[getter]
     fn num_actions(&self) -> usize {
-        self.state.config().num_actions()
+        self.state().config().num_actions()
     }
 
     /// The variant name: ``"4p"``, ``"3p"``, ``"seal"`` or ``"seal-short"``.
     #[getter]
     fn variant(&self) -> &'static str {
-        self.state.variant().name()
+        self.state().variant().name()
     }
 
     /// The scoring mode (``None`` for the seal variants).
     #[getter]
     fn scoring(&self) -> Option<&'static str> {
-        (!self.state.variant().is_seal()).then(|| self.state.config().scoring.name())
+        (!self.state().variant().is_seal()).then(|| self.state().config().scoring.name())
     }
 
     /// The seed every deal comes from.
     #[getter]
     fn seed(&self) -> u64 {
-        self.state.config().seed
+        self.state().config().seed
     }
 
     /// ``"game"`` or ``"round"``.
     #[getter]
     fn episode(&self) -> &'static str {
-        self.state.config().episode.name()
+        self.state().config().episode.name()
     }
 
     /// The round cap, or ``None``.
     #[getter]
     fn max_rounds(&self) -> Option<u32> {
-        self.state.config().max_rounds
+        self.state().config().max_rounds
     }
 
     /// ``"pass"``, ``"play"`` or ``"over"``.
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
-        match self.state.phase() {
+        match self.state().phase() {
             Phase::Pass => intern!(py, "pass"),
             Phase::Play => intern!(py, "play"),
             Phase::Over => intern!(py, "over"),
@@ -204,30 +206,30 @@ impl PyGame {
     /// The seat whose decision it is; ``-1`` when the game is over.
     #[getter]
     fn current_player(&self) -> i64 {
-        self.state.current_player().map_or(-1, |p| p as i64)
+        self.state().current_player().map_or(-1, |p| p as i64)
     }
 
     /// Round index (0-based) of the round in progress (or the last one, when over).
     #[getter]
     fn round(&self) -> u32 {
-        self.state.round()
+        self.state().round()
     }
 
     /// Whether the game is over.
     #[getter]
     fn is_over(&self) -> bool {
-        self.state.is_over()
+        self.state().is_over()
     }
 
     /// Whether the game stopped at the round cap rather than by the rules.
     #[getter]
     fn truncated(&self) -> bool {
-        self.state.is_truncated()
+        self.state().is_truncated()
     }
 
     /// The legal actions now: ascending card ids (``[]`` when the game is over).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        Self::ids(py, self.state.legal_actions())
+        Self::ids(py, self.state().legal_actions())
     }
 
     /// The legal actions as a numpy ``bool`` array of shape ``(num_actions,)``.
@@ -240,7 +242,7 @@ impl PyGame {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray1<bool>>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let n = self.state.config().num_actions();
+        let n = self.state().config().num_actions();
         let arr = match out {
             Some(a) => {
                 if a.len() != n {
@@ -259,7 +261,7 @@ impl PyGame {
         let slice = rw
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-        write_mask(self.state.legal_actions(), slice);
+        write_mask(self.state().legal_actions(), slice);
         drop(rw);
         Ok(arr)
     }
@@ -276,7 +278,7 @@ impl PyGame {
             None => Err(IllegalActionError::new_err(format!(
                 "illegal action: action {} is out of range: actions are card ids 0..{}",
                 a.repr()?,
-                self.state.config().num_actions() - 1
+                self.state().config().num_actions() - 1
             ))),
         }
     }
@@ -284,8 +286,8 @@ impl PyGame {
     /// ``seat``'s hand now, ascending card ids (during passing: the dealt hand, picked
     /// cards included). Full information: for tools and tests, not for agents.
     fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let p = extract_seat(seat, self.state.num_players())?;
-        Self::ids(py, self.state.hand(p))
+        let p = extract_seat(seat, self.state().num_players())?;
+        Self::ids(py, self.state().hand(p))
     }
 
     /// ``seat``'s passing picks this round, in the order made (full information).
@@ -294,45 +296,39 @@ impl PyGame {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let p = extract_seat(seat, self.state.num_players())?;
-        PyList::new(py, self.state.picks(p).iter().map(|c| c.id()))
+        let p = extract_seat(seat, self.state().num_players())?;
+        PyList::new(py, self.state().picks(p).iter().map(|c| c.id()))
     }
 
     /// The cards of the trick in progress, in play order from its leader.
     #[getter]
     fn trick<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.state.trick_cards().iter().map(|c| c.id()))
+        PyList::new(py, self.state().trick_cards().iter().map(|c| c.id()))
     }
 
     /// The trump suit (0..6), or ``None`` in a seal round before its first lead.
     #[getter]
     fn trump_suit(&self) -> Option<usize> {
-        self.state.trump_suit().map(|s| s.index())
+        self.state().trump_suit().map(|s| s.index())
     }
 
     /// The face-up trump card id, or ``None`` (always ``None`` in the seal variants).
     #[getter]
     fn trump_card(&self) -> Option<u8> {
-        self.state.trump_card().map(Card::id)
+        self.state().trump_card().map(Card::id)
     }
 
     /// Scores per seat; teammates show their team's total. Seal variants: the number of
     /// suits the seat's team has sealed.
     #[getter]
     fn scores(&self) -> Vec<u16> {
-        self.state.scores()[..self.state.num_players()].to_vec()
+        self.state().scores()[..self.state().num_players()].to_vec()
     }
 
     /// Seats that won the game, ascending; ``[]`` until it is over.
     #[getter]
     fn winners(&self) -> Vec<usize> {
-        self.state.winners().collect()
-    }
-
-    /// Every action applied so far, in order.
-    #[getter]
-    fn history(&self) -> Vec<u8> {
-        self.actions.clone()
+        self.state().winners().collect()
     }
 
     /// An independent copy of this game.
@@ -348,47 +344,46 @@ impl PyGame {
         Clone::clone(self)
     }
 
-    /// Pickling replays the configuration and the action history.
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let cls = py.get_type::<PyGame>();
-        let ctor = cls.getattr("_replay")?;
-        let c = self.state.config();
-        let args = (
-            c.variant.name(),
-            (!c.variant.is_seal()).then(|| c.scoring.name()),
-            c.seed,
-            c.episode.name(),
-            c.max_rounds,
-            self.actions.clone(),
-        );
-        PyTuple::new(py, [ctor.into_any(), args.into_bound_py_any(py)?])
+    /// The game record: a JSON-serialisable ``dict`` (schema in CONTRACT.md).
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.m.record().to_value())
     }
 
-    /// Rebuilds a game from its configuration and action history (used by pickling).
-    #[classmethod]
-    #[pyo3(signature = (variant, scoring, seed, episode, max_rounds, actions))]
-    fn _replay(
-        _cls: &Bound<'_, pyo3::types::PyType>,
-        py: Python<'_>,
-        variant: &Bound<'_, PyAny>,
-        scoring: &Bound<'_, PyAny>,
-        seed: &Bound<'_, PyAny>,
-        episode: &Bound<'_, PyAny>,
-        max_rounds: &Bound<'_, PyAny>,
-        actions: Vec<i64>,
-    ) -> PyResult<PyGame> {
-        let _ = py;
-        let config = parse_config(variant, scoring, seed, episode, Some(max_rounds))?;
-        let mut g = PyGame::from_config(config);
-        for (i, a) in actions.into_iter().enumerate() {
-            g.apply_raw(a as i128)
-                .map_err(|e| PyValueError::new_err(format!("cannot replay action {i}: {e}")))?;
-        }
-        Ok(g)
+    /// The game record as a JSON string.
+    fn record_json(&self) -> String {
+        self.m.record().to_json()
+    }
+
+    /// Rebuilds a game by replaying ``rec`` (a record ``dict``, or its JSON text),
+    /// validating every action and every derived field; a ``ValueError`` names the first
+    /// field (round, trick) that disagrees. ``Game.from_record(r).record() == r``.
+    #[staticmethod]
+    fn from_record(py: Python<'_>, rec: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let m = if let Ok(text) = rec.downcast::<PyString>() {
+            let text = text.to_cow()?.into_owned();
+            py.allow_threads(|| {
+                guard("Game.from_record", || {
+                    Match::from_json(&text).map_err(record_err)
+                })
+            })?
+        } else {
+            let value = py_to_json(rec, &mut String::new())?;
+            guard("Game.from_record", || {
+                Match::from_record(&value).map_err(record_err)
+            })?
+        };
+        Ok(PyGame { m })
+    }
+
+    /// Pickling goes through the record (``Game.from_record(self.record())``).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let ctor = py.get_type::<PyGame>().getattr("from_record")?;
+        let args = (self.record_json(),).into_bound_py_any(py)?;
+        PyTuple::new(py, [ctor.into_any(), args])
     }
 
     fn __repr__(&self) -> String {
-        let c = self.state.config();
+        let c = self.state().config();
         format!(
             "Game(variant={:?}, scoring={}, seed={}, episode={:?}, max_rounds={}, phase={:?}, round={}, current_player={})",
             c.variant.name(),
@@ -396,21 +391,21 @@ impl PyGame {
             c.seed,
             c.episode.name(),
             c.max_rounds.map_or("None".to_string(), |m| m.to_string()),
-            self.state.phase().name(),
-            self.state.round(),
-            self.state.current_player().map_or(-1, |p| p as i64),
+            self.state().phase().name(),
+            self.state().round(),
+            self.state().current_player().map_or(-1, |p| p as i64),
         )
     }
 
     fn __str__(&self) -> String {
-        render(&self.state)
+        render(self.state())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.downcast::<PyGame>() {
             Ok(o) => o
                 .try_borrow()
-                .is_ok_and(|o| o.state == self.state && o.actions == self.actions),
+                .is_ok_and(|o| o.state() == self.state() && o.m.record() == self.m.record()),
             Err(_) => false,
         }
     }

@@ -17,6 +17,7 @@ use pyo3::types::{PyBool, PyInt, PyString, PyType};
 use crate::config::{Episode, GameConfig, Scoring, Variant};
 
 mod game;
+mod json;
 
 pyo3::create_exception!(
     yokai_septet,
