@@ -26,7 +26,11 @@ from ._core import (  # noqa: F401
     __version__,
 )
 
+from ._pettingzoo import env, raw_env  # noqa: E402
+
 __all__ = [
+    "env",
+    "raw_env",
     "Game",
     "IllegalActionError",
     "VARIANTS",

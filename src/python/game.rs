@@ -1,9 +1,9 @@
 //! `yokai_septet.Game`: one game, a thin wrapper over [`State`] plus its action history.
 
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
 use super::json::{json_to_py, py_to_json, record_err};
@@ -11,7 +11,9 @@ use super::{extract_integer, extract_seat, guard, parse_config, Arg, IllegalActi
 use crate::card::{Card, CardSet};
 use crate::config::GameConfig;
 use crate::error::IllegalAction;
+use crate::observation::{encode, layout, observation_size, ObsValue};
 use crate::record::Match;
+use crate::reward::rewards;
 use crate::state::{Phase, State};
 
 /// A game of Yokai Septet.
@@ -261,9 +263,114 @@ impl PyGame {
         let slice = rw
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-        write_mask(self.state().legal_actions(), slice);
+        crate::observation::write_mask(self.state().legal_actions(), slice);
         drop(rw);
         Ok(arr)
+    }
+
+    /// Length of the observation vector (``observation()``'s shape is ``(observation_size,)``).
+    #[getter]
+    fn observation_size(&self) -> usize {
+        observation_size(self.state().variant())
+    }
+
+    /// ``seat``'s information-state vector (numpy ``float32``; default seat: the current
+    /// player). Everything public is in every seat's vector, plus what that seat saw
+    /// privately; never another seat's hidden cards. Fields: :meth:`layout`.
+    ///
+    /// With ``out=`` (a writable, contiguous ``float32`` or ``uint8`` array of shape
+    /// ``(observation_size,)``) the vector is written there and ``out`` is returned.
+    /// After the end, pass ``seat`` explicitly (there is no current player).
+    #[pyo3(signature = (seat = None, out = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let s = self.state();
+        let seat = match seat {
+            Some(seat) => extract_seat(seat, s.num_players())?,
+            None => s.current_player().ok_or_else(|| {
+                PyValueError::new_err(
+                    "the game is over, so there is no current player: pass seat= explicitly",
+                )
+            })?,
+        };
+        let view = s.view(seat);
+        let d = observation_size(s.variant());
+        let Some(out) = out else {
+            let arr = PyArray1::<f32>::zeros(py, d, false);
+            let mut rw = arr.readwrite();
+            encode(&view, rw.as_slice_mut()?);
+            drop(rw);
+            return Ok(arr.into_any());
+        };
+        fn fill<'py, T: ObsValue + numpy::Element>(
+            out: &Bound<'py, PyArray1<T>>,
+            view: &crate::view::SeatView<'_>,
+            d: usize,
+        ) -> PyResult<()> {
+            if out.len() != d {
+                return Err(PyValueError::new_err(format!(
+                    "out has shape {:?}, expected ({d},)",
+                    out.shape()
+                )));
+            }
+            let mut rw = out
+                .try_readwrite()
+                .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
+            let slice = rw
+                .as_slice_mut()
+                .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+            encode(view, slice);
+            Ok(())
+        }
+        if let Ok(a) = out.downcast::<PyArray1<f32>>() {
+            fill(a, &view, d)?;
+        } else if let Ok(a) = out.downcast::<PyArray1<u8>>() {
+            fill(a, &view, d)?;
+        } else {
+            return Err(PyTypeError::new_err(
+                "out must be a 1-dimensional numpy array of dtype float32 or uint8",
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The observation's fields, in vector order: a list of dicts with ``name``,
+    /// ``offset``, ``len`` and ``meaning``.
+    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        layout(self.state().variant())
+            .iter()
+            .map(|f| {
+                let d = PyDict::new(py);
+                d.set_item("name", f.name)?;
+                d.set_item("offset", f.offset)?;
+                d.set_item("len", f.len)?;
+                d.set_item("meaning", f.meaning)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// Like :meth:`step`, and returns every seat's reward for this step (``list[float]``)
+    /// under ``reward_mode``: ``"win"`` (+1 winners, -1 others when the game ends) or
+    /// ``"points"`` (at each round's end: points gained minus the opponents' average).
+    #[pyo3(signature = (a, reward_mode = "win"))]
+    fn step_rewards(&mut self, a: &Bound<'_, PyAny>, reward_mode: &str) -> PyResult<Vec<f32>> {
+        let mode = super::parse_reward_mode(reward_mode)?;
+        let action = match extract_integer(a, "action")? {
+            Some(v) => v,
+            None => return self.step(a).map(|_| Vec::new()),
+        };
+        match self.m.apply_action(action) {
+            Ok(out) => {
+                let n = self.state().num_players();
+                Ok(rewards(mode, &out, self.state())[..n].to_vec())
+            }
+            Err(e) => Err(self.illegal(e)),
+        }
     }
 
     /// Applies one decision of the current player: a passing pick or a card play.
@@ -434,14 +541,5 @@ impl PyGame {
         code.parse::<Card>()
             .map(Card::id)
             .map_err(|e| PyValueError::new_err(e.to_string()))
-    }
-}
-
-/// Writes `set` as a 0/1 mask into `out` (bool or int8 slices alike).
-#[inline]
-pub(crate) fn write_mask<T: Copy + From<bool>>(set: CardSet, out: &mut [T]) {
-    let bits = set.bits();
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = T::from(bits >> i & 1 == 1);
     }
 }

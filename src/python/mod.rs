@@ -202,3 +202,17 @@ impl<'py> Arg<'py> {
         self.0.unwrap_or_else(|| default.clone().into_any())
     }
 }
+
+/// A reward mode by name (`"win"` or `"points"`); `ValueError` listing them otherwise.
+pub(crate) fn parse_reward_mode(s: &str) -> PyResult<crate::reward::RewardMode> {
+    use crate::reward::RewardMode;
+    RewardMode::ALL
+        .into_iter()
+        .find(|m| m.name() == s)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown reward_mode {s:?}: valid reward modes are {}",
+                quoted_list(RewardMode::ALL.map(RewardMode::name))
+            ))
+        })
+}

@@ -111,6 +111,8 @@ def test_legal_actions_and_mask_agree(variant):
     rng = random.Random(3)
     buf = np.zeros(g.num_actions, dtype=bool)
     for _ in range(60):
+        if g.phase == "over":
+            break
         la = g.legal_actions()
         assert la == sorted(la) and len(set(la)) == len(la)
         m = g.legal_mask()
@@ -378,3 +380,65 @@ def test_unsynchronised_use_works_or_raises_runtime_error():
     [t.join() for t in ts]
     assert not bad
     assert ys.Game.from_record(g.record()).record() == g.record()
+
+
+# ---------------------------------------------------------------- observations
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_observation_shape_dtype_layout(variant):
+    g = ys.Game(variant, seed=1)
+    o = g.observation()
+    assert o.dtype == np.float32 and o.shape == (g.observation_size,)
+    lay = g.layout()
+    assert lay[0]["offset"] == 0
+    assert sum(f["len"] for f in lay) == g.observation_size
+    for a, b in zip(lay, lay[1:]):
+        assert b["offset"] == a["offset"] + a["len"]
+    assert all(f["meaning"] for f in lay)
+    buf = np.zeros(g.observation_size, np.float32)
+    assert g.observation(0, out=buf) is buf and (buf == o).all()
+    u8 = np.zeros(g.observation_size, np.uint8)
+    g.observation(0, out=u8)
+    assert (u8 == o).all()
+    with pytest.raises(ValueError):
+        g.observation(0, out=np.zeros(3, np.float32))
+    with pytest.raises(TypeError):
+        g.observation(0, out=np.zeros(g.observation_size, np.float64))
+    for bad in [-1, g.num_players, 2**80]:
+        with pytest.raises(ValueError):
+            g.observation(bad)
+    with pytest.raises(TypeError):
+        g.observation("0")
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_public_events_change_every_seat_observation(variant):
+    g = ys.Game(variant, seed=2)
+    rng = random.Random(2)
+    while g.phase == "pass":
+        g.step(rng.choice(g.legal_actions()))
+    for _ in range(2 * g.num_players):
+        before = [g.observation(p) for p in range(g.num_players)]
+        g.step(rng.choice(g.legal_actions()))
+        for p in range(g.num_players):
+            assert (g.observation(p) != before[p]).any()
+
+
+def test_observation_after_end_needs_seat():
+    g = finished("4p")
+    for p in range(4):
+        assert g.observation(p).shape == (g.observation_size,)
+    with pytest.raises(ValueError):
+        g.observation()
+
+
+def test_step_rewards():
+    g = ys.Game("4p", seed=3)
+    rng = random.Random(3)
+    total = np.zeros(4)
+    while g.phase != "over":
+        total += g.step_rewards(rng.choice(g.legal_actions()), "win")
+    assert sorted(total) == [-1, -1, 1, 1]
+    with pytest.raises(ValueError, match="points"):
+        ys.Game().step_rewards(0, "money")
