@@ -20,7 +20,9 @@
 //! assert!(s.winners().count() > 0);
 //! ```
 
+pub mod arena;
 pub mod bits;
+pub mod bots;
 pub mod card;
 pub mod config;
 pub mod deal;
@@ -35,6 +37,8 @@ pub mod state;
 pub mod trick;
 pub mod view;
 
+pub use arena::{run_arena, ArenaConfig, ArenaError, ArenaReport, ArenaSummary};
+pub use bots::{bot_by_name, Bot, UnknownBot};
 pub use card::{Card, CardSet, Suit};
 pub use config::{Episode, GameConfig, Scoring, Variant};
 pub use deal::Deal;
