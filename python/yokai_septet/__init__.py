@@ -19,6 +19,7 @@ Also here:
 
 from ._core import (  # noqa: F401
     EPISODES,
+    Bot,
     SCORINGS,
     VARIANTS,
     Game,
@@ -27,8 +28,25 @@ from ._core import (  # noqa: F401
 )
 
 from ._pettingzoo import env, raw_env  # noqa: E402
+from ._vector import VectorEnv  # noqa: E402
+from ._gym import YokaiSeptetEnv  # noqa: E402
+
+
+def _register() -> None:
+    import gymnasium
+
+    if "YokaiSeptet-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="YokaiSeptet-v0", entry_point="yokai_septet._gym:YokaiSeptetEnv"
+        )
+
+
+_register()
 
 __all__ = [
+    "Bot",
+    "VectorEnv",
+    "YokaiSeptetEnv",
     "env",
     "raw_env",
     "Game",

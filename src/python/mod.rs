@@ -16,8 +16,10 @@ use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use crate::config::{Episode, GameConfig, Scoring, Variant};
 
+mod bot;
 mod game;
 mod json;
+mod vector;
 
 pyo3::create_exception!(
     yokai_septet,
@@ -172,13 +174,15 @@ pub(crate) fn parse_config(
         .with_max_rounds(max_rounds))
 }
 
-/// The compiled core of `yokai_septet`: the `Game` engine binding and the
+/// The compiled core of `yokai_septet`: `Game`, `Bot`, `VectorEnv` and the
 /// `IllegalActionError` exception.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add_class::<game::PyGame>()?;
+    m.add_class::<bot::PyBot>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;
     m.add("EPISODES", Episode::ALL.map(Episode::name).to_vec())?;
