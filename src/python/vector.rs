@@ -361,10 +361,12 @@ impl PyVectorEnv {
             Some(t) if t.is_none() => std::thread::available_parallelism().map_or(1, |n| n.get()),
             Some(t) => match extract_integer(&t, "num_threads")? {
                 Some(v) if (1..=1024).contains(&v) => v as usize,
-                _ => return Err(PyValueError::new_err(format!(
+                _ => {
+                    return Err(PyValueError::new_err(format!(
                     "num_threads {} is out of range: it must be an integer in 1..1024 (or None)",
                     t.repr()?
-                ))),
+                )))
+                }
             },
         };
         let shared = Shared {
