@@ -26,6 +26,7 @@ pub mod bots;
 pub mod card;
 pub mod config;
 pub mod deal;
+mod display;
 pub mod error;
 pub mod observation;
 pub mod passing;

@@ -6,9 +6,12 @@ use rand_core::SeedableRng;
 use yokai_septet::deal::uniform_below;
 use yokai_septet::{Card, CardSet, Deal, Match, State, Variant};
 
-/// A deterministic, version-stable policy RNG for tests.
+/// A deterministic, version-stable policy RNG for tests: ChaCha8 keyed with the seed's
+/// little-endian bytes (not `seed_from_u64`, whose key expansion belongs to `rand_core`).
 pub fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    ChaCha8Rng::from_seed(key)
 }
 
 /// A uniformly random legal action.

@@ -1,0 +1,97 @@
+//! Engine throughput: `legal_actions`, `apply`, and whole random-policy games per variant
+//! (single thread, RNG included). Decisions per second = elements/s in criterion's output.
+//!
+//! `cargo bench --bench engine`
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use yokai_septet::{GameConfig, State, Variant};
+
+/// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
+#[inline]
+fn random_action(s: &State, rng: &mut ChaCha8Rng) -> yokai_septet::Card {
+    let legal = s.legal_actions();
+    let k = ((rng.next_u32() as u64 * legal.len() as u64) >> 32) as u32;
+    legal.nth(k).unwrap()
+}
+
+/// Plays `games` random games; returns the number of decisions.
+fn playouts(v: Variant, games: u64, rng: &mut ChaCha8Rng, seed0: u64) -> u64 {
+    let mut decisions = 0;
+    for seed in seed0..seed0 + games {
+        let mut s = State::new(GameConfig::new(v, seed).with_max_rounds(Some(200)));
+        while !s.is_over() {
+            let a = random_action(&s, rng);
+            s.apply(a).unwrap();
+            decisions += 1;
+        }
+    }
+    decisions
+}
+
+fn random_games(c: &mut Criterion) {
+    let mut g = c.benchmark_group("random_game");
+    for v in Variant::ALL {
+        // Measure the mean decisions per game once, so throughput is in decisions.
+        let per_game = playouts(v, 2_000, &mut ChaCha8Rng::seed_from_u64(9), 1_000_000) / 2_000;
+        g.throughput(Throughput::Elements(per_game));
+        g.bench_function(BenchmarkId::from_parameter(v.name()), |b| {
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let mut seed = 0;
+            b.iter(|| {
+                seed += 1;
+                black_box(playouts(v, 1, &mut rng, seed))
+            })
+        });
+    }
+    g.finish();
+}
+
+/// Positions sampled from random 4p games, for the per-call benchmarks.
+fn positions() -> Vec<State> {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut out = Vec::new();
+    for seed in 0..200 {
+        let mut s = State::new(GameConfig::new(Variant::FourPlayer, seed));
+        while !s.is_over() {
+            out.push(s);
+            let a = random_action(&s, &mut rng);
+            s.apply(a).unwrap();
+        }
+    }
+    out
+}
+
+fn per_call(c: &mut Criterion) {
+    let pos = positions();
+    let mut g = c.benchmark_group("4p_per_call");
+    g.throughput(Throughput::Elements(pos.len() as u64));
+    g.bench_function("legal_actions", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for s in &pos {
+                acc ^= black_box(s).legal_actions().bits();
+            }
+            acc
+        })
+    });
+    let actions: Vec<_> = pos
+        .iter()
+        .map(|s| s.legal_actions().first().unwrap())
+        .collect();
+    g.bench_function("apply", |b| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            for (s, &a) in pos.iter().zip(&actions) {
+                let mut s = *s;
+                acc = acc.wrapping_add(s.apply(black_box(a)).is_ok() as u32);
+            }
+            acc
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, random_games, per_call);
+criterion_main!(benches);
