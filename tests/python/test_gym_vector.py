@@ -181,3 +181,29 @@ def test_vector_uint8_obs_matches_float():
     oa, _ = a.reset()
     ob, _ = b.reset()
     assert oa.dtype == np.uint8 and (oa == ob).all()
+
+
+def test_vector_concurrent_use_works_or_raises_runtime_error():
+    import threading
+
+    v = ys.VectorEnv(256, seed=1, self_play=True, num_threads=2)
+    v.reset()
+    errors, runtime = [], []
+
+    def worker():
+        for _ in range(50):
+            try:
+                v.step(v.action_masks().argmax(axis=1))
+            except RuntimeError as e:
+                runtime.append(e)
+            except ys.IllegalActionError:
+                pass  # the masks went stale under the other thread
+            except Exception as e:  # pragma: no cover
+                errors.append(e)
+
+    ts = [threading.Thread(target=worker) for _ in range(3)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    assert not errors
+    assert all("borrow" in str(e).lower() for e in runtime)
+    v.step(v.action_masks().argmax(axis=1))  # still usable
