@@ -20,19 +20,26 @@
 //! assert!(s.winners().count() > 0);
 //! ```
 
+pub mod arena;
 pub mod bits;
+pub mod bots;
 pub mod card;
 pub mod config;
 pub mod deal;
 mod display;
 pub mod error;
+pub mod observation;
 pub mod passing;
 pub mod record;
+pub mod reward;
+pub mod sampler;
 pub mod scoring;
 pub mod state;
 pub mod trick;
 pub mod view;
 
+pub use arena::{run_arena, ArenaConfig, ArenaError, ArenaReport, ArenaSummary};
+pub use bots::{bot_by_name, Bot, UnknownBot};
 pub use card::{Card, CardSet, Suit};
 pub use config::{Episode, GameConfig, Scoring, Variant};
 pub use deal::Deal;
@@ -40,3 +47,6 @@ pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use record::{Match, Record};
 pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};
 pub use view::SeatView;
+
+#[cfg(feature = "python")]
+pub mod python;

@@ -176,6 +176,32 @@ impl<'a> SeatView<'a> {
         self.state.last_round_result()
     }
 
+    /// Game winners as a seat mask (0 until the game is over, and when truncated).
+    #[inline]
+    pub fn winners_mask(&self) -> u8 {
+        self.state.winners_mask()
+    }
+
+    /// Whether the game ended by the round cap (R10).
+    #[inline]
+    pub fn is_truncated(&self) -> bool {
+        self.state.is_truncated()
+    }
+
+    /// The card whose holder led the first round (R4.3) and that is known to be in the
+    /// round leader's hand until played: the A, or the Snow 13 when the A is face up.
+    /// `None` outside the first round's play.
+    pub fn leader_key_card(&self) -> Option<Card> {
+        if self.round() != 0 || !self.exchange_done() {
+            return None;
+        }
+        Some(if self.trump_card() == Some(Card::ACE) {
+            Card::SNOW_13
+        } else {
+            Card::ACE
+        })
+    }
+
     // ---- private to this seat ----
 
     /// This seat's hand now (during passing: as dealt, picks included).
@@ -247,27 +273,46 @@ impl<'a> SeatView<'a> {
     }
 
     /// Cards this seat knows to be in `other`'s hand: what it passed to `other` and
-    /// `other` has not played yet.
+    /// `other` has not played yet, and, in the first round, the A (or Snow 13) that made
+    /// `other` the round's leader (R4.3) until it is played.
     pub fn known_in_hand(&self, other: usize) -> CardSet {
         if other == self.seat || !self.exchange_done() {
             return CardSet::EMPTY;
         }
-        self.my_passes()
+        let mut known: CardSet = self
+            .my_passes()
             .filter(|&(_, to)| to == other)
             .map(|(c, _)| c)
-            .collect::<CardSet>()
-            .minus(self.played_by(other))
+            .collect();
+        if let Some(key) = self.leader_key_card() {
+            if self.round_leader() == Some(other) {
+                known.insert(key);
+            }
+        }
+        known.minus(self.played_by(other))
     }
 
     /// A complete state that agrees with everything this seat knows, with the other
     /// players' current hands replaced by `hands` (`hands[self.seat()]` is ignored).
-    /// Used by the determinization sampler. Returns `None` if `hands` disagree with the
-    /// public hand sizes or with this seat's own hand and the cards already played.
+    /// Used by the determinization sampler. Returns `None` if `hands` disagree with what
+    /// this seat knows: the public hand sizes, its own hand and the cards already played,
+    /// the revealed voids, and the cards [`known_in_hand`](Self::known_in_hand).
     ///
     /// During passing, each other seat keeps its number of picks, but which cards it
-    /// picked is unknown: they become the lowest cards of its new hand (a sampler that
-    /// wants random picks permutes the hand's cards first).
+    /// picked is unknown: they become the lowest cards of its new hand. Use
+    /// [`determinized_with_picks`](Self::determinized_with_picks) to choose them.
     pub fn determinized(&self, hands: [CardSet; 4]) -> Option<State> {
+        self.determinized_with_picks(hands, None)
+    }
+
+    /// As [`determinized`](Self::determinized), and during passing each other seat's
+    /// hidden picks become `picks[p][..num_picks(p)]` (distinct cards of `hands[p]`,
+    /// in pick order; checked). After the exchange `picks` is ignored.
+    pub fn determinized_with_picks(
+        &self,
+        hands: [CardSet; 4],
+        picks: Option<&[[Card; 3]; 4]>,
+    ) -> Option<State> {
         let mut s = *self.state;
         let n = self.num_players();
         let mut union = CardSet::EMPTY;
@@ -275,8 +320,21 @@ impl<'a> SeatView<'a> {
             if p == self.seat {
                 continue;
             }
-            if hand.len() as usize != self.hand_len(p) || !union.intersect(hand).is_empty() {
+            if hand.len() as usize != self.hand_len(p)
+                || !union.intersect(hand).is_empty()
+                || !self.known_in_hand(p).minus(hand).is_empty()
+                || Suit::ALL
+                    .iter()
+                    .any(|&su| self.voids(p) >> su as u8 & 1 == 1 && !hand.of_suit(su).is_empty())
+            {
                 return None;
+            }
+            if let (Some(picks), false) = (picks, self.exchange_done()) {
+                let mine = &picks[p][..self.num_picks(p)];
+                let set: CardSet = mine.iter().copied().collect();
+                if set.len() as usize != mine.len() || !set.minus(hand).is_empty() {
+                    return None;
+                }
             }
             union = union.union(hand);
         }
@@ -285,7 +343,7 @@ impl<'a> SeatView<'a> {
         }
         for (p, &hand) in hands.iter().enumerate().take(n) {
             if p != self.seat {
-                s.set_hidden_hand(p, hand, self.seat);
+                s.set_hidden_hand(p, hand, self.seat, picks.map(|k| &k[p]));
             }
         }
         Some(s)
@@ -296,16 +354,27 @@ impl State {
     /// Replaces `seat`'s hidden hand (determinization for the observer `me`), and scrubs
     /// what `me` cannot know about `seat` so that nothing hidden survives in the copy:
     /// its dealt hand becomes `hand` plus what it played, and each pick that did not go to
-    /// `me` becomes one of the hand's lowest cards.
-    pub(crate) fn set_hidden_hand(&mut self, seat: usize, hand: CardSet, me: usize) {
+    /// `me` becomes `picks[k]` if given (during passing), else one of the hand's lowest
+    /// cards.
+    pub(crate) fn set_hidden_hand(
+        &mut self,
+        seat: usize,
+        hand: CardSet,
+        me: usize,
+        picks: Option<&[Card; 3]>,
+    ) {
         self.hands[seat] = hand;
         self.deal.hands[seat] = hand.union(self.played_by[seat]);
         let v = self.config.variant;
+        let passing = self.phase == Phase::Pass;
         let mut filler = hand.iter();
         for k in 0..self.num_picks[seat] as usize {
-            let seen_by_me = self.phase != Phase::Pass && pass_target(v, seat, k) == me;
+            let seen_by_me = !passing && pass_target(v, seat, k) == me;
             if !seen_by_me {
-                self.picks[seat][k] = filler.next().unwrap_or(Card::ACE);
+                self.picks[seat][k] = match picks {
+                    Some(p) if passing => p[k],
+                    _ => filler.next().unwrap_or(Card::ACE),
+                };
             }
         }
     }

@@ -1,0 +1,179 @@
+"""Single-agent Gymnasium environment ``YokaiSeptet-v0``: the learner plays one seat, the
+other seats are played by built-in Rust bots."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ._core import Bot, Game
+
+OBS_HIGH = 255.0
+
+
+class YokaiSeptetEnv(gym.Env):
+    """Yokai Septet for one learner against built-in bots.
+
+    Observations are the learner seat's float32 information-state vector
+    (``Game.layout()``); actions are card ids (``Discrete(num_actions)``), passing picks
+    included. ``info["action_mask"]`` and :meth:`action_masks` give the legal actions
+    (for ``sb3_contrib.MaskablePPO``).
+
+    Args:
+        variant, scoring, episode, max_rounds: as for :class:`yokai_septet.Game`.
+        learner_seat: the learner's seat, or ``None`` to draw it at every reset.
+        opponents: a bot name for every other seat, or a list of one name per seat (the
+            learner's entry is ignored). Default ``"random"``.
+        reward_mode: ``"win"`` (+1/-1 at the end) or ``"points"`` (per round, zero-sum).
+        illegal_action: ``"raise"`` (``IllegalActionError``, nothing changes) or
+            ``"lose"`` (the episode ends with reward ``illegal_reward`` and
+            ``info["illegal_action"] = True``). Default ``"lose"``.
+        illegal_reward: the reward of an illegal action under ``"lose"``.
+        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        variant: str = "4p",
+        scoring: Optional[str] = "advanced",
+        episode: str = "game",
+        max_rounds: Optional[int] = None,
+        learner_seat: Optional[int] = 0,
+        opponents: Union[str, Sequence[str]] = "random",
+        reward_mode: str = "win",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        self._config = dict(
+            variant=variant, scoring=scoring, episode=episode, max_rounds=max_rounds
+        )
+        self.game = Game(variant, scoring, 0, episode=episode, max_rounds=max_rounds)
+        n = self.game.num_players
+        if learner_seat is not None:
+            if isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)):
+                raise TypeError(f"learner_seat must be an int or None, not {learner_seat!r}")
+            if not 0 <= learner_seat < n:
+                raise ValueError(f"learner_seat {learner_seat} is out of range: seats are 0..{n - 1}")
+        if isinstance(opponents, str):
+            names = [opponents] * n
+        else:
+            names = list(opponents)
+            if len(names) != n:
+                raise ValueError(
+                    f"opponents lists {len(names)} names, expected one per seat ({n})"
+                )
+        self._bots = [Bot(name, seed=0) for name in names]  # ValueError on unknown names
+        if reward_mode not in ("win", "points"):
+            raise ValueError(
+                f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
+            )
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(
+                f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
+            )
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}: valid render modes are None, 'ansi', 'human'"
+            )
+        self.opponents = names
+        self.reward_mode = reward_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self._fixed_seat = learner_seat
+        self.learner_seat = 0 if learner_seat is None else int(learner_seat)
+        self.observation_space = spaces.Box(
+            0.0, OBS_HIGH, (self.game.observation_size,), np.float32
+        )
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self._done = True
+
+    # ------------------------------------------------------------------ helpers
+
+    def _play_bots(self) -> float:
+        """Lets the bots move until the learner's turn or the end; the learner's reward."""
+        total = 0.0
+        g = self.game
+        while g.phase != "over" and g.current_player != self.learner_seat:
+            a = self._bots[g.current_player].act(g)
+            total += g.step_rewards(a, self.reward_mode)[self.learner_seat]
+        return total
+
+    def _info(self) -> dict:
+        return {
+            "action_mask": self.action_masks(),
+            "to_play": self.game.current_player,
+            "learner_seat": self.learner_seat,
+        }
+
+    # ------------------------------------------------------------------ API
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions now (bool, shape ``(num_actions,)``)."""
+        if self.game.current_player != self.learner_seat:
+            return np.zeros(self.game.num_actions, dtype=bool)
+        return self.game.legal_mask()
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> tuple[np.ndarray, dict]:
+        """Deals a new game (its seed drawn from ``np_random``) and lets the bots move
+        until the learner's first decision."""
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63))
+        self.game = Game(seed=game_seed, **self._config)
+        if self._fixed_seat is None:
+            self.learner_seat = int(self.np_random.integers(0, self.game.num_players))
+        for i, bot in enumerate(self._bots):
+            bot.reseed(int(self.np_random.integers(0, 2**63)) + i)
+        self._play_bots()
+        self._done = False
+        if self.render_mode == "human":
+            self.render()
+        return self.game.observation(self.learner_seat), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        """Applies the learner's action, then the bots' until the learner's next turn."""
+        g = self.game
+        illegal = False
+        if self._done:
+            raise RuntimeError("step() called after the episode ended: call reset()")
+        try:
+            reward = g.step_rewards(action, self.reward_mode)[self.learner_seat]
+        except ValueError:
+            if self.illegal_action == "raise" or not isinstance(
+                action, (int, np.integer)
+            ):
+                raise
+            illegal = True
+            reward = self.illegal_reward
+        if not illegal:
+            reward += self._play_bots()
+        terminated = illegal or (g.phase == "over" and not g.truncated)
+        truncated = not illegal and g.truncated
+        self._done = terminated or truncated
+        info = self._info()
+        if illegal:
+            info["illegal_action"] = True
+            info["action_mask"] = np.zeros(g.num_actions, dtype=bool)
+        if self.render_mode == "human":
+            self.render()
+        return g.observation(self.learner_seat), float(reward), terminated, truncated, info
+
+    def render(self) -> Optional[str]:
+        """``"ansi"``: the text picture of the game; ``"human"``: prints it."""
+        if self.render_mode is None:
+            gym.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = str(self.game)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None

@@ -1,0 +1,176 @@
+"""PettingZoo AEC environment for Yokai Septet (``yokai_septet.env``)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ._core import Game
+
+#: Upper bound of every observation value (they are 0/1 flags and small counts).
+OBS_HIGH = 255.0
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The Yokai Septet AEC environment, wrapped in PettingZoo's ``OrderEnforcingWrapper``.
+
+    Keyword arguments are those of :class:`raw_env`.
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv):
+    """Yokai Septet as a PettingZoo AEC environment.
+
+    Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is a dict with
+    ``observation`` (the seat's float32 information-state vector, see
+    ``Game.layout()``) and ``action_mask`` (int8, 1 for the legal actions of the agent to
+    move, all 0 for the others). Actions are card ids (``Discrete(num_actions)``); passing
+    picks are actions too. An illegal action raises ``yokai_septet.IllegalActionError``
+    and changes nothing.
+
+    Rewards (``reward_mode``): ``"win"`` gives +1 to the winners and -1 to the others when
+    the game ends; ``"points"`` gives, at each round's end, the points a seat gained minus
+    its opponents' average (zero-sum).
+
+    Args:
+        variant, scoring, episode, max_rounds: as for :class:`yokai_septet.Game`.
+        reward_mode: ``"win"`` or ``"points"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
+            (prints it).
+        seed: the seed of the first game if ``reset`` is called without one.
+    """
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "yokai_septet_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        variant: str = "4p",
+        scoring: Optional[str] = "advanced",
+        episode: str = "game",
+        max_rounds: Optional[int] = None,
+        reward_mode: str = "win",
+        render_mode: Optional[str] = None,
+        seed: Optional[int] = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"unknown render_mode {render_mode!r}: valid render modes are "
+                f"None, 'ansi', 'human'"
+            )
+        if reward_mode not in ("win", "points"):
+            raise ValueError(
+                f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
+            )
+        self._config = dict(
+            variant=variant, scoring=scoring, episode=episode, max_rounds=max_rounds
+        )
+        # Validates the configuration now (ValueError / TypeError like Game).
+        self.game = Game(variant, scoring, 0 if seed is None else seed,
+                         episode=episode, max_rounds=max_rounds)
+        self.reward_mode = reward_mode
+        self.render_mode = render_mode
+        self._seed_rng = np.random.default_rng(seed)
+        self._next_seed = seed
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        size = self.game.observation_size
+        na = self.game.num_actions
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (na,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(na) for a in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The (cached) observation space of ``agent``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The (cached) action space of ``agent``: ``Discrete(num_actions)``."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        """Starts a new game. With ``seed`` the game (and the seeds of later resets) is
+        fixed by it; without, the next seed comes from the env's own seed stream."""
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+            game_seed = int(seed)
+        elif self._next_seed is not None:
+            game_seed = int(self._next_seed)
+        else:
+            game_seed = int(self._seed_rng.integers(0, 2**63))
+        self._next_seed = None
+        self.game = Game(seed=game_seed, **self._config)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> dict:
+        """``agent``'s observation dict (``observation``, ``action_mask``)."""
+        seat = self.agent_name_mapping[agent]
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if self.game.current_player == seat:
+            mask[self.game.legal_mask()] = 1
+        return {"observation": self.game.observation(seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Applies the selected agent's action (``None`` for an agent that is done)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        rewards = self.game.step_rewards(action, self.reward_mode)
+        self._cumulative_rewards[agent] = 0.0
+        for a, seat in self.agent_name_mapping.items():
+            self.rewards[a] = float(rewards[seat])
+        if self.game.phase == "over":
+            done = {a: True for a in self.agents}
+            if self.game.truncated:
+                self.truncations = done
+            else:
+                self.terminations = done
+            # Finished agents are removed one by one by `_was_dead_step`, starting here.
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        """``"ansi"``: returns the text picture of the game; ``"human"``: prints it."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        text = str(self.game)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,552 @@
+//! Arenas: many games between bot line-ups, in parallel, with duplicate deals.
+//!
+//! Card luck dominates single games, so comparing bots needs many games and a design that
+//! cancels the luck: every deal is played once per seat rotation (*duplicate*, as in
+//! bridge). In the 4-player variants a deal's pair of games swaps the teams' seats; in
+//! `3p` it is played three times, every entry in every seat. A game's deals depend only on
+//! its game seed (R10: round `k` is dealt from `(seed, k)`), so both games of a pair see
+//! the same cards in every round they both reach.
+//!
+//! Every seed (deals and each bot's stream) is derived from the master seed and the game's
+//! index, never from the thread that plays it, and results are folded in index order: a
+//! summary is identical at any thread count. Wall-clock figures live apart, in [`Timing`].
+
+use std::fmt;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::bots::{bot_by_name, UnknownBot};
+use crate::config::{GameConfig, Scoring, Variant};
+use crate::state::State;
+
+/// What to play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ArenaConfig {
+    #[serde(serialize_with = "as_text")]
+    pub variant: Variant,
+    #[serde(serialize_with = "as_text")]
+    pub scoring: Scoring,
+    /// The line-up: one bot name per side (team in 4-player variants), or one per seat.
+    /// In `3p` two names mean the first plays against two copies of the second.
+    pub bots: Vec<String>,
+    /// Games to play; with duplicate deals, rounded up to whole deal groups.
+    pub games: u64,
+    pub seed: u64,
+    /// Round cap per game (R10), so that seal games between weak bots terminate.
+    pub max_rounds: Option<u32>,
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+    /// Replay each deal in every seat rotation.
+    pub duplicate: bool,
+}
+
+impl ArenaConfig {
+    /// `games` games of `variant` between `bots`, duplicate deals, a 100-round cap.
+    pub fn new(variant: Variant, bots: &[&str], games: u64, seed: u64) -> ArenaConfig {
+        ArenaConfig {
+            variant,
+            scoring: Scoring::Advanced,
+            bots: bots.iter().map(|b| b.to_string()).collect(),
+            games,
+            seed,
+            max_rounds: Some(100),
+            threads: 0,
+            duplicate: true,
+        }
+    }
+
+    /// Games per deal group: one per seat rotation (2 with teams, 3 in `3p`).
+    pub fn group_size(&self) -> u64 {
+        if self.variant.has_teams() {
+            2
+        } else {
+            3
+        }
+    }
+
+    /// The number of games actually played.
+    pub fn total_games(&self) -> u64 {
+        if self.duplicate {
+            self.games.div_ceil(self.group_size()) * self.group_size()
+        } else {
+            self.games
+        }
+    }
+
+    fn game_config(&self, seed: u64) -> GameConfig {
+        GameConfig::new(self.variant, seed)
+            .with_scoring(self.scoring)
+            .with_max_rounds(self.max_rounds)
+    }
+}
+
+/// Serializes a config enum by its name (`4p`, `advanced`).
+fn as_text<T: fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
+/// Why an arena cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArenaError {
+    UnknownBot(UnknownBot),
+    /// The line-up does not fit the variant.
+    Lineup(String),
+}
+
+impl fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArenaError::UnknownBot(e) => e.fmt(f),
+            ArenaError::Lineup(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}
+
+impl From<UnknownBot> for ArenaError {
+    fn from(e: UnknownBot) -> ArenaError {
+        ArenaError::UnknownBot(e)
+    }
+}
+
+/// The seats and seeds of one game of an arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    /// Seed of the game's deals (shared by the games of one duplicate group).
+    pub deal_seed: u64,
+    /// Line-up entry sitting in each seat.
+    pub entry_of_seat: [usize; 4],
+    /// Seed of each seat's bot.
+    pub bot_seeds: [u64; 4],
+}
+
+/// SplitMix64 finalizer: a cheap, well-mixed hash for deriving seeds.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn derive(master: u64, a: u64, b: u64) -> u64 {
+    mix(mix(mix(master) ^ a) ^ b.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+}
+
+/// Line-up entry of each seat before rotation.
+fn base_seats(config: &ArenaConfig) -> Result<[usize; 4], ArenaError> {
+    let n = config.variant.num_players();
+    let l = config.bots.len();
+    let mut seats = [0; 4];
+    for (s, e) in seats.iter_mut().enumerate().take(n) {
+        *e = match l {
+            1 => 0,
+            _ if l == n => s,
+            2 if n == 4 => s % 2,
+            2 => usize::from(s > 0),
+            _ => {
+                return Err(ArenaError::Lineup(format!(
+                    "{} bots for {}: give 1, 2 or {n} names (one per side or one per seat)",
+                    l, config.variant
+                )))
+            }
+        };
+    }
+    Ok(seats)
+}
+
+/// The seats and seeds of game `index` of the arena.
+pub fn game_setup(config: &ArenaConfig, index: u64) -> Result<GameSetup, ArenaError> {
+    let base = base_seats(config)?;
+    let n = config.variant.num_players();
+    let g = config.group_size();
+    let (deal_index, rotation) = if config.duplicate {
+        (index / g, (index % g) as usize)
+    } else {
+        (index, (index % g) as usize)
+    };
+    let mut entry_of_seat = [0; 4];
+    let mut bot_seeds = [0; 4];
+    for s in 0..n {
+        entry_of_seat[s] = base[(s + rotation) % n];
+        bot_seeds[s] = derive(config.seed, index, 1 + s as u64);
+    }
+    Ok(GameSetup {
+        deal_seed: derive(config.seed, deal_index, 0),
+        entry_of_seat,
+        bot_seeds,
+    })
+}
+
+/// What one game produced.
+#[derive(Clone, Copy, Debug, Default)]
+struct GameResult {
+    winners: u8,
+    entry_of_seat: [usize; 4],
+    scores: [u16; 4],
+    rounds: u32,
+    truncated: bool,
+    decisions: [u64; 4],
+    act_nanos: [u64; 4],
+}
+
+/// Plays one game; `on_state` sees the state before every decision.
+fn play_game(
+    config: &ArenaConfig,
+    setup: &GameSetup,
+    on_state: &mut dyn FnMut(&State),
+) -> Result<GameResult, ArenaError> {
+    let n = config.variant.num_players();
+    let mut bots = Vec::with_capacity(n);
+    for s in 0..n {
+        bots.push(bot_by_name(
+            &config.bots[setup.entry_of_seat[s]],
+            setup.bot_seeds[s],
+        )?);
+    }
+    let mut state = State::new(config.game_config(setup.deal_seed));
+    let mut res = GameResult {
+        entry_of_seat: setup.entry_of_seat,
+        ..GameResult::default()
+    };
+    while let Some(p) = state.current_player() {
+        on_state(&state);
+        let t = Instant::now();
+        let card = bots[p].act(&state.view(p));
+        res.act_nanos[p] += t.elapsed().as_nanos() as u64;
+        res.decisions[p] += 1;
+        if let Err(e) = state.apply(card) {
+            panic!("bot {} played an illegal card: {e}", bots[p].name());
+        }
+    }
+    res.winners = state.winners_mask();
+    res.scores = state.scores();
+    res.rounds = state.round() + 1;
+    res.truncated = state.is_truncated();
+    Ok(res)
+}
+
+/// One line-up entry's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EntrySummary {
+    pub bot: String,
+    /// Seats it occupies in each game.
+    pub seats: u32,
+    pub wins: u64,
+    /// Games that ended without a winner (round cap).
+    pub draws: u64,
+    /// (wins + draws/2) / games.
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    pub ci95: [f64; 2],
+    /// Mean final score of its seats (points; seal variants: suits sealed).
+    pub points_per_game: f64,
+    /// Elo difference to the rest of the line-up, from per-seat win rates.
+    pub elo: f64,
+}
+
+/// Results that depend only on the configuration (identical at any thread count).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArenaSummary {
+    pub variant: String,
+    pub games: u64,
+    pub entries: Vec<EntrySummary>,
+    pub rounds_per_game: f64,
+    pub truncated: u64,
+    pub decisions: u64,
+}
+
+/// Wall-clock figures of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Timing {
+    pub seconds: f64,
+    pub threads: usize,
+    pub decisions_per_second: f64,
+    /// Mean time per decision of each entry's bots, in milliseconds (one core each).
+    pub ms_per_decision: Vec<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArenaReport {
+    pub config: ArenaConfig,
+    pub summary: ArenaSummary,
+    pub timing: Timing,
+}
+
+/// Wilson score interval at 95% for `p` observed over `n` trials.
+pub fn wilson95(p: f64, n: f64) -> [f64; 2] {
+    if n == 0.0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.96f64;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let center = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    [(center - half).max(0.0), (center + half).min(1.0)]
+}
+
+/// Plays the arena; `progress` is called once per finished game (from worker threads).
+pub fn run_arena(
+    config: &ArenaConfig,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ArenaReport, ArenaError> {
+    // Check the line-up and names before starting any thread.
+    base_seats(config)?;
+    for b in &config.bots {
+        bot_by_name(b, 0)?;
+    }
+    let total = config.total_games();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads)
+        .build()
+        .map_err(|e| ArenaError::Lineup(format!("cannot start the thread pool: {e}")))?;
+    let start = Instant::now();
+    let results: Result<Vec<GameResult>, ArenaError> = pool.install(|| {
+        (0..total)
+            .into_par_iter()
+            .map(|i| {
+                let setup = game_setup(config, i)?;
+                let r = play_game(config, &setup, &mut |_| {});
+                progress();
+                r
+            })
+            .collect()
+    });
+    let results = results?;
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(summarize(
+        config,
+        &results,
+        seconds,
+        pool.current_num_threads(),
+    ))
+}
+
+fn summarize(
+    config: &ArenaConfig,
+    results: &[GameResult],
+    seconds: f64,
+    threads: usize,
+) -> ArenaReport {
+    let n = config.variant.num_players();
+    let l = config.bots.len();
+    let games = results.len() as u64;
+    let mut wins = vec![0u64; l];
+    let mut points = vec![0f64; l];
+    let mut decisions = vec![0u64; l];
+    let mut nanos = vec![0u64; l];
+    let (mut draws, mut rounds) = (0u64, 0u64);
+    let seats: Vec<u32> = (0..l)
+        .map(|e| {
+            let base = base_seats(config).expect("checked before playing");
+            base[..n].iter().filter(|&&x| x == e).count() as u32
+        })
+        .collect();
+    for r in results {
+        rounds += r.rounds as u64;
+        draws += (r.winners == 0) as u64;
+        let mut won = vec![false; l];
+        for s in 0..n {
+            let e = r.entry_of_seat[s];
+            won[e] |= r.winners >> s & 1 == 1;
+            points[e] += r.scores[s] as f64 / seats[e] as f64;
+            decisions[e] += r.decisions[s];
+            nanos[e] += r.act_nanos[s];
+        }
+        for e in 0..l {
+            wins[e] += won[e] as u64;
+        }
+    }
+    let g = games.max(1) as f64;
+    let rate: Vec<f64> = (0..l)
+        .map(|e| (wins[e] as f64 + 0.5 * draws as f64) / g)
+        .collect();
+    // Per-seat rates, smoothed so that a clean sweep has a finite Elo.
+    let per_seat: Vec<f64> = (0..l)
+        .map(|e| (rate[e] * g + 0.5) / (g + 1.0) / seats[e] as f64)
+        .collect();
+    let entries = (0..l)
+        .map(|e| {
+            let others: Vec<f64> = (0..l).filter(|&o| o != e).map(|o| per_seat[o]).collect();
+            let elo = if others.is_empty() {
+                0.0
+            } else {
+                let mean = others.iter().sum::<f64>() / others.len() as f64;
+                400.0 * (per_seat[e] / mean).log10()
+            };
+            EntrySummary {
+                bot: config.bots[e].clone(),
+                seats: seats[e],
+                wins: wins[e],
+                draws,
+                win_rate: rate[e],
+                ci95: wilson95(rate[e], g),
+                points_per_game: points[e] / g,
+                elo,
+            }
+        })
+        .collect();
+    let all_decisions: u64 = decisions.iter().sum();
+    ArenaReport {
+        config: config.clone(),
+        summary: ArenaSummary {
+            variant: config.variant.name().to_string(),
+            games,
+            entries,
+            rounds_per_game: rounds as f64 / g,
+            truncated: results.iter().filter(|r| r.truncated).count() as u64,
+            decisions: all_decisions,
+        },
+        timing: Timing {
+            seconds,
+            threads,
+            decisions_per_second: all_decisions as f64 / seconds.max(1e-9),
+            ms_per_decision: (0..l)
+                .map(|e| nanos[e] as f64 / 1e6 / decisions[e].max(1) as f64)
+                .collect(),
+        },
+    }
+}
+
+impl fmt::Display for ArenaReport {
+    /// A summary table for people.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.summary;
+        writeln!(
+            f,
+            "{} games of {} ({} duplicate), {:.2} rounds/game, {} truncated",
+            s.games,
+            s.variant,
+            if self.config.duplicate { "with" } else { "no" },
+            s.rounds_per_game,
+            s.truncated
+        )?;
+        writeln!(
+            f,
+            "{:<16} {:>5} {:>8} {:>8} {:>17} {:>8} {:>8} {:>9}",
+            "bot", "seats", "wins", "win%", "95% CI", "pts/game", "Elo", "ms/dec"
+        )?;
+        for (e, en) in s.entries.iter().enumerate() {
+            writeln!(
+                f,
+                "{:<16} {:>5} {:>8} {:>7.2}% {:>7.2}%..{:>6.2}% {:>8.2} {:>+8.0} {:>9.4}",
+                en.bot,
+                en.seats,
+                en.wins,
+                100.0 * en.win_rate,
+                100.0 * en.ci95[0],
+                100.0 * en.ci95[1],
+                en.points_per_game,
+                en.elo,
+                self.timing.ms_per_decision[e]
+            )?;
+        }
+        write!(
+            f,
+            "{} decisions in {:.2} s on {} threads: {:.0} decisions/s",
+            s.decisions, self.timing.seconds, self.timing.threads, self.timing.decisions_per_second
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quiet() -> impl Fn() + Sync {
+        || {}
+    }
+
+    #[test]
+    fn summaries_do_not_depend_on_the_thread_count() {
+        for v in Variant::ALL {
+            let mut c = ArenaConfig::new(v, &["heuristic", "random"], 12, 9);
+            c.max_rounds = Some(3);
+            c.threads = 1;
+            let one = run_arena(&c, &quiet()).unwrap();
+            c.threads = 2;
+            let two = run_arena(&c, &quiet()).unwrap();
+            assert_eq!(one.summary, two.summary, "{v}");
+            assert_eq!(one.summary.games, c.total_games());
+            c.seed = 10;
+            let other = run_arena(&c, &quiet()).unwrap();
+            assert_ne!(one.summary, other.summary, "{v}");
+        }
+    }
+
+    #[test]
+    fn duplicate_pairs_replay_identical_deals_with_seats_rotated() {
+        for v in Variant::ALL {
+            let mut c = ArenaConfig::new(v, &["heuristic", "random"], 6, 4);
+            c.max_rounds = Some(4);
+            let g = c.group_size();
+            let deals_of = |i: u64| {
+                let setup = game_setup(&c, i).unwrap();
+                let mut deals = Vec::new();
+                play_game(&c, &setup, &mut |s: &State| {
+                    if deals.last().map(|&(r, _)| r) != Some(s.round()) {
+                        deals.push((s.round(), *s.deal()));
+                    }
+                })
+                .unwrap();
+                (setup, deals)
+            };
+            let (first, deals0) = deals_of(0);
+            for i in 1..g {
+                let (setup, deals) = deals_of(i);
+                assert_eq!(setup.deal_seed, first.deal_seed);
+                assert_ne!(setup.entry_of_seat, first.entry_of_seat);
+                let common = deals.len().min(deals0.len());
+                assert!(common >= 1);
+                assert_eq!(deals[..common], deals0[..common], "{v} game {i}");
+            }
+            let (next, _) = deals_of(g);
+            assert_ne!(next.deal_seed, first.deal_seed);
+            // Every entry sits in every seat across a group.
+            let n = v.num_players();
+            for s in 0..n {
+                let mut seen: Vec<usize> = (0..g)
+                    .map(|i| game_setup(&c, i).unwrap().entry_of_seat[s])
+                    .collect();
+                seen.sort();
+                seen.dedup();
+                assert_eq!(seen, vec![0, 1], "{v} seat {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn team_swap_puts_each_entry_on_each_team() {
+        let c = ArenaConfig::new(Variant::FourPlayer, &["a", "b"], 2, 0);
+        assert_eq!(game_setup(&c, 0).unwrap().entry_of_seat, [0, 1, 0, 1]);
+        assert_eq!(game_setup(&c, 1).unwrap().entry_of_seat, [1, 0, 1, 0]);
+        let c3 = ArenaConfig::new(Variant::ThreePlayer, &["a", "b", "c"], 3, 0);
+        let rot: Vec<[usize; 4]> = (0..3)
+            .map(|i| game_setup(&c3, i).unwrap().entry_of_seat)
+            .collect();
+        assert_eq!(rot, vec![[0, 1, 2, 0], [1, 2, 0, 0], [2, 0, 1, 0]]);
+    }
+
+    #[test]
+    fn bad_lineups_and_names_are_reported() {
+        let c = ArenaConfig::new(Variant::FourPlayer, &["a", "b", "c"], 2, 0);
+        assert!(matches!(
+            run_arena(&c, &quiet()),
+            Err(ArenaError::Lineup(_))
+        ));
+        let c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "nope"], 2, 0);
+        let e = run_arena(&c, &quiet()).unwrap_err();
+        assert!(e.to_string().contains("'nope'"), "{e}");
+    }
+
+    #[test]
+    fn wilson_interval() {
+        let [lo, hi] = wilson95(0.5, 100.0);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3);
+        let [lo, hi] = wilson95(1.0, 10.0);
+        assert!(lo > 0.69 && hi == 1.0);
+    }
+}

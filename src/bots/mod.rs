@@ -1,0 +1,150 @@
+//! Bots: players that choose a card from what one seat may know.
+//!
+//! A [`Bot`] receives a [`SeatView`], never the `State`: the view keeps the state private,
+//! so a bot cannot read another player's hand even by accident — fairness is a property of
+//! the types, not of each bot's discipline. Bots are `Send` so arenas can run them on a
+//! thread pool, and every random choice comes from a ChaCha8 stream seeded by the caller,
+//! so a game between bots is reproducible on every machine and `rand` version.
+//!
+//! - `random`: uniform over the legal actions (the baseline every other bot must beat).
+//! - `heuristic`: a rule-based player for every variant ([`HeuristicBot`]).
+//! - `pimc`: Perfect-Information Monte Carlo search over determinizations, with the
+//!   heuristic as playout policy ([`PimcBot`]).
+
+use std::fmt;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+
+use crate::card::{Card, CardSet};
+use crate::deal::uniform_below;
+use crate::view::SeatView;
+
+mod eval;
+mod heuristic;
+mod pimc;
+mod sample;
+
+pub use heuristic::HeuristicBot;
+pub use pimc::{PimcBot, PimcConfig, Playout};
+
+/// A player. `act` is only called when it is the view's seat's turn.
+pub trait Bot: Send {
+    /// The bot's name, as accepted by [`bot_by_name`].
+    fn name(&self) -> String;
+    /// Chooses one of `view.legal_actions()` (a passing pick or a card to play).
+    fn act(&mut self, view: &SeatView) -> Card;
+    /// Restarts the bot's random stream from `seed`.
+    fn reseed(&mut self, seed: u64);
+}
+
+/// The bot names [`bot_by_name`] accepts (`pimc:N` sets N playouts per decision,
+/// `pimc:Nms` a time limit of N milliseconds per decision).
+pub const BOT_NAMES: [&str; 5] = ["random", "heuristic", "pimc", "pimc-random", "pimc:N"];
+
+/// A bot name that [`bot_by_name`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownBot(pub String);
+
+impl fmt::Display for UnknownBot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown bot '{}': valid names are {} (N a number of playouts, or e.g. pimc:20ms)",
+            self.0,
+            BOT_NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownBot {}
+
+/// Builds the bot called `name` with its random stream seeded by `seed`.
+pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    let unknown = || UnknownBot(name.to_string());
+    Ok(match name {
+        "random" => Box::new(RandomBot::new(seed)),
+        "heuristic" => Box::new(HeuristicBot::new(seed)),
+        "pimc" => Box::new(PimcBot::new(PimcConfig::default(), seed)),
+        "pimc-random" => Box::new(PimcBot::new(
+            PimcConfig {
+                playout: Playout::Random,
+                ..PimcConfig::default()
+            },
+            seed,
+        )),
+        _ => {
+            let arg = name.strip_prefix("pimc:").ok_or_else(unknown)?;
+            let config = PimcConfig::parse_budget(arg).ok_or_else(unknown)?;
+            Box::new(PimcBot::new(config, seed))
+        }
+    })
+}
+
+/// The bot-randomness stream for `seed` (a domain tag keeps it apart from deal streams).
+pub(crate) fn bot_rng(seed: u64) -> ChaCha8Rng {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[16..].copy_from_slice(b"yokaiseptet/bots");
+    ChaCha8Rng::from_seed(key)
+}
+
+/// A uniformly random card of `set` (non-empty).
+#[inline]
+pub(crate) fn uniform_card<R: RngCore>(rng: &mut R, set: CardSet) -> Card {
+    let k = uniform_below(rng, set.len());
+    set.nth(k).expect("uniform_card needs a non-empty set")
+}
+
+/// Plays uniformly at random among the legal actions.
+pub struct RandomBot {
+    rng: ChaCha8Rng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot { rng: bot_rng(seed) }
+    }
+}
+
+impl Bot for RandomBot {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn act(&mut self, view: &SeatView) -> Card {
+        uniform_card(&mut self.rng, view.legal_actions())
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = bot_rng(seed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn factory_knows_every_listed_name_and_lists_them_on_error() {
+        for name in [
+            "random",
+            "heuristic",
+            "pimc",
+            "pimc-random",
+            "pimc:8",
+            "pimc:5ms",
+        ] {
+            let b = bot_by_name(name, 1).unwrap();
+            assert!(!b.name().is_empty());
+        }
+        for bad in ["", "Random", "pimc:", "pimc:x", "pimc:0", "alpha"] {
+            let e = bot_by_name(bad, 0).err().unwrap();
+            let msg = e.to_string();
+            assert!(msg.contains(&format!("'{bad}'")), "{msg}");
+            for n in BOT_NAMES {
+                assert!(msg.contains(n), "{msg}");
+            }
+        }
+    }
+}

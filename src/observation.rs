@@ -1,0 +1,614 @@
+//! The one canonical observation encoder: the information state of one seat as a flat,
+//! fixed-size vector (RULES.md R10), and the legal-action mask.
+//!
+//! # Why it looks like this
+//! - **Built from a [`SeatView`] only.** The view cannot reach other players' hands, so
+//!   an observation cannot leak them; `tests/observation.rs` checks it anyway by
+//!   re-dealing everything the seat cannot see and comparing the vectors bit for bit.
+//! - **Seen from the seat.** Seats are rotated so that relative seat 0 is the observer,
+//!   1 the player to its left, 2 the next one (the partner in 4-player variants), 3 the
+//!   player to its right (`3p`: 0 me, 1 left, 2 right). One network can then play every
+//!   seat. Teams are likewise "mine" (0) and "theirs" (1).
+//! - **Small non-negative integers only.** Every feature is 0/1 or a count (the largest
+//!   are scores, at most a few dozen, and the round number, clipped at 255), so the
+//!   same vector is exact as `f32` or as `u8` ([`ObsValue`]). Nothing is normalised:
+//!   scale counts in the model if you want to.
+//! - **One source of truth for the layout.** [`layout`] is computed (at compile time)
+//!   from the same field table the encoder writes through: the encoder asks the layout
+//!   for each field's slice, so a documented offset cannot drift from the real one.
+//!   [`layout_markdown`] renders it; `docs/observation.md` is generated from it by
+//!   `cargo run --example print_layout`.
+//! - **Allocation-free and branch-light**: one `fill(0)` and a write per set bit, so an
+//!   observation costs about as much as a few engine steps (see `benches/observation.rs`).
+//!
+//! The field-by-field layout of every variant follows; it is `docs/observation.md`,
+//! generated from [`layout_markdown`] (a test fails when the file is stale).
+#![doc = include_str!("../docs/observation.md")]
+
+use std::fmt::Write as _;
+
+use crate::card::{Card, CardSet, Suit, NUM_SUITS};
+use crate::config::Variant;
+use crate::state::{Phase, RoundEnd};
+use crate::view::SeatView;
+
+/// A value an observation can be written as: every feature is a small non-negative
+/// integer, so `f32` and `u8` are both exact.
+pub trait ObsValue: Copy + PartialEq + std::fmt::Debug + 'static {
+    const ZERO: Self;
+    const ONE: Self;
+    fn from_count(n: u8) -> Self;
+}
+
+impl ObsValue for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    #[inline]
+    fn from_count(n: u8) -> f32 {
+        n as f32
+    }
+}
+
+impl ObsValue for u8 {
+    const ZERO: u8 = 0;
+    const ONE: u8 = 1;
+    #[inline]
+    fn from_count(n: u8) -> u8 {
+        n
+    }
+}
+
+/// One field of the observation vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: &'static str,
+    pub offset: usize,
+    pub len: usize,
+    pub meaning: &'static str,
+}
+
+/// The fields, in vector order. The encoder writes each through its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum F {
+    Hand,
+    Phase,
+    ToAct,
+    TrumpSuit,
+    TrumpCard,
+    TrickLeader,
+    LedSuit,
+    Trick,
+    Played,
+    HandSizes,
+    TricksWon,
+    BossesWon,
+    CapturedBosses,
+    TeamTricks,
+    TeamBosses,
+    PicksMade,
+    Passed,
+    Received,
+    Voids,
+    Scores,
+    Seals,
+    Round,
+    LastRoundWinners,
+    LastRoundReason,
+    LastRoundPoints,
+    GameWinners,
+    Truncated,
+}
+
+const NUM_FIELDS: usize = 27;
+
+const ALL_FIELDS: [F; NUM_FIELDS] = [
+    F::Hand,
+    F::Phase,
+    F::ToAct,
+    F::TrumpSuit,
+    F::TrumpCard,
+    F::TrickLeader,
+    F::LedSuit,
+    F::Trick,
+    F::Played,
+    F::HandSizes,
+    F::TricksWon,
+    F::BossesWon,
+    F::CapturedBosses,
+    F::TeamTricks,
+    F::TeamBosses,
+    F::PicksMade,
+    F::Passed,
+    F::Received,
+    F::Voids,
+    F::Scores,
+    F::Seals,
+    F::Round,
+    F::LastRoundWinners,
+    F::LastRoundReason,
+    F::LastRoundPoints,
+    F::GameWinners,
+    F::Truncated,
+];
+
+/// Number of `passed`/`received` blocks: one per seat passed to.
+const fn pass_blocks(v: Variant) -> usize {
+    if v.is_seal() {
+        3
+    } else {
+        1
+    }
+}
+
+/// Boss cards in the deck: 7, or 14 with the seal copies.
+const fn boss_cards(v: Variant) -> usize {
+    if v.is_seal() {
+        14
+    } else {
+        7
+    }
+}
+
+/// Round-end reasons in `last_round_reason` order.
+const REASONS: [RoundEnd; 5] = [
+    RoundEnd::Bosses,
+    RoundEnd::Tricks,
+    RoundEnd::LastTrick,
+    RoundEnd::Complete,
+    RoundEnd::Sealed,
+];
+
+/// Name, length in `v`, and meaning of a field: the single table both the encoder and
+/// the documentation read.
+const fn spec(f: F, v: Variant) -> (&'static str, usize, &'static str) {
+    let n = v.num_players();
+    let d = v.deck_size();
+    let teams = v.has_teams();
+    match f {
+        F::Hand => ("hand", d, "my hand now, by card id (during passing: as dealt, my picks included)"),
+        F::Phase => ("phase", 3, "one-hot phase: pass, play, over"),
+        F::ToAct => ("to_act", n, "one-hot relative seat whose decision it is (all 0 when over)"),
+        F::TrumpSuit => ("trump_suit", NUM_SUITS + 1, "one-hot trump suit 0..6; index 7 = not known yet (seal round before its first lead)"),
+        F::TrumpCard => ("trump_card", if v.has_trump_card() { d } else { 0 }, "one-hot face-up trump card, by card id"),
+        F::TrickLeader => ("trick_leader", n, "one-hot relative seat leading the trick in progress or about to start (all 0 before the first round's leader is known)"),
+        F::LedSuit => ("led_suit", NUM_SUITS, "one-hot suit led in the trick in progress (all 0 before its first card)"),
+        F::Trick => ("trick", n * d, "per relative seat, a card-id block: the card it played to the trick in progress"),
+        F::Played => ("played", n * d, "per relative seat, a card-id block: every card it played this round (trick in progress included)"),
+        F::HandSizes => ("hand_sizes", n, "cards each relative seat holds (count)"),
+        F::TricksWon => ("tricks_won", n, "tricks each relative seat won this round (count)"),
+        F::BossesWon => ("bosses_won", n, "bosses each relative seat captured this round (count)"),
+        F::CapturedBosses => ("captured_bosses", n * boss_cards(v), "per relative seat, the bosses it captured this round, by suit (seal variants: 7 first copies, then 7 second copies)"),
+        F::TeamTricks => ("team_tricks", if teams { 2 } else { 0 }, "tricks won this round by my team, their team (count)"),
+        F::TeamBosses => ("team_bosses", if teams { 2 } else { 0 }, "bosses captured this round by my team, their team (count)"),
+        F::PicksMade => ("picks_made", n, "passing picks each relative seat has made this round (count; public, which cards is not)"),
+        F::Passed => ("passed", pass_blocks(v) * d, "card-id blocks of the cards I picked to pass, by receiver: 4p one block (partner), 3p one block (left), seal three (left, partner, right)"),
+        F::Received => ("received", pass_blocks(v) * d, "card-id blocks of the cards I received in the exchange, by giver: 4p one block (partner), 3p one (right), seal three (left, partner, right)"),
+        F::Voids => ("voids", n * NUM_SUITS, "per relative seat, 7 suits: 1 if it has shown void in that suit this round"),
+        F::Scores => ("scores", v.num_sides(), "game score per relative side: teams (mine, theirs) in 4-player variants, seats (me, left, right) in 3p; seal variants: suits sealed"),
+        F::Seals => ("seals", if v.is_seal() { 2 * NUM_SUITS } else { 0 }, "two blocks of 7 suits: sealed by my team, by their team"),
+        F::Round => ("round", 1, "round index, 0-based, clipped at 255"),
+        F::LastRoundWinners => ("last_round_winners", n, "relative seats that won the last completed round (all 0 before one)"),
+        F::LastRoundReason => ("last_round_reason", REASONS.len(), "one-hot reason the last completed round ended: bosses, tricks, last_trick, complete, sealed"),
+        F::LastRoundPoints => ("last_round_points", n, "points each relative seat gained in the last completed round (seal: seals its team made)"),
+        F::GameWinners => ("game_winners", n, "relative seats that won the game (all 0 until it is over)"),
+        F::Truncated => ("truncated", 1, "1 if the game was stopped by the round cap"),
+    }
+}
+
+/// A variant's layout, computed at compile time from [`spec`].
+struct Layout {
+    /// Non-empty fields in vector order; the first `count` are valid.
+    fields: [Field; NUM_FIELDS],
+    count: usize,
+    /// Offset and length by field id (zero-length fields included).
+    offset: [usize; NUM_FIELDS],
+    len: [usize; NUM_FIELDS],
+    size: usize,
+}
+
+const fn build(v: Variant) -> Layout {
+    const BLANK: Field = Field {
+        name: "",
+        offset: 0,
+        len: 0,
+        meaning: "",
+    };
+    let mut l = Layout {
+        fields: [BLANK; NUM_FIELDS],
+        count: 0,
+        offset: [0; NUM_FIELDS],
+        len: [0; NUM_FIELDS],
+        size: 0,
+    };
+    let mut i = 0;
+    while i < NUM_FIELDS {
+        let f = ALL_FIELDS[i];
+        let (name, len, meaning) = spec(f, v);
+        l.offset[f as usize] = l.size;
+        l.len[f as usize] = len;
+        if len > 0 {
+            l.fields[l.count] = Field {
+                name,
+                offset: l.size,
+                len,
+                meaning,
+            };
+            l.count += 1;
+        }
+        l.size += len;
+        i += 1;
+    }
+    l
+}
+
+static LAYOUTS: [Layout; 4] = [
+    build(Variant::ALL[0]),
+    build(Variant::ALL[1]),
+    build(Variant::ALL[2]),
+    build(Variant::ALL[3]),
+];
+
+#[inline]
+fn layout_of(v: Variant) -> &'static Layout {
+    &LAYOUTS[v as usize]
+}
+
+/// Length of the observation vector of `variant`.
+#[inline]
+pub fn observation_size(variant: Variant) -> usize {
+    layout_of(variant).size
+}
+
+/// The fields of `variant`'s observation, in vector order, contiguous from 0.
+pub fn layout(variant: Variant) -> &'static [Field] {
+    let l = layout_of(variant);
+    &l.fields[..l.count]
+}
+
+/// `variant`'s layout as a Markdown table.
+pub fn layout_markdown(variant: Variant) -> String {
+    let mut s = format!(
+        "### `{}`: {} values\n\n| field | offset | length | meaning |\n|---|---:|---:|---|\n",
+        variant.name(),
+        observation_size(variant)
+    );
+    for f in layout(variant) {
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {} | {} |",
+            f.name, f.offset, f.len, f.meaning
+        );
+    }
+    s
+}
+
+/// The observation layouts of all four variants as one Markdown document: the content of
+/// `docs/observation.md` (`cargo run --example print_layout > docs/observation.md`).
+pub fn layout_docs() -> String {
+    let mut s = String::from(
+        "## Observation layouts\n\n\
+         Generated by `cargo run --example print_layout` from `src/observation.rs`; do not \
+         edit by hand. Relative seats: 0 = the observer, 1 = its left, 2 = the next \
+         (partner in 4-player variants; right in `3p`), 3 = its right. Teams: mine, \
+         theirs. Every value is 0/1 or a small count (exact as `u8`).\n",
+    );
+    for v in Variant::ALL {
+        s.push('\n');
+        s.push_str(&layout_markdown(v));
+    }
+    s
+}
+
+/// Writes fields through the layout, so nothing is written outside its field.
+struct Writer<'o, T> {
+    out: &'o mut [T],
+    lay: &'static Layout,
+    deck: usize,
+}
+
+impl<T: ObsValue> Writer<'_, T> {
+    #[inline]
+    fn field(&mut self, f: F) -> &mut [T] {
+        let o = self.lay.offset[f as usize];
+        &mut self.out[o..o + self.lay.len[f as usize]]
+    }
+
+    #[inline]
+    fn set(&mut self, f: F, i: usize, x: T) {
+        self.field(f)[i] = x;
+    }
+
+    #[inline]
+    fn one(&mut self, f: F, i: usize) {
+        self.set(f, i, T::ONE);
+    }
+
+    #[inline]
+    fn count(&mut self, f: F, i: usize, n: usize) {
+        self.set(f, i, T::from_count(n.min(255) as u8));
+    }
+
+    /// Sets the ids of `cards` in card-id block `block` of field `f`.
+    #[inline]
+    fn cards(&mut self, f: F, block: usize, cards: CardSet) {
+        let base = block * self.deck;
+        let dst = self.field(f);
+        for c in cards {
+            dst[base + c.id() as usize] = T::ONE;
+        }
+    }
+
+    /// Sets bit `s` of block `block` (of `width`) for every bit of `mask`.
+    #[inline]
+    fn bits(&mut self, f: F, block: usize, width: usize, mask: u8) {
+        let dst = self.field(f);
+        let mut m = mask;
+        while m != 0 {
+            dst[block * width + m.trailing_zeros() as usize] = T::ONE;
+            m &= m - 1;
+        }
+    }
+}
+
+/// Index of a boss card in `captured_bosses` blocks: its suit, plus 7 for a second copy.
+#[inline]
+fn boss_index(c: Card) -> usize {
+    c.suit() as usize + if c.is_second_copy() { NUM_SUITS } else { 0 }
+}
+
+/// The `passed`/`received` block for the relative seat `rel` (`1..n`).
+#[inline]
+fn pass_block(v: Variant, rel: usize) -> usize {
+    if v.is_seal() {
+        rel - 1
+    } else {
+        0
+    }
+}
+
+/// Writes `view`'s observation into `out` (length [`observation_size`]; panics
+/// otherwise). Allocation-free. Works for `f32` and `u8` alike.
+pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
+    let v = view.variant();
+    let lay = layout_of(v);
+    assert_eq!(
+        out.len(),
+        lay.size,
+        "observation buffer has the wrong length"
+    );
+    out.fill(T::ZERO);
+    let n = v.num_players();
+    let me = view.seat();
+    let rel = |seat: usize| (seat + n - me) % n;
+    let mut w = Writer {
+        out,
+        lay,
+        deck: v.deck_size(),
+    };
+
+    w.cards(F::Hand, 0, view.hand());
+    let phase = view.phase();
+    w.one(
+        F::Phase,
+        match phase {
+            Phase::Pass => 0,
+            Phase::Play => 1,
+            Phase::Over => 2,
+        },
+    );
+    if let Some(p) = view.current_player() {
+        w.one(F::ToAct, rel(p));
+    }
+    w.one(
+        F::TrumpSuit,
+        view.trump_suit().map_or(NUM_SUITS, |s| s as usize),
+    );
+    if let Some(c) = view.trump_card() {
+        w.cards(F::TrumpCard, 0, CardSet::EMPTY.with(c));
+    }
+    if let Some(l) = view.trick_leader() {
+        w.one(F::TrickLeader, rel(l));
+        for (i, &c) in view.trick_cards().iter().enumerate() {
+            w.cards(F::Trick, rel(l + i), CardSet::EMPTY.with(c));
+        }
+    }
+    if let Some(s) = view.led_suit() {
+        w.one(F::LedSuit, s as usize);
+    }
+
+    let mut team_tricks = [0usize; 2];
+    let mut team_bosses = [0usize; 2];
+    for r in 0..n {
+        let p = view.relative(r);
+        w.cards(F::Played, r, view.played_by(p));
+        w.count(F::HandSizes, r, view.hand_len(p));
+        let tricks = view.tricks_won(p);
+        let bosses = view.won_cards(p).bosses();
+        w.count(F::TricksWon, r, tricks);
+        w.count(F::BossesWon, r, bosses.len() as usize);
+        for b in bosses {
+            w.one(F::CapturedBosses, r * boss_cards(v) + boss_index(b));
+        }
+        team_tricks[r & 1] += tricks;
+        team_bosses[r & 1] += bosses.len() as usize;
+        w.count(F::PicksMade, r, view.num_picks(p));
+        w.bits(F::Voids, r, NUM_SUITS, view.voids(p));
+    }
+    if v.has_teams() {
+        for t in 0..2 {
+            w.count(F::TeamTricks, t, team_tricks[t]);
+            w.count(F::TeamBosses, t, team_bosses[t]);
+        }
+    }
+
+    for (c, to) in view.my_passes() {
+        w.cards(F::Passed, pass_block(v, rel(to)), CardSet::EMPTY.with(c));
+    }
+    for (c, from) in view.received() {
+        w.cards(
+            F::Received,
+            pass_block(v, rel(from)),
+            CardSet::EMPTY.with(c),
+        );
+    }
+
+    for side in 0..v.num_sides() {
+        // Relative seat `side` belongs to relative side `side` (me; left = their team).
+        w.count(F::Scores, side, view.score(view.relative(side)) as usize);
+    }
+    if v.is_seal() {
+        for t in 0..2 {
+            w.bits(F::Seals, t, NUM_SUITS, view.seals(view.relative(t) & 1));
+        }
+    }
+    w.count(F::Round, 0, view.round() as usize);
+    if let Some(res) = view.last_round_result() {
+        for p in res.winner_seats() {
+            w.one(F::LastRoundWinners, rel(p));
+        }
+        let reason = REASONS.iter().position(|&r| r == res.reason).unwrap_or(0);
+        w.one(F::LastRoundReason, reason);
+        for (p, &pts) in res.points.iter().enumerate().take(n) {
+            w.count(F::LastRoundPoints, rel(p), pts as usize);
+        }
+    }
+    let winners = view.winners_mask();
+    for p in 0..n {
+        if winners >> p & 1 == 1 {
+            w.one(F::GameWinners, rel(p));
+        }
+    }
+    if view.is_truncated() {
+        w.one(F::Truncated, 0);
+    }
+}
+
+/// Writes the legal-action mask of `view`'s seat into `out` (length `num_actions`): true
+/// (1) for each legal card id; all false when it is not this seat's turn.
+/// `T` is `bool`, `u8` or `f32`.
+#[inline]
+pub fn legal_mask<T: From<bool> + Copy>(view: &SeatView, out: &mut [T]) {
+    write_mask(view.legal_actions(), out);
+}
+
+/// Writes `actions` as a mask indexed by card id into `out`.
+#[inline]
+pub fn write_mask<T: From<bool> + Copy>(actions: CardSet, out: &mut [T]) {
+    let bits = actions.bits();
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = T::from(bits >> i & 1 == 1);
+    }
+}
+
+/// A human-readable account of what `view`'s seat knows, for debugging. Seats are shown
+/// both absolute and relative (`me`, `left`, `across`, `right`).
+pub fn describe(view: &SeatView) -> String {
+    let v = view.variant();
+    let n = v.num_players();
+    let names: &[&str] = if n == 3 {
+        &["me", "left", "right"]
+    } else {
+        &["me", "left", "across", "right"]
+    };
+    let who = |seat: usize| format!("seat {seat} ({})", names[(seat + n - view.seat()) % n]);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} round {}, phase {}, seat {}'s view; to act: {}",
+        v.name(),
+        view.round(),
+        view.phase().name(),
+        view.seat(),
+        view.current_player().map_or("nobody".into(), who)
+    );
+    let _ = writeln!(
+        s,
+        "trump: {}{}",
+        view.trump_suit()
+            .map_or("unknown".to_string(), |t| t.name().to_string()),
+        view.trump_card()
+            .map_or(String::new(), |c| format!(" (face-up {c})"))
+    );
+    let _ = writeln!(s, "hand: {}", view.hand());
+    let exchanges = [
+        ("passed", '→', view.my_passes().collect::<Vec<_>>()),
+        ("received", '←', view.received().collect()),
+    ];
+    for (label, arrow, cards) in exchanges {
+        if !cards.is_empty() {
+            let items: Vec<String> = cards
+                .iter()
+                .map(|&(c, p)| format!("{c}{arrow}{}", who(p)))
+                .collect();
+            let _ = writeln!(s, "{label}: {}", items.join(", "));
+        }
+    }
+    if let Some(l) = view.trick_leader() {
+        let cards: Vec<String> = view.trick_cards().iter().map(|c| c.to_string()).collect();
+        let _ = writeln!(s, "trick led by {}: [{}]", who(l), cards.join(" "));
+    }
+    for r in 0..n {
+        let p = view.relative(r);
+        let voids: String = Suit::ALL
+            .iter()
+            .filter(|&&su| view.voids(p) >> su as u8 & 1 == 1)
+            .map(|su| su.letter())
+            .collect();
+        let _ = writeln!(
+            s,
+            "{}: {} cards, picks {}, tricks {}, bosses {}, voids [{}], played {}",
+            who(p),
+            view.hand_len(p),
+            view.num_picks(p),
+            view.tricks_won(p),
+            view.won_cards(p).bosses(),
+            voids,
+            view.played_by(p)
+        );
+    }
+    let scores: Vec<String> = (0..v.num_sides())
+        .map(|side| view.score(view.relative(side)).to_string())
+        .collect();
+    let _ = write!(s, "scores (relative sides): {}", scores.join(" "));
+    if v.is_seal() {
+        let _ = write!(
+            s,
+            "; seals mine {:07b} theirs {:07b}",
+            view.seals(view.seat() & 1),
+            view.seals((view.seat() + 1) & 1)
+        );
+    }
+    if let Some(res) = view.last_round_result() {
+        let _ = write!(s, "; last round: {}", res.reason.name());
+    }
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_is_contiguous_and_sums_to_size() {
+        for v in Variant::ALL {
+            let mut at = 0;
+            for f in layout(v) {
+                assert_eq!(f.offset, at, "{} in {v}", f.name);
+                assert!(f.len > 0);
+                at += f.len;
+            }
+            assert_eq!(at, observation_size(v));
+            let md = layout_markdown(v);
+            assert_eq!(md.lines().count(), 4 + layout(v).len());
+        }
+    }
+
+    #[test]
+    fn field_names_are_unique() {
+        for v in Variant::ALL {
+            let names: std::collections::HashSet<_> = layout(v).iter().map(|f| f.name).collect();
+            assert_eq!(names.len(), layout(v).len());
+        }
+    }
+}

@@ -1,0 +1,545 @@
+//! `yokai_septet.Game`: one game, a thin wrapper over [`State`] plus its action history.
+
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::{intern, IntoPyObjectExt};
+
+use super::json::{json_to_py, py_to_json, record_err};
+use super::{extract_integer, extract_seat, guard, parse_config, Arg, IllegalActionError};
+use crate::card::{Card, CardSet};
+use crate::config::GameConfig;
+use crate::error::IllegalAction;
+use crate::observation::{encode, layout, observation_size, ObsValue};
+use crate::record::Match;
+use crate::reward::rewards;
+use crate::state::{Phase, State};
+
+/// A game of Yokai Septet.
+///
+/// ``Game(variant="4p", scoring="advanced", seed=0, *, episode="game", max_rounds=None)``
+///
+/// - ``variant``: ``"4p"``, ``"3p"``, ``"seal"`` or ``"seal-short"``.
+/// - ``scoring``: ``"advanced"`` (game to 7) or ``"basic"`` (game to 2); 4p/3p only, the
+///   seal variants ignore it (``None`` is accepted there).
+/// - ``seed``: an integer in ``0 .. 2**64-1``; round ``k`` is dealt from ``(seed, k)``.
+/// - ``episode``: ``"game"`` (play to the end) or ``"round"`` (stop after one round).
+/// - ``max_rounds``: ``None`` or a round cap (>= 1) after which the game stops, truncated.
+///
+/// Every action is a card id (RULES.md R1), both for passing picks and for plays.
+/// Illegal actions raise :class:`IllegalActionError` and leave the game unchanged.
+#[pyclass(module = "yokai_septet._core", name = "Game")]
+#[derive(Clone)]
+pub struct PyGame {
+    /// The position and its history (the record written as the game goes).
+    pub(crate) m: Match,
+}
+
+impl PyGame {
+    pub(crate) fn from_config(config: GameConfig) -> PyGame {
+        PyGame {
+            m: Match::new(config),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn state(&self) -> &State {
+        self.m.state()
+    }
+
+    fn illegal(&self, err: IllegalAction) -> PyErr {
+        IllegalActionError::new_err(format!("illegal action: {err}"))
+    }
+
+    /// Applies one action given as a raw number; the state is unchanged on error.
+    pub(crate) fn apply_raw(&mut self, action: i128) -> PyResult<()> {
+        match self.m.apply_action(action) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(self.illegal(e)),
+        }
+    }
+
+    fn ids(py: Python<'_>, set: CardSet) -> PyResult<Bound<'_, PyList>> {
+        PyList::new(py, set.iter().map(Card::id))
+    }
+}
+
+fn opt_card(c: Option<Card>) -> String {
+    c.map_or_else(|| "-".to_string(), |c| c.to_string())
+}
+
+/// A human-readable picture of the position (used by `str(game)` and the `ansi` render
+/// mode of the environments). It shows every hand: it is for people, not agents.
+pub(crate) fn render(s: &State) -> String {
+    use std::fmt::Write;
+    let v = s.variant();
+    let n = s.num_players();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Yokai Septet {} | round {} | phase {} | trump {} (card {})",
+        v.name(),
+        s.round(),
+        s.phase().name(),
+        s.trump_suit().map_or("-", |t| t.name()),
+        opt_card(s.trump_card()),
+    );
+    let scores: Vec<String> = (0..n).map(|p| s.score(p).to_string()).collect();
+    let _ = writeln!(out, "scores: [{}]", scores.join(", "));
+    for p in 0..n {
+        let marker = if s.current_player() == Some(p) {
+            "*"
+        } else {
+            " "
+        };
+        let _ = write!(
+            out,
+            "{marker} seat {p}: {} | tricks {} | won bosses: {}",
+            s.hand(p),
+            s.tricks_won(p),
+            s.won_cards(p).bosses()
+        );
+        if s.phase() == Phase::Pass && !s.picks(p).is_empty() {
+            let picks: Vec<String> = s.picks(p).iter().map(|c| c.to_string()).collect();
+            let _ = write!(out, " | picks: {}", picks.join(" "));
+        }
+        out.push('\n');
+    }
+    if s.phase() == Phase::Play {
+        let cards: Vec<String> = s.trick_cards().iter().map(|c| c.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "trick {} led by seat {}: [{}]",
+            s.tricks_played() + 1,
+            s.trick_leader().map_or(-1, |l| l as i64),
+            cards.join(" ")
+        );
+    }
+    if s.is_over() {
+        let w: Vec<String> = s.winners().map(|p| p.to_string()).collect();
+        let _ = writeln!(
+            out,
+            "game over: winners [{}]{}",
+            w.join(", "),
+            if s.is_truncated() { " (truncated)" } else { "" }
+        );
+    }
+    out
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(
+        signature = (variant = Arg(None), scoring = Arg(None), seed = Arg(None), *, episode = Arg(None), max_rounds = Arg(None)),
+        text_signature = "(variant='4p', scoring='advanced', seed=0, *, episode='game', max_rounds=None)"
+    )]
+    fn py_new(
+        py: Python<'_>,
+        variant: Arg<'_>,
+        scoring: Arg<'_>,
+        seed: Arg<'_>,
+        episode: Arg<'_>,
+        max_rounds: Arg<'_>,
+    ) -> PyResult<PyGame> {
+        let config = parse_config(
+            &variant.or(intern!(py, "4p")),
+            &scoring.or(intern!(py, "advanced")),
+            &seed.or(&0i64.into_bound_py_any(py)?),
+            &episode.or(intern!(py, "game")),
+            max_rounds.0.as_ref(),
+        )?;
+        Ok(PyGame::from_config(config))
+    }
+
+    /// Number of players: 4, or 3 in ``"3p"``.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.state().num_players()
+    }
+
+    /// Size of the action space: 49, or 56 for the seal variants.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.state().config().num_actions()
+    }
+
+    /// The variant name: ``"4p"``, ``"3p"``, ``"seal"`` or ``"seal-short"``.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.state().variant().name()
+    }
+
+    /// The scoring mode (``None`` for the seal variants).
+    #[getter]
+    fn scoring(&self) -> Option<&'static str> {
+        (!self.state().variant().is_seal()).then(|| self.state().config().scoring.name())
+    }
+
+    /// The seed every deal comes from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.state().config().seed
+    }
+
+    /// ``"game"`` or ``"round"``.
+    #[getter]
+    fn episode(&self) -> &'static str {
+        self.state().config().episode.name()
+    }
+
+    /// The round cap, or ``None``.
+    #[getter]
+    fn max_rounds(&self) -> Option<u32> {
+        self.state().config().max_rounds
+    }
+
+    /// ``"pass"``, ``"play"`` or ``"over"``.
+    #[getter]
+    fn phase<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
+        match self.state().phase() {
+            Phase::Pass => intern!(py, "pass"),
+            Phase::Play => intern!(py, "play"),
+            Phase::Over => intern!(py, "over"),
+        }
+    }
+
+    /// The seat whose decision it is; ``-1`` when the game is over.
+    #[getter]
+    fn current_player(&self) -> i64 {
+        self.state().current_player().map_or(-1, |p| p as i64)
+    }
+
+    /// Round index (0-based) of the round in progress (or the last one, when over).
+    #[getter]
+    fn round(&self) -> u32 {
+        self.state().round()
+    }
+
+    /// Whether the game is over.
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.state().is_over()
+    }
+
+    /// Whether the game stopped at the round cap rather than by the rules.
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.state().is_truncated()
+    }
+
+    /// The legal actions now: ascending card ids (``[]`` when the game is over).
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        Self::ids(py, self.state().legal_actions())
+    }
+
+    /// The legal actions as a numpy ``bool`` array of shape ``(num_actions,)``.
+    ///
+    /// With ``out=`` (a writable, contiguous ``bool`` array of that shape) the mask is written
+    /// there and ``out`` is returned, with no allocation.
+    #[pyo3(signature = (out = None))]
+    fn legal_mask<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<bool>>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let n = self.state().config().num_actions();
+        let arr = match out {
+            Some(a) => {
+                if a.len() != n {
+                    return Err(PyValueError::new_err(format!(
+                        "out has shape {:?}, expected ({n},)",
+                        a.shape()
+                    )));
+                }
+                a
+            }
+            None => PyArray1::<bool>::zeros(py, n, false),
+        };
+        let mut rw = arr
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
+        let slice = rw
+            .as_slice_mut()
+            .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+        crate::observation::write_mask(self.state().legal_actions(), slice);
+        drop(rw);
+        Ok(arr)
+    }
+
+    /// Length of the observation vector (``observation()``'s shape is ``(observation_size,)``).
+    #[getter]
+    fn observation_size(&self) -> usize {
+        observation_size(self.state().variant())
+    }
+
+    /// ``seat``'s information-state vector (numpy ``float32``; default seat: the current
+    /// player). Everything public is in every seat's vector, plus what that seat saw
+    /// privately; never another seat's hidden cards. Fields: :meth:`layout`.
+    ///
+    /// With ``out=`` (a writable, contiguous ``float32`` or ``uint8`` array of shape
+    /// ``(observation_size,)``) the vector is written there and ``out`` is returned.
+    /// After the end, pass ``seat`` explicitly (there is no current player).
+    #[pyo3(signature = (seat = None, out = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+        out: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let s = self.state();
+        let seat = match seat {
+            Some(seat) => extract_seat(seat, s.num_players())?,
+            None => s.current_player().ok_or_else(|| {
+                PyValueError::new_err(
+                    "the game is over, so there is no current player: pass seat= explicitly",
+                )
+            })?,
+        };
+        let view = s.view(seat);
+        let d = observation_size(s.variant());
+        let Some(out) = out else {
+            let arr = PyArray1::<f32>::zeros(py, d, false);
+            let mut rw = arr.readwrite();
+            encode(&view, rw.as_slice_mut()?);
+            drop(rw);
+            return Ok(arr.into_any());
+        };
+        fn fill<'py, T: ObsValue + numpy::Element>(
+            out: &Bound<'py, PyArray1<T>>,
+            view: &crate::view::SeatView<'_>,
+            d: usize,
+        ) -> PyResult<()> {
+            if out.len() != d {
+                return Err(PyValueError::new_err(format!(
+                    "out has shape {:?}, expected ({d},)",
+                    out.shape()
+                )));
+            }
+            let mut rw = out
+                .try_readwrite()
+                .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
+            let slice = rw
+                .as_slice_mut()
+                .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+            encode(view, slice);
+            Ok(())
+        }
+        if let Ok(a) = out.downcast::<PyArray1<f32>>() {
+            fill(a, &view, d)?;
+        } else if let Ok(a) = out.downcast::<PyArray1<u8>>() {
+            fill(a, &view, d)?;
+        } else {
+            return Err(PyTypeError::new_err(
+                "out must be a 1-dimensional numpy array of dtype float32 or uint8",
+            ));
+        }
+        Ok(out)
+    }
+
+    /// The observation's fields, in vector order: a list of dicts with ``name``,
+    /// ``offset``, ``len`` and ``meaning``.
+    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        layout(self.state().variant())
+            .iter()
+            .map(|f| {
+                let d = PyDict::new(py);
+                d.set_item("name", f.name)?;
+                d.set_item("offset", f.offset)?;
+                d.set_item("len", f.len)?;
+                d.set_item("meaning", f.meaning)?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// Like :meth:`step`, and returns every seat's reward for this step (``list[float]``)
+    /// under ``reward_mode``: ``"win"`` (+1 winners, -1 others when the game ends) or
+    /// ``"points"`` (at each round's end: points gained minus the opponents' average).
+    #[pyo3(signature = (a, reward_mode = "win"))]
+    fn step_rewards(&mut self, a: &Bound<'_, PyAny>, reward_mode: &str) -> PyResult<Vec<f32>> {
+        let mode = super::parse_reward_mode(reward_mode)?;
+        let action = match extract_integer(a, "action")? {
+            Some(v) => v,
+            None => return self.step(a).map(|_| Vec::new()),
+        };
+        match self.m.apply_action(action) {
+            Ok(out) => {
+                let n = self.state().num_players();
+                Ok(rewards(mode, &out, self.state())[..n].to_vec())
+            }
+            Err(e) => Err(self.illegal(e)),
+        }
+    }
+
+    /// Applies one decision of the current player: a passing pick or a card play.
+    ///
+    /// ``a`` is a Python ``int`` or a numpy integer scalar; anything else (``bool``,
+    /// ``float``, ``str``, ``None``, lists …) raises ``TypeError``. An integer that is not
+    /// a legal action now raises :class:`IllegalActionError`. Either way the game is
+    /// unchanged.
+    fn step(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        match extract_integer(a, "action")? {
+            Some(v) => self.apply_raw(v),
+            None => Err(IllegalActionError::new_err(format!(
+                "illegal action: action {} is out of range: actions are card ids 0..{}",
+                a.repr()?,
+                self.state().config().num_actions() - 1
+            ))),
+        }
+    }
+
+    /// ``seat``'s hand now, ascending card ids (during passing: the dealt hand, picked
+    /// cards included). Full information: for tools and tests, not for agents.
+    fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let p = extract_seat(seat, self.state().num_players())?;
+        Self::ids(py, self.state().hand(p))
+    }
+
+    /// ``seat``'s passing picks this round, in the order made (full information).
+    fn picks<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let p = extract_seat(seat, self.state().num_players())?;
+        PyList::new(py, self.state().picks(p).iter().map(|c| c.id()))
+    }
+
+    /// The cards of the trick in progress, in play order from its leader.
+    #[getter]
+    fn trick<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.state().trick_cards().iter().map(|c| c.id()))
+    }
+
+    /// The trump suit (0..6), or ``None`` in a seal round before its first lead.
+    #[getter]
+    fn trump_suit(&self) -> Option<usize> {
+        self.state().trump_suit().map(|s| s.index())
+    }
+
+    /// The face-up trump card id, or ``None`` (always ``None`` in the seal variants).
+    #[getter]
+    fn trump_card(&self) -> Option<u8> {
+        self.state().trump_card().map(Card::id)
+    }
+
+    /// Scores per seat; teammates show their team's total. Seal variants: the number of
+    /// suits the seat's team has sealed.
+    #[getter]
+    fn scores(&self) -> Vec<u16> {
+        self.state().scores()[..self.state().num_players()].to_vec()
+    }
+
+    /// Seats that won the game, ascending; ``[]`` until it is over.
+    #[getter]
+    fn winners(&self) -> Vec<usize> {
+        self.state().winners().collect()
+    }
+
+    /// An independent copy of this game.
+    fn clone(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> PyGame {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        Clone::clone(self)
+    }
+
+    /// The game record: a JSON-serialisable ``dict`` (schema in CONTRACT.md).
+    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.m.record().to_value())
+    }
+
+    /// The game record as a JSON string.
+    fn record_json(&self) -> String {
+        self.m.record().to_json()
+    }
+
+    /// Rebuilds a game by replaying ``rec`` (a record ``dict``, or its JSON text),
+    /// validating every action and every derived field; a ``ValueError`` names the first
+    /// field (round, trick) that disagrees. ``Game.from_record(r).record() == r``.
+    #[staticmethod]
+    fn from_record(py: Python<'_>, rec: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let m = if let Ok(text) = rec.downcast::<PyString>() {
+            let text = text.to_cow()?.into_owned();
+            py.allow_threads(|| {
+                guard("Game.from_record", || {
+                    Match::from_json(&text).map_err(record_err)
+                })
+            })?
+        } else {
+            let value = py_to_json(rec, &mut String::new())?;
+            guard("Game.from_record", || {
+                Match::from_record(&value).map_err(record_err)
+            })?
+        };
+        Ok(PyGame { m })
+    }
+
+    /// Pickling goes through the record (``Game.from_record(self.record())``).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let ctor = py.get_type::<PyGame>().getattr("from_record")?;
+        let args = (self.record_json(),).into_bound_py_any(py)?;
+        PyTuple::new(py, [ctor.into_any(), args])
+    }
+
+    fn __repr__(&self) -> String {
+        let c = self.state().config();
+        format!(
+            "Game(variant={:?}, scoring={}, seed={}, episode={:?}, max_rounds={}, phase={:?}, round={}, current_player={})",
+            c.variant.name(),
+            if c.variant.is_seal() { "None".to_string() } else { format!("{:?}", c.scoring.name()) },
+            c.seed,
+            c.episode.name(),
+            c.max_rounds.map_or("None".to_string(), |m| m.to_string()),
+            self.state().phase().name(),
+            self.state().round(),
+            self.state().current_player().map_or(-1, |p| p as i64),
+        )
+    }
+
+    fn __str__(&self) -> String {
+        render(self.state())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.downcast::<PyGame>() {
+            Ok(o) => o
+                .try_borrow()
+                .is_ok_and(|o| o.state() == self.state() && o.m.record() == self.m.record()),
+            Err(_) => false,
+        }
+    }
+
+    /// Unhashable (a game is mutable).
+    #[classattr]
+    const __hash__: Option<PyObject> = None;
+
+    /// The text code of a card id (``"WA"``, ``"S13"``, ``"F7b"`` …).
+    #[staticmethod]
+    fn card_name(card: &Bound<'_, PyAny>) -> PyResult<String> {
+        match extract_integer(card, "card")? {
+            Some(v) if (0..56).contains(&v) => {
+                Ok(Card::new(v as u8).unwrap_or(Card::ACE).to_string())
+            }
+            _ => Err(PyValueError::new_err(format!(
+                "card {} is out of range: card ids are 0..55",
+                card.repr()?
+            ))),
+        }
+    }
+
+    /// The card id of a text code (case-insensitive): ``"WA"`` → 0, ``"S13"`` → 48.
+    #[staticmethod]
+    fn card_id(code: &str) -> PyResult<u8> {
+        code.parse::<Card>()
+            .map(Card::id)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
