@@ -345,11 +345,9 @@ fn summarize(
     let mut nanos = vec![0u64; l];
     let mut max_nanos = vec![0u64; l];
     let (mut draws, mut rounds) = (0u64, 0u64);
+    let base = base_seats(config).expect("checked before playing");
     let seats: Vec<u32> = (0..l)
-        .map(|e| {
-            let base = base_seats(config).expect("checked before playing");
-            base[..n].iter().filter(|&&x| x == e).count() as u32
-        })
+        .map(|e| base[..n].iter().filter(|&&x| x == e).count() as u32)
         .collect();
     for r in results {
         rounds += r.rounds as u64;

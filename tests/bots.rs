@@ -2,8 +2,9 @@
 //! (Strength measurements with many games belong to `examples/arena.rs`, not here.)
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 use yokai_septet::arena::run_arena;
+use yokai_septet::deal::uniform_below;
 use yokai_septet::{bot_by_name, ArenaConfig, Card, GameConfig, Scoring, State, Variant};
 
 /// Random positions of `variant`: every decision point of random games.
@@ -18,7 +19,7 @@ fn positions(variant: Variant, games: u64, scoring: Scoring) -> Vec<State> {
         while !s.is_over() {
             out.push(s);
             let legal = s.legal_actions();
-            let k = (rng.next_u32() as u64 * legal.len() as u64 >> 32) as u32;
+            let k = uniform_below(&mut rng, legal.len());
             s.apply(legal.nth(k).unwrap()).unwrap();
         }
     }
