@@ -190,6 +190,7 @@ struct GameResult {
     truncated: bool,
     decisions: [u64; 4],
     act_nanos: [u64; 4],
+    act_max_nanos: [u64; 4],
 }
 
 /// Plays one game; `on_state` sees the state before every decision.
@@ -215,7 +216,9 @@ fn play_game(
         on_state(&state);
         let t = Instant::now();
         let card = bots[p].act(&state.view(p));
-        res.act_nanos[p] += t.elapsed().as_nanos() as u64;
+        let nanos = t.elapsed().as_nanos() as u64;
+        res.act_nanos[p] += nanos;
+        res.act_max_nanos[p] = res.act_max_nanos[p].max(nanos);
         res.decisions[p] += 1;
         if let Err(e) = state.apply(card) {
             panic!("bot {} played an illegal card: {e}", bots[p].name());
@@ -266,6 +269,8 @@ pub struct Timing {
     pub decisions_per_second: f64,
     /// Mean time per decision of each entry's bots, in milliseconds (one core each).
     pub ms_per_decision: Vec<f64>,
+    /// The slowest single decision of each entry's bots, in milliseconds.
+    pub max_ms_per_decision: Vec<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -338,12 +343,11 @@ fn summarize(
     let mut points = vec![0f64; l];
     let mut decisions = vec![0u64; l];
     let mut nanos = vec![0u64; l];
+    let mut max_nanos = vec![0u64; l];
     let (mut draws, mut rounds) = (0u64, 0u64);
+    let base = base_seats(config).expect("checked before playing");
     let seats: Vec<u32> = (0..l)
-        .map(|e| {
-            let base = base_seats(config).expect("checked before playing");
-            base[..n].iter().filter(|&&x| x == e).count() as u32
-        })
+        .map(|e| base[..n].iter().filter(|&&x| x == e).count() as u32)
         .collect();
     for r in results {
         rounds += r.rounds as u64;
@@ -355,6 +359,7 @@ fn summarize(
             points[e] += r.scores[s] as f64 / seats[e] as f64;
             decisions[e] += r.decisions[s];
             nanos[e] += r.act_nanos[s];
+            max_nanos[e] = max_nanos[e].max(r.act_max_nanos[s]);
         }
         for e in 0..l {
             wins[e] += won[e] as u64;
@@ -407,6 +412,7 @@ fn summarize(
             ms_per_decision: (0..l)
                 .map(|e| nanos[e] as f64 / 1e6 / decisions[e].max(1) as f64)
                 .collect(),
+            max_ms_per_decision: max_nanos.iter().map(|&x| x as f64 / 1e6).collect(),
         },
     }
 }
@@ -426,13 +432,13 @@ impl fmt::Display for ArenaReport {
         )?;
         writeln!(
             f,
-            "{:<16} {:>5} {:>8} {:>8} {:>17} {:>8} {:>8} {:>9}",
-            "bot", "seats", "wins", "win%", "95% CI", "pts/game", "Elo", "ms/dec"
+            "{:<16} {:>5} {:>8} {:>8} {:>17} {:>8} {:>8} {:>9} {:>9}",
+            "bot", "seats", "wins", "win%", "95% CI", "pts/game", "Elo", "ms/dec", "max ms"
         )?;
         for (e, en) in s.entries.iter().enumerate() {
             writeln!(
                 f,
-                "{:<16} {:>5} {:>8} {:>7.2}% {:>7.2}%..{:>6.2}% {:>8.2} {:>+8.0} {:>9.4}",
+                "{:<16} {:>5} {:>8} {:>7.2}% {:>7.2}%..{:>6.2}% {:>8.2} {:>+8.0} {:>9.4} {:>9.3}",
                 en.bot,
                 en.seats,
                 en.wins,
@@ -441,7 +447,8 @@ impl fmt::Display for ArenaReport {
                 100.0 * en.ci95[1],
                 en.points_per_game,
                 en.elo,
-                self.timing.ms_per_decision[e]
+                self.timing.ms_per_decision[e],
+                self.timing.max_ms_per_decision[e]
             )?;
         }
         write!(
