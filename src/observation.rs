@@ -18,8 +18,10 @@
 //!   for each field's slice, so a documented offset cannot drift from the real one.
 //!   [`layout_markdown`] renders it; `docs/observation.md` is generated from it by
 //!   `cargo run --example print_layout`.
-//! - **Allocation-free and branch-light**: one `fill(0)` and a write per set bit, so an
-//!   observation costs about as much as a few engine steps (see `benches/observation.rs`).
+//! - **Allocation-free and write-bound**: the card-id blocks come first and are written
+//!   whole from a byte → 8 values table (no zero-fill for them); only the short tail of
+//!   small fields is zeroed and then set. Encoding is close to the cost of storing the
+//!   vector once (see `benches/observation.rs`).
 //!
 //! The field-by-field layout of every variant follows; it is `docs/observation.md`,
 //! generated from [`layout_markdown`] (a test fails when the file is stale).
@@ -38,7 +40,32 @@ pub trait ObsValue: Copy + PartialEq + std::fmt::Debug + 'static {
     const ZERO: Self;
     const ONE: Self;
     fn from_count(n: u8) -> Self;
+    /// The 8 values (0/1) of the bits of `b`, lowest first: dense card blocks are
+    /// written a byte at a time from this table.
+    fn byte(b: u8) -> &'static [Self; 8];
 }
+
+/// `BYTES[b][i]` = bit `i` of `b`, as 0/1.
+macro_rules! byte_table {
+    ($t:ty, $one:expr, $zero:expr) => {{
+        let mut t = [[$zero; 8]; 256];
+        let mut b = 0;
+        while b < 256 {
+            let mut i = 0;
+            while i < 8 {
+                if b >> i & 1 == 1 {
+                    t[b][i] = $one;
+                }
+                i += 1;
+            }
+            b += 1;
+        }
+        t
+    }};
+}
+
+static F32_BYTES: [[f32; 8]; 256] = byte_table!(f32, 1.0, 0.0);
+static U8_BYTES: [[u8; 8]; 256] = byte_table!(u8, 1, 0);
 
 impl ObsValue for f32 {
     const ZERO: f32 = 0.0;
@@ -46,6 +73,10 @@ impl ObsValue for f32 {
     #[inline]
     fn from_count(n: u8) -> f32 {
         n as f32
+    }
+    #[inline]
+    fn byte(b: u8) -> &'static [f32; 8] {
+        &F32_BYTES[b as usize]
     }
 }
 
@@ -55,6 +86,10 @@ impl ObsValue for u8 {
     #[inline]
     fn from_count(n: u8) -> u8 {
         n
+    }
+    #[inline]
+    fn byte(b: u8) -> &'static [u8; 8] {
+        &U8_BYTES[b as usize]
     }
 }
 
@@ -70,15 +105,18 @@ pub struct Field {
 /// The fields, in vector order. The encoder writes each through its id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum F {
+    // Card-id blocks first: written whole, a byte at a time (no zero-fill needed).
     Hand,
+    TrumpCard,
+    Trick,
+    Played,
+    Passed,
+    Received,
     Phase,
     ToAct,
     TrumpSuit,
-    TrumpCard,
     TrickLeader,
     LedSuit,
-    Trick,
-    Played,
     HandSizes,
     TricksWon,
     BossesWon,
@@ -86,8 +124,6 @@ enum F {
     TeamTricks,
     TeamBosses,
     PicksMade,
-    Passed,
-    Received,
     Voids,
     Scores,
     Seals,
@@ -103,14 +139,16 @@ const NUM_FIELDS: usize = 27;
 
 const ALL_FIELDS: [F; NUM_FIELDS] = [
     F::Hand,
+    F::TrumpCard,
+    F::Trick,
+    F::Played,
+    F::Passed,
+    F::Received,
     F::Phase,
     F::ToAct,
     F::TrumpSuit,
-    F::TrumpCard,
     F::TrickLeader,
     F::LedSuit,
-    F::Trick,
-    F::Played,
     F::HandSizes,
     F::TricksWon,
     F::BossesWon,
@@ -118,8 +156,6 @@ const ALL_FIELDS: [F; NUM_FIELDS] = [
     F::TeamTricks,
     F::TeamBosses,
     F::PicksMade,
-    F::Passed,
-    F::Received,
     F::Voids,
     F::Scores,
     F::Seals,
@@ -328,14 +364,20 @@ impl<T: ObsValue> Writer<'_, T> {
         self.set(f, i, T::from_count(n.min(255) as u8));
     }
 
-    /// Sets the ids of `cards` in card-id block `block` of field `f`.
+    /// Writes the whole card-id block `block` of field `f` from `cards`, a byte at a
+    /// time (for dense blocks: hands and played cards).
     #[inline]
-    fn cards(&mut self, f: F, block: usize, cards: CardSet) {
-        let base = block * self.deck;
-        let dst = self.field(f);
-        for c in cards {
-            dst[base + c.id() as usize] = T::ONE;
+    fn dense(&mut self, f: F, block: usize, cards: CardSet) {
+        let d = self.deck;
+        let base = block * d;
+        let dst = &mut self.field(f)[base..base + d];
+        let bits = cards.bits();
+        let (bytes, tail) = dst.split_at_mut(d / 8 * 8);
+        for (j, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+            chunk.copy_from_slice(T::byte((bits >> (8 * j)) as u8));
         }
+        let at = (d / 8 * 8) as u32;
+        tail.copy_from_slice(&T::byte((bits >> at) as u8)[..tail.len()]);
     }
 
     /// Sets bit `s` of block `block` (of `width`) for every bit of `mask`.
@@ -376,17 +418,51 @@ pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
         lay.size,
         "observation buffer has the wrong length"
     );
-    out.fill(T::ZERO);
     let n = v.num_players();
     let me = view.seat();
-    let rel = |seat: usize| (seat + n - me) % n;
+    // Seat arithmetic without `%` (an integer division per call adds up here).
+    let wrap = |x: usize| if x >= n { x - n } else { x };
+    let rel = |seat: usize| wrap(seat + n - me);
+    let abs = |r: usize| wrap(me + r);
     let mut w = Writer {
         out,
         lay,
         deck: v.deck_size(),
     };
 
-    w.cards(F::Hand, 0, view.hand());
+    // The card-id blocks: every value written, zeros included.
+    w.dense(F::Hand, 0, view.hand());
+    if v.has_trump_card() {
+        let face_up = view
+            .trump_card()
+            .map_or(CardSet::EMPTY, |c| CardSet::EMPTY.with(c));
+        w.dense(F::TrumpCard, 0, face_up);
+    }
+    let mut trick = [CardSet::EMPTY; 4];
+    if let Some(l) = view.trick_leader() {
+        for (i, &c) in view.trick_cards().iter().enumerate() {
+            trick[rel(wrap(l + i))].insert(c);
+        }
+    }
+    let mut passed = [CardSet::EMPTY; 3];
+    for (c, to) in view.my_passes() {
+        passed[pass_block(v, rel(to))].insert(c);
+    }
+    let mut received = [CardSet::EMPTY; 3];
+    for (c, from) in view.received() {
+        received[pass_block(v, rel(from))].insert(c);
+    }
+    for (r, &cards) in trick.iter().enumerate().take(n) {
+        w.dense(F::Trick, r, cards);
+        w.dense(F::Played, r, view.played_by(abs(r)));
+    }
+    for b in 0..pass_blocks(v) {
+        w.dense(F::Passed, b, passed[b]);
+        w.dense(F::Received, b, received[b]);
+    }
+    // Everything after them is small: zero it, then set what is not zero.
+    w.out[lay.offset[F::Phase as usize]..].fill(T::ZERO);
+
     let phase = view.phase();
     w.one(
         F::Phase,
@@ -403,14 +479,8 @@ pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
         F::TrumpSuit,
         view.trump_suit().map_or(NUM_SUITS, |s| s as usize),
     );
-    if let Some(c) = view.trump_card() {
-        w.cards(F::TrumpCard, 0, CardSet::EMPTY.with(c));
-    }
     if let Some(l) = view.trick_leader() {
         w.one(F::TrickLeader, rel(l));
-        for (i, &c) in view.trick_cards().iter().enumerate() {
-            w.cards(F::Trick, rel(l + i), CardSet::EMPTY.with(c));
-        }
     }
     if let Some(s) = view.led_suit() {
         w.one(F::LedSuit, s as usize);
@@ -419,8 +489,7 @@ pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
     let mut team_tricks = [0usize; 2];
     let mut team_bosses = [0usize; 2];
     for r in 0..n {
-        let p = view.relative(r);
-        w.cards(F::Played, r, view.played_by(p));
+        let p = abs(r);
         w.count(F::HandSizes, r, view.hand_len(p));
         let tricks = view.tricks_won(p);
         let bosses = view.won_cards(p).bosses();
@@ -441,24 +510,13 @@ pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
         }
     }
 
-    for (c, to) in view.my_passes() {
-        w.cards(F::Passed, pass_block(v, rel(to)), CardSet::EMPTY.with(c));
-    }
-    for (c, from) in view.received() {
-        w.cards(
-            F::Received,
-            pass_block(v, rel(from)),
-            CardSet::EMPTY.with(c),
-        );
-    }
-
     for side in 0..v.num_sides() {
         // Relative seat `side` belongs to relative side `side` (me; left = their team).
-        w.count(F::Scores, side, view.score(view.relative(side)) as usize);
+        w.count(F::Scores, side, view.score(abs(side)) as usize);
     }
     if v.is_seal() {
         for t in 0..2 {
-            w.bits(F::Seals, t, NUM_SUITS, view.seals(view.relative(t) & 1));
+            w.bits(F::Seals, t, NUM_SUITS, view.seals(abs(t) & 1));
         }
     }
     w.count(F::Round, 0, view.round() as usize);

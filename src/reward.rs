@@ -156,9 +156,9 @@ mod tests {
                     if end.winners_mask() == 0 {
                         assert_eq!(total, [0.0; 4]);
                     } else {
-                        for p in 0..v.num_players() {
+                        for (p, &t) in total.iter().enumerate().take(v.num_players()) {
                             let won = end.winners_mask() >> p & 1 == 1;
-                            assert_eq!(total[p], if won { 1.0 } else { -1.0 });
+                            assert_eq!(t, if won { 1.0 } else { -1.0 });
                         }
                     }
                 }
