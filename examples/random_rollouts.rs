@@ -1,6 +1,6 @@
 //! Plays random games of every variant and prints their outcome and throughput.
 //!
-//! `cargo run --release --example random_rollouts -- [games]`
+//! `cargo run --release --example random_rollouts -- [games] [variant]`
 use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
@@ -12,8 +12,9 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20_000);
+    let only: Option<Variant> = std::env::args().nth(2).map(|v| v.parse().expect("a variant"));
     println!("state size: {} bytes", std::mem::size_of::<State>());
-    for v in Variant::ALL {
+    for v in Variant::ALL.into_iter().filter(|v| only.is_none_or(|o| o == *v)) {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let t = Instant::now();
         let (mut decisions, mut rounds, mut truncated) = (0u64, 0u64, 0u64);

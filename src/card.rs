@@ -160,15 +160,17 @@ impl Card {
         self.0
     }
 
+    /// The card's suit. (Tables have 64 entries and are indexed by `id & 63`, so the hot
+    /// path has no bounds check; ids are always below 56.)
     #[inline]
     pub const fn suit(self) -> Suit {
-        Suit::ALL[SUIT_OF[self.0 as usize] as usize]
+        SUIT_OF[(self.0 & 63) as usize]
     }
 
     /// Rank index inside the suit (0..6); a second boss copy has its boss's rank.
     #[inline]
     pub const fn rank(self) -> u8 {
-        RANK_OF[self.0 as usize]
+        RANK_OF[(self.0 & 63) as usize]
     }
 
     /// Printed value: `suit + 1 + rank`.
@@ -195,25 +197,25 @@ impl Card {
     }
 }
 
-const fn tables() -> ([u8; SEAL_DECK], [u8; SEAL_DECK]) {
-    let mut suit = [0u8; SEAL_DECK];
-    let mut rank = [0u8; SEAL_DECK];
+const fn tables() -> ([Suit; 64], [u8; 64]) {
+    let mut suit = [Suit::Wind; 64];
+    let mut rank = [0u8; 64];
     let mut id = 0;
     while id < SEAL_DECK {
         if id < STANDARD_DECK {
-            suit[id] = (id / 7) as u8;
+            suit[id] = Suit::ALL[id / 7];
             rank[id] = (id % 7) as u8;
         } else {
             let s = id - 49;
-            suit[id] = s as u8;
+            suit[id] = Suit::ALL[s];
             rank[id] = (6 - s) as u8; // the boss (value 7) sits at rank 6 - s
         }
         id += 1;
     }
     (suit, rank)
 }
-const SUIT_OF: [u8; SEAL_DECK] = tables().0;
-const RANK_OF: [u8; SEAL_DECK] = tables().1;
+const SUIT_OF: [Suit; 64] = tables().0;
+const RANK_OF: [u8; 64] = tables().1;
 
 impl fmt::Display for Card {
     /// R1 text code: suit letter + value, `WA` for the A, `b` suffix for a second copy.

@@ -505,7 +505,8 @@ impl State {
         self.trick[self.trick_len as usize] = card;
         self.trick_len += 1;
         if (self.trick_len as usize) < n {
-            self.current = ((p + 1) % n) as u8;
+            // Next seat clockwise, without a division in the hot path.
+            self.current = if p + 1 == n { 0 } else { p as u8 + 1 };
             return Outcome::default();
         }
         self.finish_trick()
@@ -515,7 +516,14 @@ impl State {
         let n = self.num_players();
         let trump = Suit::ALL[self.trump as usize];
         let idx = trick::winning_index(&self.trick[..n], trump);
-        let winner = (self.trick_leader as usize + idx) % n;
+        let winner = {
+            let w = self.trick_leader as usize + idx;
+            if w >= n {
+                w - n
+            } else {
+                w
+            }
+        };
         let cards: CardSet = self.trick[..n].iter().copied().collect();
         let result = TrickResult {
             leader: self.trick_leader,
