@@ -12,9 +12,14 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20_000);
-    let only: Option<Variant> = std::env::args().nth(2).map(|v| v.parse().expect("a variant"));
+    let only: Option<Variant> = std::env::args()
+        .nth(2)
+        .map(|v| v.parse().expect("a variant"));
     println!("state size: {} bytes", std::mem::size_of::<State>());
-    for v in Variant::ALL.into_iter().filter(|v| only.is_none_or(|o| o == *v)) {
+    for v in Variant::ALL
+        .into_iter()
+        .filter(|v| only.is_none_or(|o| o == *v))
+    {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let t = Instant::now();
         let (mut decisions, mut rounds, mut truncated) = (0u64, 0u64, 0u64);

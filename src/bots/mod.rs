@@ -23,7 +23,6 @@ use crate::view::SeatView;
 mod eval;
 mod heuristic;
 mod pimc;
-mod sample;
 
 pub use heuristic::HeuristicBot;
 pub use pimc::{PimcBot, PimcConfig, Playout};

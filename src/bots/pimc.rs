@@ -20,8 +20,8 @@ use crate::state::{Phase, RoundResult, State};
 use crate::view::SeatView;
 
 use super::heuristic::HeuristicBot;
-use super::sample::determinize;
 use super::{bot_rng, uniform_card, Bot};
+use crate::sampler::Sampler;
 
 /// The policy that finishes a round inside a determinization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +74,8 @@ impl PimcConfig {
 pub struct PimcBot {
     config: PimcConfig,
     rng: ChaCha8Rng,
+    /// The exactly uniform determinization sampler, with its reusable count table.
+    sampler: Box<Sampler>,
 }
 
 impl PimcBot {
@@ -81,6 +83,7 @@ impl PimcBot {
         PimcBot {
             config,
             rng: bot_rng(seed),
+            sampler: Box::default(),
         }
     }
 
@@ -155,7 +158,7 @@ impl Bot for PimcBot {
         let mut sums = [0f32; 56];
         let worlds = (self.config.playouts / k as u32).max(1);
         for _ in 0..worlds {
-            let world = determinize(view, &mut self.rng);
+            let world = self.sampler.sample(view, &mut self.rng);
             for i in 0..k {
                 let mut s = world;
                 let out = s.apply(cards[i]).expect("legal in every determinization");
