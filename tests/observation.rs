@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use yokai_septet::observation::{
-    describe, encode, layout, layout_docs, legal_mask, observation_size, Field,
+    describe, encode, layout, layout_docs, layout_markdown, legal_mask, observation_size, Field,
 };
 use yokai_septet::sampler::Sampler;
 use yokai_septet::{Card, CardSet, GameConfig, Phase, SeatView, State, Suit, Variant};
@@ -247,6 +247,13 @@ fn layout_docs_are_up_to_date() {
         on_disk,
         layout_docs(),
         "run `cargo run --example print_layout > docs/observation.md`"
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let table = layout_markdown(Variant::FourPlayer).replacen("### ", "#### ", 1);
+    assert!(
+        readme.contains(&table),
+        "README.md's 4p observation table is stale"
     );
 }
 
