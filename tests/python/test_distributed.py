@@ -43,22 +43,6 @@ def crash_once(marker_dir, task_index):
 # ---------------------------------------------------------------- arena
 
 
-def test_local_arena_summary():
-    s = ys.arena(LINEUP, "4p", 40, seed=3, max_rounds=5)
-    assert s["games"] == 40 and s["variant"] == "4p"
-    h, r = s["entries"]
-    assert (h["bot"], r["bot"]) == ("heuristic", "random")
-    assert h["wins"] + r["wins"] + h["draws"] == 40
-    assert 0 <= h["ci95"][0] <= h["win_rate"] <= h["ci95"][1] <= 1
-    assert h["elo"] == pytest.approx(-r["elo"])
-    assert ys.arena(LINEUP, "4p", 40, seed=3, max_rounds=5, threads=1) == s
-    assert ys.arena(LINEUP, "4p", 40, seed=4, max_rounds=5) != s
-    with pytest.raises(ValueError, match="nope"):
-        ys.arena(["heuristic", "nope"])
-    with pytest.raises(ValueError, match="variant"):
-        ys.arena(LINEUP, "5p")
-
-
 @pytest.mark.parametrize("num_tasks", [1, 2, 3])
 @pytest.mark.parametrize("variant", ["4p", "3p", "seal"])
 def test_distributed_arena_equals_local(variant, num_tasks):
