@@ -22,6 +22,10 @@ Two ways to run:
       ray.init(address="auto")             # on a node of the cluster
       ray.init(address="ray://HEAD:10001") # or from outside, through Ray Client
 
+  Recent Ray versions enable token authentication: a driver connecting to an existing
+  cluster needs the cluster's token (``RAY_AUTH_TOKEN``, or the file that
+  ``ray get-auth-token`` reads), as any Ray driver does.
+
 If Ray is not initialised yet, the first call runs ``ray.init()`` with Ray's defaults
 (which connects to a cluster started on this machine, or starts a local instance).
 
