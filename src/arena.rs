@@ -15,7 +15,7 @@ use std::fmt;
 use std::time::Instant;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bots::{bot_by_name, UnknownBot};
 use crate::config::{GameConfig, Scoring, Variant};
@@ -93,13 +93,17 @@ pub enum ArenaError {
     UnknownBot(UnknownBot),
     /// The line-up does not fit the variant.
     Lineup(String),
+    /// A game range outside the arena, or counts that do not cover it.
+    Range(String),
+    /// Counts that cannot be merged (overlapping games, different line-ups).
+    Merge(String),
 }
 
 impl fmt::Display for ArenaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ArenaError::UnknownBot(e) => e.fmt(f),
-            ArenaError::Lineup(s) => f.write_str(s),
+            ArenaError::Lineup(s) | ArenaError::Range(s) | ArenaError::Merge(s) => f.write_str(s),
         }
     }
 }
@@ -293,24 +297,176 @@ pub fn wilson95(p: f64, n: f64) -> [f64; 2] {
     [(center - half).max(0.0), (center + half).min(1.0)]
 }
 
-/// Plays the arena; `progress` is called once per finished game (from worker threads).
-pub fn run_arena(
-    config: &ArenaConfig,
-    progress: &(dyn Fn() + Sync),
-) -> Result<ArenaReport, ArenaError> {
-    // Check the line-up and names before starting any thread.
+/// Raw counts of some of an arena's games: everything a summary is computed from, as
+/// integers, so that counts of disjoint slices merge exactly (in any order) into the
+/// counts of the whole arena. Entries are indexed like `ArenaConfig::bots`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaCounts {
+    /// The game indices counted: sorted, disjoint, non-adjacent half-open ranges.
+    pub ranges: Vec<[u64; 2]>,
+    pub games: u64,
+    /// Games each entry won (some seat of it among the winners).
+    pub wins: Vec<u64>,
+    /// Games that ended without a winner (round cap).
+    pub draws: u64,
+    /// Sum of the final scores of each entry's seats.
+    pub points: Vec<u64>,
+    pub rounds: u64,
+    pub truncated: u64,
+    /// Decisions made by each entry's bots.
+    pub decisions: Vec<u64>,
+    /// Wall-clock only (not part of a summary): time spent in each entry's bots.
+    pub act_nanos: Vec<u64>,
+    /// Wall-clock only: each entry's slowest single decision.
+    pub act_max_nanos: Vec<u64>,
+}
+
+impl ArenaCounts {
+    /// No games yet, for a line-up of `entries` entries.
+    pub fn empty(entries: usize) -> ArenaCounts {
+        ArenaCounts {
+            wins: vec![0; entries],
+            points: vec![0; entries],
+            decisions: vec![0; entries],
+            act_nanos: vec![0; entries],
+            act_max_nanos: vec![0; entries],
+            ..ArenaCounts::default()
+        }
+    }
+
+    fn add_game(&mut self, config: &ArenaConfig, r: &GameResult) {
+        let n = config.variant.num_players();
+        let l = self.wins.len();
+        self.games += 1;
+        self.rounds += r.rounds as u64;
+        self.draws += (r.winners == 0) as u64;
+        self.truncated += r.truncated as u64;
+        let mut won = [false; 4];
+        for s in 0..n {
+            let e = r.entry_of_seat[s];
+            won[e] |= r.winners >> s & 1 == 1;
+            self.points[e] += r.scores[s] as u64;
+            self.decisions[e] += r.decisions[s];
+            self.act_nanos[e] += r.act_nanos[s];
+            self.act_max_nanos[e] = self.act_max_nanos[e].max(r.act_max_nanos[s]);
+        }
+        for (e, &w) in won.iter().enumerate().take(l) {
+            self.wins[e] += w as u64;
+        }
+    }
+
+    /// Adds the counts of `other`, which must cover games disjoint from these (an error
+    /// otherwise, or if the line-ups differ in size). Merging is exact and commutative.
+    pub fn merge(&mut self, other: &ArenaCounts) -> Result<(), ArenaError> {
+        let l = self.wins.len();
+        let lens = [
+            other.wins.len(),
+            other.points.len(),
+            other.decisions.len(),
+            other.act_nanos.len(),
+            other.act_max_nanos.len(),
+        ];
+        if lens.iter().any(|&x| x != l) {
+            return Err(ArenaError::Merge(format!(
+                "counts for {l} entries cannot absorb counts for {lens:?} entries"
+            )));
+        }
+        let mut ranges: Vec<[u64; 2]> = self
+            .ranges
+            .iter()
+            .chain(&other.ranges)
+            .copied()
+            .filter(|r| r[0] < r[1])
+            .collect();
+        ranges.sort_unstable();
+        let mut joined: Vec<[u64; 2]> = Vec::with_capacity(ranges.len());
+        for r in ranges {
+            match joined.last_mut() {
+                Some(last) if r[0] < last[1] => {
+                    return Err(ArenaError::Merge(format!(
+                        "game ranges {}..{} and {}..{} overlap",
+                        last[0], last[1], r[0], r[1]
+                    )))
+                }
+                Some(last) if r[0] == last[1] => last[1] = r[1],
+                _ => joined.push(r),
+            }
+        }
+        self.ranges = joined;
+        self.games += other.games;
+        self.draws += other.draws;
+        self.rounds += other.rounds;
+        self.truncated += other.truncated;
+        for e in 0..l {
+            self.wins[e] += other.wins[e];
+            self.points[e] += other.points[e];
+            self.decisions[e] += other.decisions[e];
+            self.act_nanos[e] += other.act_nanos[e];
+            self.act_max_nanos[e] = self.act_max_nanos[e].max(other.act_max_nanos[e]);
+        }
+        Ok(())
+    }
+
+    /// Whether these counts cover exactly the games `0..config.total_games()`.
+    pub fn is_complete(&self, config: &ArenaConfig) -> bool {
+        let total = config.total_games();
+        self.games == total
+            && self.wins.len() == config.bots.len()
+            && match self.ranges.as_slice() {
+                [] => total == 0,
+                [r] => *r == [0, total],
+                _ => false,
+            }
+    }
+}
+
+/// Checks the line-up and the bot names (before starting any thread).
+fn check(config: &ArenaConfig) -> Result<(), ArenaError> {
     base_seats(config)?;
     for b in &config.bots {
         bot_by_name(b, 0)?;
     }
-    let total = config.total_games();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads)
+    Ok(())
+}
+
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ArenaError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
         .build()
-        .map_err(|e| ArenaError::Lineup(format!("cannot start the thread pool: {e}")))?;
-    let start = Instant::now();
+        .map_err(|e| ArenaError::Lineup(format!("cannot start the thread pool: {e}")))
+}
+
+/// Plays the games `start..end` of the arena (a slice of `0..config.total_games()`) on
+/// `config.threads` threads and returns their raw counts. Every game's seeds depend only on
+/// the master seed and its index, so merging the counts of slices that partition
+/// `0..total_games()` gives exactly the counts of [`run_arena`], however the games were
+/// split between threads, processes or machines.
+pub fn run_arena_range(
+    config: &ArenaConfig,
+    start: u64,
+    end: u64,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ArenaCounts, ArenaError> {
+    check(config)?;
+    let total = config.total_games();
+    if start > end || end > total {
+        return Err(ArenaError::Range(format!(
+            "game range {start}..{end} is not within 0..{total}"
+        )));
+    }
+    let pool = thread_pool(config.threads)?;
+    play_range(config, start, end, &pool, progress)
+}
+
+fn play_range(
+    config: &ArenaConfig,
+    start: u64,
+    end: u64,
+    pool: &rayon::ThreadPool,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ArenaCounts, ArenaError> {
     let results: Result<Vec<GameResult>, ArenaError> = pool.install(|| {
-        (0..total)
+        (start..end)
             .into_par_iter()
             .map(|i| {
                 let setup = game_setup(config, i)?;
@@ -320,51 +476,59 @@ pub fn run_arena(
             })
             .collect()
     });
-    let results = results?;
-    let seconds = start.elapsed().as_secs_f64();
-    Ok(summarize(
-        config,
-        &results,
-        seconds,
-        pool.current_num_threads(),
-    ))
+    let mut counts = ArenaCounts::empty(config.bots.len());
+    for r in &results? {
+        counts.add_game(config, r);
+    }
+    if start < end {
+        counts.ranges.push([start, end]);
+    }
+    Ok(counts)
 }
 
-fn summarize(
+/// Plays the arena; `progress` is called once per finished game (from worker threads).
+/// The composition of [`run_arena_range`] over all games and [`summarize`].
+pub fn run_arena(
     config: &ArenaConfig,
-    results: &[GameResult],
+    progress: &(dyn Fn() + Sync),
+) -> Result<ArenaReport, ArenaError> {
+    check(config)?;
+    let pool = thread_pool(config.threads)?;
+    let start = Instant::now();
+    let counts = play_range(config, 0, config.total_games(), &pool, progress)?;
+    let seconds = start.elapsed().as_secs_f64();
+    summarize(config, &counts, seconds, pool.current_num_threads())
+}
+
+/// The report of an arena from the counts of all its games (merged from slices or not):
+/// win rates, Wilson intervals, Elo and points per game are computed from the counts alone.
+/// `seconds` and `threads` only feed [`Timing`]. An error if the counts do not cover
+/// exactly the games `0..config.total_games()` of this line-up.
+pub fn summarize(
+    config: &ArenaConfig,
+    counts: &ArenaCounts,
     seconds: f64,
     threads: usize,
-) -> ArenaReport {
+) -> Result<ArenaReport, ArenaError> {
+    if !counts.is_complete(config) {
+        return Err(ArenaError::Range(format!(
+            "counts cover games {:?} ({} games) of {} entries, not 0..{} of {}",
+            counts.ranges,
+            counts.games,
+            counts.wins.len(),
+            config.total_games(),
+            config.bots.len()
+        )));
+    }
     let n = config.variant.num_players();
     let l = config.bots.len();
-    let games = results.len() as u64;
-    let mut wins = vec![0u64; l];
-    let mut points = vec![0f64; l];
-    let mut decisions = vec![0u64; l];
-    let mut nanos = vec![0u64; l];
-    let mut max_nanos = vec![0u64; l];
-    let (mut draws, mut rounds) = (0u64, 0u64);
-    let base = base_seats(config).expect("checked before playing");
+    let games = counts.games;
+    let base = base_seats(config)?;
     let seats: Vec<u32> = (0..l)
         .map(|e| base[..n].iter().filter(|&&x| x == e).count() as u32)
         .collect();
-    for r in results {
-        rounds += r.rounds as u64;
-        draws += (r.winners == 0) as u64;
-        let mut won = vec![false; l];
-        for s in 0..n {
-            let e = r.entry_of_seat[s];
-            won[e] |= r.winners >> s & 1 == 1;
-            points[e] += r.scores[s] as f64 / seats[e] as f64;
-            decisions[e] += r.decisions[s];
-            nanos[e] += r.act_nanos[s];
-            max_nanos[e] = max_nanos[e].max(r.act_max_nanos[s]);
-        }
-        for e in 0..l {
-            wins[e] += won[e] as u64;
-        }
-    }
+    let wins = &counts.wins;
+    let draws = counts.draws;
     let g = games.max(1) as f64;
     let rate: Vec<f64> = (0..l)
         .map(|e| (wins[e] as f64 + 0.5 * draws as f64) / g)
@@ -389,20 +553,21 @@ fn summarize(
                 draws,
                 win_rate: rate[e],
                 ci95: wilson95(rate[e], g),
-                points_per_game: points[e] / g,
+                points_per_game: counts.points[e] as f64 / seats[e] as f64 / g,
                 elo,
             }
         })
         .collect();
+    let decisions = &counts.decisions;
     let all_decisions: u64 = decisions.iter().sum();
-    ArenaReport {
+    Ok(ArenaReport {
         config: config.clone(),
         summary: ArenaSummary {
             variant: config.variant.name().to_string(),
             games,
             entries,
-            rounds_per_game: rounds as f64 / g,
-            truncated: results.iter().filter(|r| r.truncated).count() as u64,
+            rounds_per_game: counts.rounds as f64 / g,
+            truncated: counts.truncated,
             decisions: all_decisions,
         },
         timing: Timing {
@@ -410,11 +575,15 @@ fn summarize(
             threads,
             decisions_per_second: all_decisions as f64 / seconds.max(1e-9),
             ms_per_decision: (0..l)
-                .map(|e| nanos[e] as f64 / 1e6 / decisions[e].max(1) as f64)
+                .map(|e| counts.act_nanos[e] as f64 / 1e6 / decisions[e].max(1) as f64)
                 .collect(),
-            max_ms_per_decision: max_nanos.iter().map(|&x| x as f64 / 1e6).collect(),
+            max_ms_per_decision: counts
+                .act_max_nanos
+                .iter()
+                .map(|&x| x as f64 / 1e6)
+                .collect(),
         },
-    }
+    })
 }
 
 impl fmt::Display for ArenaReport {
@@ -547,6 +716,55 @@ mod tests {
         let c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "nope"], 2, 0);
         let e = run_arena(&c, &quiet()).unwrap_err();
         assert!(e.to_string().contains("'nope'"), "{e}");
+    }
+
+    #[test]
+    fn slices_merge_exactly_into_the_whole_arena() {
+        for v in Variant::ALL {
+            let mut c = ArenaConfig::new(v, &["heuristic", "random"], 13, 5);
+            c.max_rounds = Some(3);
+            c.threads = 2;
+            let whole = run_arena(&c, &quiet()).unwrap();
+            let total = c.total_games();
+            for cuts in [vec![], vec![1], vec![5, 6], vec![3, 7, 11]] {
+                let mut bounds = vec![0];
+                bounds.extend(cuts.iter().copied().filter(|&x| x < total));
+                bounds.push(total);
+                let mut parts: Vec<ArenaCounts> = bounds
+                    .windows(2)
+                    .map(|w| run_arena_range(&c, w[0], w[1], &quiet()).unwrap())
+                    .collect();
+                // Merge order does not matter.
+                parts.reverse();
+                let mut merged = ArenaCounts::empty(2);
+                for p in &parts {
+                    merged.merge(p).unwrap();
+                }
+                assert_eq!(merged.ranges, vec![[0, total]]);
+                let r = summarize(&c, &merged, 1.0, 1).unwrap();
+                assert_eq!(r.summary, whole.summary, "{v} {cuts:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn overlapping_or_incomplete_counts_are_refused() {
+        let mut c = ArenaConfig::new(Variant::FourPlayer, &["random", "random"], 6, 1);
+        c.max_rounds = Some(2);
+        let a = run_arena_range(&c, 0, 4, &quiet()).unwrap();
+        let b = run_arena_range(&c, 3, 6, &quiet()).unwrap();
+        let mut m = a.clone();
+        assert!(matches!(m.merge(&b), Err(ArenaError::Merge(_))));
+        assert!(matches!(
+            summarize(&c, &a, 1.0, 1),
+            Err(ArenaError::Range(_))
+        ));
+        assert!(matches!(
+            run_arena_range(&c, 4, 7, &quiet()),
+            Err(ArenaError::Range(_))
+        ));
+        let mut three = ArenaCounts::empty(3);
+        assert!(matches!(three.merge(&a), Err(ArenaError::Merge(_))));
     }
 
     #[test]

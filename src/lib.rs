@@ -38,7 +38,10 @@ pub mod state;
 pub mod trick;
 pub mod view;
 
-pub use arena::{run_arena, ArenaConfig, ArenaError, ArenaReport, ArenaSummary};
+pub use arena::{
+    run_arena, run_arena_range, summarize, ArenaConfig, ArenaCounts, ArenaError, ArenaReport,
+    ArenaSummary,
+};
 pub use bots::{bot_by_name, Bot, UnknownBot};
 pub use card::{Card, CardSet, Suit};
 pub use config::{Episode, GameConfig, Scoring, Variant};

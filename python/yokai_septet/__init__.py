@@ -15,6 +15,10 @@ Also here:
 - ``gymnasium.make("YokaiSeptet-v0", ...)``: a single-agent Gymnasium environment whose
   other seats are played by built-in bots (registered on import).
 - :class:`VectorEnv`: many games stepped in Rust across threads, into numpy buffers.
+- :func:`arena`: duplicate-deal bot arenas in Rust on every core, summarized (win rates,
+  Wilson intervals, Elo, points per game).
+- ``yokai_septet.distributed`` (needs the ``ray`` extra): the same arena, and self-play
+  trajectory collection, split across Ray tasks on one machine or a cluster.
 """
 
 from ._core import (  # noqa: F401
@@ -25,6 +29,7 @@ from ._core import (  # noqa: F401
     Game,
     IllegalActionError,
     __version__,
+    arena,
 )
 
 from ._pettingzoo import env, raw_env  # noqa: E402
@@ -51,6 +56,7 @@ __all__ = [
     "raw_env",
     "Game",
     "IllegalActionError",
+    "arena",
     "VARIANTS",
     "SCORINGS",
     "EPISODES",

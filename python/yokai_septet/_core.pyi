@@ -115,6 +115,7 @@ class VectorEnv:
         reward_mode: str = "win",
         num_threads: Optional[_Int] = None,
         obs_dtype: str = "float32",
+        env_offset: int = 0,
     ) -> None: ...
     def reset_all(self, seed: Optional[_Int] = None) -> None: ...
     def step_all(self, actions: npt.NDArray[np.int64]) -> None: ...
@@ -138,3 +139,32 @@ class VectorEnv:
     def episodes(self) -> list[int]: ...
     def game_seed(self, i: int) -> int: ...
     def render_env(self, i: int) -> str: ...
+    def bot_actions(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def env_offset(self) -> int: ...
+
+_Bots = Union[str, Sequence[str]]
+
+def arena(
+    bots: _Bots = ("heuristic", "random"),
+    variant: str = "4p",
+    games: _Int = 1000,
+    seed: _Int = 0,
+    *,
+    scoring: Optional[str] = "advanced",
+    max_rounds: Optional[_Int] = 100,
+    duplicate: bool = True,
+    threads: Optional[_Int] = 0,
+) -> dict[str, Any]: ...
+def _arena_counts(
+    start: int, end: int, bots: _Bots = ..., variant: str = ..., games: _Int = ...,
+    seed: _Int = ..., **kwargs: Any
+) -> dict[str, Any]: ...
+def _arena_summary(
+    counts: Sequence[dict[str, Any]], bots: _Bots = ..., variant: str = ...,
+    games: _Int = ..., seed: _Int = ..., **kwargs: Any
+) -> dict[str, Any]: ...
+def _arena_total_games(
+    bots: _Bots = ..., variant: str = ..., games: _Int = ..., seed: _Int = ...,
+    **kwargs: Any
+) -> int: ...

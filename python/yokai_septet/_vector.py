@@ -15,7 +15,7 @@ class VectorEnv(_CoreVectorEnv):
 
     ``VectorEnv(num_envs, variant="4p", scoring="advanced", seed=0, *, episode="game",
     max_rounds=None, self_play=False, learner_seat=0, opponents="random",
-    reward_mode="win", num_threads=None, obs_dtype="float32", copy=True)``
+    reward_mode="win", num_threads=None, obs_dtype="float32", env_offset=0, copy=True)``
 
     Two modes:
 
@@ -31,7 +31,11 @@ class VectorEnv(_CoreVectorEnv):
     next episode. Env ``i``'s ``e``-th episode is dealt from a seed derived from
     ``(seed, i, e)`` (see :meth:`game_seed`), so trajectories are identical at any thread
     count. With ``copy=False`` the returned arrays are the internal buffers, overwritten
-    by the next call (fastest).
+    by the next call (fastest). ``env_offset`` numbers this object's envs from
+    ``env_offset`` in that derivation, so several objects (say, one per Ray task) can step
+    disjoint slices of one master-seeded batch. :meth:`bot_actions` gives the actions the
+    ``opponents`` bots would choose now (in self-play: the bot of the seat to move), which
+    makes a built-in bot a deterministic self-play policy.
     """
 
     def __init__(self, *args: Any, copy: bool = True, **kwargs: Any) -> None:

@@ -16,6 +16,7 @@ use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use crate::config::{Episode, GameConfig, Scoring, Variant};
 
+mod arena;
 mod bot;
 mod game;
 mod json;
@@ -183,6 +184,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<bot::PyBot>()?;
     m.add_class::<vector::PyVectorEnv>()?;
+    m.add_function(wrap_pyfunction!(arena::arena, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_total_games, m)?)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;
     m.add("EPISODES", Episode::ALL.map(Episode::name).to_vec())?;

@@ -49,6 +49,8 @@ struct Shared {
     /// `Some(None)`: learner seat drawn per episode; `Some(Some(s))`: fixed seat `s`.
     learner: Option<Option<u8>>,
     reward: RewardMode,
+    /// Env `i` of this object is env `env_offset + i` of the seed derivation.
+    env_offset: u64,
 }
 
 struct Slot {
@@ -57,7 +59,8 @@ struct Slot {
     state: State,
     /// The seat the caller plays (learner mode); unused in self-play.
     learner: u8,
-    /// One bot per seat (learner mode only; the learner's seat's bot is idle).
+    /// One bot per seat, reseeded at every reset. Learner mode: the opponents (the
+    /// learner's seat's bot is idle); self-play: what `bot_actions` asks.
     bots: Vec<Box<dyn Bot>>,
 }
 
@@ -72,6 +75,11 @@ struct Row<'a, T> {
 }
 
 impl Slot {
+    /// This env's position in the object (its index less the offset).
+    fn position(&self, sh: &Shared) -> usize {
+        self.index.wrapping_sub(sh.env_offset) as usize
+    }
+
     fn reset(&mut self, sh: &Shared) {
         let mut config = sh.config;
         config.seed = derive(sh.seed, self.index, self.episode, 0);
@@ -265,7 +273,8 @@ impl PyVectorEnv {
     #[pyo3(signature = (
         num_envs, variant = Arg(None), scoring = Arg(None), seed = Arg(None), *,
         episode = Arg(None), max_rounds = Arg(None), self_play = false, learner_seat = Arg(None),
-        opponents = Arg(None), reward_mode = Arg(None), num_threads = Arg(None), obs_dtype = "float32"
+        opponents = Arg(None), reward_mode = Arg(None), num_threads = Arg(None), obs_dtype = "float32",
+        env_offset = 0
     ))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
@@ -282,6 +291,7 @@ impl PyVectorEnv {
         reward_mode: Arg<'_>,
         num_threads: Arg<'_>,
         obs_dtype: &str,
+        env_offset: u64,
     ) -> PyResult<PyVectorEnv> {
         use pyo3::intern;
         use pyo3::IntoPyObjectExt;
@@ -374,19 +384,16 @@ impl PyVectorEnv {
             seed,
             learner,
             reward,
+            env_offset,
         };
         let mut slots = Vec::with_capacity(num_envs);
         for i in 0..num_envs {
-            let bots = if learner.is_some() {
-                opponent_names
-                    .iter()
-                    .map(|name| make_bot(name, 0))
-                    .collect::<PyResult<Vec<_>>>()?
-            } else {
-                Vec::new()
-            };
+            let bots = opponent_names
+                .iter()
+                .map(|name| make_bot(name, 0))
+                .collect::<PyResult<Vec<_>>>()?;
             slots.push(Slot {
-                index: i as u64,
+                index: env_offset.wrapping_add(i as u64),
                 episode: 0,
                 state: State::new(config),
                 learner: 0,
@@ -483,9 +490,45 @@ impl PyVectorEnv {
         // Each slot knows its index, so it can find its action.
         self.with_rows(
             py,
-            |slot, sh, row| slot.step(sh, acts[slot.index as usize], row),
-            |slot, sh, row| slot.step(sh, acts[slot.index as usize], row),
+            |slot, sh, row| slot.step(sh, acts[slot.position(sh)], row),
+            |slot, sh, row| slot.step(sh, acts[slot.position(sh)], row),
         )
+    }
+
+    /// The action the ``opponents`` bots choose for each env's pending decision (an
+    /// ``int64`` array, ``-1`` where none is pending; nothing is applied). In self-play the
+    /// bot of the seat to move decides, in learner mode the bot of the learner's seat. Each
+    /// env's bots are reseeded from the master seed at every episode, so with
+    /// ``step(env.bot_actions())`` trajectories are deterministic: this turns a built-in
+    /// bot into a self-play policy.
+    fn bot_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let slots = self
+            .slots
+            .get_mut()
+            .map_err(|_| PyRuntimeError::new_err("this VectorEnv failed earlier (poisoned)"))?;
+        let pool = &self.pool;
+        let out: Vec<i64> = py.allow_threads(|| {
+            super::guard("VectorEnv.bot_actions", || {
+                Ok(pool.install(|| {
+                    slots
+                        .par_iter_mut()
+                        .with_min_len(16)
+                        .map(|s| match s.state.current_player() {
+                            Some(p) => s.bots[p].act(&s.state.view(p)).id() as i64,
+                            None => -1,
+                        })
+                        .collect()
+                }))
+            })
+        })?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Env ``i`` of this object is env ``env_offset + i`` of the seed derivation (so that
+    /// several objects can together step the envs of one larger, master-seeded batch).
+    #[getter]
+    fn env_offset(&self) -> u64 {
+        self.shared.env_offset
     }
 
     /// Number of envs.

@@ -1,0 +1,194 @@
+//! `yokai_septet.arena` and the pieces `yokai_septet.distributed` splits it into: the raw
+//! counts of a slice of the games (`_arena_counts`) and the summary of merged counts
+//! (`_arena_summary`). All three take the same arena arguments.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use pyo3::IntoPyObjectExt;
+
+use super::json::{json_to_py, py_to_json};
+use super::{extract_integer, parse_config, Arg};
+use crate::arena::{run_arena_range, summarize, ArenaConfig, ArenaCounts, ArenaError};
+
+fn arena_err(e: ArenaError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A non-negative integer argument below `max`, named `what` in errors.
+fn extract_count(obj: &Bound<'_, PyAny>, what: &str, min: u64, max: u64) -> PyResult<u64> {
+    match extract_integer(obj, what)? {
+        Some(v) if (min as i128..=max as i128).contains(&v) => Ok(v as u64),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} {} is out of range: it must be an integer in {min}..{max}",
+            obj.repr()?
+        ))),
+    }
+}
+
+/// Builds and validates an [`ArenaConfig`] from the Python arguments of `arena`.
+#[allow(clippy::too_many_arguments)]
+fn parse_arena(
+    py: Python<'_>,
+    bots: &Bound<'_, PyAny>,
+    variant: Arg<'_>,
+    games: &Bound<'_, PyAny>,
+    seed: Arg<'_>,
+    scoring: Arg<'_>,
+    max_rounds: Arg<'_>,
+    duplicate: bool,
+    threads: Arg<'_>,
+) -> PyResult<ArenaConfig> {
+    use pyo3::intern;
+    let hundred = 100i64.into_bound_py_any(py)?;
+    let zero = 0i64.into_bound_py_any(py)?;
+    let game = parse_config(
+        &variant.or(intern!(py, "4p")),
+        &scoring.or(intern!(py, "advanced")),
+        &seed.or(&zero),
+        intern!(py, "game").as_any(),
+        Some(&max_rounds.or(&hundred)),
+    )?;
+    let names: Vec<String> = if let Ok(s) = bots.downcast::<PyString>() {
+        s.to_cow()?
+            .split(',')
+            .map(|b| b.trim().to_string())
+            .collect()
+    } else {
+        bots.extract().map_err(|_| {
+            PyValueError::new_err(
+                "bots must be a list of bot names (one per side or one per seat), \
+                 or a comma-separated string",
+            )
+        })?
+    };
+    let threads = match threads.0 {
+        Some(t) if !t.is_none() => extract_count(&t, "threads", 0, 1024)? as usize,
+        _ => 0,
+    };
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut config = ArenaConfig::new(
+        game.variant,
+        &refs,
+        extract_count(games, "games", 1, 1 << 48)?,
+        game.seed,
+    );
+    config.scoring = game.scoring;
+    config.max_rounds = game.max_rounds;
+    config.duplicate = duplicate;
+    config.threads = threads;
+    // Validate the line-up and names now (an empty slice plays nothing).
+    run_arena_range(&config, 0, 0, &|| {}).map_err(arena_err)?;
+    Ok(config)
+}
+
+fn counts_to_py<'py>(py: Python<'py>, c: &ArenaCounts) -> PyResult<Bound<'py, PyAny>> {
+    let v = serde_json::to_value(c).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    json_to_py(py, &v)
+}
+
+fn counts_from_py(obj: &Bound<'_, PyAny>) -> PyResult<ArenaCounts> {
+    let v = py_to_json(obj, &mut String::new())?;
+    serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid counts: {e}")))
+}
+
+macro_rules! arena_fn {
+    ($(#[$doc:meta])* $name:ident, $pyname:literal, ($($extra:ident : $ty:ty),*), |$py:ident, $config:ident| $body:expr) => {
+        $(#[$doc])*
+        #[pyfunction(name = $pyname)]
+        #[pyo3(signature = (
+            $($extra,)* bots = None, variant = Arg(None), games = None, seed = Arg(None), *,
+            scoring = Arg(None), max_rounds = Arg(None), duplicate = true, threads = Arg(None)
+        ))]
+        #[allow(clippy::too_many_arguments)]
+        pub(crate) fn $name<'py>(
+            $py: Python<'py>,
+            $($extra: $ty,)*
+            bots: Option<Bound<'py, PyAny>>,
+            variant: Arg<'py>,
+            games: Option<Bound<'py, PyAny>>,
+            seed: Arg<'py>,
+            scoring: Arg<'py>,
+            max_rounds: Arg<'py>,
+            duplicate: bool,
+            threads: Arg<'py>,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let bots = match bots {
+                Some(b) => b,
+                None => ("heuristic", "random").into_bound_py_any($py)?,
+            };
+            let games = match games {
+                Some(g) => g,
+                None => 1000i64.into_bound_py_any($py)?,
+            };
+            let $config = parse_arena(
+                $py, &bots, variant, &games, seed, scoring, max_rounds, duplicate, threads,
+            )?;
+            $body
+        }
+    };
+}
+
+fn summary_to_py<'py>(
+    py: Python<'py>,
+    config: &ArenaConfig,
+    counts: &ArenaCounts,
+) -> PyResult<Bound<'py, PyAny>> {
+    let report = summarize(config, counts, 0.0, 0).map_err(arena_err)?;
+    let v =
+        serde_json::to_value(&report.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    json_to_py(py, &v)
+}
+
+fn play(py: Python<'_>, config: &ArenaConfig, start: u64, end: u64) -> PyResult<ArenaCounts> {
+    py.allow_threads(|| {
+        super::guard("arena", || {
+            run_arena_range(config, start, end, &|| {}).map_err(arena_err)
+        })
+    })
+}
+
+arena_fn!(
+    /// Plays an arena of built-in bots in Rust (rayon threads, the GIL released) and
+    /// returns its summary as a dict (the `summary` of the CLI's JSON report).
+    ///
+    /// ``arena(bots=("heuristic", "random"), variant="4p", games=1000, seed=0, *,
+    /// scoring="advanced", max_rounds=100, duplicate=True, threads=0)``: ``bots`` is one
+    /// name per side (team) or per seat, or a comma-separated string; ``games`` is rounded
+    /// up to whole duplicate groups; ``threads=0`` uses every core. The summary depends
+    /// only on the arguments other than ``threads``.
+    arena, "arena", (), |py, config| {
+        let counts = play(py, &config, 0, config.total_games())?;
+        summary_to_py(py, &config, &counts)
+    }
+);
+
+arena_fn!(
+    /// The raw counts (a dict of integers) of the games ``start..end`` of the arena with
+    /// these arguments; merge them with :func:`_arena_summary`.
+    arena_counts, "_arena_counts", (start: u64, end: u64), |py, config| {
+        let counts = play(py, &config, start, end)?;
+        counts_to_py(py, &counts)
+    }
+);
+
+arena_fn!(
+    /// The summary of an arena from the counts of slices that partition its games (in any
+    /// order): merged exactly, then summarized as by :func:`arena`. A ``ValueError`` if
+    /// they overlap or miss games.
+    arena_summary, "_arena_summary", (counts: Vec<Bound<'py, PyAny>>), |py, config| {
+        let mut merged = ArenaCounts::empty(config.bots.len());
+        for c in &counts {
+            merged.merge(&counts_from_py(c)?).map_err(arena_err)?;
+        }
+        summary_to_py(py, &config, &merged)
+    }
+);
+
+arena_fn!(
+    /// The number of games the arena with these arguments plays (``games`` rounded up to
+    /// whole duplicate groups): the end of its last slice.
+    arena_total_games, "_arena_total_games", (), |py, config| {
+        config.total_games().into_bound_py_any(py)
+    }
+);
