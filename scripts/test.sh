@@ -11,5 +11,5 @@ python3 -m venv .venv-test
 # shellcheck disable=SC1091
 . .venv-test/bin/activate
 python -m pip install -q --upgrade pip
-python -m pip install -q '.[test]'
+python -m pip install -q '.[test,ray]'
 python -m pytest -q
