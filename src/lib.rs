@@ -9,6 +9,8 @@
 //! - [`state`]: the position, a small `Copy` value; [`passing`], [`trick`] and
 //!   [`scoring`] hold the rules of each phase (R4–R9).
 //! - [`record`]: JSON game records and validated replays.
+//! - `cli` (feature `cli`): the `yokai-septet` command-line tool (`arena`, `play`,
+//!   `replay`, `bench`), shared by the binary and the Python console script.
 //!
 //! ```
 //! use yokai_septet::{GameConfig, State, Variant};
@@ -24,6 +26,8 @@ pub mod arena;
 pub mod bits;
 pub mod bots;
 pub mod card;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod config;
 pub mod deal;
 mod display;

@@ -168,3 +168,7 @@ def _arena_total_games(
     bots: _Bots = ..., variant: str = ..., games: _Int = ..., seed: _Int = ...,
     **kwargs: Any
 ) -> int: ...
+
+def run_cli(argv: list[str]) -> int:
+    """Runs the ``yokai-septet`` command-line tool on ``argv`` (program name first) with
+    the process's stdin and stdout; returns its exit code."""

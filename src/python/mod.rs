@@ -188,11 +188,20 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::arena_counts, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_summary, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_total_games, m)?)?;
+    m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;
     m.add("EPISODES", Episode::ALL.map(Episode::name).to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+/// Runs the `yokai-septet` command-line tool (the same code as the Rust binary) on
+/// `argv` (program name first) with the process's real stdin and stdout, and returns its
+/// exit code. The GIL is released while it runs, so it never blocks other Python threads.
+#[pyfunction]
+fn run_cli(py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
+    py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv))))
 }
 
 /// An optional argument that keeps an explicit `None` (pyo3 maps `None` to `Option::None`

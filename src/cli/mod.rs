@@ -1,0 +1,299 @@
+//! The `yokai-septet` command-line tool (behind the `cli` feature).
+//!
+//! One code path reachable two ways: the Rust binary (`src/bin/yokai-septet.rs`) and the
+//! Python console script (`yokai_septet.cli:main` → `_core.run_cli`) both call [`run`].
+//! Every subcommand is a library function generic over its input and output, so tests
+//! drive them with scripted input ([`run_with`]).
+//!
+//! - `arena`: many games between bots, summarised.
+//! - `play`: an interactive game, you against the bots ([`play`]).
+//! - `replay FILE`: a validated record, trick by trick ([`replay`]).
+//! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
+//!
+//! Exit codes: 0 success (also quitting a game, or its input closing), 1 a runtime error
+//! (an unwritable file, …), 2 a usage error or an invalid record.
+
+use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::{run_arena, ArenaConfig, Scoring, Variant};
+
+pub mod bench;
+pub mod play;
+pub mod replay;
+pub mod style;
+
+pub use style::Style;
+
+#[derive(Parser)]
+#[command(name = "yokai-septet", version, about = "Yokai Septet engine tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play many games between bots (duplicate deals, in parallel) and summarize.
+    Arena(ArenaArgs),
+    /// Play a game in the terminal, you against the bots.
+    Play(PlayArgs),
+    /// Print a game record (JSON) trick by trick, after validating it.
+    Replay(ReplayArgs),
+    /// Measure the engine's throughput: random playouts, one thread, per variant.
+    Bench(BenchArgs),
+}
+
+#[derive(Args)]
+struct ArenaArgs {
+    /// Variant: 4p, 3p, seal, seal-short.
+    #[arg(long, default_value = "4p")]
+    variant: String,
+    /// Scoring for 4p/3p: advanced or basic.
+    #[arg(long, default_value = "advanced")]
+    scoring: String,
+    /// Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.
+    #[arg(long, default_value = "heuristic,random")]
+    bots: String,
+    /// Number of games (rounded up to whole duplicate groups).
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Master seed: every deal and bot seed derives from it.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Round cap per game (0 = none).
+    #[arg(long, default_value_t = 100)]
+    max_rounds: u32,
+    /// Play every deal once only instead of once per seat rotation.
+    #[arg(long)]
+    no_duplicate: bool,
+    /// Print the report as JSON (no progress bar).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// Variant: 4p, 3p, seal, seal-short.
+    #[arg(long, default_value = "4p")]
+    variant: String,
+    /// Scoring for 4p/3p: advanced (game to 7) or basic (game to 2).
+    #[arg(long, default_value = "advanced")]
+    scoring: String,
+    /// Bots for the other seats: one name for all, or one per other seat in seat order
+    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms.
+    #[arg(long, default_value = "heuristic")]
+    bots: String,
+    /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games).
+    #[arg(long, default_value_t = 0)]
+    seat: usize,
+    /// Seed of the deals and the bots.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Stop after this many rounds (0 = play the game to its end).
+    #[arg(long, default_value_t = 0)]
+    max_rounds: u32,
+    /// Write the game's JSON record here (kept up to date while you play, and at the end).
+    #[arg(long)]
+    save: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    /// A JSON game record (as written by `play --save` or `Game.record()`).
+    file: PathBuf,
+    /// Show only round K (1-based).
+    #[arg(long)]
+    round: Option<usize>,
+}
+
+#[derive(Args)]
+struct BenchArgs {
+    /// Seconds to measure each variant.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    /// Only this variant (default: all four).
+    #[arg(long)]
+    variant: Option<String>,
+}
+
+/// A subcommand's failure: the message and the exit code.
+pub struct Failure {
+    pub code: i32,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 2,
+            message: message.into(),
+        }
+    }
+
+    pub fn runtime(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 1,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::runtime(format!("I/O error: {e}"))
+    }
+}
+
+/// Runs the tool on `args` (program name first) with the process's stdin and stdout;
+/// returns the exit code. Colours follow [`Style::detect`].
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let mut out = io::stdout().lock();
+    let mut err = io::stderr().lock();
+    run_with(args, &mut input, &mut out, &mut err, Style::detect())
+}
+
+/// Runs the tool on `args` (program name first) with the given input and outputs.
+pub fn run_with<I, T>(
+    args: I,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    style: Style,
+) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let text = if style.color {
+                e.render().ansi().to_string()
+            } else {
+                e.render().to_string()
+            };
+            let w: &mut dyn Write = if e.use_stderr() { err } else { out };
+            let _ = write!(w, "{text}");
+            let _ = w.flush();
+            return e.exit_code();
+        }
+    };
+    let result = match cli.command {
+        Command::Arena(a) => arena(a, out),
+        Command::Play(a) => play_cmd(a, input, out, style),
+        Command::Replay(a) => replay_cmd(a, out, style),
+        Command::Bench(a) => bench_cmd(a, out),
+    };
+    let _ = out.flush();
+    match result {
+        Ok(()) => 0,
+        // A closed pipe (`yokai-septet replay x.json | head`) is not an error.
+        Err(f) if f.message.contains("Broken pipe") => 0,
+        Err(f) => {
+            let _ = writeln!(err, "error: {}", f.message);
+            let _ = err.flush();
+            f.code
+        }
+    }
+}
+
+fn parse_variant(s: &str) -> Result<Variant, Failure> {
+    s.parse().map_err(|e| Failure::usage(format!("{e}")))
+}
+
+fn parse_scoring(s: &str) -> Result<Scoring, Failure> {
+    s.parse().map_err(|e| Failure::usage(format!("{e}")))
+}
+
+fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let variant = parse_variant(&a.variant)?;
+    let scoring = parse_scoring(&a.scoring)?;
+    let bots: Vec<&str> = a.bots.split(',').map(str::trim).collect();
+    let mut config = ArenaConfig::new(variant, &bots, a.games, a.seed);
+    config.scoring = scoring;
+    config.threads = a.threads;
+    config.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
+    config.duplicate = !a.no_duplicate;
+
+    let bar = if a.json {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(config.total_games())
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed_precise} < {eta}]")
+            .expect("a valid template"),
+    );
+    // Update the bar in batches: a shared counter is cheap, the bar's lock is not.
+    let done = AtomicU64::new(0);
+    let progress = || {
+        let k = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if k % 64 == 0 {
+            bar.set_position(k);
+        }
+    };
+    let report = run_arena(&config, &progress).map_err(|e| Failure::usage(e.to_string()))?;
+    bar.finish_and_clear();
+    if a.json {
+        let json =
+            serde_json::to_string_pretty(&report).map_err(|e| Failure::runtime(e.to_string()))?;
+        writeln!(out, "{json}")?;
+    } else {
+        writeln!(out, "{report}")?;
+    }
+    Ok(())
+}
+
+fn play_cmd(
+    a: PlayArgs,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    style: Style,
+) -> Result<(), Failure> {
+    let variant = parse_variant(&a.variant)?;
+    let opts = play::PlayOptions {
+        variant,
+        scoring: parse_scoring(&a.scoring)?,
+        bots: a.bots.split(',').map(|s| s.trim().to_string()).collect(),
+        seat: a.seat,
+        seed: a.seed,
+        max_rounds: (a.max_rounds > 0).then_some(a.max_rounds),
+        save: a.save,
+        style,
+    };
+    play::play(&opts, input, out).map(|_| ())
+}
+
+fn replay_cmd(a: ReplayArgs, out: &mut dyn Write, style: Style) -> Result<(), Failure> {
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", a.file.display())))?;
+    replay::replay(&text, a.round, style, out)
+}
+
+fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    if !(a.seconds > 0.0 && a.seconds.is_finite()) {
+        return Err(Failure::usage(format!(
+            "--seconds must be a positive number, got {}",
+            a.seconds
+        )));
+    }
+    let variants = match a.variant {
+        Some(v) => vec![parse_variant(&v)?],
+        None => Variant::ALL.to_vec(),
+    };
+    bench::bench(&variants, a.seconds, out)
+}

@@ -1,0 +1,705 @@
+//! `yokai-septet play`: an interactive game in the terminal, you against the bots.
+//!
+//! Generic over its input and output so that tests drive it with scripted input. What it
+//! shows comes from the human seat's [`SeatView`] (its own hand, what it passed and
+//! received) and from public events (cards played, tricks, round results): never another
+//! player's hand or passes. It fits an 80×24 terminal, colours cards only when asked to
+//! ([`Style`]), and treats every wrong input as a message and a new prompt.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use crate::bots::{bot_by_name, Bot};
+use crate::card::{Card, CardSet, Suit};
+use crate::config::{GameConfig, Scoring, Variant};
+use crate::passing::pass_target;
+use crate::record::Match;
+use crate::state::{Outcome, Phase};
+use crate::view::SeatView;
+
+use super::replay::{reason_text, seats_text};
+use super::{Failure, Style};
+
+/// The options of one game.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    pub variant: Variant,
+    pub scoring: Scoring,
+    /// One bot name for every other seat, or one per other seat in seat order.
+    pub bots: Vec<String>,
+    /// The human's seat.
+    pub seat: usize,
+    pub seed: u64,
+    pub max_rounds: Option<u32>,
+    /// Where to write the JSON record (at every prompt and at the end).
+    pub save: Option<PathBuf>,
+    pub style: Style,
+}
+
+impl PlayOptions {
+    /// A 4p game against heuristic bots, seat 0, plain text.
+    pub fn new(variant: Variant, seed: u64) -> PlayOptions {
+        PlayOptions {
+            variant,
+            scoring: Scoring::Advanced,
+            bots: vec!["heuristic".into()],
+            seat: 0,
+            seed,
+            max_rounds: None,
+            save: None,
+            style: Style::PLAIN,
+        }
+    }
+}
+
+/// How a game session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayEnd {
+    /// The game reached its end (or the round cap).
+    GameOver,
+    /// The player typed `quit`.
+    Quit,
+    /// The input closed (end of file) before the game ended.
+    InputClosed,
+}
+
+/// What the player typed at a prompt.
+enum Decision {
+    Cards(Vec<Card>),
+    Quit,
+    Closed,
+}
+
+const HELP: &str = "\
+Type a card code (S13, WA, F7b; any case) or the number shown next to the card.
+While passing you may give several cards at once, e.g. `1 5 9` or `S13 WA F7`.
+Cards marked * are the ones you may choose now. Empty line: show the table again.
+`?` or `help`: this help.  `q` or `quit`: leave the game (saved with --save).";
+
+/// The table: who sits where, the per-round public tallies, and the output style.
+struct Table {
+    variant: Variant,
+    me: usize,
+    names: Vec<String>,
+    style: Style,
+    /// Bosses each seat captured this round (public: everyone saw the tricks).
+    bosses: Vec<Vec<Card>>,
+}
+
+impl Table {
+    fn n(&self) -> usize {
+        self.variant.num_players()
+    }
+
+    fn partner(&self) -> Option<usize> {
+        self.variant.has_teams().then(|| (self.me + 2) % 4)
+    }
+
+    /// `you`, `partner (heuristic)` or `seat 3 (random)`.
+    fn who(&self, p: usize) -> String {
+        if p == self.me {
+            "you".into()
+        } else if Some(p) == self.partner() {
+            format!("partner {p} ({})", self.names[p])
+        } else {
+            format!("seat {p} ({})", self.names[p])
+        }
+    }
+
+    /// A short label: `you` or `seat 3`.
+    fn short(&self, p: usize) -> String {
+        if p == self.me {
+            "you".into()
+        } else {
+            format!("seat {p}")
+        }
+    }
+
+    /// Bosses, compactly: a suit's two copies (seal variants) as `W7×2`.
+    fn bosses_text(&self, bosses: impl IntoIterator<Item = Card>) -> String {
+        let mut count = [0u8; 7];
+        for c in bosses {
+            count[c.suit() as usize] += 1;
+        }
+        let parts: Vec<String> = Suit::ALL
+            .iter()
+            .filter(|&&su| count[su as usize] > 0)
+            .map(|&su| match count[su as usize] {
+                1 => self.style.card(su.boss()),
+                k => format!("{}×{k}", self.style.card(su.boss())),
+            })
+            .collect();
+        if parts.is_empty() {
+            "-".into()
+        } else {
+            parts.join(" ")
+        }
+    }
+
+    /// A label for a trick's winner: `you`, `your partner` or `seat 3`.
+    fn winner(&self, p: usize) -> String {
+        if Some(p) == self.partner() {
+            "your partner".into()
+        } else {
+            self.short(p)
+        }
+    }
+
+    /// A played card with its player, compact: `3:L4`, `you:L4`.
+    fn played(&self, p: usize, c: Card) -> String {
+        if p == self.me {
+            format!("you:{}", self.style.card(c))
+        } else {
+            format!("{p}:{}", self.style.card(c))
+        }
+    }
+
+    fn side_label(&self, side: usize) -> String {
+        if self.variant.has_teams() {
+            let mine = side == self.variant.side_of(self.me);
+            (if mine { "us" } else { "them" }).to_string()
+        } else {
+            self.short(side)
+        }
+    }
+
+    fn scores_line(&self, view: &SeatView) -> String {
+        let parts: Vec<String> = (0..self.variant.num_sides())
+            .map(|side| {
+                let s = view.score(side);
+                if self.variant.is_seal() {
+                    let suits: Vec<String> = Suit::ALL
+                        .iter()
+                        .filter(|&&su| view.seals(side) >> su as u8 & 1 == 1)
+                        .map(|&su| self.style.suit_letter(su))
+                        .collect();
+                    format!("{} {s} [{}]", self.side_label(side), suits.join(" "))
+                } else {
+                    format!("{} {s}", self.side_label(side))
+                }
+            })
+            .collect();
+        let target = match self.variant {
+            Variant::Seal => "7 seals win".to_string(),
+            Variant::SealShort => "4 seals win".to_string(),
+            _ => format!("game to {}", view.config().scoring.target()),
+        };
+        format!("{} · {target}", parts.join(" · "))
+    }
+
+    fn trump_line(&self, view: &SeatView) -> String {
+        match (view.trump_suit(), view.trump_card()) {
+            (Some(t), Some(c)) => format!(
+                "trump {} (face-up {})",
+                self.style.suit(t),
+                self.style.card(c)
+            ),
+            (Some(t), None) => format!("trump {} (first lead)", self.style.suit(t)),
+            (None, _) => "trump: the suit of the first card led".into(),
+        }
+    }
+}
+
+/// Plays one game: the human at `opts.seat` types decisions on `input`; everything is
+/// written to `out`. Returns how it ended; writes the record to `opts.save` if given.
+pub fn play<R, W>(opts: &PlayOptions, input: &mut R, out: &mut W) -> Result<PlayEnd, Failure>
+where
+    R: BufRead + ?Sized,
+    W: Write + ?Sized,
+{
+    let v = opts.variant;
+    let n = v.num_players();
+    let me = opts.seat;
+    if me >= n {
+        return Err(Failure::usage(format!(
+            "--seat {me} is out of range: {v} has seats 0 to {}",
+            n - 1
+        )));
+    }
+    let names: Vec<String> = match opts.bots.len() {
+        1 => vec![opts.bots[0].clone(); n - 1],
+        k if k == n - 1 => opts.bots.clone(),
+        k => {
+            return Err(Failure::usage(format!(
+                "--bots: give one bot name, or {} (one per other seat); got {k}",
+                n - 1
+            )))
+        }
+    };
+    let mut bots: Vec<Option<Box<dyn Bot>>> = Vec::with_capacity(n);
+    let mut seat_names = Vec::with_capacity(n);
+    let mut others = names.into_iter();
+    for p in 0..n {
+        if p == me {
+            bots.push(None);
+            seat_names.push("you".to_string());
+        } else {
+            let name = others.next().expect("n - 1 names");
+            let seed = opts
+                .seed
+                .wrapping_add((p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let bot =
+                bot_by_name(&name, seed).map_err(|e| Failure::usage(format!("--bots: {e}")))?;
+            bots.push(Some(bot));
+            seat_names.push(name);
+        }
+    }
+    let config = GameConfig::new(v, opts.seed)
+        .with_scoring(opts.scoring)
+        .with_max_rounds(opts.max_rounds);
+    let mut m = Match::new(config);
+    let mut t = Table {
+        variant: v,
+        me,
+        names: seat_names,
+        style: opts.style,
+        bosses: vec![Vec::new(); n],
+    };
+    intro(&t, opts, out)?;
+
+    let mut round_shown = None;
+    let end = loop {
+        let s = *m.state();
+        let view = s.view(me);
+        if s.is_over() {
+            game_over(&t, &view, out)?;
+            break PlayEnd::GameOver;
+        }
+        if round_shown != Some(view.round()) {
+            round_shown = Some(view.round());
+            t.bosses = vec![Vec::new(); n];
+            round_header(&t, &view, out)?;
+        }
+        let p = s.current_player().expect("the game is not over");
+        let cards = match &mut bots[p] {
+            Some(bot) => vec![bot.act(&s.view(p))],
+            None => {
+                save(opts, &m)?;
+                status(&t, &view, out)?;
+                match decide(&t, &view, input, out)? {
+                    Decision::Cards(c) => c,
+                    Decision::Quit => {
+                        writeln!(out, "You left the game.")?;
+                        break PlayEnd::Quit;
+                    }
+                    Decision::Closed => {
+                        writeln!(out, "\nInput closed: leaving the game.")?;
+                        break PlayEnd::InputClosed;
+                    }
+                }
+            }
+        };
+        for card in cards {
+            let before = *m.state();
+            let outcome = m.apply(card).map_err(|e| {
+                Failure::runtime(format!("internal error: {e} (please report this bug)"))
+            })?;
+            narrate(&mut t, &before, p, card, &outcome, &m.state().view(me), out)?;
+        }
+    };
+    save(opts, &m)?;
+    if let Some(path) = &opts.save {
+        writeln!(out, "Record saved to {}", path.display())?;
+    }
+    out.flush()?;
+    Ok(end)
+}
+
+fn save(opts: &PlayOptions, m: &Match) -> Result<(), Failure> {
+    if let Some(path) = &opts.save {
+        let json = serde_json::to_string_pretty(&m.record()).expect("a record serialises");
+        std::fs::write(path, json + "\n")
+            .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+fn intro<W: Write + ?Sized>(t: &Table, opts: &PlayOptions, out: &mut W) -> Result<(), Failure> {
+    let v = t.variant;
+    write!(out, "{}", t.style.bold(&format!("Yokai Septet {v}")))?;
+    if !v.is_seal() {
+        write!(out, " ({} scoring)", opts.scoring)?;
+    }
+    writeln!(out, " · seed {}", opts.seed)?;
+    let seats: Vec<String> = (0..t.n()).map(|p| format!("{p} {}", t.names[p])).collect();
+    writeln!(out, "Seats: {}", seats.join(" · "))?;
+    match t.partner() {
+        Some(q) => writeln!(
+            out,
+            "You are seat {}; your partner is seat {q} (\"us\"); seats {} and {} are \"them\".",
+            t.me,
+            (t.me + 1) % 4,
+            (t.me + 3) % 4
+        )?,
+        None => writeln!(out, "You are seat {}; everyone plays for themselves.", t.me)?,
+    }
+    writeln!(
+        out,
+        "Type a card code or its number; ? for help, q to quit."
+    )?;
+    Ok(())
+}
+
+fn round_header<W: Write + ?Sized>(t: &Table, view: &SeatView, out: &mut W) -> Result<(), Failure> {
+    let rule = "─".repeat(8);
+    writeln!(
+        out,
+        "\n{rule} {} · {} {rule}",
+        t.style.bold(&format!("Round {}", view.round() + 1)),
+        t.trump_line(view)
+    )?;
+    writeln!(out, "Scores: {}", t.scores_line(view))?;
+    Ok(())
+}
+
+/// Where pick `k` of the human goes, in words.
+fn pass_goal(t: &Table, k: usize) -> String {
+    let to = pass_target(t.variant, t.me, k);
+    if Some(to) == t.partner() {
+        format!("your partner (seat {to})")
+    } else if to == (t.me + 1) % t.n() {
+        format!("seat {to}, on your left")
+    } else {
+        format!("seat {to}, on your right")
+    }
+}
+
+/// The table as the human sees it before a decision.
+fn status<W: Write + ?Sized>(t: &Table, view: &SeatView, out: &mut W) -> Result<(), Failure> {
+    let st = t.style;
+    let hand = view.hand();
+    let legal = view.legal_actions();
+    writeln!(out)?;
+    if view.phase() == Phase::Pass {
+        let done = view.num_picks(t.me);
+        let total = t.variant.pass_count();
+        write!(
+            out,
+            "Passing: choose card {} of {total}, for {}",
+            done + 1,
+            pass_goal(t, done)
+        )?;
+        let picked: Vec<Card> = view.my_passes().map(|(c, _)| c).collect();
+        if !picked.is_empty() {
+            write!(out, " (picked: {})", st.cards(picked))?;
+        }
+        writeln!(out)?;
+    } else {
+        writeln!(
+            out,
+            "Round {} · trick {} of {} · {}",
+            view.round() + 1,
+            view.tricks_played() + 1,
+            t.variant.tricks_per_round(),
+            t.trump_line(view)
+        )?;
+        writeln!(out, "Scores: {}", t.scores_line(view))?;
+        writeln!(out, "  {:<24}tricks  bosses", "")?;
+        for p in 0..t.n() {
+            let bosses = t.bosses_text(view.won_cards(p).bosses().iter());
+            writeln!(
+                out,
+                "  {:<24}{:>5}   {bosses}",
+                t.who(p),
+                view.tricks_won(p)
+            )?;
+        }
+        let leader = view.trick_leader().unwrap_or(t.me);
+        let played: Vec<String> = view
+            .trick_cards()
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| t.played((leader + i) % t.n(), c))
+            .collect();
+        if played.is_empty() {
+            writeln!(out, "Trick: you lead")?;
+        } else {
+            writeln!(out, "Trick: {}  you:?", played.join("  "))?;
+        }
+    }
+    writeln!(
+        out,
+        "Your hand (the numbered cards are the ones you may choose):"
+    )?;
+    let mut k = 0;
+    for (i, c) in hand.iter().enumerate() {
+        if legal.contains(c) {
+            k += 1;
+            write!(out, "{k:>3} {}", st.card_w(c, 3))?;
+        } else {
+            write!(out, "    {}", st.dim(&format!("{:<3}", c.to_string())))?;
+        }
+        if i % 10 == 9 || i + 1 == hand.len() as usize {
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads until the player gives a valid decision, quits, or the input closes.
+fn decide<R, W>(t: &Table, view: &SeatView, input: &mut R, out: &mut W) -> Result<Decision, Failure>
+where
+    R: BufRead + ?Sized,
+    W: Write + ?Sized,
+{
+    let passing = view.phase() == Phase::Pass;
+    loop {
+        write!(out, "{}", if passing { "Pass> " } else { "Play> " })?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            return Ok(Decision::Closed);
+        }
+        let text = line.trim();
+        if !t.style.interactive {
+            writeln!(out, "{text}")?; // echo scripted input, so the transcript reads well
+        }
+        match text.to_ascii_lowercase().as_str() {
+            "" => {
+                status(t, view, out)?;
+                continue;
+            }
+            "?" | "h" | "help" => {
+                writeln!(out, "{HELP}")?;
+                continue;
+            }
+            "q" | "quit" | "exit" => return Ok(Decision::Quit),
+            _ => {}
+        }
+        match parse_decision(t, view, text) {
+            Ok(cards) => return Ok(Decision::Cards(cards)),
+            Err(msg) => writeln!(out, "{msg}")?,
+        }
+    }
+}
+
+/// One token: a card code, or the 1-based number shown next to a card: the numbers run
+/// over the cards the player may choose (`legal`), in the order shown.
+fn parse_token(hand: CardSet, legal: CardSet, token: &str) -> Result<Card, String> {
+    if token.bytes().all(|b| b.is_ascii_digit()) {
+        let k: usize = token.parse().unwrap_or(usize::MAX);
+        return match k.checked_sub(1).and_then(|i| legal.nth(i.min(64) as u32)) {
+            Some(c) => Ok(c),
+            None => Err(format!(
+                "There is no card number {token}: choose 1 to {}.",
+                legal.len()
+            )),
+        };
+    }
+    let c: Card = token.parse().map_err(|e| format!("{e}."))?;
+    if !hand.contains(c) {
+        return Err(format!("You do not hold {c}."));
+    }
+    Ok(c)
+}
+
+/// The cards named by `text` if they are a legal decision now; otherwise why not.
+fn parse_decision(t: &Table, view: &SeatView, text: &str) -> Result<Vec<Card>, String> {
+    let hand = view.hand();
+    let tokens: Vec<&str> = text
+        .split(|ch: char| ch.is_whitespace() || ch == ',')
+        .filter(|s| !s.is_empty())
+        .collect();
+    if view.phase() == Phase::Pass {
+        let left = t.variant.pass_count() - view.num_picks(t.me);
+        if tokens.len() > left {
+            return Err(format!(
+                "You have {left} card(s) left to pass; you named {}.",
+                tokens.len()
+            ));
+        }
+        let mut chosen: Vec<Card> = Vec::new();
+        let picked: CardSet = view.my_passes().map(|(c, _)| c).collect();
+        for tok in tokens {
+            let c = parse_token(hand, view.legal_actions(), tok)?;
+            if picked.contains(c) || chosen.contains(&c) {
+                return Err(format!("You already chose {c} to pass."));
+            }
+            chosen.push(c);
+        }
+        return Ok(chosen);
+    }
+    if tokens.len() != 1 {
+        return Err("Play one card at a time.".into());
+    }
+    let legal = view.legal_actions();
+    let c = parse_token(hand, legal, tokens[0])?;
+    if !legal.contains(c) {
+        let led = view.led_suit().map(|s| s.name()).unwrap_or("the led suit");
+        return Err(format!(
+            "You cannot play {c}: you must follow {led}. Playable: {}.",
+            legal
+        ));
+    }
+    Ok(vec![c])
+}
+
+/// Reports what one decision did, from the human's point of view.
+fn narrate<W: Write + ?Sized>(
+    t: &mut Table,
+    before: &crate::State,
+    p: usize,
+    card: Card,
+    outcome: &Outcome,
+    after: &SeatView,
+    out: &mut W,
+) -> Result<(), Failure> {
+    let st = t.style;
+    if before.phase() == Phase::Pass {
+        if p == t.me {
+            let k = before.picks(p).len();
+            writeln!(
+                out,
+                "You will pass {} to {}.",
+                st.card(card),
+                pass_goal(t, k)
+            )?;
+        }
+        if after.phase() == Phase::Play || after.round() != before.round() {
+            let by_seat = |cards: Vec<(Card, usize)>, word: &str| -> String {
+                let parts: Vec<String> = (0..t.n())
+                    .filter_map(|q| {
+                        let mine: Vec<Card> =
+                            cards.iter().filter(|x| x.1 == q).map(|x| x.0).collect();
+                        (!mine.is_empty())
+                            .then(|| format!("{} {word} {}", st.cards(mine), t.short(q)))
+                    })
+                    .collect();
+                parts.join(", ")
+            };
+            writeln!(
+                out,
+                "Cards exchanged. You passed {}.",
+                by_seat(after.my_passes().collect(), "to")
+            )?;
+            writeln!(
+                out,
+                "You received {}.",
+                by_seat(after.received().collect(), "from")
+            )?;
+            if let Some(l) = after.round_leader() {
+                writeln!(
+                    out,
+                    "{} lead{} the first trick.",
+                    capital(&t.who(l)),
+                    if l == t.me { "" } else { "s" }
+                )?;
+            }
+        }
+        return Ok(());
+    }
+    let Some(trick) = outcome.trick else {
+        return Ok(());
+    };
+    let n = t.n();
+    let cards: Vec<String> = trick
+        .cards()
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| t.played((trick.leader as usize + i) % n, c))
+        .collect();
+    let w = trick.winner as usize;
+    write!(
+        out,
+        "Trick {:>2}: {}  → {} win{}",
+        before.tricks_played() + 1,
+        cards.join(" "),
+        t.winner(w),
+        if w == t.me { "" } else { "s" }
+    )?;
+    let bosses: Vec<Card> = trick
+        .cards()
+        .iter()
+        .copied()
+        .filter(|c| c.is_boss())
+        .collect();
+    if !bosses.is_empty() {
+        write!(out, ", taking {}", st.cards(bosses.iter().copied()))?;
+        t.bosses[w].extend(bosses);
+    }
+    writeln!(out)?;
+    for s in Suit::ALL {
+        if outcome.new_seals >> s as u8 & 1 == 1 {
+            let team = if w & 1 == t.me & 1 {
+                "Your team"
+            } else {
+                "The other team"
+            };
+            writeln!(out, "{team} seals {}!", st.suit(s))?;
+        }
+    }
+    if let Some(r) = outcome.round {
+        let winners: Vec<usize> = r.winner_seats().collect();
+        let you = if winners.contains(&t.me) {
+            " (you win the round)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{} Round {} over: {}{you}\n  Why: {}.",
+            "═".repeat(3),
+            before.round() + 1,
+            if winners.is_empty() {
+                "no winner".into()
+            } else {
+                seats_text(&winners)
+            },
+            reason_text(r.reason, t.variant)
+        )?;
+        for side in 0..t.variant.num_sides() {
+            let seats = if t.variant.has_teams() {
+                vec![side, side + 2]
+            } else {
+                vec![side]
+            };
+            let taken = seats.iter().flat_map(|&q| t.bosses[q].iter().copied());
+            writeln!(
+                out,
+                "  Bosses of {}: {}",
+                t.side_label(side),
+                t.bosses_text(taken)
+            )?;
+        }
+        let pts: Vec<String> = (0..t.variant.num_sides())
+            .map(|side| format!("{} +{}", t.side_label(side), r.points[side]))
+            .collect();
+        writeln!(out, "  Points: {}", pts.join(" · "))?;
+        writeln!(out, "  Scores: {}", t.scores_line(after))?;
+    }
+    Ok(())
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn game_over<W: Write + ?Sized>(t: &Table, view: &SeatView, out: &mut W) -> Result<(), Failure> {
+    writeln!(out)?;
+    if view.is_truncated() {
+        writeln!(out, "{}", t.style.bold("Game stopped by the round cap."))?;
+    } else {
+        let winners: Vec<usize> = (0..t.n())
+            .filter(|&p| view.winners_mask() >> p & 1 == 1)
+            .collect();
+        let verdict = if winners.contains(&t.me) {
+            "You win!"
+        } else {
+            "You lose."
+        };
+        writeln!(
+            out,
+            "{}",
+            t.style.bold(&format!(
+                "Game over: {} won. {verdict}",
+                seats_text(&winners)
+            ))
+        )?;
+    }
+    writeln!(out, "Final scores: {}", t.scores_line(view))?;
+    Ok(())
+}

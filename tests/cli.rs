@@ -1,0 +1,342 @@
+//! End-to-end tests of the `yokai-septet` command-line tool: `play` driven by scripted
+//! input, `replay` of saved and tampered records, `bench`, and the binary itself.
+#![cfg(feature = "cli")]
+
+use std::cell::RefCell;
+use std::io::{BufReader, Cursor, Read, Write};
+use std::process::{Command, Stdio};
+use std::rc::Rc;
+
+use yokai_septet::cli::play::{play, PlayEnd, PlayOptions};
+use yokai_septet::cli::{run_with, Style};
+use yokai_septet::{GameConfig, Match, State, Variant};
+
+/// Runs the tool in-process; returns (exit code, stdout, stderr).
+fn cli(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut argv = vec!["yokai-septet"];
+    argv.extend_from_slice(args);
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run_with(
+        argv,
+        &mut Cursor::new(input.to_string()),
+        &mut out,
+        &mut err,
+        Style::PLAIN,
+    );
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("yokai-cli-{}-{name}", std::process::id()))
+}
+
+/// Always typing `1` (the first card the player may choose) plays whole games.
+#[test]
+fn a_whole_game_by_always_typing_1() {
+    for (variant, rounds) in [("4p", "0"), ("3p", "0"), ("seal-short", "2"), ("seal", "1")] {
+        let path = tmp(&format!("{variant}.json"));
+        let input = "1\n".repeat(5000);
+        let (code, out, err) = cli(
+            &[
+                "play",
+                "--variant",
+                variant,
+                "--seed",
+                "3",
+                "--max-rounds",
+                rounds,
+                "--save",
+                path.to_str().unwrap(),
+            ],
+            &input,
+        );
+        assert_eq!(code, 0, "{variant}: {err}");
+        assert!(
+            out.contains("Game over") || out.contains("round cap"),
+            "{variant}: {out}"
+        );
+        assert!(out.contains("Round 1 over"), "{out}");
+        assert!(out.contains("Why: "), "{out}");
+        assert!(!out.contains("\x1b["), "plain output has no colours");
+        let m = Match::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert!(m.state().is_over());
+        // Every line fits an 80-column terminal.
+        for line in out.lines() {
+            assert!(line.chars().count() <= 80, "{variant}: too wide: {line}");
+        }
+        std::fs::remove_file(path).ok();
+    }
+}
+
+/// A shared buffer: the game writes the transcript into it, the scripted player reads it.
+#[derive(Clone, Default)]
+struct Shared(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A player that reads the transcript and types card codes: the first card shown with a
+/// number; once, in play, first a card shown without one (an illegal card).
+struct CodeTyper {
+    transcript: Shared,
+    tried_illegal: bool,
+    lines: usize,
+}
+
+impl Read for CodeTyper {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.lines += 1;
+        if self.lines > 5000 {
+            return Ok(0);
+        }
+        let text = String::from_utf8(self.transcript.0.borrow().clone()).unwrap();
+        let at = text
+            .rfind("Your hand")
+            .expect("a hand is shown before each prompt");
+        let hand: Vec<&str> = text[at..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.ends_with("> "))
+            .collect();
+        let (mut numbered, mut unnumbered) = (Vec::new(), Vec::new());
+        for line in hand {
+            for cell in line.as_bytes().chunks(7) {
+                let cell = std::str::from_utf8(cell).unwrap();
+                if cell.len() < 4 {
+                    continue;
+                }
+                let (num, code) = (cell[..3].trim(), cell[3..].trim());
+                if code.is_empty() {
+                    continue;
+                }
+                if num.is_empty() {
+                    unnumbered.push(code)
+                } else {
+                    numbered.push(code)
+                }
+            }
+        }
+        let playing = text.trim_end().ends_with("Play>");
+        let code = match unnumbered.first() {
+            Some(c) if playing && !self.tried_illegal => {
+                self.tried_illegal = true;
+                c.to_string()
+            }
+            _ => numbered.first().expect("some card is playable").to_string(),
+        };
+        let line = format!("{}\n", code.to_lowercase());
+        buf[..line.len()].copy_from_slice(line.as_bytes());
+        Ok(line.len())
+    }
+}
+
+#[test]
+fn a_whole_game_by_typing_codes_with_an_illegal_card_rejected() {
+    for variant in [Variant::FourPlayer, Variant::ThreePlayer] {
+        let out = Shared::default();
+        let mut input = BufReader::new(CodeTyper {
+            transcript: out.clone(),
+            tried_illegal: false,
+            lines: 0,
+        });
+        let mut opts = PlayOptions::new(variant, 11);
+        opts.seat = 1;
+        opts.bots = vec!["random".into()];
+        let end =
+            play(&opts, &mut input, &mut out.clone()).unwrap_or_else(|f| panic!("{}", f.message));
+        let text = String::from_utf8(out.0.borrow().clone()).unwrap();
+        assert_eq!(end, PlayEnd::GameOver, "{text}");
+        assert!(input.get_ref().tried_illegal);
+        assert!(text.contains("You cannot play"), "{text}");
+        assert!(text.contains("you must follow"), "{text}");
+    }
+}
+
+#[test]
+fn wrong_input_gets_a_message_and_a_new_prompt() {
+    let (code, out, _) = cli(
+        &["play", "--seed", "0"],
+        "xx\n99\n0\nS13 WA F7 E2\n?\n\n1\n1\nq\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("'xx' is not a card code"), "{out}");
+    assert!(out.contains("There is no card number 99"), "{out}");
+    assert!(out.contains("There is no card number 0"), "{out}");
+    assert!(out.contains("left to pass; you named 4"), "{out}");
+    assert!(out.contains("Type a card code"), "help: {out}");
+    // 9 lines typed, every one answered by a prompt, plus the prompt after the 2 picks.
+    assert!(out.matches("Pass> ").count() >= 8, "{out}");
+    assert!(out.contains("You already chose") || out.contains("You left the game"));
+    let (_, out, _) = cli(&["play", "--seed", "0"], "1\n1\n");
+    assert!(out.contains("(picked: "), "{out}");
+    let (_, out, _) = cli(&["play", "--seed", "0"], "1 1\nq\n");
+    assert!(out.contains("You already chose"), "{out}");
+}
+
+#[test]
+fn closed_input_exits_cleanly_and_saves() {
+    let path = tmp("closed.json");
+    let (code, out, err) = cli(
+        &["play", "--variant", "3p", "--save", path.to_str().unwrap()],
+        "1\n2\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Input closed: leaving the game."), "{out}");
+    assert!(out.contains("Record saved to"));
+    let m = Match::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(!m.state().is_over());
+    assert_eq!(
+        m.record().rounds[0].passes[0].len(),
+        2,
+        "the two picks are recorded"
+    );
+    std::fs::remove_file(path).ok();
+    // Quitting saves too.
+    let path = tmp("quit.json");
+    let (code, out, _) = cli(&["play", "--save", path.to_str().unwrap()], "quit\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("You left the game."));
+    assert!(Match::from_json(&std::fs::read_to_string(&path).unwrap()).is_ok());
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    for args in [
+        vec!["play", "--seat", "4"],
+        vec!["play", "--variant", "5p"],
+        vec!["play", "--bots", "random,heuristic"],
+        vec!["play", "--bots", "alpha"],
+        vec!["play", "--scoring", "hard"],
+        vec!["bench", "--seconds", "0"],
+        vec!["replay", "/nonexistent/record.json"],
+    ] {
+        let (code, _, err) = cli(&args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+    let (code, out, _) = cli(&["--help"], "");
+    assert_eq!(code, 0);
+    for cmd in ["play", "replay", "bench", "arena"] {
+        assert!(out.contains(cmd), "{out}");
+    }
+}
+
+/// Before the first trick the human sees only its own hand and what it received.
+#[test]
+fn play_shows_only_what_the_seat_may_know() {
+    let (_, out, _) = cli(&["play", "--seed", "5"], "1\n1\n1\nq\n");
+    let before_play = &out[..out.find("Cards exchanged").unwrap()];
+    let s = State::new(GameConfig::new(Variant::FourPlayer, 5));
+    for seat in 1..4 {
+        for c in s.hand(seat) {
+            let code = c.to_string();
+            let shown = before_play
+                .split(|ch: char| !ch.is_alphanumeric())
+                .any(|w| w == code);
+            assert!(
+                !shown,
+                "seat {seat}'s {code} is shown to seat 0:\n{before_play}"
+            );
+        }
+    }
+}
+
+#[test]
+fn replay_prints_a_saved_record_and_rejects_a_tampered_one() {
+    let path = tmp("replay.json");
+    let input = "1\n".repeat(2000);
+    let (code, _, _) = cli(
+        &["play", "--seed", "2", "--save", path.to_str().unwrap()],
+        &input,
+    );
+    assert_eq!(code, 0);
+    let p = path.to_str().unwrap();
+    let (code, out, err) = cli(&["replay", p], "");
+    assert_eq!(code, 0, "{err}");
+    for needle in [
+        "Round 1 · trump",
+        "leads",
+        "trick  1:",
+        "→ seat",
+        "Round over:",
+        "points",
+        "Game over:",
+    ] {
+        assert!(out.contains(needle), "{needle}: {out}");
+    }
+    let (code, one, _) = cli(&["replay", p, "--round", "1"], "");
+    assert_eq!(code, 0);
+    assert!(one.contains("Round 1") && !one.contains("Round 2"), "{one}");
+    let (code, _, err) = cli(&["replay", p, "--round", "99"], "");
+    assert_eq!(code, 2, "{err}");
+
+    let mut rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let w = rec["rounds"][0]["tricks"][0]["winner"].as_u64().unwrap();
+    rec["rounds"][0]["tricks"][0]["winner"] = ((w + 1) % 4).into();
+    std::fs::write(&path, rec.to_string()).unwrap();
+    let (code, out, err) = cli(&["replay", p], "");
+    assert_eq!(code, 2);
+    assert!(
+        out.is_empty(),
+        "nothing is printed from a bad record: {out}"
+    );
+    assert!(err.contains("rounds[0].tricks[0].winner"), "{err}");
+    std::fs::write(&path, "{not json").unwrap();
+    let (code, _, err) = cli(&["replay", p], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not valid JSON"), "{err}");
+    std::fs::remove_file(path).ok();
+}
+
+#[test]
+fn bench_runs_quickly_with_a_tiny_budget() {
+    let (code, out, err) = cli(&["bench", "--seconds", "0.01"], "");
+    assert_eq!(code, 0, "{err}");
+    for v in Variant::ALL {
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{}:", v.name())))
+            .unwrap();
+        assert!(line.contains("decisions/s"), "{line}");
+    }
+    let (code, out, _) = cli(&["bench", "--seconds", "0.01", "--variant", "3p"], "");
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().filter(|l| l.contains("decisions/s")).count(), 1);
+}
+
+/// The real binary: scripted stdin (not a terminal) means no colours; input closing mid-game
+/// is a clean exit.
+#[test]
+fn the_binary_plays_with_piped_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yokai-septet"))
+        .args(["play", "--variant", "3p", "--seed", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"1\n1\n1\n1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Input closed"), "{text}");
+    assert!(!text.contains("\x1b["), "{text}");
+}

@@ -1,0 +1,65 @@
+"""The ``yokai-septet`` console script (``yokai_septet.cli:main`` → ``_core.run_cli``):
+the same Rust code as the binary, with real stdin/stdout."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import yokai_septet as ys
+
+SCRIPT = shutil.which("yokai-septet") or os.path.join(os.path.dirname(sys.executable), "yokai-septet")
+
+
+def run(args, input_text="", timeout=120):
+    env = dict(os.environ, NO_COLOR="1")
+    return subprocess.run([SCRIPT, *args], input=input_text, capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+pytestmark = pytest.mark.skipif(not os.path.exists(SCRIPT), reason="console script not installed")
+
+
+def test_help_lists_the_subcommands():
+    p = run(["--help"])
+    assert p.returncode == 0, p.stderr
+    for cmd in ("play", "replay", "bench", "arena"):
+        assert cmd in p.stdout
+
+
+def test_scripted_play_saves_a_record_that_replays(tmp_path):
+    path = tmp_path / "game.json"
+    p = run(["play", "--variant", "3p", "--seed", "4", "--save", str(path)], "1\n" * 3000)
+    assert p.returncode == 0, p.stderr
+    assert "Game over" in p.stdout
+    assert "\x1b[" not in p.stdout  # piped: no colours
+    rec = json.loads(path.read_text())
+    g = ys.Game.from_record(rec)
+    assert g.phase == "over" and g.winners
+    r = run(["replay", str(path), "--round", "1"])
+    assert r.returncode == 0 and "Round 1" in r.stdout
+    rec["rounds"][0]["tricks"][0]["winner"] = (rec["rounds"][0]["tricks"][0]["winner"] + 1) % 3
+    path.write_text(json.dumps(rec))
+    r = run(["replay", str(path)])
+    assert r.returncode == 2
+    assert "rounds[0].tricks[0].winner" in r.stderr
+
+
+def test_closed_stdin_and_bad_options():
+    p = run(["play"], "1\n")
+    assert p.returncode == 0
+    assert "Input closed" in p.stdout
+    p = run(["play", "--variant", "9p"])
+    assert p.returncode == 2 and "error:" in p.stderr
+
+
+def test_run_cli_in_process_returns_the_exit_code():
+    from yokai_septet.cli import main
+
+    assert main(["bench", "--seconds", "0.01", "--variant", "4p"]) == 0
+    assert main(["bench", "--seconds", "-1"]) == 2
