@@ -503,7 +503,10 @@ fn compare(given: &Value, computed: &Value, path: &str) -> Result<(), RecordErro
         (Value::Object(g), Value::Object(c)) => {
             for key in g.keys() {
                 if !c.contains_key(key) {
-                    return Err(RecordError::new(join(path, key), "unknown key"));
+                    return Err(RecordError::new(
+                        join(path, key),
+                        format!("unknown key {key:?}"),
+                    ));
                 }
             }
             for (key, cv) in c {

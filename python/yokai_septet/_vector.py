@@ -72,6 +72,8 @@ class VectorEnv(_CoreVectorEnv):
         ``IllegalActionError`` naming the env, and nothing changes; non-integer actions
         raise ``TypeError``."""
         a = np.asarray(actions)
+        if a.dtype == object and a.shape == (self.num_envs,):
+            a = self._python_ints(a)
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got an array of dtype {a.dtype}")
         if a.shape != (self.num_envs,):
@@ -86,6 +88,21 @@ class VectorEnv(_CoreVectorEnv):
             self._out(self.truncated),
             self._infos(),
         )
+
+    def _python_ints(self, a: np.ndarray) -> np.ndarray:
+        """Python ints too large for int64 make an object array: out of range, so
+        IllegalActionError naming the env (a non-integer is left to the TypeError)."""
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in a):
+            return a
+        for i, x in enumerate(a):
+            if not 0 <= x < self.single_action_space_n:
+                from ._core import IllegalActionError
+
+                raise IllegalActionError(
+                    f"illegal action in env {i}: action {x} is out of range: actions are "
+                    f"card ids 0..{self.single_action_space_n - 1}"
+                )
+        return a.astype(np.int64)
 
     def action_masks(self) -> np.ndarray:
         """Legal-action masks ``[num_envs, num_actions]`` for the pending decisions."""

@@ -77,14 +77,17 @@ impl PyBot {
     }
 
     /// Restarts the bot's random stream from ``seed``.
-    fn reseed(&self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// (Waits, with the GIL released, for an ``act`` running in another thread.)
+    fn reseed(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
         let seed = extract_seed(seed)?;
-        let mut bot = self
-            .bot
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))?;
-        bot.reseed(seed);
-        Ok(())
+        py.allow_threads(|| {
+            let mut bot = self
+                .bot
+                .lock()
+                .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))?;
+            bot.reseed(seed);
+            Ok(())
+        })
     }
 
     fn __repr__(&self) -> String {

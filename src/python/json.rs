@@ -55,10 +55,20 @@ fn bad(path: &str, what: String) -> PyErr {
     PyValueError::new_err(format!("invalid record at {at}: {what}"))
 }
 
+/// How deeply dicts and lists may nest in a record given as Python objects (a real record
+/// nests 6 levels; serde_json's limit for JSON text is 128 too). Deeper data, and
+/// self-referential lists or dicts, would otherwise overflow the stack.
+pub(crate) const MAX_DEPTH: usize = 128;
+
 /// A Python object made of dicts, lists/tuples, ints (numpy integers too), floats, strings,
-/// bools and None, as a JSON value. Anything else is a `ValueError` naming where it is.
-/// `path` is the field path so far (for messages), restored on return.
+/// bools and None, as a JSON value. Anything else, or nesting deeper than [`MAX_DEPTH`], is
+/// a `ValueError` naming where it is. `path` is the field path so far (for messages),
+/// restored on return.
 pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &mut String) -> PyResult<Value> {
+    to_json(obj, path, 0)
+}
+
+fn to_json(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<Value> {
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -66,7 +76,16 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &mut String) -> PyResult<
         return Ok(Value::Bool(b.is_true()));
     }
     if obj.is_instance_of::<PyInt>() || obj.is_instance(np_integer(obj.py())?)? {
-        let i = obj.call_method0("__index__")?;
+        let Some(i) = super::index(obj) else {
+            return Err(bad(
+                path,
+                format!(
+                    "{} of type {} is not an integer",
+                    obj.repr()?,
+                    obj.get_type().name()?
+                ),
+            ));
+        };
         if let Ok(v) = i.extract::<i64>() {
             return Ok(Value::Number(v.into()));
         }
@@ -82,6 +101,18 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &mut String) -> PyResult<
     }
     if let Ok(s) = obj.downcast::<PyString>() {
         return Ok(Value::String(s.to_cow()?.into_owned()));
+    }
+    let container = obj.is_instance_of::<PyDict>()
+        || obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>();
+    if container && depth >= MAX_DEPTH {
+        return Err(bad(
+            path,
+            format!(
+                "lists and dicts are nested more than {MAX_DEPTH} levels deep (or contain \
+                 themselves)"
+            ),
+        ));
     }
     if let Ok(d) = obj.downcast::<PyDict>() {
         let mut m = Map::new();
@@ -101,7 +132,7 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &mut String) -> PyResult<
                 path.push('.');
             }
             path.push_str(&key);
-            let value = py_to_json(&v, path)?;
+            let value = to_json(&v, path, depth + 1)?;
             path.truncate(len);
             m.insert(key, value);
         }
@@ -112,7 +143,7 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &mut String) -> PyResult<
         for (i, v) in obj.try_iter()?.enumerate() {
             let len = path.len();
             path.push_str(&format!("[{i}]"));
-            out.push(py_to_json(&v?, path)?);
+            out.push(to_json(&v?, path, depth + 1)?);
             path.truncate(len);
         }
         return Ok(Value::Array(out));

@@ -74,15 +74,22 @@ pub(crate) fn extract_integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Op
         )));
     }
     if obj.is_instance_of::<PyInt>() || obj.is_instance(np_integer(py)?)? {
-        let idx = obj.call_method0("__index__")?;
-        let i = idx.downcast::<PyInt>()?;
-        return Ok(i.extract::<i128>().ok());
+        // `numpy.timedelta64` is an `np.integer` without `__index__`: not an integer here.
+        if let Some(i) = index(obj) {
+            return Ok(i.extract::<i128>().ok());
+        }
     }
     Err(PyTypeError::new_err(format!(
         "{what} must be an int or a numpy integer, not {} ({})",
         obj.get_type().name()?,
         obj.repr()?
     )))
+}
+
+/// `operator.index(obj)` as a Python `int`, or `None` when it fails.
+pub(crate) fn index<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyInt>> {
+    let i = obj.call_method0("__index__").ok()?;
+    i.downcast_into::<PyInt>().ok()
 }
 
 /// A seed: an integer in `0 .. 2**64-1`; other integers are a `ValueError`, other types a

@@ -602,12 +602,12 @@ impl PyVectorEnv {
     }
 
     /// The seed env ``i``'s current game was dealt from (``Game(..., seed=that)`` replays it).
-    fn game_seed(&self, i: usize) -> PyResult<u64> {
+    fn game_seed(&self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
         self.with_slot(i, |s| s.state.config().seed)
     }
 
     /// A text picture of env ``i``'s game (every hand shown).
-    fn render_env(&self, i: usize) -> PyResult<String> {
+    fn render_env(&self, i: &Bound<'_, PyAny>) -> PyResult<String> {
         self.with_slot(i, |s| render(&s.state))
     }
 }
@@ -624,10 +624,20 @@ impl PyVectorEnv {
     }
 
     /// Env `i`'s slot, read through `f`.
-    fn with_slot<T>(&self, i: usize, f: impl FnOnce(&Slot) -> T) -> PyResult<T> {
-        self.lock()?
-            .get(i)
+    /// An env index like a seat: an integer (`TypeError` otherwise) in `0..num_envs`
+    /// (`ValueError` otherwise, never an `OverflowError`).
+    fn with_slot<T>(&self, i: &Bound<'_, PyAny>, f: impl FnOnce(&Slot) -> T) -> PyResult<T> {
+        let k = extract_integer(i, "env index")?;
+        let slots = self.lock()?;
+        k.and_then(|k| usize::try_from(k).ok())
+            .and_then(|k| slots.get(k))
             .map(f)
-            .ok_or_else(|| PyValueError::new_err(format!("env {i} is out of range")))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "env {} is out of range: envs are 0..{}",
+                    i.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
+                    slots.len().saturating_sub(1)
+                ))
+            })
     }
 }

@@ -355,30 +355,7 @@ def test_games_move_between_threads_and_share_under_lock():
     assert ys.Game.from_record(g.record()).record() == g.record()
 
 
-def test_unsynchronised_use_works_or_raises_runtime_error():
-    g = ys.Game("seal", seed=1, max_rounds=50)
-    bad = []
-
-    def worker(k):
-        rng = random.Random(k)
-        for _ in range(2000):
-            try:
-                la = g.legal_actions()
-                if not la:
-                    return
-                g.step(rng.choice(la))
-            except ys.IllegalActionError:
-                pass  # another thread moved first: the choice went stale
-            except RuntimeError:
-                pass
-            except Exception as e:  # pragma: no cover
-                bad.append(e)
-
-    ts = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
-    [t.start() for t in ts]
-    [t.join() for t in ts]
-    assert not bad
-    assert ys.Game.from_record(g.record()).record() == g.record()
+# Unsynchronised use from several threads: tests/python/test_concurrency.py.
 
 
 # ---------------------------------------------------------------- observations

@@ -1,0 +1,285 @@
+"""Threads (issue 9, CONTRACT.md "Threads"): a Game may be moved between threads and shared
+under the caller's lock; unsynchronised use never crashes or corrupts anything, it either
+works or raises a clear RuntimeError. Every join has a timeout, so a deadlock fails the
+test instead of hanging CI."""
+
+import json
+import queue
+import random
+import threading
+
+import numpy as np
+import pytest
+
+import yokai_septet as ys
+
+VARIANTS = ["4p", "3p", "seal", "seal-short"]
+JOIN_S = 60
+
+
+def run_threads(targets):
+    """Starts one daemon thread per callable, joins each with a timeout, and returns the
+    exceptions they raised (a thread still alive after the timeout fails the test)."""
+    errors = []
+
+    def wrap(f):
+        def go():
+            try:
+                f()
+            except BaseException as e:  # pragma: no cover - reported below
+                errors.append(e)
+        return go
+
+    ts = [threading.Thread(target=wrap(f), daemon=True) for f in targets]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(JOIN_S)
+        assert not t.is_alive(), "deadlock: a thread did not finish"
+    return errors
+
+
+def is_borrow_error(e):
+    return isinstance(e, RuntimeError) and "borrow" in str(e).lower()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_game_handed_between_threads(variant):
+    """A game passed from thread to thread through queues plays exactly like one played
+    in a single thread."""
+    n_workers = 3
+    qs = [queue.Queue() for _ in range(n_workers)]
+    done = queue.Queue()
+    actions = []
+
+    def worker(k):
+        def go():
+            rng = random.Random(k)
+            while True:
+                g = qs[k].get(timeout=JOIN_S)
+                if g is None:
+                    return
+                if g.phase == "over" or len(actions) >= 400:
+                    done.put(g)
+                    for q in qs:
+                        q.put(None)
+                    return
+                a = rng.choice(g.legal_actions())
+                actions.append(a)
+                g.step(a)
+                qs[(k + 1) % n_workers].put(g)
+        return go
+
+    g = ys.Game(variant, seed=9, max_rounds=3)
+    qs[0].put(g)
+    assert not run_threads([worker(k) for k in range(n_workers)])
+    out = done.get(timeout=1)
+    assert out is g
+    ref = ys.Game(variant, seed=9, max_rounds=3)
+    for a in actions:
+        ref.step(a)
+    assert ref.record() == g.record() and ref == g
+
+
+def test_independent_games_in_parallel_are_deterministic():
+    def play(variant, seed):
+        g = ys.Game(variant, seed=seed, max_rounds=2)
+        b = ys.Bot("heuristic", seed=seed)
+        while g.phase != "over":
+            g.step(b.act(g))
+        return g.record_json()
+
+    jobs = [(v, s) for v in VARIANTS for s in range(3)]
+    expected = {j: play(*j) for j in jobs}
+    got = {}
+
+    def worker(j):
+        return lambda: got.__setitem__(j, play(*j))
+
+    assert not run_threads([worker(j) for j in jobs])
+    assert got == expected
+
+
+@pytest.mark.parametrize("variant", ["4p", "seal"])
+def test_unsynchronised_game_use_never_corrupts(variant):
+    """Several threads step, read, copy and record one game with no lock: every call
+    works or raises a clear error, and the game stays a valid, replayable game."""
+    g = ys.Game(variant, seed=3, max_rounds=4)
+    buf = np.zeros(g.observation_size, dtype=np.float32)
+    bad = []
+
+    def stepper(k):
+        def go():
+            rng = random.Random(k)
+            for _ in range(600):
+                try:
+                    la = g.legal_actions()
+                    if not la:
+                        return
+                    g.step(rng.choice(la))
+                except ys.IllegalActionError:
+                    pass  # another thread moved first
+                except RuntimeError as e:
+                    if not is_borrow_error(e):
+                        bad.append(e)
+        return go
+
+    def reader():
+        for _ in range(600):
+            try:
+                seat = random.randrange(g.num_players)
+                g.observation(seat, out=buf)
+                g.legal_mask()
+                r = g.record()
+                c = g.clone()
+                assert c.num_players == g.num_players
+                assert r["variant"] == variant
+                str(g)
+            except RuntimeError as e:
+                if not is_borrow_error(e):
+                    bad.append(e)
+
+    errors = run_threads([stepper(0), stepper(1), stepper(2), reader])
+    assert not errors and not bad
+    rec = g.record()
+    assert ys.Game.from_record(rec).record() == rec
+
+
+def test_bots_think_without_the_gil_while_other_threads_work():
+    """Bot.act releases the GIL: a slow search bot in one thread does not block another
+    thread stepping a game; one Bot shared by threads (and reseeded meanwhile) still
+    returns legal actions."""
+    shared_bot = ys.Bot("pimc:40", seed=1)
+    g = ys.Game("4p", seed=1)
+    bad = []
+    ticks = []
+
+    def thinker(k):
+        def go():
+            h = ys.Game("4p", seed=k, max_rounds=1)
+            for _ in range(12):
+                if h.phase == "over":
+                    return
+                a = shared_bot.act(h)
+                if a not in h.legal_actions():
+                    bad.append((k, a))
+                h.step(a)
+        return go
+
+    def reseeder():
+        for s in range(20):
+            shared_bot.reseed(s)
+
+    def stepper():
+        rng = random.Random(5)
+        for _ in range(200):
+            if g.phase == "over":
+                break
+            g.step(rng.choice(g.legal_actions()))
+            ticks.append(1)
+
+    assert not run_threads([thinker(1), thinker(2), reseeder, stepper])
+    assert not bad and ticks
+
+
+def test_from_record_text_in_parallel():
+    recs = []
+    for v in VARIANTS:
+        g = ys.Game(v, seed=4, max_rounds=2)
+        rng = random.Random(4)
+        while g.phase != "over":
+            g.step(rng.choice(g.legal_actions()))
+        recs.append(g.record_json())
+    out = {}
+
+    def worker(k):
+        def go():
+            for _ in range(20):
+                text = recs[k % len(recs)]
+                assert ys.Game.from_record(text).record_json() == text
+            out[k] = True
+        return go
+
+    assert not run_threads([worker(k) for k in range(8)])
+    assert len(out) == 8
+
+
+def reference_run(steps, **kw):
+    v = ys.VectorEnv(**kw)
+    v.reset()
+    for _ in range(steps):
+        v.step(v.action_masks().argmax(axis=1))
+    return v
+
+
+@pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
+def test_vector_env_stepped_while_another_thread_reads(obs_dtype):
+    """One thread steps; another reads the buffers and calls the other methods meanwhile.
+    Reads either work or raise RuntimeError (already borrowed); the stepping thread's
+    trajectory is exactly the single-threaded one."""
+    kw = dict(num_envs=256, variant="4p", seed=5, self_play=True, num_threads=2,
+              obs_dtype=obs_dtype)
+    steps = 150
+    v = ys.VectorEnv(**kw)
+    v.reset()
+    stop = threading.Event()
+    bad, borrowed, reads = [], [], []
+
+    def stepper():
+        try:
+            for _ in range(steps):
+                v.step(v.action_masks().argmax(axis=1))
+        finally:
+            stop.set()
+
+    def reader():
+        while not stop.is_set():
+            for f in (lambda: v.observations.sum(), lambda: v.masks.any(),
+                      lambda: v.rewards.copy(), lambda: v.to_play.max(),
+                      lambda: v.terminated.sum(), lambda: v.episodes(),
+                      lambda: v.game_seed(3), lambda: v.render_env(1),
+                      lambda: v.learner_seats(), lambda: v.num_envs,
+                      lambda: v.action_masks()):
+                try:
+                    f()
+                    reads.append(1)
+                except RuntimeError as e:
+                    (borrowed if is_borrow_error(e) else bad).append(e)
+                except Exception as e:  # pragma: no cover
+                    bad.append(e)
+
+    def intruder():
+        # calls that mutate must be refused while a step runs, never interleave
+        while not stop.is_set():
+            try:
+                v.step_all(np.full(256, -1, dtype=np.int64))
+            except ys.IllegalActionError:
+                pass  # validated before any change
+            except RuntimeError as e:
+                (borrowed if is_borrow_error(e) else bad).append(e)
+
+    errors = run_threads([stepper, reader, intruder])
+    assert not errors and not bad, (errors, bad)
+    assert reads
+    ref = reference_run(steps, **kw)
+    assert (ref.observations == v.observations).all()
+    assert (ref.masks == v.masks).all()
+    assert ref.episodes() == v.episodes()
+
+
+def test_two_vector_envs_in_parallel_match_sequential():
+    kw = dict(num_envs=128, variant="3p", seed=2, self_play=False, num_threads=2)
+    a, b = ys.VectorEnv(**kw), ys.VectorEnv(**kw)
+
+    def drive(v):
+        def go():
+            v.reset()
+            for _ in range(100):
+                v.step(v.action_masks().argmax(axis=1))
+        return go
+
+    assert not run_threads([drive(a), drive(b)])
+    ref = reference_run(100, **kw)
+    for v in (a, b):
+        assert (v.observations == ref.observations).all()
+        assert v.episodes() == ref.episodes()
