@@ -25,6 +25,9 @@ fuzz_target!(|data: &[u8]| {
     let trump = ids.get(n * h).copied();
     if let Ok(d) = Deal::from_ids(v, &hands, trump) {
         let all = d.hands.iter().fold(CardSet::EMPTY, |a, &b| a.union(b));
-        assert_eq!(all.len() as usize + d.trump_card.is_some() as usize, v.deck_size());
+        assert_eq!(
+            all.len() as usize + d.trump_card.is_some() as usize,
+            v.deck_size()
+        );
     }
 });

@@ -62,6 +62,10 @@ fuzz_target!(|data: &[u8]| {
         mutate(&mut rec, &mut bytes);
     }
     if let Ok(back) = Match::from_record(&rec) {
-        assert_eq!(back.record().to_value(), rec, "accepted records rebuild to themselves");
+        assert_eq!(
+            back.record().to_value(),
+            rec,
+            "accepted records rebuild to themselves"
+        );
     }
 });
