@@ -8,7 +8,12 @@
 //! - [`deal`]: the documented seeded shuffle and validated explicit deals (R4.1, R10).
 //! - [`state`]: the position, a small `Copy` value; [`passing`], [`trick`] and
 //!   [`scoring`] hold the rules of each phase (R4–R9).
-//! - [`record`]: JSON game records and validated replays.
+//! - [`record`]: JSON game records and validated replays ([`Match`] = state + history).
+//! - [`view`]: [`SeatView`], one seat's information set — all that bots and observations
+//!   may read (R10).
+//! - [`observation`]: the canonical observation encoder and its generated layout;
+//!   [`reward`]: reward modes; [`sampler`]: exactly uniform determinizations.
+//! - [`bots`]: `random`, `heuristic`, `pimc`; [`arena`]: duplicate-deal arenas on rayon.
 //! - `cli` (feature `cli`): the `yokai-septet` command-line tool (`arena`, `play`,
 //!   `replay`, `bench`), shared by the binary and the Python console script.
 //!
