@@ -51,9 +51,11 @@ unsafe fn select_scaled_bmi2(x: u64, r: u32) -> u32 {
 #[cfg(target_arch = "x86_64")]
 static BMI2: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
+/// Whether this CPU has BMI1, BMI2 and POPCNT (detected once). Callers may run code
+/// compiled with `#[target_feature(enable = "bmi1,bmi2,popcnt")]` when it is true.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn has_bmi2() -> bool {
+pub(crate) fn has_bmi2() -> bool {
     use std::sync::atomic::Ordering;
     // 0 = unknown, 1 = no, 2 = yes. A relaxed load is a plain mov on x86; the common
     // case is one compare.
