@@ -36,6 +36,7 @@ pub mod sampler;
 pub mod scoring;
 pub mod state;
 pub mod trick;
+pub mod vector;
 pub mod view;
 
 pub use arena::{run_arena, ArenaConfig, ArenaError, ArenaReport, ArenaSummary};
