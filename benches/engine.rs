@@ -1,19 +1,19 @@
 //! Engine throughput: `legal_actions`, `apply`, and whole random-policy games per variant
-//! (single thread, RNG included). Decisions per second = elements/s in criterion's output.
+//! (single thread, RNG included); arena throughput on 1 and 2 threads. Decisions per
+//! second = elements/s in criterion's output.
 //!
 //! `cargo bench --bench engine`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use yokai_septet::{GameConfig, State, Variant};
+use yokai_septet::{run_arena, ArenaConfig, GameConfig, State, Variant};
 
 /// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
 #[inline]
 fn random_action(s: &State, rng: &mut ChaCha8Rng) -> yokai_septet::Card {
     let legal = s.legal_actions();
-    let k = ((rng.next_u32() as u64 * legal.len() as u64) >> 32) as u32;
-    legal.nth(k).unwrap()
+    legal.pick(rng.next_u32()).unwrap()
 }
 
 /// Plays `games` random games; returns the number of decisions.
@@ -93,5 +93,21 @@ fn per_call(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, random_games, per_call);
+/// Arena throughput (random bots, duplicate deals) on 1 and 2 threads.
+fn arena(c: &mut Criterion) {
+    let mut g = c.benchmark_group("arena_4p_random");
+    g.sample_size(10);
+    for threads in [1, 2] {
+        let mut cfg = ArenaConfig::new(Variant::FourPlayer, &["random", "random"], 2_000, 1);
+        cfg.threads = threads;
+        let decisions = run_arena(&cfg, &|| {}).unwrap().summary.decisions;
+        g.throughput(Throughput::Elements(decisions));
+        g.bench_function(BenchmarkId::new("threads", threads), |b| {
+            b.iter(|| black_box(run_arena(&cfg, &|| {}).unwrap().summary.decisions))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, random_games, per_call, arena);
 criterion_main!(benches);

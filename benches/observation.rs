@@ -4,7 +4,7 @@
 //! `cargo bench --bench observation -- --warm-up-time 1 --measurement-time 3`
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::{impls, RngCore};
-use yokai_septet::observation::{encode, legal_mask, observation_size};
+use yokai_septet::observation::{encode, legal_mask, observation_size, ObsValue};
 use yokai_septet::sampler::Sampler;
 use yokai_septet::{Episode, GameConfig, Phase, State, Variant};
 
@@ -28,12 +28,11 @@ impl RngCore for XorShift {
 
 fn step(s: &mut State, rng: &mut XorShift) {
     let legal = s.legal_actions();
-    let k = ((rng.next_u32() as u64 * legal.len() as u64) >> 32) as u32;
-    s.apply(legal.nth(k).unwrap()).unwrap();
+    s.apply(legal.pick(rng.next_u32()).unwrap()).unwrap();
 }
 
 /// One round from the start, random moves; `obs` encodes the mover's view at every step.
-fn playout(start: &State, seed: u64, obs: Option<&mut [f32]>) -> u32 {
+fn playout<T: ObsValue>(start: &State, seed: u64, obs: Option<&mut [T]>) -> u32 {
     let mut s = *start;
     let mut rng = XorShift(seed);
     let mut steps = 0;
@@ -73,15 +72,19 @@ fn benches(c: &mut Criterion) {
     for v in Variant::ALL {
         let start = State::new(GameConfig::new(v, 1).with_episode(Episode::Round));
         let seed = 0x2545_F491_4F6C_DD1D;
-        let steps = playout(&start, seed, None) as u64;
+        let steps = playout::<f32>(&start, seed, None) as u64;
         let mut out = vec![0f32; observation_size(v)];
         let mut g = c.benchmark_group(format!("{v}"));
         g.throughput(Throughput::Elements(steps));
         g.bench_function("playout_per_step", |b| {
-            b.iter(|| playout(black_box(&start), seed, None))
+            b.iter(|| playout::<f32>(black_box(&start), seed, None))
         });
-        g.bench_function("playout_with_obs_per_step", |b| {
+        g.bench_function("playout_with_obs_f32_per_step", |b| {
             b.iter(|| playout(black_box(&start), seed, Some(&mut out)))
+        });
+        let mut out8 = vec![0u8; observation_size(v)];
+        g.bench_function("playout_with_obs_u8_per_step", |b| {
+            b.iter(|| playout(black_box(&start), seed, Some(&mut out8)))
         });
         g.throughput(Throughput::Elements(1));
         let mid = position(v, 2 * v.num_players() + 1);
@@ -89,7 +92,6 @@ fn benches(c: &mut Criterion) {
         g.bench_function("encode_f32", |b| {
             b.iter(|| encode(black_box(&view), &mut out))
         });
-        let mut out8 = vec![0u8; observation_size(v)];
         g.bench_function("encode_u8", |b| {
             b.iter(|| encode(black_box(&view), &mut out8))
         });

@@ -28,8 +28,7 @@ fn main() {
             let mut s = State::new(cfg);
             while !s.is_over() {
                 let legal = s.legal_actions();
-                let k = (rng.next_u32() as u64 * legal.len() as u64 >> 32) as u32;
-                s.apply(legal.nth(k).unwrap()).unwrap();
+                s.apply(legal.pick(rng.next_u32()).unwrap()).unwrap();
                 decisions += 1;
             }
             rounds += s.round() as u64 + 1;

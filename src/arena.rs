@@ -486,6 +486,43 @@ fn play_range(
     Ok(counts)
 }
 
+/// Throughput of plain random playouts (see [`random_playouts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PlayoutStats {
+    pub games: u64,
+    pub decisions: u64,
+    pub seconds: f64,
+}
+
+/// Plays random games of `variant` (uniform legal moves, one ChaCha8 stream, a 200-round
+/// cap, dealing included) on this thread until `min_seconds` have passed: the engine's
+/// raw speed, as `examples/random_rollouts.rs` measures it.
+pub fn random_playouts(variant: Variant, min_seconds: f64, seed: u64) -> PlayoutStats {
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{RngCore, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let start = Instant::now();
+    let mut stats = PlayoutStats {
+        games: 0,
+        decisions: 0,
+        seconds: 0.0,
+    };
+    while stats.games == 0 || start.elapsed().as_secs_f64() < min_seconds {
+        let cfg =
+            GameConfig::new(variant, seed.wrapping_add(stats.games)).with_max_rounds(Some(200));
+        let mut s = State::new(cfg);
+        while !s.is_over() {
+            let legal = s.legal_actions();
+            s.apply(legal.pick(rng.next_u32()).expect("a legal action"))
+                .expect("legal");
+            stats.decisions += 1;
+        }
+        stats.games += 1;
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    stats
+}
+
 /// Plays the arena; `progress` is called once per finished game (from worker threads).
 /// The composition of [`run_arena_range`] over all games and [`summarize`].
 pub fn run_arena(

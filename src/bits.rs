@@ -18,25 +18,70 @@ pub fn select(x: u64, k: u32) -> u32 {
     select_portable(x, k)
 }
 
-#[cfg(target_arch = "x86_64")]
+/// The index a 32-bit random number `r` picks among `n` items by multiply-shift:
+/// `⌊r·n / 2³²⌋` (bias below `n / 2³²`: irrelevant for a random policy).
 #[inline]
-fn has_bmi2() -> bool {
-    use std::sync::atomic::{AtomicU8, Ordering};
-    // 0 = unknown, 1 = no, 2 = yes. A relaxed load is a plain mov on x86.
-    static STATE: AtomicU8 = AtomicU8::new(0);
-    match STATE.load(Ordering::Relaxed) {
+pub fn scale(r: u32, n: u32) -> u32 {
+    ((r as u64 * n as u64) >> 32) as u32
+}
+
+/// `select(x, scale(r, x.count_ones()))`: a random set bit of `x` (non-zero) from one
+/// 32-bit random number, in one call. With BMI2 it is `popcnt`, a multiply, `pdep` and
+/// `tzcnt`: baseline x86-64 has no `popcnt` instruction, so `count_ones` alone would
+/// otherwise cost a dozen instructions.
+#[inline]
+pub fn select_scaled(x: u64, r: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_bmi2() {
+            // SAFETY: BMI1, BMI2 and POPCNT were detected on this CPU.
+            return unsafe { select_scaled_bmi2(x, r) };
+        }
+    }
+    select_portable(x, scale(r, x.count_ones()))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,popcnt")]
+unsafe fn select_scaled_bmi2(x: u64, r: u32) -> u32 {
+    let k = scale(r, x.count_ones());
+    core::arch::x86_64::_pdep_u64(1u64 << k, x).trailing_zeros()
+}
+
+#[cfg(target_arch = "x86_64")]
+static BMI2: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Whether this CPU has BMI1, BMI2 and POPCNT (detected once). Callers may run code
+/// compiled with `#[target_feature(enable = "bmi1,bmi2,popcnt")]` when it is true.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn has_bmi2() -> bool {
+    use std::sync::atomic::Ordering;
+    // 0 = unknown, 1 = no, 2 = yes. A relaxed load is a plain mov on x86; the common
+    // case is one compare.
+    match BMI2.load(Ordering::Relaxed) {
         2 => true,
         1 => false,
-        _ => {
-            let yes = std::is_x86_feature_detected!("bmi2");
-            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
+        _ => detect_bmi2(),
     }
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
+#[cold]
+fn detect_bmi2() -> bool {
+    // Every BMI2 CPU has BMI1 and POPCNT; check them all anyway.
+    let yes = std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("popcnt");
+    BMI2.store(
+        if yes { 2 } else { 1 },
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    yes
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2")]
 unsafe fn select_pdep(x: u64, k: u32) -> u32 {
     core::arch::x86_64::_pdep_u64(1u64 << k, x).trailing_zeros()
 }
@@ -79,6 +124,10 @@ mod tests {
             for (k, &pos) in naive.iter().enumerate() {
                 assert_eq!(select(v, k as u32), pos);
                 assert_eq!(select_portable(v, k as u32), pos);
+            }
+            for r in [0, 1, x as u32, u32::MAX] {
+                let k = scale(r, naive.len() as u32) as usize;
+                assert_eq!(select_scaled(v, r), naive[k]);
             }
         }
     }

@@ -411,6 +411,17 @@ impl CardSet {
         Some(Card(crate::bits::select(self.0, k) as u8))
     }
 
+    /// A random card of the set from a 32-bit random number `r`: the same card as
+    /// `self.nth(bits::scale(r, self.len()))`, in a few instructions (multiply-shift, so
+    /// bias below `len / 2³²`). `None` when the set is empty.
+    #[inline]
+    pub fn pick(self, r: u32) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        Some(Card(crate::bits::select_scaled(self.0, r) as u8))
+    }
+
     /// Iterates in ascending id order.
     #[inline]
     pub fn iter(self) -> CardSetIter {

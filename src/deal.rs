@@ -14,10 +14,11 @@
 //!
 //! Golden deals in `tests/golden.rs` pin this procedure.
 
-use rand_chacha::ChaCha8Rng;
+use rand_chacha::{ChaCha8Core, ChaCha8Rng};
+use rand_core::block::BlockRngCore;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::card::{Card, CardSet, SEAL_DECK};
+use crate::card::{Card, CardSet};
 use crate::config::Variant;
 use crate::error::DealError;
 
@@ -35,11 +36,15 @@ const DEAL_TAG: &[u8; 16] = b"yokaiseptet/deal";
 
 /// The ChaCha8 generator for round `round` of a game seeded with `seed`.
 pub fn deal_rng(seed: u64, round: u64) -> ChaCha8Rng {
+    ChaCha8Rng::from_seed(deal_key(seed, round))
+}
+
+fn deal_key(seed: u64, round: u64) -> [u8; 32] {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     key[8..16].copy_from_slice(&round.to_le_bytes());
     key[16..].copy_from_slice(DEAL_TAG);
-    ChaCha8Rng::from_seed(key)
+    key
 }
 
 /// A uniform integer in `0..n` (`n >= 1`) by Lemire's method with rejection.
@@ -64,27 +69,79 @@ pub fn shuffle<T, R: RngCore>(rng: &mut R, items: &mut [T]) {
     }
 }
 
+/// `N` hands of `H` cards from the top of `deck`; returns them and the next position.
+#[inline(always)]
+fn cut_hands<const N: usize, const H: usize>(deck: &[u8; 64]) -> ([CardSet; 4], usize) {
+    let mut hands = [CardSet::EMPTY; 4];
+    for (p, hand) in hands.iter_mut().enumerate().take(N) {
+        let mut bits = 0u64;
+        for &c in &deck[p * H..(p + 1) * H] {
+            bits |= 1u64 << (c & 63);
+        }
+        *hand = CardSet(bits);
+    }
+    (hands, N * H)
+}
+
+/// The deck in id order (64 entries, so that masked indices need no bounds check).
+const IDS: [u8; 64] = {
+    let mut d = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        d[i] = i as u8;
+        i += 1;
+    }
+    d
+};
+
 impl Deal {
     /// The deal of round `round` in a game of `variant` seeded with `seed`.
+    ///
+    /// This is exactly the documented procedure (module docs; `tests/golden.rs` pins it):
+    /// [`shuffle`] with [`deal_rng`], then cut the deck. The fast path reads the stream's
+    /// first 64-word ChaCha8 block directly: as long as no draw falls where Lemire's
+    /// method might reject (probability about `n / 2³²` per draw), each draw takes exactly
+    /// the next word, which is what the step-by-step procedure does too. Otherwise it
+    /// runs that procedure itself.
     pub fn from_seed(variant: Variant, seed: u64, round: u64) -> Deal {
-        let mut deck = [0u8; SEAL_DECK];
         let n = variant.deck_size();
-        for (i, c) in deck.iter_mut().enumerate() {
-            *c = i as u8;
+        let mut core = ChaCha8Core::from_seed(deal_key(seed, round));
+        let mut block = <ChaCha8Core as BlockRngCore>::Results::default();
+        core.generate(&mut block);
+        let words: &[u32] = block.as_ref();
+        let mut deck = IDS;
+        // n - 1 <= 55 draws, one word each: all in the first block.
+        for (w, i) in (1..n).rev().enumerate() {
+            let bound = i as u32 + 1;
+            let m = words[w & 63] as u64 * bound as u64;
+            if (m as u32) < bound {
+                return Deal::from_seed_stepwise(variant, seed, round);
+            }
+            deck.swap(i & 63, (m >> 32) as usize & 63);
         }
-        let deck = &mut deck[..n];
-        shuffle(&mut deal_rng(seed, round), deck);
-        let h = variant.hand_size();
-        let mut hands = [CardSet::EMPTY; 4];
-        for (p, hand) in hands.iter_mut().enumerate().take(variant.num_players()) {
-            *hand = deck[p * h..(p + 1) * h]
-                .iter()
-                .map(|&id| Card::from_id_unchecked(id))
-                .collect();
-        }
+        Deal::cut(variant, &deck)
+    }
+
+    /// [`from_seed`](Self::from_seed) step by step, as documented.
+    #[cold]
+    fn from_seed_stepwise(variant: Variant, seed: u64, round: u64) -> Deal {
+        let mut deck = IDS;
+        shuffle(&mut deal_rng(seed, round), &mut deck[..variant.deck_size()]);
+        Deal::cut(variant, &deck)
+    }
+
+    /// Cuts a shuffled deck: seat `p` gets `deck[p·h .. (p+1)·h]`, then the face-up card.
+    #[inline(always)]
+    fn cut(variant: Variant, deck: &[u8; 64]) -> Deal {
+        // Constant sizes per variant, so that the loops unroll.
+        let (hands, at) = match variant {
+            Variant::FourPlayer => cut_hands::<4, 12>(deck),
+            Variant::ThreePlayer => cut_hands::<3, 16>(deck),
+            Variant::Seal | Variant::SealShort => cut_hands::<4, 14>(deck),
+        };
         let trump_card = variant
             .has_trump_card()
-            .then(|| Card::from_id_unchecked(deck[variant.num_players() * h]));
+            .then(|| Card::from_id_unchecked(deck[at & 63]));
         Deal { hands, trump_card }
     }
 
@@ -181,6 +238,50 @@ impl Deal {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+
+    /// The documented procedure, step by step: shuffle with `deal_rng`, then cut.
+    fn reference_deal(variant: Variant, seed: u64, round: u64) -> Deal {
+        let n = variant.deck_size();
+        let mut deck: Vec<u8> = (0..n as u8).collect();
+        shuffle(&mut deal_rng(seed, round), &mut deck);
+        let h = variant.hand_size();
+        let mut hands = [CardSet::EMPTY; 4];
+        for (p, hand) in hands.iter_mut().enumerate().take(variant.num_players()) {
+            *hand = deck[p * h..(p + 1) * h]
+                .iter()
+                .map(|&id| Card::from_id_unchecked(id))
+                .collect();
+        }
+        let trump_card = variant
+            .has_trump_card()
+            .then(|| Card::from_id_unchecked(deck[variant.num_players() * h]));
+        Deal { hands, trump_card }
+    }
+
+    #[test]
+    fn r4_fused_deal_equals_shuffle_then_cut() {
+        for v in Variant::ALL {
+            for seed in 0..2000 {
+                let round = seed % 5;
+                assert_eq!(
+                    Deal::from_seed(v, seed, round),
+                    reference_deal(v, seed, round)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stepwise_deal_equals_shuffle_then_cut() {
+        for v in Variant::ALL {
+            for seed in 0..200 {
+                assert_eq!(
+                    Deal::from_seed_stepwise(v, seed, 1),
+                    reference_deal(v, seed, 1)
+                );
+            }
+        }
+    }
 
     #[test]
     fn r4_deal_is_a_complete_deck() {

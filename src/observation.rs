@@ -36,7 +36,7 @@ use crate::view::SeatView;
 
 /// A value an observation can be written as: every feature is a small non-negative
 /// integer, so `f32` and `u8` are both exact.
-pub trait ObsValue: Copy + PartialEq + std::fmt::Debug + 'static {
+pub trait ObsValue: Copy + PartialEq + std::fmt::Debug + Send + Sync + 'static {
     const ZERO: Self;
     const ONE: Self;
     fn from_count(n: u8) -> Self;
@@ -335,40 +335,58 @@ pub fn layout_docs() -> String {
     s
 }
 
-/// Writes fields through the layout, so nothing is written outside its field.
-struct Writer<'o, T> {
-    out: &'o mut [T],
-    lay: &'static Layout,
-    deck: usize,
+/// A variant's layout as compile-time constants (`V` = the variant's index in
+/// [`Variant::ALL`]): the encoder is monomorphised per variant, so every offset, length
+/// and loop bound below is a constant and the bounds checks fold away.
+struct Lay<const V: usize>;
+
+impl<const V: usize> Lay<V> {
+    const VARIANT: Variant = Variant::ALL[V];
+    const OFFSET: [usize; NUM_FIELDS] = build(Variant::ALL[V]).offset;
+    const LEN: [usize; NUM_FIELDS] = build(Variant::ALL[V]).len;
+    const SIZE: usize = build(Variant::ALL[V]).size;
+    const DECK: usize = Variant::ALL[V].deck_size();
+    const N: usize = Variant::ALL[V].num_players();
 }
 
-impl<T: ObsValue> Writer<'_, T> {
-    #[inline]
+/// Writes fields through the layout, so nothing is written outside its field.
+struct Writer<'o, T, const V: usize> {
+    out: &'o mut [T],
+}
+
+impl<T: ObsValue, const V: usize> Writer<'_, T, V> {
+    #[inline(always)]
     fn field(&mut self, f: F) -> &mut [T] {
-        let o = self.lay.offset[f as usize];
-        &mut self.out[o..o + self.lay.len[f as usize]]
+        let o = Lay::<V>::OFFSET[f as usize];
+        &mut self.out[o..o + Lay::<V>::LEN[f as usize]]
     }
 
-    #[inline]
+    #[inline(always)]
     fn set(&mut self, f: F, i: usize, x: T) {
         self.field(f)[i] = x;
     }
 
-    #[inline]
+    #[inline(always)]
     fn one(&mut self, f: F, i: usize) {
         self.set(f, i, T::ONE);
     }
 
-    #[inline]
+    #[inline(always)]
     fn count(&mut self, f: F, i: usize, n: usize) {
         self.set(f, i, T::from_count(n.min(255) as u8));
     }
 
+    /// A count known to be small (at most a round's cards), no clipping needed.
+    #[inline(always)]
+    fn small(&mut self, f: F, i: usize, n: u32) {
+        self.set(f, i, T::from_count(n as u8));
+    }
+
     /// Writes the whole card-id block `block` of field `f` from `cards`, a byte at a
     /// time (for dense blocks: hands and played cards).
-    #[inline]
+    #[inline(always)]
     fn dense(&mut self, f: F, block: usize, cards: CardSet) {
-        let d = self.deck;
+        let d = Lay::<V>::DECK;
         let base = block * d;
         let dst = &mut self.field(f)[base..base + d];
         let bits = cards.bits();
@@ -377,11 +395,32 @@ impl<T: ObsValue> Writer<'_, T> {
             chunk.copy_from_slice(T::byte((bits >> (8 * j)) as u8));
         }
         let at = (d / 8 * 8) as u32;
-        tail.copy_from_slice(&T::byte((bits >> at) as u8)[..tail.len()]);
+        tail.copy_from_slice(&T::byte((bits >> at) as u8)[..d % 8]);
+    }
+
+    /// Zeroes the fields `first..=last` (consecutive in the layout) in one fill.
+    #[inline(always)]
+    fn zero(&mut self, first: F, last: F) {
+        let a = Lay::<V>::OFFSET[first as usize];
+        let b = Lay::<V>::OFFSET[last as usize] + Lay::<V>::LEN[last as usize];
+        self.out[a..b].fill(T::ZERO);
+    }
+
+    /// Sets the cards of `cards` in the (zeroed) card-id block `block` of field `f`: for
+    /// blocks that hold a few cards (the trick, passes, the face-up card).
+    #[inline(always)]
+    fn sparse(&mut self, f: F, block: usize, cards: CardSet) {
+        let d = Lay::<V>::DECK;
+        let dst = &mut self.field(f)[block * d..(block + 1) * d];
+        let mut m = cards.bits();
+        while m != 0 {
+            dst[m.trailing_zeros() as usize] = T::ONE;
+            m &= m - 1;
+        }
     }
 
     /// Sets bit `s` of block `block` (of `width`) for every bit of `mask`.
-    #[inline]
+    #[inline(always)]
     fn bits(&mut self, f: F, block: usize, width: usize, mask: u8) {
         let dst = self.field(f);
         let mut m = mask;
@@ -412,56 +451,82 @@ fn pass_block(v: Variant, rel: usize) -> usize {
 /// otherwise). Allocation-free. Works for `f32` and `u8` alike.
 pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
     let v = view.variant();
-    let lay = layout_of(v);
     assert_eq!(
         out.len(),
-        lay.size,
+        observation_size(v),
         "observation buffer has the wrong length"
     );
-    let n = v.num_players();
+    #[cfg(target_arch = "x86_64")]
+    {
+        if crate::bits::has_bmi2() {
+            // SAFETY: BMI1, BMI2 and POPCNT were detected on this CPU.
+            return unsafe { encode_popcnt(view, out) };
+        }
+    }
+    encode_any(view, out)
+}
+
+/// [`encode`] compiled for CPUs with POPCNT (baseline x86-64 has none, and the encoder
+/// counts cards a dozen times: hand sizes, bosses).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,popcnt")]
+unsafe fn encode_popcnt<T: ObsValue>(view: &SeatView, out: &mut [T]) {
+    encode_any(view, out)
+}
+
+#[inline(always)]
+fn encode_any<T: ObsValue>(view: &SeatView, out: &mut [T]) {
+    match view.variant() {
+        Variant::FourPlayer => encode_v::<T, 0>(view, out),
+        Variant::ThreePlayer => encode_v::<T, 1>(view, out),
+        Variant::Seal => encode_v::<T, 2>(view, out),
+        Variant::SealShort => encode_v::<T, 3>(view, out),
+    }
+}
+
+/// [`encode`] for the variant `Variant::ALL[V]`.
+#[inline(always)]
+fn encode_v<T: ObsValue, const V: usize>(view: &SeatView, out: &mut [T]) {
+    let v = Lay::<V>::VARIANT;
+    debug_assert_eq!(view.variant(), v);
+    let out = &mut out[..Lay::<V>::SIZE];
+    let n = Lay::<V>::N;
     let me = view.seat();
     // Seat arithmetic without `%` (an integer division per call adds up here).
     let wrap = |x: usize| if x >= n { x - n } else { x };
     let rel = |seat: usize| wrap(seat + n - me);
     let abs = |r: usize| wrap(me + r);
-    let mut w = Writer {
-        out,
-        lay,
-        deck: v.deck_size(),
-    };
+    let mut w = Writer::<T, V> { out };
 
-    // The card-id blocks: every value written, zeros included.
+    // The card-id blocks. Dense ones (hand, played) are written whole, zeros included;
+    // sparse ones (face-up card, trick, passes) are zeroed in one fill, then set.
     w.dense(F::Hand, 0, view.hand());
+    w.zero(F::TrumpCard, F::Trick);
+    w.zero(F::Passed, F::Received);
     if v.has_trump_card() {
-        let face_up = view
-            .trump_card()
-            .map_or(CardSet::EMPTY, |c| CardSet::EMPTY.with(c));
-        w.dense(F::TrumpCard, 0, face_up);
-    }
-    let mut trick = [CardSet::EMPTY; 4];
-    if let Some(l) = view.trick_leader() {
-        for (i, &c) in view.trick_cards().iter().enumerate() {
-            trick[rel(wrap(l + i))].insert(c);
+        if let Some(c) = view.trump_card() {
+            w.sparse(F::TrumpCard, 0, CardSet::EMPTY.with(c));
         }
     }
-    let mut passed = [CardSet::EMPTY; 3];
+    if let Some(l) = view.trick_leader() {
+        for (i, &c) in view.trick_cards().iter().enumerate() {
+            w.sparse(F::Trick, rel(wrap(l + i)), CardSet::EMPTY.with(c));
+        }
+    }
     for (c, to) in view.my_passes() {
-        passed[pass_block(v, rel(to))].insert(c);
+        w.sparse(F::Passed, pass_block(v, rel(to)), CardSet::EMPTY.with(c));
     }
-    let mut received = [CardSet::EMPTY; 3];
-    for (c, from) in view.received() {
-        received[pass_block(v, rel(from))].insert(c);
+    let by_giver = view.received_by_giver();
+    for (from, &cards) in by_giver.iter().enumerate().take(n) {
+        if from != me && !cards.is_empty() {
+            w.sparse(F::Received, pass_block(v, rel(from)), cards);
+        }
     }
-    for (r, &cards) in trick.iter().enumerate().take(n) {
-        w.dense(F::Trick, r, cards);
+    for r in 0..n {
         w.dense(F::Played, r, view.played_by(abs(r)));
     }
-    for b in 0..pass_blocks(v) {
-        w.dense(F::Passed, b, passed[b]);
-        w.dense(F::Received, b, received[b]);
-    }
     // Everything after them is small: zero it, then set what is not zero.
-    w.out[lay.offset[F::Phase as usize]..].fill(T::ZERO);
+    w.out[Lay::<V>::OFFSET[F::Phase as usize]..].fill(T::ZERO);
 
     let phase = view.phase();
     w.one(
@@ -486,27 +551,27 @@ pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
         w.one(F::LedSuit, s as usize);
     }
 
-    let mut team_tricks = [0usize; 2];
-    let mut team_bosses = [0usize; 2];
+    let mut team_tricks = [0u32; 2];
+    let mut team_bosses = [0u32; 2];
     for r in 0..n {
         let p = abs(r);
-        w.count(F::HandSizes, r, view.hand_len(p));
-        let tricks = view.tricks_won(p);
+        w.small(F::HandSizes, r, view.hand_len(p) as u32);
+        let tricks = view.tricks_won(p) as u32;
         let bosses = view.won_cards(p).bosses();
-        w.count(F::TricksWon, r, tricks);
-        w.count(F::BossesWon, r, bosses.len() as usize);
+        w.small(F::TricksWon, r, tricks);
+        w.small(F::BossesWon, r, bosses.len());
         for b in bosses {
             w.one(F::CapturedBosses, r * boss_cards(v) + boss_index(b));
         }
         team_tricks[r & 1] += tricks;
-        team_bosses[r & 1] += bosses.len() as usize;
-        w.count(F::PicksMade, r, view.num_picks(p));
+        team_bosses[r & 1] += bosses.len();
+        w.small(F::PicksMade, r, view.num_picks(p) as u32);
         w.bits(F::Voids, r, NUM_SUITS, view.voids(p));
     }
     if v.has_teams() {
         for t in 0..2 {
-            w.count(F::TeamTricks, t, team_tricks[t]);
-            w.count(F::TeamBosses, t, team_bosses[t]);
+            w.small(F::TeamTricks, t, team_tricks[t]);
+            w.small(F::TeamBosses, t, team_bosses[t]);
         }
     }
 
@@ -556,6 +621,23 @@ pub fn write_mask<T: From<bool> + Copy>(actions: CardSet, out: &mut [T]) {
     for (i, o) in out.iter_mut().enumerate() {
         *o = T::from(bits >> i & 1 == 1);
     }
+}
+
+static BOOL_BYTES: [[bool; 8]; 256] = byte_table!(bool, true, false);
+
+/// [`write_mask`] for `bool` masks, 8 entries at a time from a table (the VectorEnv
+/// writes one per env and step). `out` may have any length up to 64.
+#[inline]
+pub fn write_mask_bool(actions: CardSet, out: &mut [bool]) {
+    let bits = actions.bits();
+    let at = out.len() / 8 * 8;
+    let mut chunks = out.chunks_exact_mut(8);
+    for (j, chunk) in (&mut chunks).enumerate() {
+        chunk.copy_from_slice(&BOOL_BYTES[(bits >> (8 * j) & 0xFF) as usize]);
+    }
+    let tail = chunks.into_remainder();
+    let row = &BOOL_BYTES[(bits.checked_shr(at as u32).unwrap_or(0) & 0xFF) as usize];
+    tail.copy_from_slice(&row[..tail.len()]);
 }
 
 /// A human-readable account of what `view`'s seat knows, for debugging. Seats are shown
@@ -659,6 +741,23 @@ mod tests {
             assert_eq!(at, observation_size(v));
             let md = layout_markdown(v);
             assert_eq!(md.lines().count(), 4 + layout(v).len());
+        }
+    }
+
+    #[test]
+    fn bool_mask_table_agrees_with_write_mask() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..500 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            for len in [49, 56, 3, 64] {
+                let set = CardSet(x & (u64::MAX >> (64 - len)));
+                let (mut a, mut b) = (vec![false; len], vec![true; len]);
+                write_mask(set, &mut a);
+                write_mask_bool(set, &mut b);
+                assert_eq!(a, b);
+            }
         }
     }
 

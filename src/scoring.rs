@@ -62,10 +62,11 @@ pub(crate) fn round_end(s: &mut State, winner: usize) -> Option<RoundResult> {
     // Only the trick winner's side changed, so only it can meet R7.1 or R7.2 now.
     let side = v.side_of(winner);
     let won = side_won(s, side);
-    let side_tricks: usize = (0..n)
-        .filter(|&p| v.side_of(p) == side)
-        .map(|p| s.tricks_won[p] as usize)
-        .sum();
+    let side_tricks = if v.has_teams() {
+        s.tricks_won[side] as usize + s.tricks_won[side + 2] as usize
+    } else {
+        s.tricks_won[side] as usize
+    };
     let all_seats = (1u8 << n) - 1;
     let (winners, reason) = if won.bosses().len() >= boss_threshold(v) {
         (side_mask(v, side), RoundEnd::Bosses)

@@ -502,7 +502,8 @@ impl State {
                 self.voids[p] |= 1 << led as u8;
             }
         }
-        self.trick[self.trick_len as usize] = card;
+        // `& 3`: trick_len < n <= 4 here; the mask lets the compiler drop the bounds check.
+        self.trick[self.trick_len as usize & 3] = card;
         self.trick_len += 1;
         if (self.trick_len as usize) < n {
             // Next seat clockwise, without a division in the hot path.
@@ -514,7 +515,8 @@ impl State {
 
     fn finish_trick(&mut self) -> Outcome {
         let n = self.num_players();
-        let trump = Suit::ALL[self.trump as usize];
+        // Set by now (a seal round's first lead fixes it).
+        let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
         let idx = trick::winning_index(&self.trick[..n], trump);
         let winner = {
             let w = self.trick_leader as usize + idx;
@@ -524,7 +526,7 @@ impl State {
                 w
             }
         };
-        let cards: CardSet = self.trick[..n].iter().copied().collect();
+        let cards = CardSet(self.trick[..n].iter().fold(0, |a, c| a | 1u64 << c.id()));
         let result = TrickResult {
             leader: self.trick_leader,
             cards: self.trick,

@@ -246,6 +246,38 @@ impl<'a> SeatView<'a> {
             })
     }
 
+    /// The cards this seat received in the exchange, by giver (absolute seat): the same
+    /// cards as [`received`](Self::received), gathered without a search.
+    pub fn received_by_giver(&self) -> [CardSet; 4] {
+        let mut out = [CardSet::EMPTY; 4];
+        if !self.exchange_done() {
+            return out;
+        }
+        let me = self.seat;
+        let s = self.state;
+        let all = |from: usize| s.picks(from).iter().copied().collect::<CardSet>();
+        match self.variant() {
+            Variant::FourPlayer => {
+                let from = (me + 2) & 3;
+                out[from] = all(from);
+            }
+            Variant::ThreePlayer => {
+                let from = if me == 0 { 2 } else { me - 1 };
+                out[from] = all(from);
+            }
+            Variant::Seal | Variant::SealShort => {
+                for (from, o) in out.iter_mut().enumerate() {
+                    // `from` passes its pick k to seat from + 1 + k (mod 4).
+                    let k = (me + 3 - from) & 3;
+                    if from != me && k < s.picks(from).len() {
+                        o.insert(s.picks(from)[k]);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The legal actions of this seat now (empty when it is not this seat's turn).
     #[inline]
     pub fn legal_actions(&self) -> CardSet {

@@ -172,3 +172,13 @@ def _arena_total_games(
 def run_cli(argv: list[str]) -> int:
     """Runs the ``yokai-septet`` command-line tool on ``argv`` (program name first) with
     the process's stdin and stdout; returns its exit code."""
+
+def bench_random_playouts(variant: str, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """Random games in Rust on one thread for at least ``seconds``:
+    ``(games, decisions, elapsed_seconds)``."""
+    ...
+
+def bench_arena(variant: str, bots: list[str], games: int, threads: int) -> tuple[int, int, float]:
+    """A duplicate arena in Rust on ``threads`` threads (0: one per core):
+    ``(games, decisions, elapsed_seconds)``."""
+    ...

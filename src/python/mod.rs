@@ -184,6 +184,53 @@ pub(crate) fn parse_config(
 
 /// The compiled core of `yokai_septet`: `Game`, `Bot`, `VectorEnv` and the
 /// `IllegalActionError` exception.
+fn bench_variant(name: &str) -> PyResult<Variant> {
+    name.parse().map_err(|e: crate::error::ConfigError| {
+        pyo3::exceptions::PyValueError::new_err(e.to_string())
+    })
+}
+
+/// ``bench_random_playouts(variant, seconds, seed=0)``: plays uniformly random games of
+/// ``variant`` in Rust on one thread (GIL released) for at least ``seconds``; returns
+/// ``(games, decisions, elapsed_seconds)``. For benchmarks (``benches/compare_peers.py``).
+#[pyfunction]
+#[pyo3(signature = (variant, seconds, seed = 0))]
+fn bench_random_playouts(
+    py: Python<'_>,
+    variant: &str,
+    seconds: f64,
+    seed: u64,
+) -> PyResult<(u64, u64, f64)> {
+    let v = bench_variant(variant)?;
+    let s = py.allow_threads(|| crate::arena::random_playouts(v, seconds, seed));
+    Ok((s.games, s.decisions, s.seconds))
+}
+
+/// ``bench_arena(variant, bots, games, threads)``: runs a duplicate arena in Rust (GIL
+/// released) with ``bots`` (a list of bot names, one per side) on ``threads`` threads (0 =
+/// one per core); returns ``(games, decisions, elapsed_seconds)``. For benchmarks.
+#[pyfunction]
+fn bench_arena(
+    py: Python<'_>,
+    variant: &str,
+    bots: Vec<String>,
+    games: u64,
+    threads: usize,
+) -> PyResult<(u64, u64, f64)> {
+    let v = bench_variant(variant)?;
+    let names: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let mut config = crate::arena::ArenaConfig::new(v, &names, games, 1);
+    config.threads = threads;
+    let report = py
+        .allow_threads(|| crate::arena::run_arena(&config, &|| {}))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    Ok((
+        report.summary.games,
+        report.summary.decisions,
+        report.timing.seconds,
+    ))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -196,6 +243,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::arena_summary, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_total_games, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_arena, m)?)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;
     m.add("EPISODES", Episode::ALL.map(Episode::name).to_vec())?;
