@@ -3,7 +3,7 @@ bots with ``yokai_septet.VectorEnv`` (``self_play=True``), then plot its learnin
 and play a final arena-style evaluation against ``random`` and ``heuristic`` teams.
 
     pip install ".[examples]"          # torch, matplotlib (and sb3-contrib)
-    python examples/train_selfplay.py --minutes 8 --threads 2
+    python examples/train_selfplay.py --minutes 8
 
 Training. ``--envs`` 4-player tables are stepped together in Rust. In every table one
 team (seats {0,2} or {1,3}, alternating between tables) is the learner: whenever one of
@@ -34,8 +34,9 @@ The script measures the random-policy baselines under exactly this evaluation at
 start, and plays a larger final evaluation (``--final-games``) at the end. Timings:
 wall-clock minutes (the ``--minutes`` budget counts training only, not evaluation) and
 the process's CPU minutes are both reported, since a shared machine makes wall time noisy.
-Torch and the Rust env never run at the same time (the loop alternates), so ``--threads``
-is given to torch, and the env steps on one thread.
+The env steps on one thread and torch uses ``--threads`` (default 1: env + torch = 2
+threads). On a 2-core machine shared with another busy process, 2 torch threads were
+~10x *slower* than 1 (thread contention), so keep the default there.
 
 Writes ``learning_curve.png``, ``train_result.json`` and ``policy.pt`` into ``--out``.
 """
@@ -126,10 +127,11 @@ def evaluate(policy, opponents: str, games: int, seed: int = 12345) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=8.0, help="training time budget (wall)")
-    ap.add_argument("--threads", type=int, default=2, help="torch threads")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (the env steps on one more); 1 is fastest on a busy 2-core box")
     ap.add_argument("--envs", type=int, default=512, help="tables stepped together")
     ap.add_argument("--steps", type=int, default=64, help="env steps per rollout")
-    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--lr", type=float, default=5e-4)
     ap.add_argument("--epochs", type=int, default=2, help="PPO epochs per rollout")
     ap.add_argument("--minibatch", type=int, default=2048)
@@ -145,6 +147,7 @@ def main() -> None:
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
+    torch.set_num_interop_threads(1)
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
     N, T = args.envs, args.steps
