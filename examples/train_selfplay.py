@@ -184,9 +184,9 @@ def main() -> None:
 
     tb = time.time()
     baseline = {
-        "random_policy_vs_random": evaluate(None, "random", args.eval_games),
-        "random_policy_vs_heuristic": evaluate(None, "heuristic", args.eval_games),
-        "games": args.eval_games,
+        "random_policy_vs_random": evaluate(None, "random", args.final_games),
+        "random_policy_vs_heuristic": evaluate(None, "heuristic", args.final_games),
+        "games": args.final_games,
         "seconds": round(time.time() - tb, 1),
     }
     print("baseline", json.dumps(baseline), flush=True)
