@@ -137,7 +137,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=8.0, help="training time budget (wall)")
     ap.add_argument("--threads", type=int, default=1,
-                    help="torch threads (the env steps on one more); 1 is fastest on a busy 2-core box")
+                    help="torch threads (the env steps on one more); 1 is fastest on a busy 2 cores")
     ap.add_argument("--envs", type=int, default=512, help="tables stepped together")
     ap.add_argument("--steps", type=int, default=64, help="env steps per rollout")
     ap.add_argument("--hidden", type=int, default=128)
@@ -360,8 +360,9 @@ def main() -> None:
         plt.savefig(os.path.join(args.out, "learning_curve.png"), dpi=120)
     except ImportError:
         print("matplotlib not installed: no plot")
-    print(json.dumps({k: result[k] for k in ("final", "baseline", "train_minutes", "wall_minutes",
-                                             "cpu_minutes", "decisions", "decisions_per_s")}))
+    keys = ("final", "baseline", "train_minutes", "wall_minutes", "cpu_minutes", "decisions",
+            "decisions_per_s")
+    print(json.dumps({k: result[k] for k in keys}))
 
 
 if __name__ == "__main__":
