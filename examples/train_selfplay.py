@@ -137,7 +137,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=8.0, help="training time budget (wall)")
     ap.add_argument("--threads", type=int, default=1,
-                    help="torch threads (the env steps on one more); 1 is fastest on a busy 2 cores")
+                    help="torch threads (the env steps on one more); 1 is best on busy 2 cores")
     ap.add_argument("--envs", type=int, default=512, help="tables stepped together")
     ap.add_argument("--steps", type=int, default=64, help="env steps per rollout")
     ap.add_argument("--hidden", type=int, default=128)
