@@ -1,22 +1,53 @@
-"""Train a small masked PPO agent against the built-in heuristic bots with
-``yokai_septet.VectorEnv`` (learner-vs-bots mode), then evaluate it against ``random``
-and ``heuristic`` tables and plot its learning curve.
+"""Train a small masked PPO agent that plays *both seats of a team* against the built-in
+bots with ``yokai_septet.VectorEnv`` (``self_play=True``), then plot its learning curve
+and play a final arena-style evaluation against ``random`` and ``heuristic`` teams.
 
     pip install ".[examples]"          # torch, matplotlib (and sb3-contrib)
-    python examples/train_selfplay.py --minutes 8 --threads 2
+    python examples/train_selfplay.py --minutes 8
 
-The learner sits at a random seat of a ``4p`` table; the other three seats (its partner
-included) are bots. Training episodes are single rounds (reward +1 / -1 for the round's
-result, so credit assignment is short); evaluation plays whole games (to 7 points) with
-the greedy policy at tables of ``random`` and of ``heuristic`` bots:
+Training. ``--envs`` 4-player tables are stepped together in Rust. In every table one
+team (seats {0,2} or {1,3}, alternating between tables) is the learner: whenever one of
+its seats is to move, the shared policy decides from that seat's own observation (one
+batched forward pass for all such tables); the other team's moves come from
+``VectorEnv.bot_actions()``. So the learner never depends on a bot partner, and every
+table yields data for two seats. Episodes are single rounds with ``reward_mode="points"``
+(the round's points for the learner's team minus the other team's: dense, zero-sum, and
+aligned with winning games to 7). Curriculum: the opponents are ``random`` bots for the
+first ``--random-frac`` of the time budget, then ``heuristic`` bots. Observations are
+uint8 and become float once per batch. The PPO update uses GAE (gamma 1, lambda 0.95)
+over each table's sequence of learner decisions; a table's decision still in flight when
+a rollout ends is held back, bootstraps the decisions before it, and is trained in the
+next rollout with its full return.
 
-- vs random: learner + random partner against two random bots. A random learner wins
-  about 50%; anything clearly above is skill.
-- vs heuristic: learner + heuristic partner against two heuristic bots. A heuristic
-  learner would win 50% (by symmetry); a random learner much less. Closing the gap
-  towards 50% is the measure of progress.
+Evaluation (whole games to 7 points, greedy policy, ``--eval-games`` tables, the first
+game of each table only, so that short games are not over-counted; half the tables seat
+the learner as team 0, half as team 1; games stopped by the 30-round cap count as not
+won):
 
-Writes ``learning_curve.png`` and ``train_result.json`` into ``--out``.
+- ``vs_random``: learner team (both seats) against a team of two ``random`` bots.
+  A uniformly random learner wins about 50% here.
+- ``vs_heuristic``: learner team against a team of two ``heuristic`` bots. A heuristic
+  team would win 50% (by symmetry); a uniformly random team wins only a few percent.
+  Closing in on 50% is the measure of progress.
+
+The script measures the random-policy baselines under exactly this evaluation at the
+start, and plays a larger final evaluation (``--final-games``) at the end. Timings:
+wall-clock minutes (the ``--minutes`` budget counts training only, not evaluation) and
+the process's CPU minutes are both reported, since a shared machine makes wall time noisy.
+The env steps on one thread and torch uses ``--threads`` (default 1: env + torch = 2
+threads). On a 2-core machine shared with another busy process, 2 torch threads were
+~10x *slower* than 1 (thread contention), so keep the default there.
+
+Writes ``learning_curve.png``, ``train_result.json`` and ``policy.pt`` into ``--out``.
+
+Measured (defaults, ``--minutes 8``, one torch + one env thread on a 2-core machine that
+another process kept one core busy on; 8.1 wall / 6.7 CPU minutes in all, ~27k learner
+decisions/s, 12.9 M decisions; curve points 400 games, final and baselines 2000):
+
+    training minutes     0     1     2     3     4     5     6     7     8
+    vs random team     0.53  0.82  0.81  0.83  0.85  0.87  0.91  0.90  0.92
+    vs heuristic team  0.03  0.08  0.14  0.17  0.21  0.25  0.25  0.26  0.27
+    random policy: 0.49 vs the random team, 0.02 vs the heuristic team
 """
 
 from __future__ import annotations
@@ -50,136 +81,259 @@ class Policy(nn.Module):
         return logits, self.v(h).squeeze(-1)
 
 
-def make_env(num_envs: int, opponents: str, seed: int, episode: str, threads: int):
+def make_env(num_envs: int, opponents: str, seed: int, episode: str, reward: str):
     return ys.VectorEnv(
         num_envs,
         variant="4p",
         seed=seed,
         episode=episode,
         max_rounds=30,
-        learner_seat=None,
+        self_play=True,
         opponents=opponents,
-        reward_mode="win",
-        num_threads=threads,
+        reward_mode=reward,
+        num_threads=1,
+        obs_dtype="uint8",
+        copy=False,
     )
 
 
+def cpu_minutes() -> float:
+    t = os.times()
+    return (t.user + t.system) / 60
+
+
 @torch.no_grad()
-def evaluate(policy, opponents: str, games: int, threads: int, seed: int = 12345) -> float:
-    """Greedy policy (``policy=None``: uniformly random) at a table of ``opponents``;
-    returns the share of whole games won (truncated games count as not won)."""
-    env = make_env(min(games, 100), opponents, seed, "game", threads)
+def evaluate(policy, opponents: str, games: int, seed: int = 12345) -> float:
+    """Share of whole games won by the learner team (both seats played by ``policy``,
+    greedy; ``policy=None``: uniformly random legal moves) against a team of
+    ``opponents`` bots. Plays the first game of each of ``games`` tables."""
+    env = make_env(games, opponents, seed, "game", "win")
     obs, info = env.reset()
+    team = np.arange(games) % 2
     rng = np.random.default_rng(seed)
-    wins = done = 0
-    while done < games:
+    result = np.zeros(games)  # +1 won, -1 lost, 0 not finished / truncated
+    finished = np.zeros(games, dtype=bool)
+    while not finished.all():
         mask = info["action_mask"]
-        if policy is None:
-            a = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
-        else:
-            logits, _ = policy(torch.from_numpy(obs), torch.from_numpy(mask))
-            a = logits.argmax(-1).numpy()
+        mine = (info["to_play"] & 1) == team
+        a = env.bot_actions()
+        idx = np.flatnonzero(mine & ~finished)
+        if idx.size:
+            if policy is None:
+                score = rng.random((idx.size, mask.shape[1])) * mask[idx]
+                a[idx] = score.argmax(1)
+            else:
+                o = torch.from_numpy(obs[idx]).float()
+                logits, _ = policy(o, torch.from_numpy(mask[idx]))
+                a[idx] = logits.argmax(-1).numpy()
         obs, r, term, trunc, info = env.step(a)
-        ended = term | trunc
-        wins += int((r[ended] > 0).sum())
-        done += int(ended.sum())
-    return wins / done
+        ended = (term | trunc) & ~finished
+        result[ended] = r[ended, team[ended]]
+        finished |= ended
+    return float((result > 0).mean())
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--minutes", type=float, default=8.0, help="training time budget")
-    ap.add_argument("--threads", type=int, default=2, help="torch and env threads")
-    ap.add_argument("--envs", type=int, default=128)
-    ap.add_argument("--steps", type=int, default=32, help="rollout length per env")
-    ap.add_argument("--eval-games", type=int, default=400)
+    ap.add_argument("--minutes", type=float, default=8.0, help="training time budget (wall)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (the env steps on one more); 1 is best on busy 2 cores")
+    ap.add_argument("--envs", type=int, default=512, help="tables stepped together")
+    ap.add_argument("--steps", type=int, default=64, help="env steps per rollout")
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--epochs", type=int, default=2, help="PPO epochs per rollout")
+    ap.add_argument("--minibatch", type=int, default=2048)
+    ap.add_argument("--reward", choices=["points", "win"], default="points",
+                    help="round reward: points margin, or +1/-1 for the round")
+    ap.add_argument("--random-frac", type=float, default=0.15,
+                    help="share of the budget trained against random bots first")
+    ap.add_argument("--eval-games", type=int, default=400, help="games per curve point")
+    ap.add_argument("--final-games", type=int, default=2000, help="games of the final result")
     ap.add_argument("--eval-every", type=float, default=1.0, help="minutes between evaluations")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="train_out")
     args = ap.parse_args()
 
     torch.set_num_threads(args.threads)
+    torch.set_num_interop_threads(1)
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
-    env = make_env(args.envs, "heuristic", args.seed, "round", args.threads)
-    obs, info = env.reset()
-    policy = Policy(obs.shape[1], env.single_action_space_n)
-    opt = torch.optim.Adam(policy.parameters(), lr=5e-4)
     N, T = args.envs, args.steps
-    gamma, lam, clip, epochs, minibatch = 1.0, 0.95, 0.2, 4, 1024
+    envs = {o: make_env(N, o, args.seed + k, "round", args.reward)
+            for k, o in enumerate(("random", "heuristic"))}
+    A = envs["random"].single_action_space_n
+    obs_size = envs["random"].observations.shape[1]
+    policy = Policy(obs_size, A, args.hidden)
+    opt = torch.optim.Adam(policy.parameters(), lr=args.lr)
+    lam, clip = 0.95, 0.2
+    rscale = 1 / 3 if args.reward == "points" else 1.0
+    team = np.arange(N) % 2
+    rows = np.arange(N)
 
     curve = []
+    t0_wall, t0_cpu = time.time(), cpu_minutes()
+    train_s = 0.0  # wall seconds spent training (the budget), evaluation excluded
 
-    def log_eval(elapsed: float, steps: int, pol) -> None:
+    def log_eval(steps: int, games: int) -> dict:
+        policy.eval()
         row = {
-            "minutes": round(elapsed / 60, 2),
+            "minutes": round(train_s / 60, 2),
+            "wall_minutes": round((time.time() - t0_wall) / 60, 2),
+            "cpu_minutes": round(cpu_minutes() - t0_cpu, 2),
             "decisions": steps,
-            "vs_random": evaluate(pol, "random", args.eval_games, args.threads),
-            "vs_heuristic": evaluate(pol, "heuristic", args.eval_games, args.threads),
+            "vs_random": evaluate(policy, "random", games),
+            "vs_heuristic": evaluate(policy, "heuristic", games),
+            "games": games,
         }
+        policy.train()
         curve.append(row)
         print(json.dumps(row), flush=True)
+        return row
 
+    tb = time.time()
     baseline = {
-        "random_policy_vs_random": evaluate(None, "random", args.eval_games, args.threads),
-        "random_policy_vs_heuristic": evaluate(None, "heuristic", args.eval_games, args.threads),
+        "random_policy_vs_random": evaluate(None, "random", args.final_games),
+        "random_policy_vs_heuristic": evaluate(None, "heuristic", args.final_games),
+        "games": args.final_games,
+        "seconds": round(time.time() - tb, 1),
     }
     print("baseline", json.dumps(baseline), flush=True)
-    start = time.time()
-    log_eval(0.0, 0, policy)
-    last_eval, steps, budget = start, 0, args.minutes * 60
-    while time.time() - start < budget:
-        b_obs = torch.zeros((T, N, obs.shape[1]))
-        b_mask = torch.zeros((T, N, env.single_action_space_n), dtype=torch.bool)
-        b_act = torch.zeros((T, N), dtype=torch.long)
-        b_logp, b_val, b_rew, b_done = (torch.zeros((T, N)) for _ in range(4))
-        with torch.no_grad():
-            for t in range(T):
-                o, m = torch.from_numpy(obs), torch.from_numpy(info["action_mask"])
-                logits, v = policy(o, m)
-                dist = torch.distributions.Categorical(logits=logits)
-                a = dist.sample()
-                b_obs[t], b_mask[t], b_act[t] = o, m, a
-                b_logp[t], b_val[t] = dist.log_prob(a), v
-                obs, r, term, trunc, info = env.step(a.numpy())
-                b_rew[t] = torch.from_numpy(r)
-                b_done[t] = torch.from_numpy((term | trunc).astype(np.float32))
-            _, next_v = policy(torch.from_numpy(obs), torch.from_numpy(info["action_mask"]))
-        steps += T * N
-        # GAE over the rollout; an episode end cuts the bootstrap.
-        adv = torch.zeros((T, N))
-        gae = torch.zeros(N)
-        for t in reversed(range(T)):
-            nv = next_v if t == T - 1 else b_val[t + 1]
-            nonterm = 1.0 - b_done[t]
-            delta = b_rew[t] + gamma * nv * nonterm - b_val[t]
-            gae = delta + gamma * lam * nonterm * gae
-            adv[t] = gae
-        ret = adv + b_val
-        f = lambda x: x.reshape(T * N, *x.shape[2:])  # noqa: E731
-        o, m, a, lp, ad, rt = map(f, (b_obs, b_mask, b_act, b_logp, adv, ret))
+    log_eval(0, args.eval_games)
+
+    budget = args.minutes * 60
+    steps = updates = 0
+    phase = "random"
+    env = envs[phase]
+    obs, info = env.reset()
+    held = None  # the in-flight decision of each table, carried into the next rollout
+    last_eval = 0.0
+    prof = {"collect": 0.0, "update": 0.0}
+    while train_s < budget:
+        t_start = time.time()
+        if phase == "random" and train_s >= args.random_frac * budget:
+            phase, held = "heuristic", None
+            env = envs[phase]
+            obs, info = env.reset()
+            print(f"curriculum: heuristic opponents from minute {train_s / 60:.2f}", flush=True)
+        # ---- collect ----
+        ch_obs, ch_mask, ch_act, ch_logp, ch_val, ch_env, bounds = [], [], [], [], [], [], [0]
+        cap = T * N + N
+        rew = np.zeros(cap, dtype=np.float32)
+        done = np.zeros(cap, dtype=bool)
+        last = np.full(N, -1)
+        if held is not None:
+            for lst, x in zip((ch_obs, ch_mask, ch_act, ch_logp, ch_val, ch_env), held[:6]):
+                lst.append(x)
+            n = held[5].size
+            rew[:n] = held[6]
+            last[held[5]] = np.arange(n)
+            bounds.append(n)
+        with torch.inference_mode():
+            for _ in range(T):
+                mask = info["action_mask"]
+                idx = np.flatnonzero((info["to_play"] & 1) == team)
+                a = env.bot_actions()
+                if idx.size:
+                    o = torch.from_numpy(obs[idx])
+                    m = torch.from_numpy(mask[idx])
+                    logits, v = policy(o.float(), m)
+                    act = torch.distributions.Categorical(logits=logits).sample()
+                    logp = torch.log_softmax(logits, -1).gather(1, act[:, None])[:, 0]
+                    a[idx] = act.numpy()
+                    k0 = bounds[-1]
+                    ch_obs.append(o)
+                    ch_mask.append(m)
+                    ch_act.append(act)
+                    ch_logp.append(logp)
+                    ch_val.append(v)
+                    ch_env.append(idx)
+                    last[idx] = np.arange(k0, k0 + idx.size)
+                    bounds.append(k0 + idx.size)
+                obs, r, term, trunc, info = env.step(a)
+                rl = r[rows, team]
+                has = last >= 0
+                np.add.at(rew, last[has], rl[has] * rscale)
+                ended = (term | trunc) & has
+                done[last[ended]] = True
+        K = bounds[-1]
+        steps += K
+        o_all = torch.cat(ch_obs)
+        m_all = torch.cat(ch_mask)
+        a_all = torch.cat(ch_act)
+        lp_all = torch.cat(ch_logp)
+        v_all = torch.cat(ch_val).numpy()
+        e_all = np.concatenate(ch_env)
+        rew, done = rew[:K], done[:K]
+        # Hold back each table's last decision if its episode is still running.
+        hold = np.zeros(K, dtype=bool)
+        open_ = (last >= 0) & ~done[np.maximum(last, 0)]
+        hold[last[open_]] = True
+        # ---- GAE, per table, backwards over the step chunks ----
+        next_v = np.zeros(N, dtype=np.float32)
+        next_adv = np.zeros(N, dtype=np.float32)
+        next_v[open_] = v_all[last[open_]]
+        adv = np.zeros(K, dtype=np.float32)
+        for j in range(len(bounds) - 2, -1, -1):
+            s, e = bounds[j], bounds[j + 1]
+            ids = e_all[s:e]
+            nd = (~done[s:e]).astype(np.float32)
+            h = hold[s:e]
+            delta = rew[s:e] + nd * next_v[ids] - v_all[s:e]
+            ad = delta + lam * nd * next_adv[ids]
+            ad[h] = 0.0
+            adv[s:e] = ad
+            next_v[ids] = v_all[s:e]
+            next_adv[ids] = ad
+        keep = torch.from_numpy(np.flatnonzero(~hold))
+        held_idx = torch.from_numpy(np.flatnonzero(hold))
+        held = (o_all[held_idx], m_all[held_idx], a_all[held_idx], lp_all[held_idx],
+                torch.from_numpy(v_all)[held_idx], e_all[hold], rew[hold])
+        ret = torch.from_numpy(adv + v_all)[keep]
+        ad = torch.from_numpy(adv)[keep]
         ad = (ad - ad.mean()) / (ad.std() + 1e-8)
-        for _ in range(epochs):
-            for idx in torch.randperm(T * N).split(minibatch):
-                logits, v = policy(o[idx], m[idx])
-                dist = torch.distributions.Categorical(logits=logits)
-                ratio = (dist.log_prob(a[idx]) - lp[idx]).exp()
-                pg = -torch.min(ratio * ad[idx], ratio.clamp(1 - clip, 1 + clip) * ad[idx]).mean()
-                vf = (v - rt[idx]).pow(2).mean()
-                loss = pg + 0.5 * vf - 0.01 * dist.entropy().mean()
+        o, m, a_t, lp = o_all[keep], m_all[keep], a_all[keep], lp_all[keep]
+        t_mid = time.time()
+        prof["collect"] += t_mid - t_start
+        # ---- PPO update ----
+        n = keep.numel()
+        for _ in range(args.epochs):
+            for mb in torch.randperm(n).split(args.minibatch):
+                logits, v = policy(o[mb].float(), m[mb])
+                logp_all = torch.log_softmax(logits, -1)
+                ratio = (logp_all.gather(1, a_t[mb, None])[:, 0] - lp[mb]).exp()
+                pg = -torch.min(ratio * ad[mb], ratio.clamp(1 - clip, 1 + clip) * ad[mb]).mean()
+                vf = (v - ret[mb]).pow(2).mean()
+                p = logp_all.exp()
+                ent = -(p * logp_all.masked_fill(~m[mb], 0.0)).sum(-1).mean()
+                loss = pg + 0.5 * vf - 0.01 * ent
                 opt.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
                 opt.step()
-        if time.time() - last_eval > args.eval_every * 60:
-            log_eval(time.time() - start, steps, policy)
-            last_eval = time.time()
-    train_minutes = (time.time() - start) / 60
-    if curve[-1]["decisions"] != steps:
-        log_eval(time.time() - start, steps, policy)
+        updates += 1
+        prof["update"] += time.time() - t_mid
+        train_s += time.time() - t_start
+        if train_s - last_eval > args.eval_every * 60 and train_s < budget:
+            print(f"  [{phase}] {steps} decisions, {steps / train_s:.0f}/s; collect "
+                  f"{prof['collect']:.0f}s, update {prof['update']:.0f}s", flush=True)
+            log_eval(steps, args.eval_games)
+            last_eval = train_s
 
-    result = {"baseline": baseline, "curve": curve, "train_minutes": round(train_minutes, 2),
-              "decisions": steps, "eval_games": args.eval_games}
+    final = log_eval(steps, args.final_games)
+    result = {
+        "baseline": baseline,
+        "curve": curve,
+        "final": final,
+        "train_minutes": round(train_s / 60, 2),
+        "wall_minutes": round((time.time() - t0_wall) / 60, 2),
+        "cpu_minutes": round(cpu_minutes() - t0_cpu, 2),
+        "decisions": steps,
+        "decisions_per_s": round(steps / max(train_s, 1e-9)),
+        "seconds_collect": round(prof["collect"], 1),
+        "seconds_update": round(prof["update"], 1),
+        "args": vars(args),
+    }
     with open(os.path.join(args.out, "train_result.json"), "w") as fh:
         json.dump(result, fh, indent=1)
     torch.save(policy.state_dict(), os.path.join(args.out, "policy.pt"))
@@ -191,21 +345,24 @@ def main() -> None:
 
         x = [c["minutes"] for c in curve]
         plt.figure(figsize=(6, 4))
-        plt.plot(x, [c["vs_random"] for c in curve], "o-", label="learner vs random table")
-        plt.plot(x, [c["vs_heuristic"] for c in curve], "o-", label="learner vs heuristic table")
+        plt.plot(x, [c["vs_random"] for c in curve], "o-", label="learner team vs random team")
+        plt.plot(x, [c["vs_heuristic"] for c in curve], "o-",
+                 label="learner team vs heuristic team")
         plt.axhline(baseline["random_policy_vs_heuristic"], ls=":", c="grey",
-                    label="random policy vs heuristic table")
-        plt.axhline(0.5, ls="--", c="k", lw=0.8, label="parity (heuristic learner: 0.5)")
-        plt.xlabel("training minutes")
-        plt.ylabel(f"game win rate ({args.eval_games} games, greedy)")
+                    label="random policy vs heuristic team")
+        plt.axhline(0.5, ls="--", c="k", lw=0.8, label="parity (heuristic team: 0.5)")
+        plt.xlabel("training minutes (wall, evaluation excluded)")
+        plt.ylabel(f"game win rate (greedy; last point {args.final_games} games)")
         plt.ylim(0, 1)
         plt.legend(fontsize=8)
-        plt.title("Yokai Septet 4p: masked PPO vs built-in bots")
+        plt.title("Yokai Septet 4p: masked PPO team vs built-in bots")
         plt.tight_layout()
         plt.savefig(os.path.join(args.out, "learning_curve.png"), dpi=120)
     except ImportError:
         print("matplotlib not installed: no plot")
-    print(json.dumps({"final": curve[-1], "baseline": baseline, "train_minutes": result["train_minutes"]}))
+    keys = ("final", "baseline", "train_minutes", "wall_minutes", "cpu_minutes", "decisions",
+            "decisions_per_s")
+    print(json.dumps({k: result[k] for k in keys}))
 
 
 if __name__ == "__main__":
