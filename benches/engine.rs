@@ -1,12 +1,14 @@
 //! Engine throughput: `legal_actions`, `apply`, and whole random-policy games per variant
-//! (single thread, RNG included); arena throughput on 1 and 2 threads. Decisions per
-//! second = elements/s in criterion's output.
+//! (single thread, RNG included); arena throughput and the VectorEnv stepping core on 1 and
+//! 2 threads. Decisions per second = elements/s in criterion's output.
 //!
 //! `cargo bench --bench engine`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
+use yokai_septet::observation::ObsValue;
+use yokai_septet::vector::{OwnedBuffers, Shared, VecCore};
 use yokai_septet::{run_arena, ArenaConfig, GameConfig, State, Variant};
 
 /// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
@@ -109,5 +111,35 @@ fn arena(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, random_games, per_call, arena);
+/// The VectorEnv stepping core (self-play, random legal actions picked in Rust, checked,
+/// auto-reset) for N envs on 1 and 2 threads, both observation dtypes. Elements = decisions.
+fn vector_env(c: &mut Criterion) {
+    fn bench<T: ObsValue>(c: &mut Criterion, dtype: &str) {
+        let mut g = c.benchmark_group(format!("vector_env_4p_{dtype}"));
+        for n in [256, 1024] {
+            for threads in [1, 2] {
+                let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 1);
+                let mut core = VecCore::new(shared, n, &["random"; 4], threads).unwrap();
+                let mut bufs = OwnedBuffers::<T>::new(&core);
+                core.reset(&mut bufs.as_buffers());
+                let mut rng = ChaCha8Rng::seed_from_u64(3);
+                let mut actions = vec![0i64; n];
+                g.throughput(Throughput::Elements(n as u64));
+                g.bench_function(BenchmarkId::new(format!("n{n}_threads"), threads), |b| {
+                    b.iter(|| {
+                        for (a, slot) in actions.iter_mut().zip(core.slots()) {
+                            *a = random_action(slot.state(), &mut rng).id() as i64;
+                        }
+                        core.step(&actions, &mut bufs.as_buffers()).unwrap();
+                    })
+                });
+            }
+        }
+        g.finish();
+    }
+    bench::<u8>(c, "u8");
+    bench::<f32>(c, "f32");
+}
+
+criterion_group!(benches, random_games, per_call, arena, vector_env);
 criterion_main!(benches);

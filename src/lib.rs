@@ -14,6 +14,8 @@
 //! - [`observation`]: the canonical observation encoder and its generated layout;
 //!   [`reward`]: reward modes; [`sampler`]: exactly uniform determinizations.
 //! - [`bots`]: `random`, `heuristic`, `pimc`; [`arena`]: duplicate-deal arenas on rayon.
+//! - [`vector`]: many games stepped together on rayon, writing observations, masks,
+//!   rewards and flags into caller-provided buffers (the core of Python's `VectorEnv`).
 //! - `cli` (feature `cli`): the `yokai-septet` command-line tool (`arena`, `play`,
 //!   `replay`, `bench`), shared by the binary and the Python console script.
 //!
@@ -45,6 +47,7 @@ pub mod sampler;
 pub mod scoring;
 pub mod state;
 pub mod trick;
+pub mod vector;
 pub mod view;
 
 pub use arena::{

@@ -1,162 +1,18 @@
-//! `yokai_septet._core.VectorEnv`: many games stepped in Rust on a rayon pool with the GIL
-//! released, writing straight into preallocated numpy buffers.
-//!
-//! Determinism: env `i`'s `e`-th episode is dealt from `derive(seed, i, e, 0)` and its bots
-//! are reseeded from `derive(seed, i, e, 1 + seat)` at every reset, so every env's
-//! trajectory depends only on the master seed and its own actions — never on the thread
-//! count or on how the pool splits the work.
+//! `yokai_septet._core.VectorEnv`: the Python face of [`crate::vector::VecCore`] (many
+//! games stepped in Rust on a rayon pool with the GIL released), writing straight into
+//! preallocated numpy buffers. Determinism is documented in [`crate::vector`].
 
 use std::sync::Mutex;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
-use super::bot::make_bot;
 use super::game::render;
 use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError};
-use crate::bots::Bot;
-use crate::config::GameConfig;
-use crate::observation::{encode, observation_size, write_mask, ObsValue};
-use crate::reward::{rewards, RewardMode};
-use crate::state::State;
-
-/// SplitMix64 finaliser.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A seed for stream `k` of episode `episode` of env `env` under master seed `seed`.
-#[inline]
-pub(crate) fn derive(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
-    let mut h = mix(seed ^ 0x9e37_79b9_7f4a_7c15);
-    for x in [env, episode, k] {
-        h = mix(h ^ x.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    }
-    h
-}
-
-/// What every env shares.
-#[derive(Clone, Copy)]
-struct Shared {
-    config: GameConfig,
-    seed: u64,
-    /// `None`: self-play (the caller acts for whichever seat is to move).
-    /// `Some(None)`: learner seat drawn per episode; `Some(Some(s))`: fixed seat `s`.
-    learner: Option<Option<u8>>,
-    reward: RewardMode,
-    /// Env `i` of this object is env `env_offset + i` of the seed derivation.
-    env_offset: u64,
-}
-
-struct Slot {
-    index: u64,
-    episode: u64,
-    state: State,
-    /// The seat the caller plays (learner mode); unused in self-play.
-    learner: u8,
-    /// One bot per seat, reseeded at every reset. Learner mode: the opponents (the
-    /// learner's seat's bot is idle); self-play: what `bot_actions` asks.
-    bots: Vec<Box<dyn Bot>>,
-}
-
-/// One env's row of every output buffer.
-struct Row<'a, T> {
-    obs: &'a mut [T],
-    mask: &'a mut [bool],
-    reward: &'a mut [f32],
-    terminated: &'a mut bool,
-    truncated: &'a mut bool,
-    to_play: &'a mut i64,
-}
-
-impl Slot {
-    /// This env's position in the object (its index less the offset).
-    fn position(&self, sh: &Shared) -> usize {
-        self.index.wrapping_sub(sh.env_offset) as usize
-    }
-
-    fn reset(&mut self, sh: &Shared) {
-        let mut config = sh.config;
-        config.seed = derive(sh.seed, self.index, self.episode, 0);
-        self.state = State::new(config);
-        let n = config.num_players() as u64;
-        self.learner = match sh.learner {
-            Some(Some(s)) => s,
-            _ => (derive(sh.seed, self.index, self.episode, 99) % n) as u8,
-        };
-        for (p, b) in self.bots.iter_mut().enumerate() {
-            b.reseed(derive(sh.seed, self.index, self.episode, 1 + p as u64));
-        }
-    }
-
-    /// Lets the bots move until it is the learner's turn or the game is over, adding the
-    /// learner's rewards to `acc`.
-    fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
-        if sh.learner.is_none() {
-            return;
-        }
-        while let Some(p) = self.state.current_player() {
-            if p == self.learner as usize {
-                break;
-            }
-            let card = self.bots[p].act(&self.state.view(p));
-            let out = self
-                .state
-                .apply(card)
-                .expect("a bot returned an illegal action");
-            add(acc, rewards(sh.reward, &out, &self.state));
-        }
-    }
-
-    /// The seat whose observation is written: the learner, or the player to move.
-    fn observer(&self, sh: &Shared) -> usize {
-        match sh.learner {
-            Some(_) => self.learner as usize,
-            None => self.state.current_player().unwrap_or(0),
-        }
-    }
-
-    fn write<T: ObsValue>(&self, sh: &Shared, row: &mut Row<'_, T>) {
-        let seat = self.observer(sh);
-        let view = self.state.view(seat);
-        encode(&view, row.obs);
-        write_mask(view.legal_actions(), row.mask);
-        *row.to_play = self.state.current_player().map_or(-1, |p| p as i64);
-    }
-
-    /// Applies `action` (already checked legal), runs the bots, auto-resets at the end.
-    fn step<T: ObsValue>(&mut self, sh: &Shared, action: u8, row: &mut Row<'_, T>) {
-        let mut acc = [0f32; 4];
-        let card = crate::card::Card::new(action).expect("checked");
-        let out = self.state.apply(card).expect("checked legal");
-        add(&mut acc, rewards(sh.reward, &out, &self.state));
-        self.run_bots(sh, &mut acc);
-        match sh.learner {
-            Some(_) => row.reward[0] = acc[self.learner as usize],
-            None => row.reward.copy_from_slice(&acc[..row.reward.len()]),
-        }
-        *row.terminated = self.state.is_over() && !self.state.is_truncated();
-        *row.truncated = self.state.is_truncated();
-        if self.state.is_over() {
-            self.episode += 1;
-            self.reset(sh);
-            self.run_bots(sh, &mut [0f32; 4]);
-        }
-        self.write(sh, row);
-    }
-}
-
-#[inline]
-fn add(acc: &mut [f32; 4], r: [f32; 4]) {
-    for (a, x) in acc.iter_mut().zip(r) {
-        *a += x;
-    }
-}
+use crate::observation::{observation_size, ObsValue};
+use crate::reward::RewardMode;
+use crate::vector::{Buffers, Shared, Slot, StepError, VecCore, VecCoreError};
 
 /// Observation buffer of either dtype.
 enum ObsBuf {
@@ -168,9 +24,9 @@ enum ObsBuf {
 /// which wraps this one with the Gymnasium-style API).
 #[pyclass(module = "yokai_septet._core", name = "VectorEnv", subclass)]
 pub struct PyVectorEnv {
-    shared: Shared,
-    slots: Mutex<Vec<Slot>>,
-    pool: rayon::ThreadPool,
+    core: Mutex<VecCore>,
+    /// Copies of the core's settings, readable without its lock.
+    env_offset: u64,
     num_threads: usize,
     obs: ObsBuf,
     mask: Py<PyArray2<bool>>,
@@ -187,21 +43,29 @@ fn parse_reward(obj: &Bound<'_, PyAny>) -> PyResult<RewardMode> {
     }
 }
 
+fn poisoned() -> PyErr {
+    PyRuntimeError::new_err("this VectorEnv failed earlier (poisoned)")
+}
+
+/// What one pass over the envs does.
+#[derive(Clone, Copy)]
+enum Op<'a> {
+    Reset,
+    /// Actions already checked by [`VecCore::check_actions`].
+    Step(&'a [i64]),
+}
+
+fn run_op<T: ObsValue>(core: &mut VecCore, op: Op<'_>, mut bufs: Buffers<'_, T>) {
+    match op {
+        Op::Reset => core.reset(&mut bufs),
+        Op::Step(actions) => core.step_checked(actions, &mut bufs),
+    }
+}
+
 impl PyVectorEnv {
-    fn with_rows<R>(
-        &mut self,
-        py: Python<'_>,
-        f: impl Fn(&mut Slot, &Shared, &mut Row<'_, f32>) -> R + Sync,
-        g: impl Fn(&mut Slot, &Shared, &mut Row<'_, u8>) -> R + Sync,
-    ) -> PyResult<()>
-    where
-        R: Send,
-    {
-        let sh = self.shared;
-        let slots = self
-            .slots
-            .get_mut()
-            .map_err(|_| PyRuntimeError::new_err("this VectorEnv failed earlier (poisoned)"))?;
+    /// Runs `op` on every env with the GIL released, writing into the numpy buffers.
+    fn run(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<()> {
+        let core = self.core.get_mut().map_err(|_| poisoned())?;
         let mut mask = self.mask.bind(py).try_readwrite()?;
         let mut reward = self.reward.bind(py).try_readwrite()?;
         let mut term = self.terminated.bind(py).try_readwrite()?;
@@ -209,60 +73,31 @@ impl PyVectorEnv {
         let mut to_play = self.to_play.bind(py).try_readwrite()?;
         let mask = mask.as_slice_mut()?;
         let reward = reward.as_slice_mut()?;
-        let term = term.as_slice_mut()?;
-        let trunc = trunc.as_slice_mut()?;
+        let terminated = term.as_slice_mut()?;
+        let truncated = trunc.as_slice_mut()?;
         let to_play = to_play.as_slice_mut()?;
-        let n = slots.len();
-        let a = mask.len() / n;
-        let r = reward.len() / n;
-        let pool = &self.pool;
-        macro_rules! run {
-            ($obs:expr, $f:expr) => {{
-                let obs = $obs;
-                let d = obs.len() / n;
+        macro_rules! go {
+            ($o:expr) => {{
+                let mut o = $o.bind(py).try_readwrite()?;
+                let bufs = Buffers {
+                    obs: o.as_slice_mut()?,
+                    mask,
+                    reward,
+                    terminated,
+                    truncated,
+                    to_play,
+                };
                 py.allow_threads(|| {
                     super::guard("VectorEnv", || {
-                        pool.install(|| {
-                            slots
-                                .par_iter_mut()
-                                .zip(obs.par_chunks_mut(d))
-                                .zip(mask.par_chunks_mut(a))
-                                .zip(reward.par_chunks_mut(r))
-                                .zip(term.par_iter_mut())
-                                .zip(trunc.par_iter_mut())
-                                .zip(to_play.par_iter_mut())
-                                .with_min_len(16)
-                                .for_each(
-                                    |(
-                                        (((((slot, obs), mask), reward), terminated), truncated),
-                                        to_play,
-                                    )| {
-                                        let mut row = Row {
-                                            obs,
-                                            mask,
-                                            reward,
-                                            terminated,
-                                            truncated,
-                                            to_play,
-                                        };
-                                        $f(slot, &sh, &mut row);
-                                    },
-                                );
-                        });
+                        run_op(core, op, bufs);
                         Ok(())
                     })
                 })
             }};
         }
         match &self.obs {
-            ObsBuf::F32(o) => {
-                let mut o = o.bind(py).try_readwrite()?;
-                run!(o.as_slice_mut()?, f)
-            }
-            ObsBuf::U8(o) => {
-                let mut o = o.bind(py).try_readwrite()?;
-                run!(o.as_slice_mut()?, g)
-            }
+            ObsBuf::F32(o) => go!(o),
+            ObsBuf::U8(o) => go!(o),
         }
     }
 }
@@ -386,24 +221,11 @@ impl PyVectorEnv {
             reward,
             env_offset,
         };
-        let mut slots = Vec::with_capacity(num_envs);
-        for i in 0..num_envs {
-            let bots = opponent_names
-                .iter()
-                .map(|name| make_bot(name, 0))
-                .collect::<PyResult<Vec<_>>>()?;
-            slots.push(Slot {
-                index: env_offset.wrapping_add(i as u64),
-                episode: 0,
-                state: State::new(config),
-                learner: 0,
-                bots,
-            });
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(num_threads)
-            .build()
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the thread pool: {e}")))?;
+        let core =
+            VecCore::new(shared, num_envs, &opponent_names, num_threads).map_err(|e| match e {
+                VecCoreError::ThreadPool(_) => PyRuntimeError::new_err(e.to_string()),
+                _ => PyValueError::new_err(e.to_string()),
+            })?;
         let d = observation_size(config.variant);
         let a = config.num_actions();
         let obs = match obs_dtype {
@@ -417,9 +239,8 @@ impl PyVectorEnv {
         };
         let r = if learner.is_some() { 1 } else { n };
         let mut env = PyVectorEnv {
-            shared,
-            slots: Mutex::new(slots),
-            pool,
+            core: Mutex::new(core),
+            env_offset,
             num_threads,
             obs,
             mask: PyArray2::<bool>::zeros(py, [num_envs, a], false).unbind(),
@@ -437,18 +258,10 @@ impl PyVectorEnv {
     #[pyo3(signature = (seed = None))]
     fn reset_all(&mut self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         if let Some(s) = seed {
-            self.shared.seed = extract_seed(s)?;
+            let seed = extract_seed(s)?;
+            self.core.get_mut().map_err(|_| poisoned())?.set_seed(seed);
         }
-        fn go<T: ObsValue>(slot: &mut Slot, sh: &Shared, row: &mut Row<'_, T>) {
-            slot.episode = 0;
-            slot.reset(sh);
-            slot.run_bots(sh, &mut [0f32; 4]);
-            row.reward.fill(0.0);
-            *row.terminated = false;
-            *row.truncated = false;
-            slot.write(sh, row);
-        }
-        self.with_rows(py, go::<f32>, go::<u8>)
+        self.run(py, Op::Reset)
     }
 
     /// Applies one action per env (an ``int64`` array of length ``num_envs``): the learner's
@@ -457,42 +270,12 @@ impl PyVectorEnv {
     /// changes. Then all envs step in parallel (bots move, finished games reset).
     fn step_all(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
         let acts = actions.as_slice()?;
-        {
-            let slots = self
-                .slots
-                .get_mut()
-                .map_err(|_| PyRuntimeError::new_err("this VectorEnv failed earlier (poisoned)"))?;
-            if acts.len() != slots.len() {
-                return Err(PyValueError::new_err(format!(
-                    "expected {} actions (one per env), got {}",
-                    slots.len(),
-                    acts.len()
-                )));
-            }
-            for (i, (slot, &a)) in slots.iter().zip(acts).enumerate() {
-                let legal = slot.state.legal_actions();
-                if !(0..56).contains(&a)
-                    || !crate::card::Card::new(a as u8).is_some_and(|c| legal.contains(c))
-                {
-                    let mut probe = slot.state;
-                    let why = match probe.apply_action(a as i128) {
-                        Err(e) => e.to_string(),
-                        Ok(_) => "not legal".into(),
-                    };
-                    return Err(IllegalActionError::new_err(format!(
-                        "illegal action in env {i}: {why}"
-                    )));
-                }
-            }
-        }
-        let acts: Vec<u8> = acts.iter().map(|&a| a as u8).collect();
-        let acts = &acts;
-        // Each slot knows its index, so it can find its action.
-        self.with_rows(
-            py,
-            |slot, sh, row| slot.step(sh, acts[slot.position(sh)], row),
-            |slot, sh, row| slot.step(sh, acts[slot.position(sh)], row),
-        )
+        let core = self.core.get_mut().map_err(|_| poisoned())?;
+        core.check_actions(acts).map_err(|e| match e {
+            StepError::Length { .. } => PyValueError::new_err(e.to_string()),
+            StepError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
+        })?;
+        self.run(py, Op::Step(acts))
     }
 
     /// The action the ``opponents`` bots choose for each env's pending decision (an
@@ -502,25 +285,9 @@ impl PyVectorEnv {
     /// ``step(env.bot_actions())`` trajectories are deterministic: this turns a built-in
     /// bot into a self-play policy.
     fn bot_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let slots = self
-            .slots
-            .get_mut()
-            .map_err(|_| PyRuntimeError::new_err("this VectorEnv failed earlier (poisoned)"))?;
-        let pool = &self.pool;
-        let out: Vec<i64> = py.allow_threads(|| {
-            super::guard("VectorEnv.bot_actions", || {
-                Ok(pool.install(|| {
-                    slots
-                        .par_iter_mut()
-                        .with_min_len(16)
-                        .map(|s| match s.state.current_player() {
-                            Some(p) => s.bots[p].act(&s.state.view(p)).id() as i64,
-                            None => -1,
-                        })
-                        .collect()
-                }))
-            })
-        })?;
+        let core = self.core.get_mut().map_err(|_| poisoned())?;
+        let out =
+            py.allow_threads(|| super::guard("VectorEnv.bot_actions", || Ok(core.bot_actions())))?;
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -528,7 +295,7 @@ impl PyVectorEnv {
     /// several objects can together step the envs of one larger, master-seeded batch).
     #[getter]
     fn env_offset(&self) -> u64 {
-        self.shared.env_offset
+        self.env_offset
     }
 
     /// Number of envs.
@@ -585,42 +352,32 @@ impl PyVectorEnv {
 
     /// The learner's seat in each env (learner mode), or the seat to move (self-play).
     fn learner_seats(&self) -> PyResult<Vec<i64>> {
-        let slots = self.lock()?;
-        Ok(slots
-            .iter()
-            .map(|s| match self.shared.learner {
-                Some(_) => s.learner as i64,
-                None => s.state.current_player().map_or(-1, |p| p as i64),
-            })
-            .collect())
+        Ok(self.lock()?.learner_seats())
     }
 
     /// Episodes finished so far by each env.
     fn episodes(&self) -> PyResult<Vec<u64>> {
-        let slots = self.lock()?;
-        Ok(slots.iter().map(|s| s.episode).collect())
+        Ok(self.lock()?.episodes())
     }
 
     /// The seed env ``i``'s current game was dealt from (``Game(..., seed=that)`` replays it).
     fn game_seed(&self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
-        self.with_slot(i, |s| s.state.config().seed)
+        self.with_slot(i, |s| s.state().config().seed)
     }
 
     /// A text picture of env ``i``'s game (every hand shown).
     fn render_env(&self, i: &Bound<'_, PyAny>) -> PyResult<String> {
-        self.with_slot(i, |s| render(&s.state))
+        self.with_slot(i, |s| render(s.state()))
     }
 }
 
 impl PyVectorEnv {
     fn to_play_len(&self) -> usize {
-        self.slots.lock().map_or(0, |s| s.len())
+        self.core.lock().map_or(0, |c| c.num_envs())
     }
 
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Vec<Slot>>> {
-        self.slots
-            .lock()
-            .map_err(|_| PyRuntimeError::new_err("this VectorEnv failed earlier (poisoned)"))
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, VecCore>> {
+        self.core.lock().map_err(|_| poisoned())
     }
 
     /// Env `i`'s slot, read through `f`.
@@ -628,15 +385,15 @@ impl PyVectorEnv {
     /// (`ValueError` otherwise, never an `OverflowError`).
     fn with_slot<T>(&self, i: &Bound<'_, PyAny>, f: impl FnOnce(&Slot) -> T) -> PyResult<T> {
         let k = extract_integer(i, "env index")?;
-        let slots = self.lock()?;
+        let core = self.lock()?;
         k.and_then(|k| usize::try_from(k).ok())
-            .and_then(|k| slots.get(k))
+            .and_then(|k| core.slot(k))
             .map(f)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
                     "env {} is out of range: envs are 0..{}",
                     i.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
-                    slots.len().saturating_sub(1)
+                    core.num_envs().saturating_sub(1)
                 ))
             })
     }

@@ -1,0 +1,648 @@
+//! Many games stepped together: the pure-Rust core behind Python's `VectorEnv`.
+//!
+//! [`VecCore`] owns `num_envs` games, their bots and a private rayon pool.
+//! [`VecCore::reset`] and [`VecCore::step`] write one row per env into caller-provided
+//! flat buffers ([`Buffers`]: observations, legal masks, rewards, end flags, seat to move);
+//! finished games are reset automatically. [`VecCore::bot_actions`] asks each env's bots
+//! for its pending decision. The Python class (`src/python/vector.rs`, feature `python`)
+//! hands it numpy arrays; Rust users and benchmarks can hand it [`OwnedBuffers`].
+//!
+//! Determinism: env `i` of a core is env `env_offset + i` of the seed derivation. Its
+//! `e`-th episode is dealt from `derive(seed, env, e, 0)`, its learner seat (when drawn) is
+//! `derive(seed, env, e, 99) % num_players`, and its bots are reseeded from
+//! `derive(seed, env, e, 1 + seat)` at every reset, so every env's trajectory depends only
+//! on the master seed and its own actions — never on the thread count or on how the pool
+//! splits the work.
+//!
+//! ```
+//! use yokai_septet::vector::{OwnedBuffers, Shared, VecCore};
+//! use yokai_septet::{GameConfig, Variant};
+//!
+//! let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 7);
+//! let mut core = VecCore::new(shared, 8, &["random"; 4], 1).unwrap();
+//! let mut bufs = OwnedBuffers::<f32>::new(&core);
+//! core.reset(&mut bufs.as_buffers());
+//! for _ in 0..100 {
+//!     let actions = core.bot_actions();
+//!     core.step(&actions, &mut bufs.as_buffers()).unwrap();
+//! }
+//! ```
+
+use rayon::prelude::*;
+
+use crate::bots::{bot_by_name, Bot, UnknownBot};
+use crate::card::Card;
+use crate::config::GameConfig;
+use crate::observation::{encode, observation_size, write_mask_bool, ObsValue};
+use crate::reward::{rewards, RewardMode};
+use crate::state::State;
+
+/// SplitMix64 finaliser.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A seed for stream `k` of episode `episode` of env `env` under master seed `seed`
+/// (`k` = 0: the deal; `1 + seat`: that seat's bot; 99: the drawn learner seat).
+#[inline]
+pub fn derive(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
+    let mut h = mix(seed ^ 0x9e37_79b9_7f4a_7c15);
+    for x in [env, episode, k] {
+        h = mix(h ^ x.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    }
+    h
+}
+
+/// What every env shares.
+#[derive(Clone, Copy, Debug)]
+pub struct Shared {
+    /// The game's configuration; its `seed` is ignored (each episode derives its own).
+    pub config: GameConfig,
+    /// The master seed.
+    pub seed: u64,
+    /// `None`: self-play (the caller acts for whichever seat is to move, rewards are one
+    /// per seat). `Some(None)`: learner mode, the learner's seat drawn per episode;
+    /// `Some(Some(s))`: learner mode, fixed seat `s`. In learner mode the bots play the
+    /// other seats and the reward row is the learner's alone.
+    pub learner: Option<Option<u8>>,
+    /// How rewards are computed.
+    pub reward: RewardMode,
+    /// Env `i` of the core is env `env_offset + i` of the seed derivation (so that several
+    /// cores can together step the envs of one larger, master-seeded batch).
+    pub env_offset: u64,
+}
+
+impl Shared {
+    /// Self-play with win rewards and no env offset.
+    pub fn self_play(config: GameConfig, seed: u64) -> Shared {
+        Shared {
+            config,
+            seed,
+            learner: None,
+            reward: RewardMode::Win,
+            env_offset: 0,
+        }
+    }
+
+    /// Reward values per env row: 1 (learner mode) or one per seat (self-play).
+    pub fn reward_width(&self) -> usize {
+        match self.learner {
+            Some(_) => 1,
+            None => self.config.num_players(),
+        }
+    }
+}
+
+/// One env: its game, episode counter, learner seat and bots.
+pub struct Slot {
+    index: u64,
+    episode: u64,
+    state: State,
+    /// The seat the caller plays (learner mode); unused in self-play.
+    learner: u8,
+    /// One bot per seat, reseeded at every reset. Learner mode: the opponents (the
+    /// learner's seat's bot is idle); self-play: what `bot_actions` asks.
+    bots: Vec<Box<dyn Bot>>,
+}
+
+/// Flat output buffers, `num_envs` rows each (row-major): observations
+/// `[N, observation_size]`, masks `[N, num_actions]`, rewards `[N, reward_width]`, end flags
+/// and seat to move `[N]`. Every call overwrites every row.
+pub struct Buffers<'a, T> {
+    pub obs: &'a mut [T],
+    pub mask: &'a mut [bool],
+    pub reward: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub truncated: &'a mut [bool],
+    pub to_play: &'a mut [i64],
+}
+
+/// Owned buffers of the right sizes for a core (Rust users and benchmarks).
+pub struct OwnedBuffers<T> {
+    pub obs: Vec<T>,
+    pub mask: Vec<bool>,
+    pub reward: Vec<f32>,
+    pub terminated: Vec<bool>,
+    pub truncated: Vec<bool>,
+    pub to_play: Vec<i64>,
+}
+
+impl<T: ObsValue> OwnedBuffers<T> {
+    /// Zeroed buffers sized for `core`.
+    pub fn new(core: &VecCore) -> OwnedBuffers<T> {
+        let n = core.num_envs();
+        let sh = core.shared();
+        OwnedBuffers {
+            obs: vec![T::ZERO; n * observation_size(sh.config.variant)],
+            mask: vec![false; n * sh.config.num_actions()],
+            reward: vec![0.0; n * sh.reward_width()],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            to_play: vec![0; n],
+        }
+    }
+
+    /// Borrows them as [`Buffers`].
+    pub fn as_buffers(&mut self) -> Buffers<'_, T> {
+        Buffers {
+            obs: &mut self.obs,
+            mask: &mut self.mask,
+            reward: &mut self.reward,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            to_play: &mut self.to_play,
+        }
+    }
+}
+
+/// One env's row of every output buffer.
+struct Row<'a, T> {
+    obs: &'a mut [T],
+    mask: &'a mut [bool],
+    reward: &'a mut [f32],
+    terminated: &'a mut bool,
+    truncated: &'a mut bool,
+    to_play: &'a mut i64,
+}
+
+impl Slot {
+    /// The game in progress.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Episodes this env has finished since the last [`VecCore::reset`].
+    pub fn episode(&self) -> u64 {
+        self.episode
+    }
+
+    /// This env's index in the seed derivation (`env_offset` + its position).
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The learner's seat (learner mode), or the seat to move (`-1`: none; self-play).
+    pub fn learner_seat(&self, sh: &Shared) -> i64 {
+        match sh.learner {
+            Some(_) => self.learner as i64,
+            None => self.state.current_player().map_or(-1, |p| p as i64),
+        }
+    }
+
+    /// The action this env's bot for the seat to move would choose (nothing is applied);
+    /// `None` when no decision is pending.
+    pub fn bot_action(&mut self) -> Option<Card> {
+        let p = self.state.current_player()?;
+        Some(self.bots[p].act(&self.state.view(p)))
+    }
+
+    /// This env's position in the core (its index less the offset).
+    fn position(&self, sh: &Shared) -> usize {
+        self.index.wrapping_sub(sh.env_offset) as usize
+    }
+
+    fn reset(&mut self, sh: &Shared) {
+        let mut config = sh.config;
+        config.seed = derive(sh.seed, self.index, self.episode, 0);
+        self.state = State::new(config);
+        let n = config.num_players() as u64;
+        self.learner = match sh.learner {
+            Some(Some(s)) => s,
+            _ => (derive(sh.seed, self.index, self.episode, 99) % n) as u8,
+        };
+        for (p, b) in self.bots.iter_mut().enumerate() {
+            b.reseed(derive(sh.seed, self.index, self.episode, 1 + p as u64));
+        }
+    }
+
+    /// Lets the bots move until it is the learner's turn or the game is over, adding the
+    /// learner's rewards to `acc`.
+    fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
+        if sh.learner.is_none() {
+            return;
+        }
+        while let Some(p) = self.state.current_player() {
+            if p == self.learner as usize {
+                break;
+            }
+            let card = self.bots[p].act(&self.state.view(p));
+            let out = self
+                .state
+                .apply(card)
+                .expect("a bot returned an illegal action");
+            add(acc, rewards(sh.reward, &out, &self.state));
+        }
+    }
+
+    /// The seat whose observation is written: the learner, or the player to move.
+    fn observer(&self, sh: &Shared) -> usize {
+        match sh.learner {
+            Some(_) => self.learner as usize,
+            None => self.state.current_player().unwrap_or(0),
+        }
+    }
+
+    fn write<T: ObsValue>(&self, sh: &Shared, row: &mut Row<'_, T>) {
+        let seat = self.observer(sh);
+        let view = self.state.view(seat);
+        encode(&view, row.obs);
+        write_mask_bool(view.legal_actions(), row.mask);
+        *row.to_play = self.state.current_player().map_or(-1, |p| p as i64);
+    }
+
+    fn reset_row<T: ObsValue>(&mut self, sh: &Shared, row: &mut Row<'_, T>) {
+        self.episode = 0;
+        self.reset(sh);
+        self.run_bots(sh, &mut [0f32; 4]);
+        row.reward.fill(0.0);
+        *row.terminated = false;
+        *row.truncated = false;
+        self.write(sh, row);
+    }
+
+    /// Applies `action` (already checked legal), runs the bots, auto-resets at the end.
+    fn step<T: ObsValue>(&mut self, sh: &Shared, action: u8, row: &mut Row<'_, T>) {
+        let mut acc = [0f32; 4];
+        let card = Card::new(action).expect("checked");
+        let out = self.state.apply(card).expect("checked legal");
+        add(&mut acc, rewards(sh.reward, &out, &self.state));
+        self.run_bots(sh, &mut acc);
+        match sh.learner {
+            Some(_) => row.reward[0] = acc[self.learner as usize],
+            None => row.reward.copy_from_slice(&acc[..row.reward.len()]),
+        }
+        *row.terminated = self.state.is_over() && !self.state.is_truncated();
+        *row.truncated = self.state.is_truncated();
+        if self.state.is_over() {
+            self.episode += 1;
+            self.reset(sh);
+            self.run_bots(sh, &mut [0f32; 4]);
+        }
+        self.write(sh, row);
+    }
+}
+
+#[inline]
+fn add(acc: &mut [f32; 4], r: [f32; 4]) {
+    for (a, x) in acc.iter_mut().zip(r) {
+        *a += x;
+    }
+}
+
+/// Why [`VecCore::new`] failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VecCoreError {
+    /// A name in `opponents` is not a bot.
+    UnknownBot(UnknownBot),
+    /// `opponents` does not name one bot per seat.
+    Opponents { given: usize, seats: usize },
+    /// The fixed learner seat is not a seat of the variant.
+    LearnerSeat { seat: u8, seats: usize },
+    /// The rayon pool could not start.
+    ThreadPool(String),
+}
+
+impl std::fmt::Display for VecCoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VecCoreError::UnknownBot(e) => e.fmt(f),
+            VecCoreError::Opponents { given, seats } => write!(
+                f,
+                "opponents lists {given} names, expected one per seat ({seats})"
+            ),
+            VecCoreError::LearnerSeat { seat, seats } => write!(
+                f,
+                "learner_seat {seat} is out of range: seats are 0..{}",
+                seats - 1
+            ),
+            VecCoreError::ThreadPool(e) => write!(f, "cannot start the thread pool: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for VecCoreError {}
+
+/// Why [`VecCore::step`] refused a batch of actions (nothing changed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepError {
+    /// Not one action per env.
+    Length { expected: usize, got: usize },
+    /// The first env whose action is not legal there, and why.
+    Illegal { env: usize, why: String },
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::Length { expected, got } => {
+                write!(f, "expected {expected} actions (one per env), got {got}")
+            }
+            StepError::Illegal { env, why } => write!(f, "illegal action in env {env}: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+/// `num_envs` games stepped together on a private rayon pool.
+pub struct VecCore {
+    shared: Shared,
+    slots: Vec<Slot>,
+    pool: rayon::ThreadPool,
+    num_threads: usize,
+}
+
+impl VecCore {
+    /// `num_envs` envs (env `i` is env `shared.env_offset + i` of the seed derivation),
+    /// with one bot per seat named by `opponents` (learner mode: the opponents; self-play:
+    /// what [`bot_actions`](Self::bot_actions) asks), on a pool of `num_threads` threads.
+    /// Call [`reset`](Self::reset) before the first step.
+    pub fn new<S: AsRef<str>>(
+        shared: Shared,
+        num_envs: usize,
+        opponents: &[S],
+        num_threads: usize,
+    ) -> Result<VecCore, VecCoreError> {
+        let seats = shared.config.num_players();
+        if let Some(Some(seat)) = shared.learner {
+            if seat as usize >= seats {
+                return Err(VecCoreError::LearnerSeat { seat, seats });
+            }
+        }
+        if opponents.len() != seats {
+            return Err(VecCoreError::Opponents {
+                given: opponents.len(),
+                seats,
+            });
+        }
+        let mut slots = Vec::with_capacity(num_envs);
+        for i in 0..num_envs {
+            let bots = opponents
+                .iter()
+                .map(|name| bot_by_name(name.as_ref(), 0))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(VecCoreError::UnknownBot)?;
+            slots.push(Slot {
+                index: shared.env_offset.wrapping_add(i as u64),
+                episode: 0,
+                state: State::new(shared.config),
+                learner: 0,
+                bots,
+            });
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(num_threads)
+            .build()
+            .map_err(|e| VecCoreError::ThreadPool(e.to_string()))?;
+        Ok(VecCore {
+            shared,
+            slots,
+            pool,
+            num_threads,
+        })
+    }
+
+    /// What every env shares.
+    pub fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
+    /// Replaces the master seed (takes effect at the next reset of each env).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.shared.seed = seed;
+    }
+
+    /// Number of envs.
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Threads in the pool.
+    pub fn num_threads(&self) -> usize {
+        self.num_threads
+    }
+
+    /// Every env, in order.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// Env `i`, if there is one.
+    pub fn slot(&self, i: usize) -> Option<&Slot> {
+        self.slots.get(i)
+    }
+
+    /// The learner's seat in each env (learner mode), or the seat to move (self-play).
+    pub fn learner_seats(&self) -> Vec<i64> {
+        let sh = &self.shared;
+        self.slots.iter().map(|s| s.learner_seat(sh)).collect()
+    }
+
+    /// Episodes finished so far by each env.
+    pub fn episodes(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.episode).collect()
+    }
+
+    /// Runs `f` on every env and its row, in parallel.
+    fn for_rows<T: ObsValue>(
+        &mut self,
+        bufs: &mut Buffers<'_, T>,
+        f: impl Fn(&mut Slot, &Shared, &mut Row<'_, T>) + Sync,
+    ) {
+        let n = self.slots.len();
+        let sh = self.shared;
+        let d = observation_size(sh.config.variant);
+        let a = sh.config.num_actions();
+        let r = sh.reward_width();
+        assert!(
+            bufs.obs.len() == n * d
+                && bufs.mask.len() == n * a
+                && bufs.reward.len() == n * r
+                && bufs.terminated.len() == n
+                && bufs.truncated.len() == n
+                && bufs.to_play.len() == n,
+            "VecCore buffers have the wrong sizes"
+        );
+        let slots = &mut self.slots;
+        self.pool.install(|| {
+            slots
+                .par_iter_mut()
+                .zip(bufs.obs.par_chunks_mut(d))
+                .zip(bufs.mask.par_chunks_mut(a))
+                .zip(bufs.reward.par_chunks_mut(r))
+                .zip(bufs.terminated.par_iter_mut())
+                .zip(bufs.truncated.par_iter_mut())
+                .zip(bufs.to_play.par_iter_mut())
+                .with_min_len(16)
+                .for_each(
+                    |((((((slot, obs), mask), reward), terminated), truncated), to_play)| {
+                        let mut row = Row {
+                            obs,
+                            mask,
+                            reward,
+                            terminated,
+                            truncated,
+                            to_play,
+                        };
+                        f(slot, &sh, &mut row);
+                    },
+                );
+        });
+    }
+
+    /// Resets every env (episode counters restart at 0), lets the bots move up to the
+    /// learner's first decision, and writes the first rows; rewards and flags become 0.
+    ///
+    /// Panics if a buffer has the wrong size.
+    pub fn reset<T: ObsValue>(&mut self, bufs: &mut Buffers<'_, T>) {
+        self.for_rows(bufs, |slot, sh, row| slot.reset_row(sh, row));
+    }
+
+    /// `Err` for a batch that is not one legal action per env (the first illegal one is
+    /// named, with the reason [`State::apply_action`] gives).
+    pub fn check_actions(&self, actions: &[i64]) -> Result<(), StepError> {
+        if actions.len() != self.slots.len() {
+            return Err(StepError::Length {
+                expected: self.slots.len(),
+                got: actions.len(),
+            });
+        }
+        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
+            let legal = slot.state.legal_actions();
+            if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
+                let mut probe = slot.state;
+                let why = match probe.apply_action(a as i128) {
+                    Err(e) => e.to_string(),
+                    Ok(_) => "not legal".into(),
+                };
+                return Err(StepError::Illegal { env: i, why });
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one action per env (a card id: the learner's decision, or in self-play the
+    /// decision of the seat to move), then in parallel lets the bots move, resets finished
+    /// games (the row's flags and rewards describe the step that ended them; its
+    /// observation is the new game's) and writes every row. Every action is checked first:
+    /// if any is illegal, nothing changes.
+    ///
+    /// Panics if a buffer has the wrong size.
+    pub fn step<T: ObsValue>(
+        &mut self,
+        actions: &[i64],
+        bufs: &mut Buffers<'_, T>,
+    ) -> Result<(), StepError> {
+        self.check_actions(actions)?;
+        self.step_checked(actions, bufs);
+        Ok(())
+    }
+
+    /// [`step`](Self::step) for actions that passed [`check_actions`](Self::check_actions)
+    /// with no change to the core since (an illegal action panics).
+    pub(crate) fn step_checked<T: ObsValue>(&mut self, actions: &[i64], bufs: &mut Buffers<'_, T>) {
+        assert_eq!(actions.len(), self.slots.len(), "one action per env");
+        self.for_rows(bufs, |slot, sh, row| {
+            slot.step(sh, actions[slot.position(sh)] as u8, row)
+        });
+    }
+
+    /// The action each env's bots choose for its pending decision (`-1` where none is
+    /// pending; nothing is applied). In self-play the bot of the seat to move decides, in
+    /// learner mode the bot of the learner's seat. Bots are reseeded from the master seed
+    /// at every episode, so stepping with these actions is deterministic.
+    pub fn bot_actions(&mut self) -> Vec<i64> {
+        let slots = &mut self.slots;
+        self.pool.install(|| {
+            slots
+                .par_iter_mut()
+                .with_min_len(16)
+                .map(|s| s.bot_action().map_or(-1, |c| c.id() as i64))
+                .collect()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Variant;
+
+    fn run(threads: usize, learner: Option<Option<u8>>, offset: u64) -> (Vec<f32>, Vec<u64>) {
+        let mut shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 5);
+        shared.learner = learner;
+        shared.env_offset = offset;
+        let mut core = VecCore::new(shared, 40, &["random"; 4], threads).unwrap();
+        let mut b = OwnedBuffers::<f32>::new(&core);
+        core.reset(&mut b.as_buffers());
+        let mut obs = Vec::new();
+        for _ in 0..300 {
+            let acts = core.bot_actions();
+            core.step(&acts, &mut b.as_buffers()).unwrap();
+            obs.extend_from_slice(&b.obs[..64]);
+            obs.extend_from_slice(&b.reward);
+        }
+        (obs, core.episodes())
+    }
+
+    #[test]
+    fn deterministic_at_any_thread_count() {
+        for learner in [None, Some(None), Some(Some(2))] {
+            let a = run(1, learner, 0);
+            assert_eq!(a, run(3, learner, 0));
+            assert!(a.1.iter().all(|&e| e > 0), "every env finished a game");
+        }
+    }
+
+    #[test]
+    fn offset_changes_the_deals() {
+        assert_ne!(run(1, None, 0), run(1, None, 1000));
+    }
+
+    #[test]
+    fn illegal_actions_change_nothing() {
+        let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 1);
+        let mut core = VecCore::new(shared, 3, &["random"; 4], 1).unwrap();
+        let mut b = OwnedBuffers::<u8>::new(&core);
+        core.reset(&mut b.as_buffers());
+        let before = b.obs.clone();
+        assert!(matches!(
+            core.step(&[0, 0], &mut b.as_buffers()),
+            Err(StepError::Length {
+                expected: 3,
+                got: 2
+            })
+        ));
+        let mut acts = core.bot_actions();
+        acts[1] = i64::MAX;
+        let e = core.step(&acts, &mut b.as_buffers()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("illegal action in env 1: "),
+            "{e}"
+        );
+        assert_eq!(b.obs, before);
+        assert!(core.episodes().iter().all(|&e| e == 0));
+    }
+
+    #[test]
+    fn constructor_errors() {
+        let cfg = GameConfig::new(Variant::FourPlayer, 0);
+        assert!(matches!(
+            VecCore::new(Shared::self_play(cfg, 0), 1, &["random"; 3], 1),
+            Err(VecCoreError::Opponents { given: 3, seats: 4 })
+        ));
+        assert!(matches!(
+            VecCore::new(Shared::self_play(cfg, 0), 1, &["nobot"; 4], 1),
+            Err(VecCoreError::UnknownBot(_))
+        ));
+        let mut sh = Shared::self_play(cfg, 0);
+        sh.learner = Some(Some(4));
+        assert!(matches!(
+            VecCore::new(sh, 1, &["random"; 4], 1),
+            Err(VecCoreError::LearnerSeat { .. })
+        ));
+    }
+}
