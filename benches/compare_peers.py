@@ -97,8 +97,10 @@ def ys_game_loop(seconds: float, variant: str = "4p") -> float:
 
 
 def ys_vector(seconds: float, threads: int, dtype: str, n_envs: int = 1024,
-              variant: str = "4p") -> float:
-    """Self-play, every seat played by uniformly random legal actions picked in numpy."""
+              variant: str = "4p", policy: str = "numpy") -> float:
+    """Self-play, every seat played by uniformly random legal actions: drawn in numpy
+    (`policy="numpy"`, what a Python policy costs at least), or by the built-in `random`
+    bots in Rust through `bot_actions()` (`policy="bots"`, the environment's own cost)."""
     import numpy as np
     import yokai_septet as ys
 
@@ -114,8 +116,11 @@ def ys_vector(seconds: float, threads: int, dtype: str, n_envs: int = 1024,
     scratch = np.empty_like(keys[0])
     steps, t0, k = 0, time.perf_counter(), 0
     while time.perf_counter() - t0 < seconds:
-        np.multiply(m8, keys[k & 63], out=scratch)
-        v.step_all(scratch.argmax(axis=1))
+        if policy == "bots":
+            v.step_all(v.bot_actions())
+        else:
+            np.multiply(m8, keys[k & 63], out=scratch)
+            v.step_all(scratch.argmax(axis=1))
         steps += 1
         k += 1
     return steps * n_envs / (time.perf_counter() - t0)
@@ -258,6 +263,12 @@ def main() -> None:
             r = measure(f"ys VectorEnv {dtype} {threads}t", ys_vector, s, threads, dtype)
             rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), {dtype} obs, "
                          "self-play, random actions in numpy", "Rust batch + numpy", r, "game"))
+    for threads in (1, 2):
+        r = measure(f"ys VectorEnv uint8 {threads}t, bot_actions", ys_vector, s, threads, "uint8",
+                    1024, "4p", "bots")
+        rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), uint8 obs, "
+                     "self-play, random actions from `bot_actions()` (Rust)", "Rust batch", r,
+                     "game"))
     if not args.skip_peers:
         for name in ("hearts", "spades"):
             r = measure(f"OpenSpiel {name} (Python loop)", spiel_python, s, name)
@@ -278,6 +289,8 @@ def main() -> None:
     scale = []
     for label, fn, extra in [("arena 4p, random bots", ys_arena, ()),
                              ("VectorEnv 4p N=1024 uint8", ys_vector, ("uint8",)),
+                             ("VectorEnv 4p N=1024 uint8, bot_actions", ys_vector,
+                              ("uint8", 1024, "4p", "bots")),
                              ("VectorEnv 4p N=256 uint8", ys_vector, ("uint8", 256))]:
         one = measure(f"{label} 1t", fn, s, 1, *extra)
         two = measure(f"{label} 2t", fn, s, 2, *extra)
