@@ -176,23 +176,9 @@ def spiel_cpp(seconds: float, name: str) -> float:
 def pettingzoo_loop(seconds: float, name: str) -> float:
     import importlib
 
-    import numpy as np
+    from python_speed import aec_random_loop  # benches/, beside this script
 
-    mod = importlib.import_module(f"pettingzoo.classic.{name}")
-    env = mod.env()
-    rng = np.random.default_rng(0)
-    n, seed, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        env.reset(seed=seed)
-        seed += 1
-        for agent in env.agent_iter():
-            obs, rew, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            n += 1
-    return n / (time.perf_counter() - t0)
+    return aec_random_loop(importlib.import_module(f"pettingzoo.classic.{name}").env(), seconds)
 
 
 def rlcard_loop(seconds: float, name: str) -> float:

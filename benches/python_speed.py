@@ -30,8 +30,9 @@ def bench_game(seconds, variant="4p"):
     return n / (time.perf_counter() - t0)
 
 
-def bench_pettingzoo(seconds, variant="4p"):
-    env = ys.env(variant=variant)
+def aec_random_loop(env, seconds):
+    """Decisions per second of uniformly random masked actions through any PettingZoo AEC
+    env (also used by compare_peers.py for PettingZoo's own card envs)."""
     rng = np.random.default_rng(0)
     n, t0, seed = 0, time.perf_counter(), 0
     while time.perf_counter() - t0 < seconds:
@@ -45,6 +46,10 @@ def bench_pettingzoo(seconds, variant="4p"):
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             n += 1
     return n / (time.perf_counter() - t0)
+
+
+def bench_pettingzoo(seconds, variant="4p"):
+    return aec_random_loop(ys.env(variant=variant), seconds)
 
 
 def first_legal(masks):
