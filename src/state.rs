@@ -6,7 +6,7 @@
 //! sequences them.
 
 use crate::card::{Card, CardSet, Suit};
-use crate::config::{Episode, GameConfig, Variant};
+use crate::config::{Episode, GameConfig, Scoring, Variant};
 use crate::deal::Deal;
 use crate::error::IllegalAction;
 use crate::{passing, scoring, trick};
@@ -175,7 +175,12 @@ impl State {
 
     /// A new game whose first round uses `deal` (validated by [`Deal::from_ids`]);
     /// later rounds are dealt from the seed.
-    pub fn with_deal(config: GameConfig, deal: Deal) -> State {
+    pub fn with_deal(mut config: GameConfig, deal: Deal) -> State {
+        if config.variant.is_seal() {
+            // The seal variants ignore the scoring mode (R3); one value keeps equal games
+            // equal, and a game equal to its replayed record.
+            config.scoring = Scoring::Advanced;
+        }
         let mut s = State {
             config,
             phase: Phase::Pass,

@@ -34,9 +34,14 @@ impl<'a> SeatView<'a> {
         self.seat
     }
 
+    /// The game's configuration with the seed hidden (0): the seed determines every deal
+    /// (R10), so knowing it would reveal every hand.
     #[inline]
-    pub fn config(&self) -> &GameConfig {
-        self.state.config()
+    pub fn config(&self) -> GameConfig {
+        GameConfig {
+            seed: 0,
+            ..*self.state.config()
+        }
     }
 
     #[inline]
@@ -346,6 +351,8 @@ impl<'a> SeatView<'a> {
         picks: Option<&[[Card; 3]; 4]>,
     ) -> Option<State> {
         let mut s = *self.state;
+        // The seed would reveal every deal (see `config`): the copy does not carry it.
+        s.config.seed = 0;
         let n = self.num_players();
         let mut union = CardSet::EMPTY;
         for (p, &hand) in hands.iter().enumerate().take(n) {

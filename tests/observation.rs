@@ -445,3 +445,15 @@ fn sampler_during_passing_draws_hidden_picks() {
         assert!(seen.len() > 20, "{v}: {seen}");
     }
 }
+
+#[test]
+fn r10_seat_view_hides_the_seed() {
+    // The seed determines every deal, so neither a view nor a determinization may carry it.
+    let s = State::new(GameConfig::new(Variant::FourPlayer, 0xDEAD_BEEF));
+    let view = s.view(1);
+    assert_eq!(view.config().seed, 0);
+    assert_eq!(view.config().variant, Variant::FourPlayer);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let world = Sampler::new().sample(&view, &mut rng);
+    assert_eq!(world.config().seed, 0);
+}

@@ -418,3 +418,12 @@ def test_step_rewards():
     assert sorted(total) == [-1, -1, 1, 1]
     with pytest.raises(ValueError, match="points"):
         ys.Game().step_rewards(0, "money")
+
+
+def test_seal_games_ignore_scoring_and_equal_their_replay():
+    g = ys.Game(variant="seal", scoring="basic", seed=5)
+    for _ in range(20):
+        g.step(g.legal_actions()[0])
+    assert ys.Game.from_record(g.record()) == g
+    assert pickle.loads(pickle.dumps(g)) == g
+    assert g.record()["scoring"] is None
