@@ -421,7 +421,8 @@ impl ArenaCounts {
 }
 
 /// Checks the line-up and the bot names (before starting any thread).
-fn check(config: &ArenaConfig) -> Result<(), ArenaError> {
+/// Checks a configuration (line-up shape and bot names) without playing anything.
+pub fn check(config: &ArenaConfig) -> Result<(), ArenaError> {
     base_seats(config)?;
     for b in &config.bots {
         bot_by_name(b, 0)?;

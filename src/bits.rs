@@ -2,8 +2,8 @@
 //!
 //! Picking a uniformly random legal card is "select the k-th set bit". On x86-64 CPUs with
 //! BMI2 this is one `pdep` + `tzcnt`; the instruction set is detected once at run time so
-//! that one binary (and one Python wheel) runs on any x86-64. Elsewhere a branch-light
-//! byte-wise fallback is used.
+//! that one binary (and one Python wheel) runs on any x86-64. Elsewhere a portable
+//! fallback skips 16-bit chunks by popcount, then clears low bits.
 
 /// Position of the `k`-th (0-based) set bit of `x`. Requires `k < x.count_ones()`.
 #[inline]
@@ -86,8 +86,8 @@ unsafe fn select_pdep(x: u64, k: u32) -> u32 {
     core::arch::x86_64::_pdep_u64(1u64 << k, x).trailing_zeros()
 }
 
-/// Portable select: find the byte holding the bit with per-byte popcounts, then clear
-/// low bits inside that byte.
+/// Portable select: skip whole 16-bit chunks by their popcounts, then clear low bits
+/// inside the chunk that holds the bit.
 #[inline]
 pub fn select_portable(x: u64, mut k: u32) -> u32 {
     let mut x = x;

@@ -274,8 +274,8 @@ impl Slot {
             Some(_) => row.reward[0] = acc[self.learner as usize],
             None => row.reward.copy_from_slice(&acc[..row.reward.len()]),
         }
-        *row.terminated = self.state.is_over() && !self.state.is_truncated();
-        *row.truncated = self.state.is_truncated();
+        *row.terminated = crate::reward::terminated(&self.state);
+        *row.truncated = crate::reward::truncated(&self.state);
         if self.state.is_over() {
             self.episode += 1;
             self.reset(sh);

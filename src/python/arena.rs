@@ -77,8 +77,7 @@ fn parse_arena(
     config.max_rounds = game.max_rounds;
     config.duplicate = duplicate;
     config.threads = threads;
-    // Validate the line-up and names now (an empty slice plays nothing).
-    run_arena_range(&config, 0, 0, &|| {}).map_err(arena_err)?;
+    crate::arena::check(&config).map_err(arena_err)?;
     Ok(config)
 }
 

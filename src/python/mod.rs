@@ -182,8 +182,7 @@ pub(crate) fn parse_config(
         .with_max_rounds(max_rounds))
 }
 
-/// The compiled core of `yokai_septet`: `Game`, `Bot`, `VectorEnv` and the
-/// `IllegalActionError` exception.
+/// A variant name for the benchmark functions (ValueError listing the valid names).
 fn bench_variant(name: &str) -> PyResult<Variant> {
     name.parse().map_err(|e: crate::error::ConfigError| {
         pyo3::exceptions::PyValueError::new_err(e.to_string())
@@ -231,6 +230,8 @@ fn bench_arena(
     ))
 }
 
+/// The compiled core of `yokai_septet`: `Game`, `Bot`, `VectorEnv`, the arena and
+/// benchmark functions, and the `IllegalActionError` exception.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

@@ -34,6 +34,9 @@ pub struct PyVectorEnv {
     terminated: Py<PyArray1<bool>>,
     truncated: Py<PyArray1<bool>>,
     to_play: Py<PyArray1<i64>>,
+    /// Set when an internal error (a caught panic) stopped a pass over the envs midway:
+    /// some games may be half-stepped, so every later call refuses.
+    failed: bool,
 }
 
 fn parse_reward(obj: &Bound<'_, PyAny>) -> PyResult<RewardMode> {
@@ -44,7 +47,9 @@ fn parse_reward(obj: &Bound<'_, PyAny>) -> PyResult<RewardMode> {
 }
 
 fn poisoned() -> PyErr {
-    PyRuntimeError::new_err("this VectorEnv failed earlier (poisoned)")
+    PyRuntimeError::new_err(
+        "this VectorEnv failed earlier (an internal error left it inconsistent): create a new one",
+    )
 }
 
 /// What one pass over the envs does.
@@ -65,6 +70,20 @@ fn run_op<T: ObsValue>(core: &mut VecCore, op: Op<'_>, mut bufs: Buffers<'_, T>)
 impl PyVectorEnv {
     /// Runs `op` on every env with the GIL released, writing into the numpy buffers.
     fn run(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<()> {
+        if self.failed {
+            return Err(poisoned());
+        }
+        // Errors before the pass (buffers borrowed elsewhere) change nothing; an error from
+        // the pass itself is a caught panic, after which the envs may be half-stepped.
+        let pass = self.run_unguarded(py, op)?;
+        if pass.is_err() {
+            self.failed = true;
+        }
+        pass
+    }
+
+    /// `Err`: the pass did not start; `Ok(result)`: the pass's own result.
+    fn run_unguarded(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<PyResult<()>> {
         let core = self.core.get_mut().map_err(|_| poisoned())?;
         let mut mask = self.mask.bind(py).try_readwrite()?;
         let mut reward = self.reward.bind(py).try_readwrite()?;
@@ -87,12 +106,12 @@ impl PyVectorEnv {
                     truncated,
                     to_play,
                 };
-                py.allow_threads(|| {
+                Ok(py.allow_threads(|| {
                     super::guard("VectorEnv", || {
                         run_op(core, op, bufs);
                         Ok(())
                     })
-                })
+                }))
             }};
         }
         match &self.obs {
@@ -248,6 +267,7 @@ impl PyVectorEnv {
             terminated: PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
             truncated: PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
             to_play: PyArray1::<i64>::zeros(py, num_envs, false).unbind(),
+            failed: false,
         };
         env.reset_all(py, None)?;
         Ok(env)
@@ -285,6 +305,9 @@ impl PyVectorEnv {
     /// ``step(env.bot_actions())`` trajectories are deterministic: this turns a built-in
     /// bot into a self-play policy.
     fn bot_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        if self.failed {
+            return Err(poisoned());
+        }
         let core = self.core.get_mut().map_err(|_| poisoned())?;
         let out =
             py.allow_threads(|| super::guard("VectorEnv.bot_actions", || Ok(core.bot_actions())))?;
