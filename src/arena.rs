@@ -466,7 +466,11 @@ fn play_range(
     pool: &rayon::ThreadPool,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ArenaCounts, ArenaError> {
-    let results: Result<Vec<GameResult>, ArenaError> = pool.install(|| {
+    let entries = config.bots.len();
+    // Games are folded into counts as they finish (no per-game results are kept: a
+    // million-game arena stays small). Every count is an integer sum or maximum, so the
+    // order in which rayon folds and reduces cannot change the result.
+    let mut counts = pool.install(|| {
         (start..end)
             .into_par_iter()
             .map(|i| {
@@ -475,12 +479,21 @@ fn play_range(
                 progress();
                 r
             })
-            .collect()
-    });
-    let mut counts = ArenaCounts::empty(config.bots.len());
-    for r in &results? {
-        counts.add_game(config, r);
-    }
+            .try_fold(
+                || ArenaCounts::empty(entries),
+                |mut c, r| {
+                    c.add_game(config, &r?);
+                    Ok::<_, ArenaError>(c)
+                },
+            )
+            .try_reduce(
+                || ArenaCounts::empty(entries),
+                |mut a, b| {
+                    a.merge(&b)?;
+                    Ok(a)
+                },
+            )
+    })?;
     if start < end {
         counts.ranges.push([start, end]);
     }
