@@ -58,9 +58,14 @@ impl fmt::Display for State {
             }
         }
         for p in 0..n {
+            let marker = if self.current_player() == Some(p) {
+                '*'
+            } else {
+                ' '
+            };
             write!(
                 f,
-                "Seat {p}: {:<48} tricks {:>2}",
+                "{marker} seat {p}: {:<48} tricks {:>2}",
                 self.hand(p).to_string(),
                 self.tricks_won(p)
             )?;

@@ -65,69 +65,6 @@ impl PyGame {
     }
 }
 
-fn opt_card(c: Option<Card>) -> String {
-    c.map_or_else(|| "-".to_string(), |c| c.to_string())
-}
-
-/// A human-readable picture of the position (used by `str(game)` and the `ansi` render
-/// mode of the environments). It shows every hand: it is for people, not agents.
-pub(crate) fn render(s: &State) -> String {
-    use std::fmt::Write;
-    let v = s.variant();
-    let n = s.num_players();
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Yokai Septet {} | round {} | phase {} | trump {} (card {})",
-        v.name(),
-        s.round(),
-        s.phase().name(),
-        s.trump_suit().map_or("-", |t| t.name()),
-        opt_card(s.trump_card()),
-    );
-    let scores: Vec<String> = (0..n).map(|p| s.score(p).to_string()).collect();
-    let _ = writeln!(out, "scores: [{}]", scores.join(", "));
-    for p in 0..n {
-        let marker = if s.current_player() == Some(p) {
-            "*"
-        } else {
-            " "
-        };
-        let _ = write!(
-            out,
-            "{marker} seat {p}: {} | tricks {} | won bosses: {}",
-            s.hand(p),
-            s.tricks_won(p),
-            s.won_cards(p).bosses()
-        );
-        if s.phase() == Phase::Pass && !s.picks(p).is_empty() {
-            let picks: Vec<String> = s.picks(p).iter().map(|c| c.to_string()).collect();
-            let _ = write!(out, " | picks: {}", picks.join(" "));
-        }
-        out.push('\n');
-    }
-    if s.phase() == Phase::Play {
-        let cards: Vec<String> = s.trick_cards().iter().map(|c| c.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "trick {} led by seat {}: [{}]",
-            s.tricks_played() + 1,
-            s.trick_leader().map_or(-1, |l| l as i64),
-            cards.join(" ")
-        );
-    }
-    if s.is_over() {
-        let w: Vec<String> = s.winners().map(|p| p.to_string()).collect();
-        let _ = writeln!(
-            out,
-            "game over: winners [{}]{}",
-            w.join(", "),
-            if s.is_truncated() { " (truncated)" } else { "" }
-        );
-    }
-    out
-}
-
 #[pymethods]
 impl PyGame {
     #[new]
@@ -505,7 +442,7 @@ impl PyGame {
     }
 
     fn __str__(&self) -> String {
-        render(self.state())
+        self.state().to_string()
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -8,7 +8,6 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use super::game::render;
 use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError};
 use crate::observation::{observation_size, ObsValue};
 use crate::reward::RewardMode;
@@ -390,7 +389,7 @@ impl PyVectorEnv {
 
     /// A text picture of env ``i``'s game (every hand shown).
     fn render_env(&self, i: &Bound<'_, PyAny>) -> PyResult<String> {
-        self.with_slot(i, |s| render(s.state()))
+        self.with_slot(i, |s| s.state().to_string())
     }
 }
 
