@@ -200,17 +200,8 @@ impl Match {
     ///
     /// [`apply`]: Match::apply
     pub fn apply_action(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
-        if self.state.is_over() {
-            return Err(IllegalAction::GameOver);
-        }
-        let n = self.state.config().num_actions();
-        if action < 0 || action >= n as i128 {
-            return Err(IllegalAction::OutOfRange {
-                action,
-                num_actions: n,
-            });
-        }
-        self.apply(Card::new(action as u8).expect("range-checked above"))
+        let card = self.state.card_for_action(action)?;
+        self.apply(card)
     }
 
     /// The record of the game so far.

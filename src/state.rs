@@ -435,8 +435,10 @@ impl State {
 
     // ------------------------------------------------------------------ actions
 
-    /// Applies the current player's decision given as a raw action number.
-    pub fn apply_action(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
+    /// The card a raw action number names, if the game is not over and the number is a
+    /// card id of this variant (`GameOver` / `OutOfRange` otherwise). Legality is
+    /// [`apply`](Self::apply)'s business.
+    pub fn card_for_action(&self, action: i128) -> Result<Card, IllegalAction> {
         if self.phase == Phase::Over {
             return Err(IllegalAction::GameOver);
         }
@@ -447,7 +449,13 @@ impl State {
                 num_actions: n,
             });
         }
-        self.apply(Card::from_id_unchecked(action as u8))
+        Ok(Card::from_id_unchecked(action as u8))
+    }
+
+    /// Applies the current player's decision given as a raw action number.
+    pub fn apply_action(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
+        let card = self.card_for_action(action)?;
+        self.apply(card)
     }
 
     /// Applies the current player's decision: a passing pick or a card play.
