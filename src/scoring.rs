@@ -37,21 +37,35 @@ pub(crate) fn side_won(s: &State, side: usize) -> CardSet {
     }
 }
 
+/// Advanced-scoring value of one boss of `suit` (R1: ★ in 4-player games, ★ + ⊛ in
+/// `3p`), before the trump exclusion of R8.
+#[inline]
+pub fn boss_value(variant: Variant, suit: Suit) -> u8 {
+    if variant.has_teams() {
+        suit.boss_points_4p()
+    } else {
+        suit.boss_points_3p()
+    }
+}
+
 /// Advanced-scoring value of `bosses`, the trump suit's boss excluded (R8).
 pub fn boss_points(variant: Variant, bosses: CardSet, trump: Option<Suit>) -> u16 {
     bosses
         .bosses()
         .iter()
         .filter(|c| Some(c.suit()) != trump)
-        .map(|c| {
-            let s = c.suit();
-            (if variant.has_teams() {
-                s.boss_points_4p()
-            } else {
-                s.boss_points_3p()
-            }) as u16
-        })
+        .map(|c| boss_value(variant, c.suit()) as u16)
         .sum()
+}
+
+/// Suits (bit mask) that `team` can no longer seal (R9): those it sealed already, and in
+/// `seal-short` those either team sealed.
+#[inline]
+pub fn blocked_seals(variant: Variant, seals: [u8; 2], team: usize) -> u8 {
+    match variant {
+        Variant::SealShort => seals[0] | seals[1],
+        _ => seals[team],
+    }
 }
 
 /// R7 for `4p`/`3p`, checked after the trick won by `winner`; on a round end also scores
@@ -155,10 +169,7 @@ pub(crate) fn make_seals(s: &mut State, winner: usize, cards: CardSet) -> u8 {
             both |= 1 << suit as u8;
         }
     }
-    let blocked = match s.config.variant {
-        Variant::SealShort => s.seals[0] | s.seals[1],
-        _ => s.seals[team],
-    };
+    let blocked = blocked_seals(s.config.variant, s.seals, team);
     let new = both & !blocked;
     if new != 0 {
         let k = new.count_ones() as u8;

@@ -219,13 +219,9 @@ fn boss_values(view: &SeatView, side_won: &[CardSet; 3], trump: Option<Suit>) ->
     let mut out = [1.0f32; 7];
     if v.is_seal() {
         let us = view.seat() & 1;
-        let sealed_any = view.seals(0) | view.seals(1);
         // What capturing this suit's boss (one copy) is worth to `team`.
         let gain = |team: usize, s: Suit| -> f32 {
-            let blocked = match v {
-                Variant::SealShort => sealed_any,
-                _ => view.seals(team),
-            };
+            let blocked = crate::scoring::blocked_seals(v, [view.seals(0), view.seals(1)], team);
             if blocked >> s as u8 & 1 == 1 {
                 return 0.1;
             }
@@ -250,10 +246,8 @@ fn boss_values(view: &SeatView, side_won: &[CardSet; 3], trump: Option<Suit>) ->
     for s in Suit::ALL {
         let pts = if !advanced || Some(s) == trump {
             0
-        } else if v.has_teams() {
-            s.boss_points_4p()
         } else {
-            s.boss_points_3p()
+            crate::scoring::boss_value(v, s)
         };
         out[s.index()] = 1.0 + 0.5 * pts as f32;
     }

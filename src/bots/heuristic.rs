@@ -150,10 +150,8 @@ fn pass_pick(view: &SeatView, legal: CardSet) -> Card {
         if c.is_boss() {
             let pts = if v.is_seal() || Some(s) == trump {
                 1
-            } else if v.has_teams() {
-                s.boss_points_4p()
             } else {
-                s.boss_points_3p()
+                crate::scoring::boss_value(v, s)
             };
             return 20.0 + 5.0 * pts as f32;
         }
