@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::card::{SEAL_DECK, STANDARD_DECK};
+use crate::card::{CardSet, SEAL_DECK, STANDARD_DECK};
 use crate::error::ConfigError;
 
 /// The four printed variants (R3).
@@ -64,6 +64,16 @@ impl Variant {
             SEAL_DECK
         } else {
             STANDARD_DECK
+        }
+    }
+
+    /// Every card of the variant's deck.
+    #[inline]
+    pub const fn deck(self) -> CardSet {
+        if self.is_seal() {
+            CardSet::SEAL_DECK
+        } else {
+            CardSet::STANDARD_DECK
         }
     }
 

@@ -216,11 +216,7 @@ impl Deal {
             (true, Some(id)) => Some(take(id)?),
             (false, None) => None,
         };
-        let full = if variant.is_seal() {
-            CardSet::SEAL_DECK
-        } else {
-            CardSet::STANDARD_DECK
-        };
+        let full = variant.deck();
         let missing = full.minus(seen);
         if !missing.is_empty() {
             return Err(DealError::MissingCards {

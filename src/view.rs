@@ -301,11 +301,7 @@ impl<'a> SeatView<'a> {
         if let Some(c) = self.trump_card() {
             known.insert(c);
         }
-        let deck = if self.variant().is_seal() {
-            CardSet::SEAL_DECK
-        } else {
-            CardSet::STANDARD_DECK
-        };
+        let deck = self.variant().deck();
         deck.minus(known)
     }
 

@@ -28,11 +28,7 @@ fn check_cards_conserved(s: &State) {
         count += set.len();
     }
     assert_eq!(count as usize, v.deck_size());
-    let deck = if v.is_seal() {
-        CardSet::SEAL_DECK
-    } else {
-        CardSet::STANDARD_DECK
-    };
+    let deck = v.deck();
     assert_eq!(seen, deck);
 }
 

@@ -48,11 +48,7 @@ pub fn deal(variant: Variant, fixed: &[&str], trump: Option<&str>) -> Deal {
     if let Some(t) = trump {
         used.insert(t);
     }
-    let deck = if variant.is_seal() {
-        CardSet::SEAL_DECK
-    } else {
-        CardSet::STANDARD_DECK
-    };
+    let deck = variant.deck();
     let mut rest = deck.minus(used).iter();
     for hand in hands.iter_mut().take(n) {
         while (hand.len() as usize) < variant.hand_size() {
