@@ -82,18 +82,9 @@ def ys_arena(seconds: float, threads: int, variant: str = "4p") -> float:
 
 
 def ys_game_loop(seconds: float, variant: str = "4p") -> float:
-    import yokai_septet as ys
+    from python_speed import bench_game  # benches/, beside this script
 
-    choice = random.Random(0).choice
-    n, seed, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        g = ys.Game(variant, seed=seed)
-        seed += 1
-        step, legal = g.step, g.legal_actions
-        while not g.is_over:
-            step(choice(legal()))
-            n += 1
-    return n / (time.perf_counter() - t0)
+    return bench_game(seconds, variant)
 
 
 def ys_vector(seconds: float, threads: int, dtype: str, n_envs: int = 1024,

@@ -127,12 +127,9 @@ pub struct GameSetup {
     pub bot_seeds: [u64; 4],
 }
 
-/// SplitMix64 finalizer: a cheap, well-mixed hash for deriving seeds.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// One SplitMix64 step (golden-ratio increment, then the finaliser) for deriving seeds.
+fn mix(z: u64) -> u64 {
+    crate::bits::splitmix64_finalize(z.wrapping_add(0x9E37_79B9_7F4A_7C15))
 }
 
 fn derive(master: u64, a: u64, b: u64) -> u64 {

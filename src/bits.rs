@@ -5,6 +5,16 @@
 //! that one binary (and one Python wheel) runs on any x86-64. Elsewhere a portable
 //! fallback skips 16-bit chunks by popcount, then clears low bits.
 
+/// The SplitMix64 finaliser: a cheap, well-mixed 64-bit hash, used to derive the seeds of
+/// arena games and vector envs from a master seed. Its output is part of those seeds, so
+/// it must never change.
+#[inline]
+pub(crate) fn splitmix64_finalize(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Position of the `k`-th (0-based) set bit of `x`. Requires `k < x.count_ones()`.
 #[inline]
 pub fn select(x: u64, k: u32) -> u32 {

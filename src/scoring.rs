@@ -192,27 +192,25 @@ pub const fn seals_to_win(variant: Variant) -> u32 {
 /// R9 round and game end, checked after every trick of a seal round.
 pub(crate) fn seal_round_end(s: &mut State) -> Option<RoundResult> {
     let v = s.config.variant;
+    let team = (s.last_trick_winner & 1) as usize;
+    let reason = if s.seals[team].count_ones() >= seals_to_win(v) {
+        s.winners = side_mask(v, team);
+        RoundEnd::Sealed
+    } else if s.tricks_played as usize == v.tricks_per_round() {
+        RoundEnd::Complete
+    } else {
+        return None;
+    };
+    // Each seat's points: the seals its team made this round.
     let mut points = [0u16; 4];
     for (p, pt) in points.iter_mut().enumerate() {
         *pt = s.round_seals[p & 1] as u16;
     }
-    let team = (s.last_trick_winner & 1) as usize;
-    if s.seals[team].count_ones() >= seals_to_win(v) {
-        s.winners = side_mask(v, team);
-        return Some(RoundResult {
-            winners: s.winners,
-            reason: RoundEnd::Sealed,
-            points,
-        });
-    }
-    if s.tricks_played as usize == v.tricks_per_round() {
-        return Some(RoundResult {
-            winners: 0,
-            reason: RoundEnd::Complete,
-            points,
-        });
-    }
-    None
+    Some(RoundResult {
+        winners: s.winners,
+        reason,
+        points,
+    })
 }
 
 #[cfg(test)]

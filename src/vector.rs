@@ -37,13 +37,7 @@ use crate::observation::{encode, observation_size, write_mask_bool, ObsValue};
 use crate::reward::{rewards, RewardMode};
 use crate::state::State;
 
-/// SplitMix64 finaliser.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+use crate::bits::splitmix64_finalize as mix;
 
 /// A seed for stream `k` of episode `episode` of env `env` under master seed `seed`
 /// (`k` = 0: the deal; `1 + seat`: that seat's bot; 99: the drawn learner seat).
