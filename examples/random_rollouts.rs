@@ -18,7 +18,7 @@ fn main() {
     println!("state size: {} bytes", std::mem::size_of::<State>());
     for v in Variant::ALL
         .into_iter()
-        .filter(|v| only.map_or(true, |o| o == *v))
+        .filter(|v| only.is_none_or(|o| o == *v))
     {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let t = Instant::now();

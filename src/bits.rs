@@ -58,36 +58,66 @@ unsafe fn select_scaled_bmi2(x: u64, r: u32) -> u32 {
     core::arch::x86_64::_pdep_u64(1u64 << k, x).trailing_zeros()
 }
 
-#[cfg(target_arch = "x86_64")]
-static BMI2: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+/// What the CPU offers beyond baseline x86-64, in increasing order: each level includes
+/// the ones below it. Detected once; kernels compiled with `#[target_feature]` for a
+/// level may run when [`cpu_level`] is at least that level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum CpuLevel {
+    /// Baseline: SSE2 only (and every non-x86 target).
+    Base = 1,
+    /// BMI1, BMI2 and POPCNT (`pdep`, `pext`, one-instruction `count_ones`).
+    Bmi2 = 2,
+    /// `Bmi2` plus AVX2.
+    Avx2 = 3,
+    /// `Avx2` plus AVX-512 F, BW and VL (mask registers for bytes and 256-bit vectors).
+    Avx512 = 4,
+}
 
-/// Whether this CPU has BMI1, BMI2 and POPCNT (detected once). Callers may run code
-/// compiled with `#[target_feature(enable = "bmi1,bmi2,popcnt")]` when it is true.
+#[cfg(target_arch = "x86_64")]
+static CPU_LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// This CPU's [`CpuLevel`] (detected once; a relaxed load is a plain `mov` on x86).
+#[inline(always)]
+pub fn cpu_level() -> CpuLevel {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::atomic::Ordering;
+        match CPU_LEVEL.load(Ordering::Relaxed) {
+            4 => CpuLevel::Avx512,
+            3 => CpuLevel::Avx2,
+            2 => CpuLevel::Bmi2,
+            1 => CpuLevel::Base,
+            _ => detect_cpu_level(),
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    CpuLevel::Base
+}
+
+/// Whether this CPU has BMI1, BMI2 and POPCNT. Callers may run code compiled with
+/// `#[target_feature(enable = "bmi1,bmi2,popcnt")]` when it is true.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn has_bmi2() -> bool {
-    use std::sync::atomic::Ordering;
-    // 0 = unknown, 1 = no, 2 = yes. A relaxed load is a plain mov on x86; the common
-    // case is one compare.
-    match BMI2.load(Ordering::Relaxed) {
-        2 => true,
-        1 => false,
-        _ => detect_bmi2(),
-    }
+    cpu_level() >= CpuLevel::Bmi2
 }
 
 #[cfg(target_arch = "x86_64")]
 #[cold]
-fn detect_bmi2() -> bool {
+fn detect_cpu_level() -> CpuLevel {
+    use std::is_x86_feature_detected as has;
     // Every BMI2 CPU has BMI1 and POPCNT; check them all anyway.
-    let yes = std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("popcnt");
-    BMI2.store(
-        if yes { 2 } else { 1 },
-        std::sync::atomic::Ordering::Relaxed,
-    );
-    yes
+    let bmi2 = has!("bmi2") && has!("bmi1") && has!("popcnt");
+    let avx2 = bmi2 && has!("avx2");
+    let avx512 = avx2 && has!("avx512f") && has!("avx512bw") && has!("avx512vl");
+    let level = match (bmi2, avx2, avx512) {
+        (_, _, true) => CpuLevel::Avx512,
+        (_, true, _) => CpuLevel::Avx2,
+        (true, ..) => CpuLevel::Bmi2,
+        _ => CpuLevel::Base,
+    };
+    CPU_LEVEL.store(level as u8, std::sync::atomic::Ordering::Relaxed);
+    level
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -39,6 +39,7 @@ pub mod config;
 pub mod deal;
 mod display;
 pub mod error;
+mod expand;
 pub mod observation;
 pub mod passing;
 pub mod record;

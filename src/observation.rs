@@ -18,10 +18,13 @@
 //!   for each field's slice, so a documented offset cannot drift from the real one.
 //!   [`layout_markdown`] renders it; `docs/observation.md` is generated from it by
 //!   `cargo run --example print_layout`.
-//! - **Allocation-free and write-bound**: the card-id blocks come first and are written
-//!   whole from a byte → 8 values table (no zero-fill for them); only the short tail of
-//!   small fields is zeroed and then set. Encoding is close to the cost of storing the
-//!   vector once (see `benches/observation.rs`).
+//! - **Allocation-free and store-bound**: the encoder first builds the whole vector as a
+//!   bit image on the stack (one bit per value: card sets are shifted in whole, counts
+//!   left 0), then one pass expands the bits into `out` with the widest stores the CPU
+//!   has (AVX-512, AVX2 or a portable table, chosen at run time, same output; see the
+//!   private `expand` module), and the few counts are written last. The vector is
+//!   stored exactly once, no zero-fill first; for `f32` that store is most of the cost
+//!   (see `benches/observation.rs` and `examples/encode_levels.rs`).
 //!
 //! The field-by-field layout of every variant follows; it is `docs/observation.md`,
 //! generated from [`layout_markdown`] (a test fails when the file is stale).
@@ -29,43 +32,20 @@
 
 use std::fmt::Write as _;
 
+use crate::bits::{cpu_level, CpuLevel};
 use crate::card::{Card, CardSet, Suit, NUM_SUITS};
 use crate::config::Variant;
 use crate::state::{Phase, RoundEnd};
 use crate::view::SeatView;
 
 /// A value an observation can be written as: every feature is a small non-negative
-/// integer, so `f32` and `u8` are both exact.
-pub trait ObsValue: Copy + PartialEq + std::fmt::Debug + Send + Sync + 'static {
+/// integer, so `f32` and `u8` are both exact. Implemented for exactly those two (the
+/// trait is sealed: each has SIMD kernels in the private `expand` module).
+pub trait ObsValue: crate::expand::Expand + PartialEq + std::fmt::Debug + Send + Sync {
     const ZERO: Self;
     const ONE: Self;
     fn from_count(n: u8) -> Self;
-    /// The 8 values (0/1) of the bits of `b`, lowest first: dense card blocks are
-    /// written a byte at a time from this table.
-    fn byte(b: u8) -> &'static [Self; 8];
 }
-
-/// `BYTES[b][i]` = bit `i` of `b`, as 0/1.
-macro_rules! byte_table {
-    ($t:ty, $one:expr, $zero:expr) => {{
-        let mut t = [[$zero; 8]; 256];
-        let mut b = 0;
-        while b < 256 {
-            let mut i = 0;
-            while i < 8 {
-                if b >> i & 1 == 1 {
-                    t[b][i] = $one;
-                }
-                i += 1;
-            }
-            b += 1;
-        }
-        t
-    }};
-}
-
-static F32_BYTES: [[f32; 8]; 256] = byte_table!(f32, 1.0, 0.0);
-static U8_BYTES: [[u8; 8]; 256] = byte_table!(u8, 1, 0);
 
 impl ObsValue for f32 {
     const ZERO: f32 = 0.0;
@@ -73,10 +53,6 @@ impl ObsValue for f32 {
     #[inline]
     fn from_count(n: u8) -> f32 {
         n as f32
-    }
-    #[inline]
-    fn byte(b: u8) -> &'static [f32; 8] {
-        &F32_BYTES[b as usize]
     }
 }
 
@@ -86,10 +62,6 @@ impl ObsValue for u8 {
     #[inline]
     fn from_count(n: u8) -> u8 {
         n
-    }
-    #[inline]
-    fn byte(b: u8) -> &'static [u8; 8] {
-        &U8_BYTES[b as usize]
     }
 }
 
@@ -340,6 +312,10 @@ pub fn layout_docs() -> String {
 /// and loop bound below is a constant and the bounds checks fold away.
 struct Lay<const V: usize>;
 
+/// Most 64-bit words any variant's bit image needs (seal: 1005 values), with the spare
+/// zero word [`crate::expand`] reads past the end.
+const MAX_WORDS: usize = 17;
+
 impl<const V: usize> Lay<V> {
     const VARIANT: Variant = Variant::ALL[V];
     const OFFSET: [usize; NUM_FIELDS] = build(Variant::ALL[V]).offset;
@@ -347,88 +323,77 @@ impl<const V: usize> Lay<V> {
     const SIZE: usize = build(Variant::ALL[V]).size;
     const DECK: usize = Variant::ALL[V].deck_size();
     const N: usize = Variant::ALL[V].num_players();
+    const WORDS: usize = Self::SIZE / 64 + 2;
+    /// Compile-time checks of the encoder's assumptions, evaluated where it is
+    /// instantiated.
+    const CHECK: () = assert!(Self::WORDS <= MAX_WORDS && Self::SIZE >= 64);
 }
 
-/// Writes fields through the layout, so nothing is written outside its field.
-struct Writer<'o, T, const V: usize> {
-    out: &'o mut [T],
+/// The observation as one bit per value, before [`crate::expand`] writes it out: every
+/// 0/1 feature is set here; counts stay 0 and are written after the expansion.
+struct Image<const V: usize> {
+    words: [u64; MAX_WORDS],
 }
 
-impl<T: ObsValue, const V: usize> Writer<'_, T, V> {
+impl<const V: usize> Image<V> {
+    /// ORs `bits` into field `f` from its value `i` on (`bits` must fit in the field).
     #[inline(always)]
-    fn field(&mut self, f: F) -> &mut [T] {
-        let o = Lay::<V>::OFFSET[f as usize];
-        &mut self.out[o..o + Lay::<V>::LEN[f as usize]]
-    }
-
-    #[inline(always)]
-    fn set(&mut self, f: F, i: usize, x: T) {
-        self.field(f)[i] = x;
+    fn put(&mut self, f: F, i: usize, bits: u64) {
+        let len = Lay::<V>::LEN[f as usize];
+        debug_assert!(i < len && (len - i >= 64 || bits >> (len - i) == 0));
+        let at = Lay::<V>::OFFSET[f as usize] + i;
+        let (w, s) = (at / 64, at % 64);
+        self.words[w] |= bits << s;
+        // The bits that cross into the next word (none when s = 0, without a shift by 64).
+        self.words[w + 1] |= (bits >> 1) >> (63 - s);
     }
 
     #[inline(always)]
     fn one(&mut self, f: F, i: usize) {
-        self.set(f, i, T::ONE);
+        self.put(f, i, 1);
+    }
+}
+
+/// Writes the count fields into the expanded vector.
+struct Counts<'o, T, const V: usize> {
+    out: &'o mut [T],
+}
+
+impl<T: ObsValue, const V: usize> Counts<'_, T, V> {
+    /// Sets value `i` of the count field `f` to `n`.
+    #[inline(always)]
+    fn set(&mut self, f: F, i: usize, n: u8) {
+        debug_assert!(i < Lay::<V>::LEN[f as usize]);
+        self.out[Lay::<V>::OFFSET[f as usize] + i] = T::from_count(n);
     }
 
+    /// A count that may exceed a byte, clipped at 255.
     #[inline(always)]
-    fn count(&mut self, f: F, i: usize, n: usize) {
-        self.set(f, i, T::from_count(n.min(255) as u8));
+    fn clipped(&mut self, f: F, i: usize, n: usize) {
+        self.set(f, i, n.min(255) as u8);
     }
+}
 
-    /// A count known to be small (at most a round's cards), no clipping needed.
-    #[inline(always)]
-    fn small(&mut self, f: F, i: usize, n: u32) {
-        self.set(f, i, T::from_count(n as u8));
-    }
+/// The seats of `mask` (bit `p` = seat `p`, `n` seats) renumbered relative to `me`.
+#[inline(always)]
+fn relative_mask(mask: u8, me: usize, n: usize) -> u64 {
+    let m = mask as u64 & ((1 << n) - 1);
+    ((m >> me) | (m << (n - me))) & ((1 << n) - 1)
+}
 
-    /// Writes the whole card-id block `block` of field `f` from `cards`, a byte at a
-    /// time (for dense blocks: hands and played cards).
-    #[inline(always)]
-    fn dense(&mut self, f: F, block: usize, cards: CardSet) {
-        let d = Lay::<V>::DECK;
-        let base = block * d;
-        let dst = &mut self.field(f)[base..base + d];
-        let bits = cards.bits();
-        let (bytes, tail) = dst.split_at_mut(d / 8 * 8);
-        for (j, chunk) in bytes.chunks_exact_mut(8).enumerate() {
-            chunk.copy_from_slice(T::byte((bits >> (8 * j)) as u8));
-        }
-        let at = (d / 8 * 8) as u32;
-        tail.copy_from_slice(&T::byte((bits >> at) as u8)[..d % 8]);
+/// The `captured_bosses` bits of a seat's captured cards: 7 bits for the first copies by
+/// suit, then 7 for the second copies (`pext` on the boss ids, which rise with the suit).
+#[inline(always)]
+fn boss_bits(level: CpuLevel, won: CardSet) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if level >= CpuLevel::Bmi2 {
+        // SAFETY: the caller runs on a CPU with `level`, so BMI2 is there.
+        return unsafe { core::arch::x86_64::_pext_u64(won.bits(), CardSet::BOSSES.bits()) };
     }
-
-    /// Zeroes the fields `first..=last` (consecutive in the layout) in one fill.
-    #[inline(always)]
-    fn zero(&mut self, first: F, last: F) {
-        let a = Lay::<V>::OFFSET[first as usize];
-        let b = Lay::<V>::OFFSET[last as usize] + Lay::<V>::LEN[last as usize];
-        self.out[a..b].fill(T::ZERO);
-    }
-
-    /// Sets the cards of `cards` in the (zeroed) card-id block `block` of field `f`: for
-    /// blocks that hold a few cards (the trick, passes, the face-up card).
-    #[inline(always)]
-    fn sparse(&mut self, f: F, block: usize, cards: CardSet) {
-        let d = Lay::<V>::DECK;
-        let dst = &mut self.field(f)[block * d..(block + 1) * d];
-        let mut m = cards.bits();
-        while m != 0 {
-            dst[m.trailing_zeros() as usize] = T::ONE;
-            m &= m - 1;
-        }
-    }
-
-    /// Sets bit `s` of block `block` (of `width`) for every bit of `mask`.
-    #[inline(always)]
-    fn bits(&mut self, f: F, block: usize, width: usize, mask: u8) {
-        let dst = self.field(f);
-        let mut m = mask;
-        while m != 0 {
-            dst[block * width + m.trailing_zeros() as usize] = T::ONE;
-            m &= m - 1;
-        }
-    }
+    let _ = level;
+    won.bosses()
+        .into_iter()
+        .fold(0, |m, b| m | 1 << boss_index(b))
 }
 
 /// Index of a boss card in `captured_bosses` blocks: its suit, plus 7 for a second copy.
@@ -448,161 +413,195 @@ fn pass_block(v: Variant, rel: usize) -> usize {
 }
 
 /// Writes `view`'s observation into `out` (length [`observation_size`]; panics
-/// otherwise). Allocation-free. Works for `f32` and `u8` alike.
+/// otherwise). Allocation-free. Works for `f32` and `u8` alike; uses AVX-512 or AVX2
+/// where the CPU has them (detected at run time), with identical output.
 pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
-    let v = view.variant();
+    encode_at(cpu_level(), view, out)
+}
+
+/// [`encode`] with the kernels of `level` or, if the CPU lacks it, of the CPU's own
+/// level (for tests and benchmarks that compare the kernels).
+#[doc(hidden)]
+pub fn encode_at<T: ObsValue>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
     assert_eq!(
         out.len(),
-        observation_size(v),
+        observation_size(view.variant()),
         "observation buffer has the wrong length"
     );
     #[cfg(target_arch = "x86_64")]
     {
-        if crate::bits::has_bmi2() {
-            // SAFETY: BMI1, BMI2 and POPCNT were detected on this CPU.
-            return unsafe { encode_popcnt(view, out) };
+        // SAFETY (each arm): the CPU has the level the function is compiled for.
+        match level.min(cpu_level()) {
+            CpuLevel::Avx512 => return unsafe { encode_avx512(view, out) },
+            CpuLevel::Avx2 => return unsafe { encode_avx2(view, out) },
+            CpuLevel::Bmi2 => return unsafe { encode_bmi2(view, out) },
+            CpuLevel::Base => {}
         }
     }
-    encode_any(view, out)
+    encode_any(CpuLevel::Base, view, out)
 }
 
-/// [`encode`] compiled for CPUs with POPCNT (baseline x86-64 has none, and the encoder
-/// counts cards a dozen times: hand sizes, bosses).
+/// [`encode`] compiled for AVX-512 (F, BW, VL) CPUs.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt")]
+unsafe fn encode_avx512<T: ObsValue>(view: &SeatView, out: &mut [T]) {
+    encode_any(CpuLevel::Avx512, view, out)
+}
+
+/// [`encode`] compiled for AVX2 CPUs.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+unsafe fn encode_avx2<T: ObsValue>(view: &SeatView, out: &mut [T]) {
+    encode_any(CpuLevel::Avx2, view, out)
+}
+
+/// [`encode`] compiled for CPUs with POPCNT and BMI2 but no AVX2 (baseline x86-64 has no
+/// `popcnt`, and the encoder counts cards a dozen times).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,popcnt")]
-unsafe fn encode_popcnt<T: ObsValue>(view: &SeatView, out: &mut [T]) {
-    encode_any(view, out)
+unsafe fn encode_bmi2<T: ObsValue>(view: &SeatView, out: &mut [T]) {
+    encode_any(CpuLevel::Bmi2, view, out)
 }
 
 #[inline(always)]
-fn encode_any<T: ObsValue>(view: &SeatView, out: &mut [T]) {
+fn encode_any<T: ObsValue>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
     match view.variant() {
-        Variant::FourPlayer => encode_v::<T, 0>(view, out),
-        Variant::ThreePlayer => encode_v::<T, 1>(view, out),
-        Variant::Seal => encode_v::<T, 2>(view, out),
-        Variant::SealShort => encode_v::<T, 3>(view, out),
+        Variant::FourPlayer => encode_v::<T, 0>(level, view, out),
+        Variant::ThreePlayer => encode_v::<T, 1>(level, view, out),
+        Variant::Seal => encode_v::<T, 2>(level, view, out),
+        Variant::SealShort => encode_v::<T, 3>(level, view, out),
     }
 }
 
-/// [`encode`] for the variant `Variant::ALL[V]`.
+/// [`encode`] for the variant `Variant::ALL[V]`, with `level`'s kernels (a constant
+/// where it is inlined).
 #[inline(always)]
-fn encode_v<T: ObsValue, const V: usize>(view: &SeatView, out: &mut [T]) {
+fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
+    #[allow(clippy::let_unit_value)]
+    let () = Lay::<V>::CHECK;
     let v = Lay::<V>::VARIANT;
     debug_assert_eq!(view.variant(), v);
     let out = &mut out[..Lay::<V>::SIZE];
-    let n = Lay::<V>::N;
+    let (n, d) = (Lay::<V>::N, Lay::<V>::DECK);
     let me = view.seat();
     // Seat arithmetic without `%` (an integer division per call adds up here).
     let wrap = |x: usize| if x >= n { x - n } else { x };
     let rel = |seat: usize| wrap(seat + n - me);
     let abs = |r: usize| wrap(me + r);
-    let mut w = Writer::<T, V> { out };
+    let mut img = Image::<V> {
+        words: [0; MAX_WORDS],
+    };
 
-    // The card-id blocks. Dense ones (hand, played) are written whole, zeros included;
-    // sparse ones (face-up card, trick, passes) are zeroed in one fill, then set.
-    w.dense(F::Hand, 0, view.hand());
-    w.zero(F::TrumpCard, F::Trick);
-    w.zero(F::Passed, F::Received);
+    // The card-id blocks.
+    img.put(F::Hand, 0, view.hand().bits());
     if v.has_trump_card() {
         if let Some(c) = view.trump_card() {
-            w.sparse(F::TrumpCard, 0, CardSet::EMPTY.with(c));
+            img.one(F::TrumpCard, c.id() as usize);
         }
     }
-    if let Some(l) = view.trick_leader() {
-        for (i, &c) in view.trick_cards().iter().enumerate() {
-            w.sparse(F::Trick, rel(wrap(l + i)), CardSet::EMPTY.with(c));
-        }
-    }
-    for (c, to) in view.my_passes() {
-        w.sparse(F::Passed, pass_block(v, rel(to)), CardSet::EMPTY.with(c));
-    }
-    let by_giver = view.received_by_giver();
-    for (from, &cards) in by_giver.iter().enumerate().take(n) {
-        if from != me && !cards.is_empty() {
-            w.sparse(F::Received, pass_block(v, rel(from)), cards);
-        }
-    }
+    // The trick's cards, each seat's share picked out of what it has played.
+    let trick = view.trick_cards().iter().copied().collect::<CardSet>();
     for r in 0..n {
-        w.dense(F::Played, r, view.played_by(abs(r)));
+        let played = view.played_by(abs(r));
+        img.put(F::Trick, r * d, played.intersect(trick).bits());
+        img.put(F::Played, r * d, played.bits());
     }
-    // Everything after them is small: zero it, then set what is not zero.
-    w.out[Lay::<V>::OFFSET[F::Phase as usize]..].fill(T::ZERO);
+    if v.is_seal() {
+        // One card to each other seat: pick k goes to relative seat k + 1 (block k).
+        for (k, &c) in view.my_picks().iter().enumerate() {
+            img.one(F::Passed, k * d + c.id() as usize);
+        }
+        for (from, &cards) in view.received_by_giver().iter().enumerate() {
+            if from != me {
+                img.put(F::Received, pass_block(v, rel(from)) * d, cards.bits());
+            }
+        }
+    } else {
+        // Every card goes to, and comes from, one seat: one block each.
+        let picks = view.my_picks().iter().copied().collect::<CardSet>();
+        img.put(F::Passed, 0, picks.bits());
+        img.put(F::Received, 0, view.received_cards().bits());
+    }
 
-    let phase = view.phase();
-    w.one(
+    // The small 0/1 fields.
+    img.one(
         F::Phase,
-        match phase {
+        match view.phase() {
             Phase::Pass => 0,
             Phase::Play => 1,
             Phase::Over => 2,
         },
     );
     if let Some(p) = view.current_player() {
-        w.one(F::ToAct, rel(p));
+        img.one(F::ToAct, rel(p));
     }
-    w.one(
+    img.one(
         F::TrumpSuit,
         view.trump_suit().map_or(NUM_SUITS, |s| s as usize),
     );
     if let Some(l) = view.trick_leader() {
-        w.one(F::TrickLeader, rel(l));
+        img.one(F::TrickLeader, rel(l));
     }
     if let Some(s) = view.led_suit() {
-        w.one(F::LedSuit, s as usize);
+        img.one(F::LedSuit, s as usize);
     }
-
-    let mut team_tricks = [0u32; 2];
-    let mut team_bosses = [0u32; 2];
-    for r in 0..n {
+    let mut bosses = [0u64; 4];
+    for (r, b) in bosses.iter_mut().enumerate().take(n) {
         let p = abs(r);
-        w.small(F::HandSizes, r, view.hand_len(p) as u32);
-        let tricks = view.tricks_won(p) as u32;
-        let bosses = view.won_cards(p).bosses();
-        w.small(F::TricksWon, r, tricks);
-        w.small(F::BossesWon, r, bosses.len());
-        for b in bosses {
-            w.one(F::CapturedBosses, r * boss_cards(v) + boss_index(b));
-        }
-        team_tricks[r & 1] += tricks;
-        team_bosses[r & 1] += bosses.len();
-        w.small(F::PicksMade, r, view.num_picks(p) as u32);
-        w.bits(F::Voids, r, NUM_SUITS, view.voids(p));
-    }
-    if v.has_teams() {
-        for t in 0..2 {
-            w.small(F::TeamTricks, t, team_tricks[t]);
-            w.small(F::TeamBosses, t, team_bosses[t]);
-        }
-    }
-
-    for side in 0..v.num_sides() {
-        // Relative seat `side` belongs to relative side `side` (me; left = their team).
-        w.count(F::Scores, side, view.score(abs(side)) as usize);
+        *b = boss_bits(level, view.won_cards(p));
+        img.put(F::CapturedBosses, r * boss_cards(v), *b);
+        img.put(F::Voids, r * NUM_SUITS, view.voids(p) as u64);
     }
     if v.is_seal() {
-        for t in 0..2 {
-            w.bits(F::Seals, t, NUM_SUITS, view.seals(abs(t) & 1));
+        for side in 0..2 {
+            img.put(F::Seals, side * NUM_SUITS, view.seals(abs(side) & 1) as u64);
         }
     }
-    w.count(F::Round, 0, view.round() as usize);
-    if let Some(res) = view.last_round_result() {
-        for p in res.winner_seats() {
-            w.one(F::LastRoundWinners, rel(p));
-        }
+    let last = view.last_round_result();
+    if let Some(res) = last {
+        img.put(F::LastRoundWinners, 0, relative_mask(res.winners, me, n));
         let reason = REASONS.iter().position(|&r| r == res.reason).unwrap_or(0);
-        w.one(F::LastRoundReason, reason);
-        for (p, &pts) in res.points.iter().enumerate().take(n) {
-            w.count(F::LastRoundPoints, rel(p), pts as usize);
-        }
+        img.one(F::LastRoundReason, reason);
     }
-    let winners = view.winners_mask();
-    for p in 0..n {
-        if winners >> p & 1 == 1 {
-            w.one(F::GameWinners, rel(p));
-        }
-    }
+    img.put(F::GameWinners, 0, relative_mask(view.winners_mask(), me, n));
     if view.is_truncated() {
-        w.one(F::Truncated, 0);
+        img.one(F::Truncated, 0);
+    }
+
+    // SAFETY: the CPU has `level` (every caller checks it).
+    unsafe { crate::expand::expand(level, &img.words[..Lay::<V>::WORDS], out) };
+
+    // The counts, over the zeros the expansion wrote. Those of a round are at most its
+    // cards: no clipping needed.
+    let mut c = Counts::<T, V> { out };
+    let mut team_tricks = [0u8; 2];
+    let mut team_bosses = [0u8; 2];
+    for r in 0..n {
+        let p = abs(r);
+        let tricks = view.tricks_won(p) as u8;
+        let num_bosses = bosses[r].count_ones() as u8;
+        c.set(F::HandSizes, r, view.hand_len(p) as u8);
+        c.set(F::TricksWon, r, tricks);
+        c.set(F::BossesWon, r, num_bosses);
+        c.set(F::PicksMade, r, view.num_picks(p) as u8);
+        team_tricks[r & 1] += tricks;
+        team_bosses[r & 1] += num_bosses;
+    }
+    if v.has_teams() {
+        for side in 0..2 {
+            c.set(F::TeamTricks, side, team_tricks[side]);
+            c.set(F::TeamBosses, side, team_bosses[side]);
+        }
+    }
+    for side in 0..v.num_sides() {
+        // Relative seat `side` belongs to relative side `side` (me; left = their team).
+        c.clipped(F::Scores, side, view.score(abs(side)) as usize);
+    }
+    c.clipped(F::Round, 0, view.round() as usize);
+    if let Some(res) = last {
+        for (p, &pts) in res.points.iter().enumerate().take(n) {
+            c.clipped(F::LastRoundPoints, rel(p), pts as usize);
+        }
     }
 }
 
@@ -623,7 +622,7 @@ pub fn write_mask<T: From<bool> + Copy>(actions: CardSet, out: &mut [T]) {
     }
 }
 
-static BOOL_BYTES: [[bool; 8]; 256] = byte_table!(bool, true, false);
+static BOOL_BYTES: [[bool; 8]; 256] = crate::expand::byte_table!(bool, true, false);
 
 /// [`write_mask`] for `bool` masks, 8 entries at a time from a table (the VectorEnv
 /// writes one per env and step). `out` may have any length up to 64.

@@ -38,6 +38,7 @@ pub(crate) fn check_play(s: &State, seat: usize, card: Card) -> Result<(), Illeg
 /// R6: index (in play order) of the card that wins `cards`, led by `cards[0]`.
 ///
 /// 1. The A wins. 2. Else the highest trump. 3. Else the highest card of the led suit.
+///
 /// Each card gets a strength key; a later card wins only with a strictly greater key, so
 /// of two equal boss copies (seal variants) the one played first stays ahead.
 #[inline]

@@ -221,6 +221,22 @@ impl<'a> SeatView<'a> {
         self.state.deal().hands[self.seat]
     }
 
+    /// This seat's passing picks this round, in the order made.
+    #[inline]
+    pub fn my_picks(&self) -> &'a [Card] {
+        self.state.picks(self.seat)
+    }
+
+    /// Every card this seat received in this round's exchange (empty before it): what it
+    /// holds or has played that it was not dealt. The same cards as
+    /// [`received`](Self::received), without asking who gave them.
+    #[inline]
+    pub fn received_cards(&self) -> CardSet {
+        self.hand()
+            .union(self.played_by(self.seat))
+            .minus(self.dealt_hand())
+    }
+
     /// This seat's passing picks, in order, with the seat each goes to.
     pub fn my_passes(&self) -> impl Iterator<Item = (Card, usize)> + 'a {
         let v = self.variant();
@@ -253,6 +269,7 @@ impl<'a> SeatView<'a> {
 
     /// The cards this seat received in the exchange, by giver (absolute seat): the same
     /// cards as [`received`](Self::received), gathered without a search.
+    #[inline]
     pub fn received_by_giver(&self) -> [CardSet; 4] {
         let mut out = [CardSet::EMPTY; 4];
         if !self.exchange_done() {

@@ -242,7 +242,7 @@ fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let done = AtomicU64::new(0);
     let progress = || {
         let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if k % 64 == 0 {
+        if k.is_multiple_of(64) {
             bar.set_position(k);
         }
     };
