@@ -45,12 +45,16 @@ fn main() {
     let v: Variant = std::env::args()
         .nth(1)
         .map_or(Variant::FourPlayer, |a| a.parse().expect("a variant"));
-    // Positions of a few random games: small enough to stay in cache.
+    // Positions of random games.
     let mut states = Vec::new();
     let mut x = 1u64;
-    for seed in 0..8 {
+    for seed in 0.. {
+        // About 1,000 positions (225 KB of states): small enough to stay in L2.
+        if states.len() >= 1000 {
+            break;
+        }
         let mut s = State::new(GameConfig::new(v, seed).with_max_rounds(Some(200)));
-        while s.current_player().is_some() {
+        while s.current_player().is_some() && states.len() < 1000 {
             states.push(s);
             x ^= x << 13;
             x ^= x >> 7;

@@ -500,7 +500,7 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
         }
     }
     // The trick's cards, each seat's share picked out of what it has played.
-    let trick = view.trick_cards().iter().copied().collect::<CardSet>();
+    let trick = view.trick_set();
     for r in 0..n {
         let played = view.played_by(abs(r));
         img.put(F::Trick, r * d, played.intersect(trick).bits());
@@ -511,10 +511,9 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
         for (k, &c) in view.my_picks().iter().enumerate() {
             img.one(F::Passed, k * d + c.id() as usize);
         }
-        for (from, &cards) in view.received_by_giver().iter().enumerate() {
-            if from != me {
-                img.put(F::Received, pass_block(v, rel(from)) * d, cards.bits());
-            }
+        let by_giver = view.received_by_giver();
+        for r in 1..n {
+            img.put(F::Received, pass_block(v, r) * d, by_giver[abs(r)].bits());
         }
     } else {
         // Every card goes to, and comes from, one seat: one block each.
@@ -542,9 +541,7 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
     if let Some(l) = view.trick_leader() {
         img.one(F::TrickLeader, rel(l));
     }
-    if let Some(s) = view.led_suit() {
-        img.one(F::LedSuit, s as usize);
-    }
+    img.put(F::LedSuit, 0, view.led_suit_mask() as u64);
     let mut bosses = [0u64; 4];
     for (r, b) in bosses.iter_mut().enumerate().take(n) {
         let p = abs(r);

@@ -336,6 +336,25 @@ impl State {
         &self.trick[..self.trick_len as usize]
     }
 
+    /// The cards of the trick in progress, as a set (without a branch on its length: the
+    /// observation encoder reads it at every step).
+    #[inline]
+    pub fn trick_set(&self) -> CardSet {
+        let len = self.trick_len as usize;
+        let bits = (0..4).fold(0u64, |m, i| {
+            let keep = ((i < len) as u64).wrapping_neg();
+            m | (1u64 << (self.trick[i].id() & 63)) & keep
+        });
+        CardSet(bits)
+    }
+
+    /// The suit led in the trick in progress as a one-bit mask over suits (0 before its
+    /// first card), without a branch.
+    #[inline]
+    pub fn led_suit_mask(&self) -> u8 {
+        ((self.trick_len > 0) as u8) << (self.trick[0].suit() as u8)
+    }
+
     /// The suit led in the trick in progress.
     #[inline]
     pub fn led_suit(&self) -> Option<Suit> {

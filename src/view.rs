@@ -108,6 +108,18 @@ impl<'a> SeatView<'a> {
         self.state.trick_cards()
     }
 
+    /// The cards of the trick in progress, as a set.
+    #[inline]
+    pub fn trick_set(&self) -> CardSet {
+        self.state.trick_set()
+    }
+
+    /// The led suit as a one-bit mask over suits (0 before the trick's first card).
+    #[inline]
+    pub fn led_suit_mask(&self) -> u8 {
+        self.state.led_suit_mask()
+    }
+
     #[inline]
     pub fn led_suit(&self) -> Option<Suit> {
         self.state.led_suit()
@@ -288,12 +300,14 @@ impl<'a> SeatView<'a> {
                 out[from] = all(from);
             }
             Variant::Seal | Variant::SealShort => {
-                for (from, o) in out.iter_mut().enumerate() {
-                    // `from` passes its pick k to seat from + 1 + k (mod 4).
-                    let k = (me + 3 - from) & 3;
-                    if from != me && k < s.picks(from).len() {
-                        o.insert(s.picks(from)[k]);
-                    }
+                // Seat `from` passes its pick k to seat from + 1 + k (mod 4), and after the
+                // exchange every seat has made its three picks: the seat `b` places to my
+                // left gave me its pick 3 - b. (No data-dependent branch: the encoder
+                // calls this at every step.)
+                for b in 1..4 {
+                    let from = (me + b) & 3;
+                    debug_assert_eq!(s.num_picks[from], 3);
+                    out[from] = CardSet::EMPTY.with(s.picks[from][3 - b]);
                 }
             }
         }

@@ -274,6 +274,18 @@ fn observation_digests_are_pinned() {
 }
 
 #[test]
+fn r5_trick_set_and_led_suit_mask_agree_with_the_trick() {
+    for v in Variant::ALL {
+        for s in positions(v, 300, 9) {
+            let want: CardSet = s.trick_cards().iter().copied().collect();
+            assert_eq!(s.trick_set(), want);
+            let led = s.led_suit().map_or(0, |su| 1u8 << su as u8);
+            assert_eq!(s.led_suit_mask(), led);
+        }
+    }
+}
+
+#[test]
 fn r4_received_cards_are_the_received_exchange() {
     for v in Variant::ALL {
         for s in positions(v, 300, 5) {
