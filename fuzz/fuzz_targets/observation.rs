@@ -1,10 +1,12 @@
 //! Observations and bots on arbitrary reachable states of every variant: encoding never
-//! panics, every value is a small non-negative integer (f32 and u8 agree), the one-hot
+//! panics, every value is a small non-negative integer (f32 and u8 agree, and this CPU's
+//! SIMD kernels agree with the portable one), the one-hot
 //! fields are one-hot, the mask is exactly the legal actions, and every built-in bot
 //! returns a legal action for the seat to move.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use yokai_septet::observation::{encode, layout, legal_mask, observation_size};
+use yokai_septet::bits::CpuLevel;
+use yokai_septet::observation::{encode, encode_at, layout, legal_mask, observation_size};
 use yokai_septet::{bot_by_name, GameConfig, State, Variant};
 
 fn field<'a>(v: Variant, obs: &'a [u8], name: &str) -> &'a [u8] {
@@ -23,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
     let d = observation_size(v);
     let mut f = vec![0f32; d];
     let mut u = vec![0u8; d];
+    let mut portable = vec![0f32; d];
     let mut mask = vec![false; v.deck_size()];
     let mut bots = ["random", "heuristic", "pimc:2"].map(|n| bot_by_name(n, seed).unwrap());
     for (step, &b) in data[10..].iter().enumerate() {
@@ -33,6 +36,8 @@ fuzz_target!(|data: &[u8]| {
             for (x, y) in f.iter().zip(&u) {
                 assert_eq!(*x, *y as f32, "f32 and u8 observations differ");
             }
+            encode_at(CpuLevel::Base, &view, &mut portable);
+            assert_eq!(f, portable, "the SIMD and portable kernels differ");
             let ones = |name| {
                 field(v, &u, name)
                     .iter()
