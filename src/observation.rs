@@ -507,9 +507,9 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
         img.put(F::Played, r * d, played.bits());
     }
     if v.is_seal() {
-        // One card to each other seat: pick k goes to relative seat k + 1 (block k).
-        for (k, &c) in view.my_picks().iter().enumerate() {
-            img.one(F::Passed, k * d + c.id() as usize);
+        // One card to each other seat: a block per receiver and per giver.
+        for (c, to) in view.my_passes() {
+            img.one(F::Passed, pass_block(v, rel(to)) * d + c.id() as usize);
         }
         let by_giver = view.received_by_giver();
         for r in 1..n {
