@@ -1,5 +1,10 @@
 //! Observation, legal-mask and determinization costs, next to a plain random playout's
-//! per-step cost (the yardstick: encoding should cost less than 3 engine steps).
+//! per-step cost (the yardstick: encoding should cost less than 3 engine steps). This
+//! playout is one round from a fixed start with the state hot in L1, the engine's fastest
+//! case; `examples/encode_levels.rs` compares each SIMD kernel with a step from the same
+//! scattered positions, and `compare_peers.py` gives the per-decision cost of whole games.
+//! The output buffers here are plain `Vec`s (16-byte aligned): a float32 encode into a
+//! 32-byte aligned buffer is faster.
 //!
 //! `cargo bench --bench observation -- --warm-up-time 1 --measurement-time 3`
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
