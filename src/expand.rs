@@ -97,6 +97,7 @@ fn portable<T: Copy>(table: &[[T; 8]; 256], words: &[u64], out: &mut [T]) {
 /// covering `0..len`: aligned ones, a word at a time, then, when `width` does not divide
 /// `len`, one ending exactly at `len` (it overlaps the one before and rewrites the same
 /// values), so no store passes the end.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn for_chunks(words: &[u64], len: usize, width: usize, mut chunk: impl FnMut(u64, usize)) {
     debug_assert!(64 % width == 0);

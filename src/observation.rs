@@ -416,28 +416,39 @@ fn pass_block(v: Variant, rel: usize) -> usize {
 /// otherwise). Allocation-free. Works for `f32` and `u8` alike; uses AVX-512 or AVX2
 /// where the CPU has them (detected at run time), with identical output.
 pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
-    encode_at(cpu_level(), view, out)
+    // SAFETY: the CPU's own level.
+    unsafe { encode_with(cpu_level(), view, out) }
 }
 
 /// [`encode`] with the kernels of `level` or, if the CPU lacks it, of the CPU's own
 /// level (for tests and benchmarks that compare the kernels).
 #[doc(hidden)]
 pub fn encode_at<T: ObsValue>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
+    // SAFETY: at most the CPU's own level.
+    unsafe { encode_with(level.min(cpu_level()), view, out) }
+}
+
+/// [`encode`] with the kernels of `level`.
+///
+/// # Safety
+/// The CPU must have `level` (`level <= cpu_level()`).
+#[inline(always)]
+unsafe fn encode_with<T: ObsValue>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
     assert_eq!(
         out.len(),
         observation_size(view.variant()),
         "observation buffer has the wrong length"
     );
     #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY (each arm): the CPU has the level the function is compiled for.
-        match level.min(cpu_level()) {
-            CpuLevel::Avx512 => return unsafe { encode_avx512(view, out) },
-            CpuLevel::Avx2 => return unsafe { encode_avx2(view, out) },
-            CpuLevel::Bmi2 => return unsafe { encode_bmi2(view, out) },
-            CpuLevel::Base => {}
-        }
+    match level {
+        // SAFETY (each arm): the caller guarantees the CPU has `level`.
+        CpuLevel::Avx512 => return encode_avx512(view, out),
+        CpuLevel::Avx2 => return encode_avx2(view, out),
+        CpuLevel::Bmi2 => return encode_bmi2(view, out),
+        CpuLevel::Base => {}
     }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = level;
     encode_any(CpuLevel::Base, view, out)
 }
 
