@@ -14,8 +14,8 @@ use crate::bits::CpuLevel;
 /// private module: the supertrait that seals [`crate::observation::ObsValue`].)
 pub trait Expand: Copy + 'static {
     /// `out[i] = bit i of words` (bit `i % 64` of `words[i / 64]`), as 0 or 1.
-    /// `words` must hold one word more than `out` needs (a zero spare); `out` must hold
-    /// at least 64 values.
+    /// `words` must hold one word more than `out` needs (a spare, read but never
+    /// stored: it may hold anything); `out` must hold at least 64 values.
     fn expand_portable(words: &[u64], out: &mut [Self]);
     /// # Safety
     /// The CPU must have AVX2 (`cpu_level() >= Avx2`).
@@ -146,9 +146,9 @@ impl Expand for u8 {
         });
     }
 
-    /// 64 values a vector: the bits are the byte mask of one masked move. A 64-byte
-    /// store that is not 32-byte aligned costs about twice as much (measured on an AMD
-    /// EPYC), so for such buffers the stores are aligned after a first unaligned one.
+    /// 64 values a vector: the bits are the byte mask of one masked move. (Peeling to
+    /// align the stores of buffers that are not 32-byte aligned was measured: with the
+    /// encoder storing the image in two parts, it was slower for every alignment.)
     #[cfg(target_arch = "x86_64")]
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
@@ -156,23 +156,13 @@ impl Expand for u8 {
         use core::arch::x86_64::*;
         let one = _mm512_set1_epi8(1);
         let base = out.as_mut_ptr();
-        let len = out.len();
-        let store = |bits: u64, at: usize| {
-            let v = _mm512_maskz_mov_epi8(bits, one);
-            // SAFETY: every `at` below keeps `at + 64 <= len` (`expand` checks len >= 64).
-            _mm512_storeu_si512(base.add(at) as *mut __m512i, v);
-        };
-        if (base as usize).is_multiple_of(32) {
-            for_chunks(words, len, 64, store);
-        } else {
-            store(words[0], 0);
-            let mut at = base.align_offset(64);
-            while at + 64 <= len {
-                store(bits_at(words, at), at);
-                at += 64;
-            }
-            store(bits_at(words, len - 64), len - 64);
-        }
+        for_chunks(words, out.len(), 64, |bits, at| {
+            // SAFETY: `for_chunks` keeps `at + 64 <= out.len()`.
+            _mm512_storeu_si512(
+                base.add(at) as *mut __m512i,
+                _mm512_maskz_mov_epi8(bits, one),
+            );
+        });
     }
 }
 

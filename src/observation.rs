@@ -20,11 +20,13 @@
 //!   `cargo run --example print_layout`.
 //! - **Allocation-free and store-bound**: the encoder first builds the whole vector as a
 //!   bit image on the stack (one bit per value: card sets are shifted in whole, counts
-//!   left 0), then one pass expands the bits into `out` with the widest stores the CPU
-//!   has (AVX-512, AVX2 or a portable table, chosen at run time, same output; see the
+//!   left 0), then expands the bits into `out` with the widest stores the CPU has
+//!   (AVX-512, AVX2 or a portable table, chosen at run time, same output; see the
 //!   private `expand` module), and the few counts are written last. The vector is
-//!   stored exactly once, no zero-fill first; for `f32` that store is most of the cost
-//!   (see `benches/observation.rs` and `examples/encode_levels.rs`).
+//!   stored exactly once, no zero-fill first. For `f32` that store is most of the cost
+//!   (see `benches/observation.rs` and `examples/encode_levels.rs`), so the card-id
+//!   blocks, which come first, are stored as soon as they are built and the store
+//!   drains while the small fields are computed.
 //!
 //! The field-by-field layout of every variant follows; it is `docs/observation.md`,
 //! generated from [`layout_markdown`] (a test fails when the file is stale).
@@ -324,9 +326,16 @@ impl<const V: usize> Lay<V> {
     const DECK: usize = Variant::ALL[V].deck_size();
     const N: usize = Variant::ALL[V].num_players();
     const WORDS: usize = Self::SIZE / 64 + 2;
+    /// The image's leading words that hold only card-id blocks (every field before
+    /// `phase`): final once those blocks are built, so they are stored first.
+    const HEAD_WORDS: usize = Self::OFFSET[F::Phase as usize] / 64;
     /// Compile-time checks of the encoder's assumptions, evaluated where it is
-    /// instantiated.
-    const CHECK: () = assert!(Self::WORDS <= MAX_WORDS && Self::SIZE >= 64);
+    /// instantiated: the image fits, and each of its two parts is at least one vector.
+    const CHECK: () = assert!(
+        Self::WORDS <= MAX_WORDS
+            && Self::HEAD_WORDS >= 1
+            && Self::SIZE - 64 * Self::HEAD_WORDS >= 64
+    );
 }
 
 /// The observation as one bit per value, before [`crate::expand`] writes it out: every
@@ -495,8 +504,17 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
     let out = &mut out[..Lay::<V>::SIZE];
     let (n, d) = (Lay::<V>::N, Lay::<V>::DECK);
     let me = view.seat();
-    // Seat arithmetic without `%` (an integer division per call adds up here).
-    let wrap = |x: usize| if x >= n { x - n } else { x };
+    // Seat arithmetic without `%` (an integer division per call adds up here); with 4
+    // seats a mask, which also lets the compiler drop the bounds checks.
+    let wrap = |x: usize| {
+        if n == 4 {
+            x & 3
+        } else if x >= n {
+            x - n
+        } else {
+            x
+        }
+    };
     let rel = |seat: usize| wrap(seat + n - me);
     let abs = |r: usize| wrap(me + r);
     let mut img = Image::<V> {
@@ -532,6 +550,15 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
         img.put(F::Passed, 0, picks.bits());
         img.put(F::Received, 0, view.received_cards().bits());
     }
+
+    // The card-id blocks are final: store their words now. For `f32` that store is
+    // most of the encoder's time, and it drains while the rest is computed (storing
+    // the whole image at the end was 25% slower).
+    let head_len = 64 * Lay::<V>::HEAD_WORDS;
+    let (head, tail) = out.split_at_mut(head_len);
+    // SAFETY: the CPU has `level` (every caller checks it); `expand` reads words
+    // `HEAD_WORDS` and `HEAD_WORDS + 1` as spares and stores nothing from them.
+    unsafe { crate::expand::expand(level, &img.words[..Lay::<V>::HEAD_WORDS + 2], head) };
 
     // The small 0/1 fields.
     img.one(
@@ -576,8 +603,14 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
         img.one(F::Truncated, 0);
     }
 
-    // SAFETY: the CPU has `level` (every caller checks it).
-    unsafe { crate::expand::expand(level, &img.words[..Lay::<V>::WORDS], out) };
+    // SAFETY: as above; the tail's words are `HEAD_WORDS..`, with the image's spare.
+    unsafe {
+        crate::expand::expand(
+            level,
+            &img.words[Lay::<V>::HEAD_WORDS..Lay::<V>::WORDS],
+            tail,
+        )
+    };
 
     // The counts, over the zeros the expansion wrote. Those of a round are at most its
     // cards: no clipping needed.
