@@ -1,10 +1,17 @@
-//! Observation, legal-mask and determinization costs, next to a plain random playout's
-//! per-step cost (the yardstick: encoding should cost less than 3 engine steps). This
-//! playout is one round from a fixed start with the state hot in L1, the engine's fastest
-//! case; `examples/encode_levels.rs` compares each SIMD kernel with a step from the same
-//! scattered positions, and `compare_peers.py` gives the per-decision cost of whole games.
-//! The output buffers here are plain `Vec`s (16-byte aligned): a float32 encode into a
-//! 32-byte aligned buffer is faster.
+//! Observation, legal-mask and determinization costs, each next to its yardsticks from
+//! the same run. The target is "encoding costs less than 3 engine steps"; an
+//! engine step is measured two ways:
+//! - `round_step`: one round from a fixed start, random moves, the state hot in L1 (the
+//!   engine's fastest case: about 9 ns);
+//! - `game_step`: whole games from fresh seeds, dealing included (what a rollout costs
+//!   per decision).
+//!
+//! The `*_with_obs_*` playouts encode the mover's observation at every decision: their
+//! time per step minus the bare playout's is the encoder's cost inside a rollout.
+//! `store_floor_*` is a bare `fill` (libc `memset`) of a buffer of the observation's
+//! size: no encoder writing the vector can beat it, and for `f32` it is most of the
+//! encoder's time. `examples/encode_levels.rs` compares each SIMD kernel on scattered
+//! positions. `python3 benches/encode_ratio.py` prints the ratios from the last run.
 //!
 //! `cargo bench --bench observation -- --warm-up-time 1 --measurement-time 3`
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
@@ -36,9 +43,9 @@ fn step(s: &mut State, rng: &mut XorShift) {
     s.apply(legal.pick(rng.next_u32()).unwrap()).unwrap();
 }
 
-/// One round from the start, random moves; `obs` encodes the mover's view at every step.
-fn playout<T: ObsValue>(start: &State, seed: u64, obs: Option<&mut [T]>) -> u32 {
-    let mut s = *start;
+/// Random moves until `s` is over; `obs` encodes the mover's view at every step.
+/// Returns the number of steps.
+fn playout<T: ObsValue>(mut s: State, seed: u64, obs: Option<&mut [T]>) -> u32 {
     let mut rng = XorShift(seed);
     let mut steps = 0;
     match obs {
@@ -60,6 +67,48 @@ fn playout<T: ObsValue>(start: &State, seed: u64, obs: Option<&mut [T]>) -> u32 
     steps
 }
 
+/// Whole games of `v` from the seeds `seeds` (dealt inside the timed loop, like a
+/// rollout's reset); returns the number of steps.
+fn games<T: ObsValue>(v: Variant, seeds: std::ops::Range<u64>, mut obs: Option<&mut [T]>) -> u32 {
+    seeds
+        .map(|seed| {
+            let s = State::new(GameConfig::new(v, seed));
+            playout(s, seed | 1, obs.as_deref_mut())
+        })
+        .sum()
+}
+
+/// Zeroes `out` with the widest stores this CPU has, as the encoder's kernels do: the
+/// least time any encoder can take to write a vector of that size. (Not `fill`: for
+/// these sizes libc's `memset` was twice as slow here.)
+fn store_zeros<T>(out: &mut [T]) {
+    let bytes = std::mem::size_of_val(out);
+    assert!(bytes >= 64);
+    let p = out.as_mut_ptr() as *mut u8;
+    #[cfg(target_arch = "x86_64")]
+    if is_x86_feature_detected!("avx512f") {
+        // SAFETY: checked just above; the stores stay inside `out`.
+        unsafe { zeros_avx512(p, bytes) };
+        return;
+    }
+    // SAFETY: `bytes` bytes from `p` are `out`'s.
+    unsafe { std::ptr::write_bytes(p, 0, bytes) }
+}
+
+/// 64-byte stores over `len` bytes at `p`, the last one ending at `len`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn zeros_avx512(p: *mut u8, len: usize) {
+    use std::arch::x86_64::*;
+    let z = _mm512_setzero_si512();
+    let mut at = 0;
+    while at + 64 < len {
+        _mm512_storeu_si512(p.add(at) as *mut __m512i, z);
+        at += 64;
+    }
+    _mm512_storeu_si512(p.add(len - 64) as *mut __m512i, z);
+}
+
 /// A position `plays` cards into the first round's play.
 fn position(v: Variant, plays: usize) -> State {
     let mut s = State::new(GameConfig::new(v, 3).with_episode(Episode::Round));
@@ -75,22 +124,40 @@ fn position(v: Variant, plays: usize) -> State {
 
 fn benches(c: &mut Criterion) {
     for v in Variant::ALL {
+        let size = observation_size(v);
+        let mut out = vec![0f32; size];
+        let mut out8 = vec![0u8; size];
+        let mut g = c.benchmark_group(format!("{v}"));
+
+        // One round from a fixed start.
         let start = State::new(GameConfig::new(v, 1).with_episode(Episode::Round));
         let seed = 0x2545_F491_4F6C_DD1D;
-        let steps = playout::<f32>(&start, seed, None) as u64;
-        let mut out = vec![0f32; observation_size(v)];
-        let mut g = c.benchmark_group(format!("{v}"));
-        g.throughput(Throughput::Elements(steps));
-        g.bench_function("playout_per_step", |b| {
-            b.iter(|| playout::<f32>(black_box(&start), seed, None))
+        g.throughput(Throughput::Elements(
+            playout::<f32>(start, seed, None) as u64
+        ));
+        g.bench_function("round_step", |b| {
+            b.iter(|| playout::<f32>(black_box(start), seed, None))
         });
-        g.bench_function("playout_with_obs_f32_per_step", |b| {
-            b.iter(|| playout(black_box(&start), seed, Some(&mut out)))
+        g.bench_function("round_step_with_obs_f32", |b| {
+            b.iter(|| playout(black_box(start), seed, Some(&mut out)))
         });
-        let mut out8 = vec![0u8; observation_size(v)];
-        g.bench_function("playout_with_obs_u8_per_step", |b| {
-            b.iter(|| playout(black_box(&start), seed, Some(&mut out8)))
+        g.bench_function("round_step_with_obs_u8", |b| {
+            b.iter(|| playout(black_box(start), seed, Some(&mut out8)))
         });
+
+        // Whole games, dealt in the loop.
+        const SEEDS: std::ops::Range<u64> = 0..8;
+        g.throughput(Throughput::Elements(games::<f32>(v, SEEDS, None) as u64));
+        g.bench_function("game_step", |b| {
+            b.iter(|| games::<f32>(v, black_box(SEEDS), None))
+        });
+        g.bench_function("game_step_with_obs_f32", |b| {
+            b.iter(|| games(v, black_box(SEEDS), Some(&mut out)))
+        });
+        g.bench_function("game_step_with_obs_u8", |b| {
+            b.iter(|| games(v, black_box(SEEDS), Some(&mut out8)))
+        });
+
         g.throughput(Throughput::Elements(1));
         let mid = position(v, 2 * v.num_players() + 1);
         let view = mid.view(mid.current_player().unwrap());
@@ -99,6 +166,12 @@ fn benches(c: &mut Criterion) {
         });
         g.bench_function("encode_u8", |b| {
             b.iter(|| encode(black_box(&view), &mut out8))
+        });
+        g.bench_function("store_floor_f32", |b| {
+            b.iter(|| store_zeros(black_box(&mut out[..])))
+        });
+        g.bench_function("store_floor_u8", |b| {
+            b.iter(|| store_zeros(black_box(&mut out8[..])))
         });
         let mut mask = vec![false; v.num_actions()];
         g.bench_function("legal_mask", |b| {
