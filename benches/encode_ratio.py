@@ -6,7 +6,8 @@ The issue's target is "encoding costs less than 3 engine steps". Each figure com
 one run, so the ratios hold even when a shared machine's speed drifts between runs:
 - `encode`: one observation of a mid-round position (criterion's mean);
 - `in rollout`: a playout that encodes at every decision minus the bare playout, per step;
-- `floor`: a bare `memset` of a buffer of the observation's size (no encoder can beat it).
+- `floor`: zeroing a buffer of the observation's size with 64-byte stores (what writing
+  the vector costs before any encoding work).
 Yardsticks: `round step` (one round from a fixed start, the state hot: the engine's
 fastest case) and `game step` (whole games from fresh seeds, dealing included).
 

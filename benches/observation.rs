@@ -8,9 +8,9 @@
 //!
 //! The `*_with_obs_*` playouts encode the mover's observation at every decision: their
 //! time per step minus the bare playout's is the encoder's cost inside a rollout.
-//! `store_floor_*` is a bare `fill` (libc `memset`) of a buffer of the observation's
-//! size: no encoder writing the vector can beat it, and for `f32` it is most of the
-//! encoder's time. `examples/encode_levels.rs` compares each SIMD kernel on scattered
+//! `store_floor_*` zeroes a buffer of the observation's size with 64-byte stores, the
+//! encoder's own kind: what writing the vector costs before any encoding work (for
+//! `f32`, most of the encoder's time). `examples/encode_levels.rs` compares each SIMD kernel on scattered
 //! positions. `python3 benches/encode_ratio.py` prints the ratios from the last run.
 //!
 //! `cargo bench --bench observation -- --warm-up-time 1 --measurement-time 3`
@@ -78,9 +78,9 @@ fn games<T: ObsValue>(v: Variant, seeds: std::ops::Range<u64>, mut obs: Option<&
         .sum()
 }
 
-/// Zeroes `out` with the widest stores this CPU has, as the encoder's kernels do: the
-/// least time any encoder can take to write a vector of that size. (Not `fill`: for
-/// these sizes libc's `memset` was twice as slow here.)
+/// Zeroes `out` with 64-byte stores where the CPU has AVX-512, as the encoder's kernel
+/// does there (elsewhere `write_bytes`). Not `fill`: libc's `memset` was slower here
+/// for these sizes (4p float32: 60 ns, against 39–47 ns in later runs).
 fn store_zeros<T>(out: &mut [T]) {
     let bytes = std::mem::size_of_val(out);
     assert!(bytes >= 64);

@@ -553,7 +553,7 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
 
     // The card-id blocks are final: store their words now. For `f32` that store is
     // most of the encoder's time, and it drains while the rest is computed (storing
-    // the whole image at the end was 25% slower).
+    // the whole image at the end: 4p float32 67 ns against 53 in criterion).
     let head_len = 64 * Lay::<V>::HEAD_WORDS;
     let (head, tail) = out.split_at_mut(head_len);
     // SAFETY: the CPU has `level` (every caller checks it); `expand` reads words
