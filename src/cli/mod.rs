@@ -9,6 +9,7 @@
 //! - `play`: an interactive game, you against the bots ([`play`]).
 //! - `replay FILE`: a validated record, trick by trick ([`replay`]).
 //! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
+//! - `rules`: the rules reference (`docs/rules.md`, built in).
 //!
 //! Exit codes: 0 success (also quitting a game, or its input closing), 1 a runtime error
 //! (an unwritable file, …), 2 a usage error or an invalid record.
@@ -30,7 +31,13 @@ pub mod style;
 pub use style::Style;
 
 #[derive(Parser)]
-#[command(name = "yokai-septet", version, about = "Yokai Septet engine tools")]
+#[command(
+    name = "yokai-septet",
+    version,
+    about = "Yokai Septet engine tools",
+    after_help = "The rules (R1..R10): `yokai-septet rules`, or docs/rules.md in the repository.\n\
+                  The Python API: docs/api.md; the README is the guide."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,6 +53,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Measure the engine's throughput: random playouts, one thread, per variant.
     Bench(BenchArgs),
+    /// Print the rules of the game (R1..R10), as in docs/rules.md.
+    Rules,
 }
 
 #[derive(Args)]
@@ -109,7 +118,7 @@ struct PlayArgs {
 struct ReplayArgs {
     /// A JSON game record (as written by `play --save` or `Game.record()`).
     file: PathBuf,
-    /// Show only round K (1-based).
+    /// Show only round K, counted from 0 (as `Game.round` and the record's `rounds`).
     #[arg(long)]
     round: Option<usize>,
 }
@@ -123,6 +132,9 @@ struct BenchArgs {
     #[arg(long)]
     variant: Option<String>,
 }
+
+/// The rules reference, built into the tool so that a wheel or binary user has it too.
+pub const RULES: &str = include_str!("../../docs/rules.md");
 
 /// A subcommand's failure: the message and the exit code.
 pub struct Failure {
@@ -162,7 +174,9 @@ where
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut out = io::stdout().lock();
-    let mut err = io::stderr().lock();
+    // Not locked: `arena`'s progress bar draws to stderr from the worker threads, and a lock
+    // held here for the whole run would block them forever whenever stderr is a terminal.
+    let mut err = io::stderr();
     run_with(args, &mut input, &mut out, &mut err, Style::detect())
 }
 
@@ -197,6 +211,7 @@ where
         Command::Play(a) => play_cmd(a, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Bench(a) => bench_cmd(a, out),
+        Command::Rules => out.write_all(RULES.as_bytes()).map_err(Failure::from),
     };
     let _ = out.flush();
     match result {

@@ -1,0 +1,105 @@
+//! The binary on a real terminal: stdin, stdout and stderr are one pseudo-terminal, as when
+//! a person types the README's main command. (The console script gets the same treatment,
+//! subcommand by subcommand, in tests/python/test_cli_terminal.py.) A hang fails the test
+//! at its deadline instead of stalling the suite.
+#![cfg(all(feature = "cli", unix))]
+
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Runs the binary on a fresh pseudo-terminal; returns (exit code, everything it showed).
+fn on_terminal(args: &[&str], deadline: Duration) -> (i32, String) {
+    let (mut master, mut slave) = (-1, -1);
+    // SAFETY: openpty writes two new descriptors into the two ints; null name/termios/size
+    // pointers are allowed.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(rc, 0, "openpty failed");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_yokai-septet"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .env("TERM", "xterm-256color")
+        .stdin(Stdio::from(slave.try_clone().unwrap()))
+        .stdout(Stdio::from(slave.try_clone().unwrap()))
+        .stderr(Stdio::from(slave))
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut screen = Vec::new();
+        let mut master = File::from(master);
+        let mut buf = [0u8; 1 << 16];
+        // Reading ends with EIO once the child (the terminal's last other user) has exited.
+        while let Ok(n) = master.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            screen.extend_from_slice(&buf[..n]);
+        }
+        tx.send(screen).ok();
+    });
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code().unwrap_or(-1);
+        }
+        if start.elapsed() > deadline {
+            child.kill().ok();
+            child.wait().ok();
+            panic!(
+                "`yokai-septet {}` hung on a terminal for {deadline:?}",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let screen = rx.recv_timeout(Duration::from_secs(10)).unwrap_or_default();
+    (code, String::from_utf8_lossy(&screen).into_owned())
+}
+
+#[test]
+fn the_main_command_shows_its_progress_bar_and_finishes_on_a_terminal() {
+    let (code, screen) = on_terminal(
+        &[
+            "arena",
+            "--variant",
+            "4p",
+            "--bots",
+            "heuristic,random",
+            "--games",
+            "4000",
+            "--threads",
+            "0",
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("/4000 games"), "no progress bar: {screen}");
+    assert!(screen.contains("games/s"), "no summary: {screen}");
+}
+
+#[test]
+fn replay_bench_and_rules_finish_on_a_terminal() {
+    let (code, screen) = on_terminal(&["bench", "--seconds", "0.02"], Duration::from_secs(60));
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("decisions/s"), "{screen}");
+    let (code, screen) = on_terminal(&["rules"], Duration::from_secs(30));
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains("R6. Winning a trick"), "{screen}");
+    let (code, screen) = on_terminal(&["replay", "no-such-file.json"], Duration::from_secs(30));
+    assert_eq!(code, 2, "{screen}");
+    assert!(screen.contains("cannot read"), "{screen}");
+}

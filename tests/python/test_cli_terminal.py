@@ -1,0 +1,207 @@
+"""Every ``yokai-septet`` subcommand as a person runs it: on a real terminal (a
+pseudo-terminal, so stdin, stdout and stderr are all ttys) and piped. A hang fails the test
+within a bounded time instead of stalling the suite: the child is killed at the deadline.
+
+The piped runs of ``play``/``replay``/``bench`` are in test_cli.py; here every subcommand
+also runs piped so that the two ways are compared on the same command line."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+SCRIPT = shutil.which("yokai-septet") or os.path.join(os.path.dirname(sys.executable), "yokai-septet")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+PROMPT = re.compile(r"(Pass|Play)> ")
+
+
+def test_the_console_script_is_installed():
+    # Every test below runs it: a missing script must fail loudly, never skip.
+    assert os.path.exists(SCRIPT), SCRIPT
+
+
+def on_terminal(args, answer=None, timeout=60.0):
+    """Runs the console script with a pseudo-terminal as stdin, stdout and stderr.
+
+    ``answer(screen_so_far)`` may return bytes to type. Returns (exit code, screen text with
+    colours and cursor moves removed, raw bytes). Fails the test if the command does not end
+    within ``timeout`` seconds."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 100, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["TERM"] = "xterm-256color"
+    child = subprocess.Popen([SCRIPT, *args], stdin=slave, stdout=slave, stderr=slave,
+                             env=env, start_new_session=True, close_fds=True)
+    os.close(slave)
+    raw = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            if time.monotonic() > deadline:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+                tail = ANSI.sub("", raw[-600:].decode("utf-8", "replace"))
+                pytest.fail(f"`yokai-septet {' '.join(args)}` hung on a terminal for "
+                            f"{timeout:.0f} s; its screen ended with:\n{tail}")
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    chunk = os.read(master, 1 << 16)
+                except OSError:  # EIO: every copy of the terminal's other end is closed
+                    chunk = b""
+                if not chunk:
+                    break
+                raw += chunk
+                if answer is not None:
+                    typed = answer(raw.decode("utf-8", "replace"))
+                    if typed:
+                        os.write(master, typed)
+            elif child.poll() is not None:
+                break
+        code = child.wait(timeout=max(1.0, deadline - time.monotonic()))
+    finally:
+        os.close(master)
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    text = ANSI.sub("", raw.decode("utf-8", "replace")).replace("\r\n", "\n")
+    return code, text, bytes(raw)
+
+
+def piped(args, input_text="", timeout=60.0):
+    try:
+        return subprocess.run([SCRIPT, *args], input=input_text, capture_output=True, text=True,
+                              timeout=timeout, env=dict(os.environ, NO_COLOR="1"))
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"`yokai-septet {' '.join(args)}` hung with piped input and output")
+
+
+ARENA = ["arena", "--variant", "4p", "--bots", "heuristic,random", "--games", "20000",
+         "--threads", "0"]
+
+
+def test_arena_on_a_terminal_shows_progress_and_finishes():
+    # The README's main command. It once hung here: the main thread held the stderr lock
+    # while the worker threads drew the progress bar.
+    code, text, raw = on_terminal(ARENA, timeout=120)
+    assert code == 0, text
+    assert re.search(r"\d+/20000 games", text), "no progress bar was drawn:\n" + text[-800:]
+    assert "heuristic" in text and "random" in text
+    assert re.search(r"20000 games, \d+ decisions in [\d.]+ s on \d+ threads?: \d+ games/s", text), text
+
+
+def test_arena_piped_prints_the_same_table_without_a_bar():
+    p = piped(ARENA, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert "games/s" in p.stdout and "/20000 games" not in p.stdout + p.stderr
+    j = piped(["arena", "--games", "200", "--json"])
+    assert j.returncode == 0, j.stderr
+    assert json.loads(j.stdout)["summary"]["games"] == 200
+
+
+def answer_every_prompt(typed: list[int]):
+    """Types ``1`` (the first card it may choose) at every new prompt."""
+    def answer(screen: str) -> bytes:
+        prompts = len(PROMPT.findall(ANSI.sub("", screen)))
+        if prompts > typed[0]:
+            typed[0] = prompts
+            return b"1\n"
+        return b""
+    return answer
+
+
+@pytest.mark.parametrize("variant,max_rounds", [("4p", "0"), ("3p", "0"), ("seal-short", "1")])
+def test_play_on_a_terminal_to_the_end(tmp_path, variant, max_rounds):
+    path = tmp_path / "game.json"
+    typed = [0]
+    code, text, raw = on_terminal(
+        ["play", "--variant", variant, "--seed", "5", "--max-rounds", max_rounds,
+         "--save", str(path)],
+        answer=answer_every_prompt(typed), timeout=90)
+    assert code == 0, text[-800:]
+    assert "Game over" in text or "round cap" in text, text[-800:]
+    assert typed[0] > 10  # it really was played from the terminal, prompt by prompt
+    assert b"\x1b[" in raw  # a terminal gets colours
+    rec = json.loads(path.read_text())
+    assert rec["over"] and rec["variant"] == variant
+
+
+def test_play_piped_plays_the_same_game():
+    p = piped(["play", "--variant", "3p", "--seed", "5"], "1\n" * 3000)
+    assert p.returncode == 0, p.stderr
+    assert "Game over" in p.stdout and "\x1b[" not in p.stdout
+
+
+def test_play_help_on_a_terminal_spells_out_the_suits():
+    sent = []
+
+    def answer(screen: str) -> bytes:
+        if PROMPT.search(ANSI.sub("", screen)) and not sent:
+            sent.append(1)
+            return b"?\nq\n"
+        return b""
+    code, text, _ = on_terminal(["play", "--seed", "1"], answer=answer, timeout=30)
+    assert code == 0, text
+    assert "numbered cards are the ones you may choose" in text
+    for word in ("Wind", "Earth", "Charm", "Lightning", "Darkness", "Fire", "Snow", "docs/rules.md"):
+        assert word in text, word
+
+
+@pytest.fixture(scope="module")
+def record_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    p = piped(["play", "--variant", "4p", "--seed", "2", "--save", str(path)], "1\n" * 3000)
+    assert p.returncode == 0, p.stderr
+    return path
+
+
+@pytest.mark.parametrize("extra", [[], ["--round", "0"]])
+def test_replay_on_a_terminal_and_piped(record_path, extra):
+    code, text, _ = on_terminal(["replay", str(record_path), *extra], timeout=30)
+    assert code == 0, text
+    p = piped(["replay", str(record_path), *extra])
+    assert p.returncode == 0, p.stderr
+    assert "Round 0" in text and "Round 0" in p.stdout
+    # The same words either way; only the colours differ.
+    assert text.split() == p.stdout.split()
+    if extra:
+        assert "Round 1" not in text
+
+
+def test_bench_on_a_terminal_and_piped():
+    args = ["bench", "--seconds", "0.05", "--variant", "3p"]
+    code, text, _ = on_terminal(args, timeout=30)
+    assert code == 0, text
+    p = piped(args)
+    assert p.returncode == 0, p.stderr
+    assert "decisions/s" in text and "decisions/s" in p.stdout
+
+
+def test_rules_and_help_point_inside_the_package():
+    code, text, _ = on_terminal(["rules"], timeout=30)
+    assert code == 0
+    assert "R7. The end of a round" in text and "shared/" not in text
+    p = piped(["--help"])
+    assert p.returncode == 0
+    assert "yokai-septet rules" in p.stdout and "docs/rules.md" in p.stdout and "docs/api.md" in p.stdout
+
+
+def test_errors_on_a_terminal_are_reported_and_do_not_hang(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, text, _ = on_terminal(["replay", str(bad)], timeout=30)
+    assert code == 2 and "not valid JSON" in text
+    code, text, _ = on_terminal(["arena", "--bots", "nobody,random", "--games", "10"], timeout=30)
+    assert code == 2 and "nobody" in text
