@@ -687,10 +687,17 @@ impl fmt::Display for ArenaReport {
                 self.timing.max_ms_per_decision[e]
             )?;
         }
+        let t = &self.timing;
         write!(
             f,
-            "{} decisions in {:.2} s on {} threads: {:.0} decisions/s",
-            s.decisions, self.timing.seconds, self.timing.threads, self.timing.decisions_per_second
+            "{} games, {} decisions in {:.2} s on {} thread{}: {:.0} games/s, {:.0} decisions/s",
+            s.games,
+            s.decisions,
+            t.seconds,
+            t.threads,
+            if t.threads == 1 { "" } else { "s" },
+            s.games as f64 / t.seconds.max(1e-9),
+            t.decisions_per_second
         )
     }
 }

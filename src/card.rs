@@ -1,4 +1,4 @@
-//! Cards, suits and card sets (RULES.md R1).
+//! Cards, suits and card sets (R1).
 //!
 //! A [`Card`] is its id: `7·suit + rank` for the 49 standard cards, `49 + suit` for the
 //! second copy of a boss in the Seal variants. A [`CardSet`] is a `u64` bitset over ids,

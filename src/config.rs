@@ -1,4 +1,4 @@
-//! Game configuration and sizes (RULES.md R3, R10): the "Game" of OpenSpiel's split,
+//! Game configuration and sizes (R3, R10): the "Game" of OpenSpiel's split,
 //! separate from the position ([`crate::State`]).
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! Dealing (RULES.md R4.1, R10): seeded deals and validated explicit deals.
+//! Dealing (R4.1, R10): seeded deals and validated explicit deals.
 //!
 //! # The shuffle, precisely
 //! Round `k` of a game with seed `s` is dealt from `(s, k)` alone:

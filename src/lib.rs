@@ -1,7 +1,7 @@
 //! # yokai-septet
 //!
 //! A fast, exact engine for the trick-taking card game *Yokai Septet*, built for
-//! reinforcement learning. Rules are numbered as in `RULES.md` (R1..R10).
+//! reinforcement learning. Rules are numbered R1..R10 as in `docs/rules.md`.
 //!
 //! - [`card`]: cards, suits and `u64` card sets (R1).
 //! - [`config`]: variants, scoring, episodes — the game's configuration (R3, R10).

@@ -1,5 +1,5 @@
 //! The one canonical observation encoder: the information state of one seat as a flat,
-//! fixed-size vector (RULES.md R10), and the legal-action mask.
+//! fixed-size vector (R10), and the legal-action mask.
 //!
 //! # Why it looks like this
 //! - **Built from a [`SeatView`] only.** The view cannot reach other players' hands, so

@@ -1,4 +1,4 @@
-//! Passing and the first leader (RULES.md R4.2, R4.3).
+//! Passing and the first leader (R4.2, R4.3).
 //!
 //! Passing is a sequence of single-card picks, seat 0 first, then seat 1, and so on. Picked
 //! cards stay in the picker's hand (hidden from everyone else) until every seat has picked;

@@ -1,4 +1,4 @@
-//! Game records (CONTRACT.md schema, version 1) and validated replays.
+//! Game records (schema version 1, in docs/api.md) and validated replays.
 //!
 //! A [`Match`] is a [`State`] plus its history. It writes the record as it goes, so
 //! [`Match::record`] costs no replay. [`Match::from_record`] rebuilds a game from a record:
@@ -76,7 +76,7 @@ impl RoundRecord {
     }
 }
 
-/// A whole game record (CONTRACT.md).
+/// A whole game record (schema in docs/api.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Record {
     pub version: u64,
@@ -342,7 +342,7 @@ impl Match {
                 let ppath = format!("{path}.passes[{seat}]");
                 for (k, card) in int_list(picks, &ppath)?.into_iter().enumerate() {
                     let cpath = format!("{ppath}[{k}]");
-                    m.expect_turn(Phase::Pass, seat, r, &cpath)?;
+                    m.expect_turn(Phase::Pass, seat, r, card, &cpath)?;
                     m.apply_action(card as i128)
                         .map_err(|e| RecordError::new(cpath, e.to_string()))?;
                 }
@@ -365,13 +365,10 @@ impl Match {
                         || m.state.tricks_played() != t
                         || m.state.trick_cards().len() != i
                     {
-                        return Err(RecordError::new(
-                            cpath,
-                            "the round (or game) already ended before this card",
-                        ));
+                        return Err(m.ended_before(card, cpath));
                     }
                     let seat = m.state.current_player().unwrap_or(0);
-                    m.expect_turn(Phase::Play, seat, r, &cpath)?;
+                    m.expect_turn(Phase::Play, seat, r, card, &cpath)?;
                     m.apply_action(card as i128)
                         .map_err(|e| RecordError::new(cpath, e.to_string()))?;
                 }
@@ -386,14 +383,12 @@ impl Match {
         phase: Phase,
         seat: usize,
         round: usize,
+        card: i64,
         path: &str,
     ) -> Result<(), RecordError> {
         let s = &self.state;
         if s.round() as usize != round || s.is_over() {
-            return Err(RecordError::new(
-                path,
-                "the round (or game) already ended before this action",
-            ));
+            return Err(self.ended_before(card, path));
         }
         if s.phase() != phase || s.current_player() != Some(seat) {
             return Err(RecordError::new(
@@ -406,6 +401,24 @@ impl Match {
             ));
         }
         Ok(())
+    }
+}
+
+impl Match {
+    /// A record's card that comes after its round (or the game) ended, named by code and id
+    /// like every other replay error (or by its number alone when it is no card at all).
+    fn ended_before(&self, card: i64, path: impl Into<String>) -> RecordError {
+        let named = match usize::try_from(card) {
+            Ok(id) if id < self.state.config().num_actions() => {
+                let c = Card::from_id_unchecked(id as u8);
+                format!("card {c} (id {id})")
+            }
+            _ => format!("card id {card}"),
+        };
+        RecordError::new(
+            path,
+            format!("{named} comes after its round (or the game) already ended"),
+        )
     }
 }
 

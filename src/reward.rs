@@ -9,7 +9,7 @@
 //!   `episode = round`, a seal round that ended without a game win — gives 0 to everyone:
 //!   nobody lost, and bootstrapping should take over for truncation.
 //! - [`RewardMode::Points`]: denser, per round. At each round end every seat gets the
-//!   points its side gained this round (RULES.md R8; seal variants: the seals its team
+//!   points its side gained this round (R8; seal variants: the seals its team
 //!   made, R9) minus the average of what its opponents gained (4-player variants: the
 //!   other team; `3p`: the two other players). Rewards of a step therefore sum to 0 over
 //!   the seats: the game stays zero-sum, and a round won by many points is worth more.

@@ -1,4 +1,4 @@
-//! End of a round and scoring (RULES.md R7, R8) and sealing (R9).
+//! End of a round and scoring (R7, R8) and sealing (R9).
 
 use crate::card::{CardSet, Suit};
 use crate::config::{Scoring, Variant};

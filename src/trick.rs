@@ -1,4 +1,4 @@
-//! Playing a trick and deciding who wins it (RULES.md R5, R6).
+//! Playing a trick and deciding who wins it (R5, R6).
 
 use crate::card::{Card, CardSet, Suit};
 use crate::error::IllegalAction;

@@ -1,4 +1,4 @@
-//! What one seat may know (RULES.md R10): the information-set view of a [`State`].
+//! What one seat may know (R10): the information-set view of a [`State`].
 //!
 //! Bots, the observation encoder and the determinization sampler receive a [`SeatView`],
 //! never the `State`: the view keeps its state private (not even the rest of this crate

@@ -59,7 +59,7 @@ fn a_whole_game_by_always_typing_1() {
             out.contains("Game over") || out.contains("round cap"),
             "{variant}: {out}"
         );
-        assert!(out.contains("Round 1 over"), "{out}");
+        assert!(out.contains("Round 0 over"), "{out}");
         assert!(out.contains("Why: "), "{out}");
         assert!(!out.contains("\x1b["), "plain output has no colours");
         let m = Match::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -266,7 +266,7 @@ fn replay_prints_a_saved_record_and_rejects_a_tampered_one() {
     let (code, out, err) = cli(&["replay", p], "");
     assert_eq!(code, 0, "{err}");
     for needle in [
-        "Round 1 · trump",
+        "Round 0 · trump",
         "leads",
         "trick  1:",
         "→ seat",
@@ -276,11 +276,13 @@ fn replay_prints_a_saved_record_and_rejects_a_tampered_one() {
     ] {
         assert!(out.contains(needle), "{needle}: {out}");
     }
-    let (code, one, _) = cli(&["replay", p, "--round", "1"], "");
+    // Rounds are counted from 0, as `Game.round` and the record's `rounds` list count them.
+    let (code, one, _) = cli(&["replay", p, "--round", "0"], "");
     assert_eq!(code, 0);
-    assert!(one.contains("Round 1") && !one.contains("Round 2"), "{one}");
+    assert!(one.contains("Round 0") && !one.contains("Round 1"), "{one}");
     let (code, _, err) = cli(&["replay", p, "--round", "99"], "");
     assert_eq!(code, 2, "{err}");
+    assert!(err.contains("counted from 0"), "{err}");
 
     let mut rec: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

@@ -1,4 +1,4 @@
-//! The observation encoder and the determinization sampler (RULES.md R10): no leaks, every
+//! The observation encoder and the determinization sampler (R10): no leaks, every
 //! public event visible, the documented layout, and exactly uniform determinizations.
 
 mod common;

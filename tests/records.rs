@@ -1,4 +1,4 @@
-//! Records (CONTRACT.md) round-trip exactly, and tampered records are rejected with the
+//! Records (the schema in docs/api.md) round-trip exactly, and tampered records are rejected with the
 //! path of what is wrong.
 
 mod common;
@@ -181,6 +181,19 @@ fn tampered_records_name_the_field() {
     r["variant"] = json!("5p");
     let e = reject(&r);
     assert!(e.contains("variant") && e.contains("seal-short"), "{e}");
+
+    // A card played after its round ended is named by code and id, like any other card.
+    let mut r = good.clone();
+    let tricks = r["rounds"][0]["tricks"].as_array_mut().unwrap();
+    let t = tricks.len();
+    tricks.push(json!({"cards": [5], "winner": 0}));
+    let e = reject(&r);
+    assert!(
+        e.contains(&format!("rounds[0].tricks[{t}].cards[0]"))
+            && e.contains("card W6 (id 5)")
+            && e.contains("after its round"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! One test or more per rule of RULES.md, on explicit deals and positions.
+//! One test or more per rule of docs/rules.md, on explicit deals and positions.
 //! (R7–R9 scoring positions are unit tests in `src/scoring.rs`.)
 
 mod common;

@@ -1,7 +1,7 @@
 """Yokai Septet: a fast, exact reinforcement-learning environment for the trick-taking
 card game Yokai Septet (Rust engine, Python bindings).
 
-The stable API (see ``CONTRACT.md``)::
+The stable API (``docs/api.md`` in the repository)::
 
     import yokai_septet as ys
     g = ys.Game(variant="4p", scoring="advanced", seed=0)

@@ -16,7 +16,7 @@ class IllegalActionError(ValueError):
     """An action that is not legal now; the game is unchanged."""
 
 class Game:
-    """A game of Yokai Septet (see CONTRACT.md)."""
+    """A game of Yokai Septet (the stable API: docs/api.md)."""
 
     def __init__(
         self,

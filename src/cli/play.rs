@@ -73,8 +73,15 @@ enum Decision {
 const HELP: &str = "\
 Type a card code (S13, WA, F7b; any case) or the number shown next to the card.
 While passing you may give several cards at once, e.g. `1 5 9` or `S13 WA F7`.
-Cards marked * are the ones you may choose now. Empty line: show the table again.
-`?` or `help`: this help.  `q` or `quit`: leave the game (saved with --save).";
+The numbered cards are the ones you may choose now. Empty line: show the table again.
+`?` or `help`: this help.  `q` or `quit`: leave the game (saved with --save).
+A card is its suit letter and value. Suits, weakest first (values s+1..s+7):
+  W Wind (green, 1-7)     E Earth (purple, 2-8)     C Charm (pink, 3-9)
+  L Lightning (yellow, 4-10)   D Darkness (black, 5-11)   F Fire (red, 6-12)
+  S Snow (blue, 7-13)
+Each suit's 7 is its boss (W7, E7, ... S7; the seal variants add W7b ... S7b).
+WA is the Wind 1, the A: it wins any trick it is played to (R6).
+The full rules: docs/rules.md in the yokai-septet repository.";
 
 /// The table: who sits where, the per-round public tallies, and the output style.
 struct Table {
@@ -345,7 +352,7 @@ fn round_header<W: Write + ?Sized>(t: &Table, view: &SeatView, out: &mut W) -> R
     writeln!(
         out,
         "\n{rule} {} · {} {rule}",
-        t.style.bold(&format!("Round {}", view.round() + 1)),
+        t.style.bold(&format!("Round {}", view.round())),
         t.trump_line(view)
     )?;
     writeln!(out, "Scores: {}", t.scores_line(view))?;
@@ -388,7 +395,7 @@ fn status<W: Write + ?Sized>(t: &Table, view: &SeatView, out: &mut W) -> Result<
         writeln!(
             out,
             "Round {} · trick {} of {} · {}",
-            view.round() + 1,
+            view.round(),
             view.tricks_played() + 1,
             t.variant.tricks_per_round(),
             t.trump_line(view)
@@ -639,7 +646,7 @@ fn narrate<W: Write + ?Sized>(
             out,
             "{} Round {} over: {}{you}\n  Why: {}.",
             "═".repeat(3),
-            before.round() + 1,
+            before.round(),
             if winners.is_empty() {
                 "no winner".into()
             } else {

@@ -9,7 +9,7 @@ use crate::state::RoundEnd;
 
 use super::{Failure, Style};
 
-/// Why a round ended, in words (RULES.md R7/R9).
+/// Why a round ended, in words (R7, R9).
 pub fn reason_text(reason: RoundEnd, variant: Variant) -> &'static str {
     let four = variant.has_teams();
     match reason {
@@ -44,7 +44,7 @@ fn suit(i: u8) -> Suit {
 }
 
 /// Validates `json` with [`Match::from_json`] and prints it (all rounds, or round
-/// `only_round`, 1-based). A bad record is a usage failure (exit code 2) naming the field.
+/// `only_round`, counted from 0 like `Game.round` and the record's `rounds` list). A bad record is a usage failure (exit code 2) naming the field.
 pub fn replay(
     json: &str,
     only_round: Option<usize>,
@@ -56,11 +56,14 @@ pub fn replay(
     let variant: Variant = rec.variant.parse().expect("a validated variant");
     let n = variant.num_players();
     if let Some(k) = only_round {
-        if k == 0 || k > rec.rounds.len() {
-            return Err(Failure::usage(format!(
-                "--round {k}: the record has rounds 1 to {}",
-                rec.rounds.len()
-            )));
+        if k >= rec.rounds.len() {
+            return Err(Failure::usage(match rec.rounds.len() {
+                0 => format!("--round {k}: the record has no rounds"),
+                n => format!(
+                    "--round {k}: the record has rounds 0 to {} (counted from 0)",
+                    n - 1
+                ),
+            }));
         }
     }
     write!(out, "Yokai Septet {variant}")?;
@@ -69,7 +72,7 @@ pub fn replay(
     }
     writeln!(out, " · seed {} · {} round(s)", rec.seed, rec.rounds.len())?;
     for (r, round) in rec.rounds.iter().enumerate() {
-        if only_round.is_some_and(|k| k != r + 1) {
+        if only_round.is_some_and(|k| k != r) {
             continue;
         }
         print_round(r, round, variant, n, style, out)?;
@@ -85,7 +88,7 @@ fn print_round(
     style: Style,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    write!(out, "\n{}", style.bold(&format!("Round {}", r + 1)))?;
+    write!(out, "\n{}", style.bold(&format!("Round {r}")))?;
     match (round.trump_suit, round.trump_card) {
         (Some(t), Some(c)) => write!(
             out,

@@ -27,7 +27,7 @@ use crate::state::{Phase, State};
 /// - ``episode``: ``"game"`` (play to the end) or ``"round"`` (stop after one round).
 /// - ``max_rounds``: ``None`` or a round cap (>= 1) after which the game stops, truncated.
 ///
-/// Every action is a card id (RULES.md R1), both for passing picks and for plays.
+/// Every action is a card id (R1), both for passing picks and for plays.
 /// Illegal actions raise :class:`IllegalActionError` and leave the game unchanged.
 #[pyclass(module = "yokai_septet._core", name = "Game")]
 #[derive(Clone)]
@@ -388,7 +388,7 @@ impl PyGame {
         Clone::clone(self)
     }
 
-    /// The game record: a JSON-serialisable ``dict`` (schema in CONTRACT.md).
+    /// The game record: a JSON-serialisable ``dict`` (schema in docs/api.md).
     fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         json_to_py(py, &self.m.record().to_value())
     }

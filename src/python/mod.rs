@@ -1,6 +1,6 @@
 //! The Python extension module `yokai_septet._core` (compiled only with `--features python`).
 //!
-//! The stable Python contract is `CONTRACT.md`; the pure-Python package
+//! The stable Python contract is `docs/api.md`; the pure-Python package
 //! `python/yokai_septet/` re-exports these classes and adds the PettingZoo and Gymnasium
 //! wrappers. Every entry point validates its arguments before touching the engine, so no
 //! Rust panic reaches Python; the few entry points that run larger pieces of engine code

@@ -1,4 +1,4 @@
-"""Threads (issue 9, CONTRACT.md "Threads"): a Game may be moved between threads and shared
+"""Threads (issue 9, docs/api.md "Threads"): a Game may be moved between threads and shared
 under the caller's lock; unsynchronised use never crashes or corrupts anything, it either
 works or raises a clear RuntimeError. Every join has a timeout, so a deadlock fails the
 test instead of hanging CI."""

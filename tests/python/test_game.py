@@ -1,4 +1,4 @@
-"""CONTRACT.md, line by line, for ys.Game (core API, errors, records, pickling, threads)."""
+"""The stable API (docs/api.md), line by line, for ys.Game (core API, errors, records, pickling, threads)."""
 
 import copy
 import json
