@@ -1,7 +1,9 @@
 """Yokai Septet: a fast, exact reinforcement-learning environment for the trick-taking
 card game Yokai Septet (Rust engine, Python bindings).
 
-The stable API (``docs/api.md`` in the repository)::
+Rules: ``yokai-septet rules`` prints the rules reference (R1..R10; ``docs/rules.md`` in the
+repository and the source distribution). The stable API, its errors and the record schema:
+``docs/api.md`` there. In short::
 
     import yokai_septet as ys
     g = ys.Game(variant="4p", scoring="advanced", seed=0)
