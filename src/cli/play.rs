@@ -81,7 +81,7 @@ A card is its suit letter and value. Suits, weakest first (values s+1..s+7):
   S Snow (blue, 7-13)
 Each suit's 7 is its boss (W7, E7, ... S7; the seal variants add W7b ... S7b).
 WA is the Wind 1, the A: it wins any trick it is played to (R6).
-The full rules: docs/rules.md in the yokai-septet repository.";
+The full rules: `yokai-septet rules` (docs/rules.md in the repository).";
 
 /// The table: who sits where, the per-round public tallies, and the output style.
 struct Table {
