@@ -243,6 +243,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::arena_counts, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_summary, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_total_games, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_game_counts, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(bench_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(bench_arena, m)?)?;
