@@ -51,6 +51,9 @@ DEFAULT_PARAMS: Dict[str, Any] = {"variant": "4p", "scoring": "advanced", "max_r
 
 _CARD_NAMES = [Game.card_name(i) for i in range(56)]
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 # Move kinds in a state's log.
 _DEAL, _PICK, _PLAY, _RECEIVED = "d", "p", "x", "r"
 
@@ -153,8 +156,12 @@ class YokaiSeptetState(pyspiel.State):
         super().__init__(game)
         self._g = game.spec
         self._game: Optional[Game] = None
-        # Cards dealt so far in the round being dealt (None when no deal is in progress).
+        # Cards dealt so far in the round being dealt (None when no deal is in progress),
+        # and the cards still to deal.
         self._dealing: Optional[List[int]] = []
+        self._undealt = list(range(self._g.deck_size))
+        # The player to move (pyspiel asks for it several times per action).
+        self._current = _CHANCE
         self._round_hands: List[List[int]] = []
         # (kind, seat, card or cards) per move, for the information-state strings.
         self._log: List[Tuple[str, int, Any]] = []
@@ -164,24 +171,27 @@ class YokaiSeptetState(pyspiel.State):
     # ------------------------------------------------------------------ the game
 
     def current_player(self) -> int:
+        return self._current
+
+    def _update_current(self) -> None:
         if self._dealing is not None:
-            return pyspiel.PlayerId.CHANCE
-        if self._game.is_over:
-            return pyspiel.PlayerId.TERMINAL
-        return self._game.current_player
+            self._current = _CHANCE
+        elif self._game.is_over:
+            self._current = _TERMINAL
+        else:
+            self._current = self._game.current_player
 
     def _legal_actions(self, player: int) -> List[int]:
         return self._game.legal_actions()
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
-        dealt = set(self._dealing)
-        left = [c for c in range(self._g.deck_size) if c not in dealt]
-        p = 1.0 / len(left)
-        return [(c, p) for c in left]
+        p = 1.0 / len(self._undealt)
+        return [(c, p) for c in self._undealt]
 
     def _apply_action(self, action: int) -> None:
         if self._dealing is not None:
             self._deal(action)
+            self._update_current()
             return
         g = self._game
         seat = g.current_player
@@ -198,10 +208,13 @@ class YokaiSeptetState(pyspiel.State):
             self._log.append((_RECEIVED, -1, received))
         if not g.is_over and g.round != round_before:
             self._dealing = []
+            self._undealt = list(range(self._g.deck_size))
+        self._update_current()
 
     def _deal(self, card: int) -> None:
         dealt = self._dealing
         dealt.append(card)
+        self._undealt.remove(card)
         self._log.append((_DEAL, len(dealt) - 1, card))
         if len(dealt) < self._g.deck_size:
             return
@@ -224,7 +237,7 @@ class YokaiSeptetState(pyspiel.State):
         return _CARD_NAMES[action]
 
     def is_terminal(self) -> bool:
-        return self._dealing is None and self._game.is_over
+        return self._current == _TERMINAL
 
     def returns(self) -> List[float]:
         n = self._g.num_seats
