@@ -224,3 +224,37 @@ def _decide_batches(tables: List[_Table], seats: List[int]) -> None:
             tables[i].record_time(seats[i], per_decision)
             a = actions[k]
             tables[i].step(seats[i], a.item() if a.dtype.kind in "iu" else a)
+
+
+def load_policy(spec: str) -> "tuple[Any, bool]":
+    """The policy named ``spec`` = ``"module:attribute"`` (what ``yokai-septet play --bots``
+    seats), and whether it is batched. ``attribute`` (dots allowed) is a policy — an
+    object with ``act(game)``, or a batched ``policy(observations, masks)`` — or a
+    function of no arguments that returns one. The working directory is importable, as
+    with ``python -m``."""
+    import importlib
+    import inspect
+    import os
+    import sys
+
+    module_name, _, attr = spec.rpartition(":")
+    if not module_name or not attr:
+        raise ValueError(f"{spec!r} is not of the form module:attribute")
+    if "" not in sys.path and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    obj: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    if not _is_acting_object(obj) and callable(obj):
+        try:
+            params = inspect.signature(obj).parameters.values()
+            required = [p for p in params if p.default is p.empty and p.kind in (
+                p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            required = [None, None]
+        if not required:
+            obj = obj()
+    _check_entry(0, obj)
+    if isinstance(obj, str):
+        raise TypeError(f"{spec} is a string, not a policy")
+    return obj, not _is_acting_object(obj)

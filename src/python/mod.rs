@@ -20,6 +20,7 @@ mod arena;
 mod bot;
 mod game;
 mod json;
+mod policy_bot;
 mod vector;
 
 pyo3::create_exception!(
@@ -258,8 +259,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Runs the `yokai-septet` command-line tool (the same code as the Rust binary) on
 /// `argv` (program name first) with the process's real stdin and stdout, and returns its
 /// exit code. The GIL is released while it runs, so it never blocks other Python threads.
+/// `play --bots module:attribute` seats a Python policy (see `_evaluate.load_policy`).
 #[pyfunction]
 fn run_cli(py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
+    crate::cli::play::set_external_bots(policy_bot::external_bot);
     py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv))))
 }
 
