@@ -274,9 +274,12 @@ pub fn played_game_counts(
         // The engine keeps one scoring value for the seal variants, which ignore it.
         expected.scoring = got.scoring;
     }
-    if got != expected {
+    let round = game.state.round();
+    let seeded = crate::deal::Deal::from_seed(expected.variant, setup.deal_seed, round as u64);
+    if got != expected || *game.state.deal() != seeded {
         return Err(ArenaError::Range(format!(
-            "game {} was not set up as the arena deals it: expected {expected:?}, got {got:?}",
+            "game {} was not set up as the arena deals it (config {expected:?}, rounds dealt \
+             from its seed), got {got:?}",
             game.index
         )));
     }

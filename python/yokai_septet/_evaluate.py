@@ -34,7 +34,7 @@ def entry_label(entry: Entry) -> str:
     name = getattr(entry, "name", None)
     if isinstance(name, str):
         return name
-    return getattr(entry, "__qualname__", None) or type(entry).__qualname__
+    return getattr(entry, "__name__", None) or type(entry).__name__
 
 
 def _is_acting_object(entry: Entry) -> bool:

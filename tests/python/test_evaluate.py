@@ -108,6 +108,15 @@ def test_arena_counts_reject_a_game_not_dealt_by_the_arena():
         g.step(g.legal_actions()[0])
     with pytest.raises(ValueError, match="not set up as the arena deals it"):
         _core._arena_game_counts(0, g, [0] * 4, [0] * 4, [0] * 4, **args)
+    other = ys.Game("4p", "advanced", deal_seed + 1).record()["rounds"][0]
+    one_round = dict(args, max_rounds=1)
+    deal_seed, _, _ = _core._arena_setup(0, **one_round)
+    redealt = ys.Game.from_deal(other["hands"], other["trump_card"], "4p", "advanced",
+                                deal_seed, max_rounds=1)
+    while redealt.phase != "over":
+        redealt.step(redealt.legal_actions()[0])
+    with pytest.raises(ValueError, match="not set up as the arena deals it"):
+        _core._arena_game_counts(0, redealt, [0] * 4, [0] * 4, [0] * 4, **one_round)
     unfinished = ys.Game("4p", "advanced", deal_seed, max_rounds=2)
     with pytest.raises(ValueError, match="not over"):
         _core._arena_game_counts(0, unfinished, [0] * 4, [0] * 4, [0] * 4, **args)
