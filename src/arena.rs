@@ -225,11 +225,82 @@ fn play_game(
             panic!("bot {} played an illegal card: {e}", bots[p].name());
         }
     }
-    res.winners = state.winners_mask();
-    res.scores = state.scores();
-    res.rounds = state.round() + 1;
-    res.truncated = state.is_truncated();
+    res.finish(&state);
     Ok(res)
+}
+
+impl GameResult {
+    /// Records how the finished game `state` ended.
+    fn finish(&mut self, state: &State) {
+        self.winners = state.winners_mask();
+        self.scores = state.scores();
+        self.rounds = state.round() + 1;
+        self.truncated = state.is_truncated();
+    }
+}
+
+/// A game of an arena played outside it (by Python policies, say) up to its end.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayedGame<'a> {
+    /// The game's index in the arena (its seats and deals come from [`game_setup`]).
+    pub index: u64,
+    /// The finished game.
+    pub state: &'a State,
+    /// Decisions made by each seat, and the time each seat's policy took over them.
+    pub decisions: [u64; 4],
+    pub act_nanos: [u64; 4],
+    pub act_max_nanos: [u64; 4],
+}
+
+/// The counts of one game of the arena played elsewhere, to merge with others (and with
+/// counts from [`run_arena_range`]) into a summary. An error if the index is outside the
+/// arena, or the game is not over or was not set up as [`game_setup`] says (deal seed and
+/// rules), so that such counts compare with the Rust arena's exactly.
+pub fn played_game_counts(
+    config: &ArenaConfig,
+    game: &PlayedGame,
+) -> Result<ArenaCounts, ArenaError> {
+    let total = config.total_games();
+    if game.index >= total {
+        return Err(ArenaError::Range(format!(
+            "game {} is not within 0..{total}",
+            game.index
+        )));
+    }
+    let setup = game_setup(config, game.index)?;
+    let mut expected = config.game_config(setup.deal_seed);
+    let got = *game.state.config();
+    if expected.variant.is_seal() {
+        // The engine keeps one scoring value for the seal variants, which ignore it.
+        expected.scoring = got.scoring;
+    }
+    let round = game.state.round();
+    let seeded = crate::deal::Deal::from_seed(expected.variant, setup.deal_seed, round as u64);
+    if got != expected || *game.state.deal() != seeded {
+        return Err(ArenaError::Range(format!(
+            "game {} was not set up as the arena deals it (config {expected:?}, rounds dealt \
+             from its seed), got {got:?}",
+            game.index
+        )));
+    }
+    if !game.state.is_over() {
+        return Err(ArenaError::Range(format!(
+            "game {} is not over",
+            game.index
+        )));
+    }
+    let mut res = GameResult {
+        entry_of_seat: setup.entry_of_seat,
+        decisions: game.decisions,
+        act_nanos: game.act_nanos,
+        act_max_nanos: game.act_max_nanos,
+        ..GameResult::default()
+    };
+    res.finish(game.state);
+    let mut counts = ArenaCounts::empty(config.bots.len());
+    counts.add_game(config, &res);
+    counts.ranges.push([game.index, game.index + 1]);
+    Ok(counts)
 }
 
 /// One line-up entry's results.

@@ -112,6 +112,9 @@ pub struct Match {
     rounds: Vec<RoundRecord>,
     /// Explicit deals for rounds `0..deals.len()`; later rounds are dealt from the seed.
     deals: Vec<Deal>,
+    /// A determinization (hidden cards sampled for one seat's view): its history is not
+    /// known, so it has no record.
+    determinization: bool,
 }
 
 impl Match {
@@ -132,7 +135,38 @@ impl Match {
             state,
             rounds,
             deals,
+            determinization: false,
         }
+    }
+
+    /// A game continuing from `state`, a determinization of some seat's view (see
+    /// [`crate::sampler`]): it plays on like any game, but it has no record, since the
+    /// history that led to the sampled hands is unknown ([`Match::has_record`]).
+    pub fn determinization(state: State) -> Match {
+        Match {
+            state,
+            rounds: vec![RoundRecord::start(&state)],
+            deals: Vec::new(),
+            determinization: true,
+        }
+    }
+
+    /// False for a [`Match::determinization`], whose [`Match::record`] is not a history.
+    pub fn has_record(&self) -> bool {
+        !self.determinization
+    }
+
+    /// Replaces the deal of the round in progress, which must not have had a passing pick
+    /// yet (a deal that arrives from outside round by round: a real table, or OpenSpiel's
+    /// chance player). The record's round takes the new deal. On error nothing changes.
+    pub fn redeal(&mut self, deal: Deal) -> Result<(), &'static str> {
+        if self.state.is_over() {
+            return Err("the game is over: there is no round to deal");
+        }
+        self.state.redeal(deal)?;
+        *self.rounds.last_mut().expect("a match always has a round") =
+            RoundRecord::start(&self.state);
+        Ok(())
     }
 
     /// The position now.
@@ -145,6 +179,10 @@ impl Match {
     pub fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
         let before = self.state;
         let out = self.state.apply(card)?;
+        if self.determinization {
+            // No history to log (and no explicit deals for later rounds).
+            return Ok(out);
+        }
         let log = self.rounds.last_mut().expect("a match always has a round");
         let p = before
             .current_player()

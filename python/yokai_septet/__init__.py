@@ -19,6 +19,9 @@ Also here:
 - :class:`VectorEnv`: many games stepped in Rust across threads, into numpy buffers.
 - :func:`arena`: duplicate-deal bot arenas in Rust on every core, summarized (win rates,
   Wilson intervals, Elo, points per game).
+- :func:`evaluate`: the same arena with your own agents in the line-up (a batched policy
+  on observations and masks, or an object with ``act(game)``); ``arena`` hands such
+  line-ups to it.
 - ``yokai_septet.distributed`` (needs the ``ray`` extra): the same arena, and self-play
   trajectory collection, split across Ray tasks on one machine or a cluster.
 """
@@ -31,12 +34,26 @@ from ._core import (  # noqa: F401
     Game,
     IllegalActionError,
     __version__,
-    arena,
 )
+from ._core import arena as _rust_arena
 
 from ._pettingzoo import env, raw_env  # noqa: E402
 from ._vector import VectorEnv  # noqa: E402
 from ._gym import YokaiSeptetEnv  # noqa: E402
+from ._evaluate import evaluate  # noqa: E402
+
+
+def arena(bots=None, *args, batch_size=256, **kwargs):  # type: ignore[no-untyped-def]
+    """Plays a duplicate-deal arena and returns its summary (see ``_core.arena``: built-in
+    bots in Rust on every core). A line-up holding your own agents (a batched policy, or
+    an object with ``act(game)``) is played by :func:`evaluate` with the same deals and
+    statistics."""
+    if bots is None or isinstance(bots, str) or all(isinstance(b, str) for b in bots):
+        return _rust_arena(bots, *args, **kwargs)
+    return evaluate(bots, *args, batch_size=batch_size, **kwargs)
+
+
+arena.__doc__ = (arena.__doc__ or "") + "\n\n" + (_rust_arena.__doc__ or "")
 
 
 def _register() -> None:
@@ -59,6 +76,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "arena",
+    "evaluate",
     "VARIANTS",
     "SCORINGS",
     "EPISODES",

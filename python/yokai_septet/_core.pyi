@@ -77,6 +77,19 @@ class Game:
     def record_json(self) -> str: ...
     @staticmethod
     def from_record(rec: Union[dict[str, Any], str]) -> "Game": ...
+    @staticmethod
+    def from_deal(
+        hands: Sequence[Sequence[_Int]],
+        trump_card: Optional[_Int] = None,
+        variant: str = "4p",
+        scoring: Optional[str] = "advanced",
+        seed: _Int = 0,
+        *,
+        episode: str = "game",
+        max_rounds: Optional[_Int] = None,
+    ) -> "Game": ...
+    def redeal(self, hands: Sequence[Sequence[_Int]], trump_card: Optional[_Int] = None) -> None: ...
+    def sample_determinization(self, seat: _Int, seed: _Int = 0) -> "Game": ...
     def clone(self) -> "Game": ...
     def __copy__(self) -> "Game": ...
     def __deepcopy__(self, memo: Any) -> "Game": ...
@@ -168,6 +181,16 @@ def _arena_total_games(
     bots: _Bots = ..., variant: str = ..., games: _Int = ..., seed: _Int = ...,
     **kwargs: Any
 ) -> int: ...
+
+def _arena_setup(
+    index: int, bots: _Bots = ..., variant: str = ..., games: _Int = ..., seed: _Int = ...,
+    **kwargs: Any
+) -> tuple[int, list[int], list[int]]: ...
+def _arena_game_counts(
+    index: int, game: Game, decisions: Sequence[int], act_nanos: Sequence[int],
+    act_max_nanos: Sequence[int], bots: _Bots = ..., variant: str = ..., games: _Int = ...,
+    seed: _Int = ..., **kwargs: Any
+) -> dict[str, Any]: ...
 
 def run_cli(argv: list[str]) -> int:
     """Runs the ``yokai-septet`` command-line tool on ``argv`` (program name first) with

@@ -9,7 +9,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._core import Game
+from ._core import Game, IllegalActionError
 
 #: Upper bound of every observation value (they are 0/1 flags and small counts).
 OBS_HIGH = 255.0
@@ -28,10 +28,11 @@ class raw_env(AECEnv):
 
     Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is a dict with
     ``observation`` (the seat's float32 information-state vector, see
-    ``Game.layout()``) and ``action_mask`` (int8, 1 for the legal actions of the agent to
-    move, all 0 for the others). Actions are card ids (``Discrete(num_actions)``); passing
-    picks are actions too. An illegal action raises ``yokai_septet.IllegalActionError``
-    and changes nothing.
+    ``Game.layout()``; the key is ``observation_key``) and ``action_mask`` (int8, 1 for
+    the legal actions of the agent to move, all 0 for the others). Actions are card ids
+    (``Discrete(num_actions)``); passing picks are actions too. An illegal action raises
+    ``yokai_septet.IllegalActionError`` and changes nothing, or with
+    ``illegal_action="lose"`` ends the game.
 
     Rewards (``reward_mode``): ``"win"`` gives +1 to the winners and -1 to the others when
     the game ends; ``"points"`` gives, at each round's end, the points a seat gained minus
@@ -43,6 +44,16 @@ class raw_env(AECEnv):
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
             (prints it).
         seed: the seed of the first game if ``reset`` is called without one.
+        illegal_action: ``"raise"`` (default: ``IllegalActionError``, nothing changes)
+            or ``"lose"``: the game ends at once, every agent terminated, the offender
+            rewarded ``illegal_reward`` and the others 0, with
+            ``infos[offender]["illegal_action"] = True``. For clients that step unmasked
+            random actions (RLlib's environment pre-check). A non-integer action is a
+            ``TypeError`` either way.
+        illegal_reward: the offender's reward under ``"lose"``.
+        observation_key: the key of the observation vector in each observation dict:
+            ``"observation"`` (PettingZoo's convention, the default) or
+            ``"observations"`` (what RLlib's action-masking RLModule reads).
     """
 
     metadata = {
@@ -61,8 +72,24 @@ class raw_env(AECEnv):
         reward_mode: str = "win",
         render_mode: Optional[str] = None,
         seed: Optional[int] = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        observation_key: str = "observation",
     ) -> None:
         super().__init__()
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(
+                f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
+            )
+        if observation_key not in ("observation", "observations"):
+            raise ValueError(
+                f"unknown observation_key {observation_key!r}: valid keys are "
+                "'observation', 'observations'"
+            )
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.observation_key = observation_key
+        self._ended_by_illegal_action = False
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render_mode {render_mode!r}: valid render modes are "
@@ -90,7 +117,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
+                    observation_key: spaces.Box(0.0, OBS_HIGH, (size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (na,), np.int8),
                 }
             )
@@ -124,15 +151,16 @@ class raw_env(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._ended_by_illegal_action = False
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict:
         """``agent``'s observation dict (``observation``, ``action_mask``)."""
         seat = self.agent_name_mapping[agent]
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if self.game.current_player == seat:
+        if self.game.current_player == seat and not self._ended_by_illegal_action:
             mask[self.game.legal_mask()] = 1
-        return {"observation": self.game.observation(seat), "action_mask": mask}
+        return {self.observation_key: self.game.observation(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Applies the selected agent's action (``None`` for an agent that is done)."""
@@ -140,7 +168,13 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        rewards = self.game.step_rewards(action, self.reward_mode)
+        try:
+            rewards = self.game.step_rewards(action, self.reward_mode)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._lose_by_illegal_action(agent)
+            return
         self._cumulative_rewards[agent] = 0.0
         for a, seat in self.agent_name_mapping.items():
             self.rewards[a] = float(rewards[seat])
@@ -156,6 +190,16 @@ class raw_env(AECEnv):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _lose_by_illegal_action(self, agent: str) -> None:
+        """Ends the game: ``agent`` made an illegal action under ``illegal_action="lose"``."""
+        self._ended_by_illegal_action = True
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = self.illegal_reward if a == agent else 0.0
+            self.terminations[a] = True
+        self.infos[agent] = {**self.infos[agent], "illegal_action": True}
+        self._accumulate_rewards()
 
     def render(self) -> Optional[str]:
         """``"ansi"``: returns the text picture of the game; ``"human"``: prints it."""

@@ -35,6 +35,11 @@ pub trait Bot: Send {
     fn act(&mut self, view: &SeatView) -> Card;
     /// Restarts the bot's random stream from `seed`.
     fn reseed(&mut self, seed: u64);
+    /// [`Bot::act`] for bots that can fail (a Python policy seated by the console script
+    /// may raise or answer an illegal card): the error says why.
+    fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
+        Ok(self.act(view))
+    }
 }
 
 /// The bot names [`bot_by_name`] accepts (`pimc:N` sets N playouts per decision,

@@ -97,7 +97,8 @@ struct PlayArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Bots for the other seats: one name for all, or one per other seat in seat order
-    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms.
+    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms; through the Python
+    /// console script also a Python policy, module:attribute.
     #[arg(long, default_value = "heuristic")]
     bots: String,
     /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games).

@@ -8,6 +8,7 @@
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use crate::bots::{bot_by_name, Bot};
 use crate::card::{Card, CardSet, Suit};
@@ -19,6 +20,28 @@ use crate::view::SeatView;
 
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};
+
+/// Makes the bot for a `--bots` name that is not a built-in one, if it knows the name
+/// (`None` otherwise). The Python console script registers one that seats Python policies
+/// named `module:attribute`.
+pub type ExternalBots = fn(&str, u64) -> Option<Result<Box<dyn Bot>, String>>;
+
+static EXTERNAL_BOTS: OnceLock<ExternalBots> = OnceLock::new();
+
+/// Registers the maker of non-built-in bots (the first registration stays).
+pub fn set_external_bots(f: ExternalBots) {
+    let _ = EXTERNAL_BOTS.set(f);
+}
+
+/// A built-in bot by name, else one made by the registered [`ExternalBots`].
+fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    bot_by_name(name, seed).or_else(|e| {
+        EXTERNAL_BOTS
+            .get()
+            .and_then(|f| f(name, seed))
+            .unwrap_or_else(|| Err(e.to_string()))
+    })
+}
 
 /// The options of one game.
 #[derive(Clone, Debug)]
@@ -245,8 +268,7 @@ where
             let seed = opts
                 .seed
                 .wrapping_add((p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let bot =
-                bot_by_name(&name, seed).map_err(|e| Failure::usage(format!("--bots: {e}")))?;
+            let bot = make_bot(&name, seed).map_err(|e| Failure::usage(format!("--bots: {e}")))?;
             bots.push(Some(bot));
             seat_names.push(name);
         }
@@ -279,7 +301,9 @@ where
         }
         let p = s.current_player().expect("the game is not over");
         let cards = match &mut bots[p] {
-            Some(bot) => vec![bot.act(&s.view(p))],
+            Some(bot) => vec![bot
+                .try_act(&s.view(p))
+                .map_err(|e| Failure::runtime(format!("{}: {e}", t.names[p])))?],
             None => {
                 save(opts, &m)?;
                 status(&t, &view, out)?;

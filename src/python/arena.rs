@@ -7,9 +7,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::IntoPyObjectExt;
 
+use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
 use super::{extract_integer, parse_config, Arg};
-use crate::arena::{run_arena_range, summarize, ArenaConfig, ArenaCounts, ArenaError};
+use crate::arena::{
+    game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
+    ArenaError, PlayedGame,
+};
 
 fn arena_err(e: ArenaError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -189,5 +193,56 @@ arena_fn!(
     /// whole duplicate groups): the end of its last slice.
     arena_total_games, "_arena_total_games", (), |py, config| {
         config.total_games().into_bound_py_any(py)
+    }
+);
+
+arena_fn!(
+    /// Game ``index`` of the arena with these arguments: ``(deal_seed, entry_of_seat,
+    /// bot_seeds)``, the game seed its deals come from, the line-up entry in each seat and
+    /// each seat's bot seed (what :func:`yokai_septet.evaluate` plays Python policies by).
+    arena_setup, "_arena_setup", (index: u64), |py, config| {
+        let total = config.total_games();
+        if index >= total {
+            return Err(PyValueError::new_err(format!(
+                "game {index} is not within 0..{total}"
+            )));
+        }
+        let s = game_setup(&config, index).map_err(arena_err)?;
+        let n = config.variant.num_players();
+        (s.deal_seed, s.entry_of_seat[..n].to_vec(), s.bot_seeds[..n].to_vec())
+            .into_bound_py_any(py)
+    }
+);
+
+/// Up to four per-seat numbers as the engine's fixed-size array.
+fn per_seat(v: &[u64], what: &str) -> PyResult<[u64; 4]> {
+    if v.len() > 4 {
+        return Err(PyValueError::new_err(format!(
+            "{what} has {} entries: give one per seat",
+            v.len()
+        )));
+    }
+    let mut out = [0; 4];
+    out[..v.len()].copy_from_slice(v);
+    Ok(out)
+}
+
+arena_fn!(
+    /// The counts (as :func:`_arena_counts`) of game ``index`` of the arena, played
+    /// outside Rust to its end in ``game``, with each seat's decision count and the
+    /// nanoseconds its policy took (total and slowest decision). ``ValueError`` if the game
+    /// is not over or not dealt as :func:`_arena_setup` says.
+    arena_game_counts, "_arena_game_counts",
+    (index: u64, game: PyRef<'py, PyGame>, decisions: Vec<u64>, act_nanos: Vec<u64>, act_max_nanos: Vec<u64>),
+    |py, config| {
+        let played = PlayedGame {
+            index,
+            state: game.state(),
+            decisions: per_seat(&decisions, "decisions")?,
+            act_nanos: per_seat(&act_nanos, "act_nanos")?,
+            act_max_nanos: per_seat(&act_max_nanos, "act_max_nanos")?,
+        };
+        let counts = played_game_counts(&config, &played).map_err(arena_err)?;
+        counts_to_py(py, &counts)
     }
 );

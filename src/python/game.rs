@@ -7,9 +7,12 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
 use super::json::{json_to_py, py_to_json, record_err};
-use super::{extract_integer, extract_seat, guard, parse_config, Arg, IllegalActionError};
+use super::{
+    extract_integer, extract_seat, extract_seed, guard, parse_config, Arg, IllegalActionError,
+};
 use crate::card::{Card, CardSet};
-use crate::config::GameConfig;
+use crate::config::{GameConfig, Variant};
+use crate::deal::Deal;
 use crate::error::IllegalAction;
 use crate::observation::{encode, layout, observation_size, ObsValue};
 use crate::record::Match;
@@ -63,6 +66,66 @@ impl PyGame {
     fn ids(py: Python<'_>, set: CardSet) -> PyResult<Bound<'_, PyList>> {
         PyList::new(py, set.iter().map(Card::id))
     }
+
+    /// A `ValueError` for a determinization, which has no history to record.
+    fn check_has_record(&self) -> PyResult<()> {
+        if self.m.has_record() {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(
+                "this game is a determinization (Game.sample_determinization): its hidden \
+                 cards were sampled, not dealt and played, so it has no record",
+            ))
+        }
+    }
+}
+
+/// The configuration of `Game(...)`'s arguments, with its defaults.
+fn game_config(
+    py: Python<'_>,
+    variant: Arg<'_>,
+    scoring: Arg<'_>,
+    seed: Arg<'_>,
+    episode: Arg<'_>,
+    max_rounds: Arg<'_>,
+) -> PyResult<GameConfig> {
+    parse_config(
+        &variant.or(intern!(py, "4p")),
+        &scoring.or(intern!(py, "advanced")),
+        &seed.or(&0i64.into_bound_py_any(py)?),
+        &episode.or(intern!(py, "game")),
+        max_rounds.0.as_ref(),
+    )
+}
+
+/// A card id given from Python (contract integers); ids too large for `i64` stay out of
+/// range, so that [`Deal::from_ids`] names them.
+fn deal_card_id(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    Ok(extract_integer(obj, "card")?.map_or(i64::MAX, |v| {
+        i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
+    }))
+}
+
+/// A deal given from Python: one list of card ids per seat, and the face-up card (`None`
+/// in the seal variants), validated by [`Deal::from_ids`].
+fn parse_deal(
+    variant: Variant,
+    hands: &Bound<'_, PyAny>,
+    trump_card: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Deal> {
+    let lists: Vec<Vec<Bound<'_, PyAny>>> = hands.extract().map_err(|_| {
+        PyTypeError::new_err("hands must be a list of lists of card ids, one list per seat")
+    })?;
+    let ids: Vec<Vec<i64>> = lists
+        .iter()
+        .map(|h| h.iter().map(deal_card_id).collect())
+        .collect::<PyResult<_>>()?;
+    let trump = match trump_card {
+        Some(t) if !t.is_none() => Some(deal_card_id(t)?),
+        _ => None,
+    };
+    Deal::from_ids(variant, &ids, trump)
+        .map_err(|e| PyValueError::new_err(format!("invalid deal: {e}")))
 }
 
 #[pymethods]
@@ -80,13 +143,7 @@ impl PyGame {
         episode: Arg<'_>,
         max_rounds: Arg<'_>,
     ) -> PyResult<PyGame> {
-        let config = parse_config(
-            &variant.or(intern!(py, "4p")),
-            &scoring.or(intern!(py, "advanced")),
-            &seed.or(&0i64.into_bound_py_any(py)?),
-            &episode.or(intern!(py, "game")),
-            max_rounds.0.as_ref(),
-        )?;
+        let config = game_config(py, variant, scoring, seed, episode, max_rounds)?;
         Ok(PyGame::from_config(config))
     }
 
@@ -390,12 +447,92 @@ impl PyGame {
 
     /// The game record: a JSON-serialisable ``dict`` (schema in docs/api.md).
     fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.check_has_record()?;
         json_to_py(py, &self.m.record().to_value())
     }
 
     /// The game record as a JSON string.
-    fn record_json(&self) -> String {
-        self.m.record().to_json()
+    fn record_json(&self) -> PyResult<String> {
+        self.check_has_record()?;
+        Ok(self.m.record().to_json())
+    }
+
+    /// A new game whose first round is dealt ``hands`` (one list of card ids per seat)
+    /// with the face-up card ``trump_card`` (``None`` in the seal variants); later rounds
+    /// come from the seed, or from :meth:`redeal`. Other arguments as for ``Game``. A deal
+    /// that is not exactly the variant's deck in hands of the right sizes is a
+    /// ``ValueError`` saying what is wrong.
+    #[staticmethod]
+    #[pyo3(
+        signature = (hands, trump_card = None, variant = Arg(None), scoring = Arg(None), seed = Arg(None), *, episode = Arg(None), max_rounds = Arg(None)),
+        text_signature = "(hands, trump_card=None, variant='4p', scoring='advanced', seed=0, *, episode='game', max_rounds=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn from_deal(
+        py: Python<'_>,
+        hands: &Bound<'_, PyAny>,
+        trump_card: Option<&Bound<'_, PyAny>>,
+        variant: Arg<'_>,
+        scoring: Arg<'_>,
+        seed: Arg<'_>,
+        episode: Arg<'_>,
+        max_rounds: Arg<'_>,
+    ) -> PyResult<PyGame> {
+        let config = game_config(py, variant, scoring, seed, episode, max_rounds)?;
+        let deal = parse_deal(config.variant, hands, trump_card)?;
+        Ok(PyGame {
+            m: Match::with_deals(config, vec![deal]),
+        })
+    }
+
+    /// Replaces the deal of the round in progress with ``hands`` and ``trump_card`` (as
+    /// for :meth:`from_deal`), e.g. when the deal of each round comes from outside. Only
+    /// before the round's first passing pick; otherwise, or for an invalid deal, a
+    /// ``ValueError``, and the game is unchanged.
+    #[pyo3(signature = (hands, trump_card = None))]
+    fn redeal(
+        &mut self,
+        hands: &Bound<'_, PyAny>,
+        trump_card: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let deal = parse_deal(self.state().variant(), hands, trump_card)?;
+        self.m
+            .redeal(deal)
+            .map_err(|e| PyValueError::new_err(format!("cannot redeal: {e}")))
+    }
+
+    /// A copy of this game in which every card ``seat`` cannot see is re-dealt at random,
+    /// consistently with all that ``seat`` knows (hand sizes, shown voids, cards it passed),
+    /// each consistent deal equally likely; ``seed`` fixes the draw. During passing the
+    /// other seats' hidden picks are drawn too. Later rounds are dealt from a seed drawn
+    /// from ``seed`` (the true one would reveal them). For search bots (IS-MCTS,
+    /// determinized playouts). The copy plays on like any game but has no
+    /// :meth:`record`.
+    #[pyo3(signature = (seat, seed = None))]
+    fn sample_determinization(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
+        use rand_chacha::rand_core::{RngCore, SeedableRng};
+        let seat = extract_seat(seat, self.state().num_players())?;
+        let seed = match seed {
+            Some(s) => extract_seed(s)?,
+            None => 0,
+        };
+        let state = *self.state();
+        let det = py.allow_threads(|| {
+            guard("Game.sample_determinization", || {
+                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut det = crate::sampler::sample(&state.view(seat), &mut rng);
+                det.config.seed = rng.next_u64();
+                Ok(det)
+            })
+        })?;
+        Ok(PyGame {
+            m: Match::determinization(det),
+        })
     }
 
     /// Rebuilds a game by replaying ``rec`` (a record ``dict``, or its JSON text),
@@ -421,8 +558,9 @@ impl PyGame {
 
     /// Pickling goes through the record (``Game.from_record(self.record())``).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.check_has_record()?;
         let ctor = py.get_type::<PyGame>().getattr("from_record")?;
-        let args = (self.record_json(),).into_bound_py_any(py)?;
+        let args = (self.record_json()?,).into_bound_py_any(py)?;
         PyTuple::new(py, [ctor.into_any(), args])
     }
 

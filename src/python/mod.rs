@@ -20,6 +20,7 @@ mod arena;
 mod bot;
 mod game;
 mod json;
+mod policy_bot;
 mod vector;
 
 pyo3::create_exception!(
@@ -243,6 +244,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::arena_counts, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_summary, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_total_games, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_setup, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_game_counts, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(bench_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(bench_arena, m)?)?;
@@ -256,8 +259,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Runs the `yokai-septet` command-line tool (the same code as the Rust binary) on
 /// `argv` (program name first) with the process's real stdin and stdout, and returns its
 /// exit code. The GIL is released while it runs, so it never blocks other Python threads.
+/// `play --bots module:attribute` seats a Python policy (see `_evaluate.load_policy`).
 #[pyfunction]
 fn run_cli(py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
+    crate::cli::play::set_external_bots(policy_bot::external_bot);
     py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv))))
 }
 

@@ -63,3 +63,81 @@ def test_run_cli_in_process_returns_the_exit_code():
 
     assert main(["bench", "--seconds", "0.01", "--variant", "4p"]) == 0
     assert main(["bench", "--seconds", "-1"]) == 2
+
+
+AGENTS = '''
+def lowest(observations, masks):
+    """A batched policy: the lowest legal card."""
+    assert observations.shape[0] == masks.shape[0] == 1
+    return masks.argmax(axis=1)
+
+
+class Highest:
+    """act(game): the highest legal card (the game is a determinization of its view)."""
+
+    def act(self, game):
+        game.record  # an attribute lookup is fine; the record itself is refused
+        return game.legal_actions()[-1]
+
+
+highest = Highest()
+
+
+def make_highest():
+    return Highest()
+
+
+def illegal(observations, masks):
+    return [99]
+
+
+def raises(observations, masks):
+    raise RuntimeError("policy is broken")
+'''
+
+
+def bot_moves_follow(record, human, choose):
+    """Replays ``record``; every decision of a seat other than ``human`` is ``choose(legal)``."""
+    g = ys.Game(record["variant"], record["scoring"], record["seed"])
+    checked = 0
+    for rnd in record["rounds"]:
+        actions = [c for picks in rnd["passes"] for c in picks]
+        actions += [c for t in rnd["tricks"] for c in t["cards"]]
+        for a in actions:
+            if g.current_player != human:
+                assert a == choose(g.legal_actions())
+                checked += 1
+            g.step(a)
+    return checked
+
+
+@pytest.mark.parametrize("spec,choose", [
+    ("agents:lowest", min),
+    ("agents:highest", max),
+    ("agents:make_highest", max),
+])
+def test_play_seats_a_python_policy(tmp_path, spec, choose):
+    (tmp_path / "agents.py").write_text(AGENTS)
+    path = tmp_path / "game.json"
+    env = dict(os.environ, NO_COLOR="1")
+    p = subprocess.run([SCRIPT, "play", "--bots", spec, "--seat", "1", "--max-rounds", "1",
+                        "--save", str(path)], input="1\n" * 500, capture_output=True,
+                       text=True, timeout=120, env=env, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert spec in p.stdout and "Final scores" in p.stdout
+    assert bot_moves_follow(json.loads(path.read_text()), 1, choose) > 20
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("agents:illegal", "not a legal action"),
+    ("agents:raises", "policy is broken"),
+    ("agents:nope", "has no attribute 'nope'"),
+    ("nosuchmodule:x", "No module named 'nosuchmodule'"),
+])
+def test_play_with_a_failing_python_policy_says_why(tmp_path, spec, message):
+    (tmp_path / "agents.py").write_text(AGENTS)
+    env = dict(os.environ, NO_COLOR="1")
+    p = subprocess.run([SCRIPT, "play", "--bots", spec, "--seat", "3"], input="1\n" * 50,
+                       capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert p.returncode in (1, 2), p.stdout
+    assert message in p.stderr and spec in p.stderr

@@ -56,3 +56,49 @@ def test_illegal_action_raises_and_changes_nothing():
     with pytest.raises(ys.IllegalActionError):
         e.step(bad)
     assert (e.observe(e.agent_selection)["observation"] == obs["observation"]).all()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_illegal_action_lose_ends_the_game_for_every_agent(variant):
+    e = ys.env(variant=variant, illegal_action="lose", illegal_reward=-2.0, max_rounds=2)
+    e.reset(seed=1)
+    offender = e.agent_selection
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    e.step(illegal)
+    assert all(e.terminations.values())
+    assert e.rewards[offender] == -2.0
+    assert all(r == 0.0 for a, r in e.rewards.items() if a != offender)
+    assert e.infos[offender]["illegal_action"] is True
+    assert not e.observe(offender)["action_mask"].any()
+    for agent in e.agent_iter():
+        e.step(None)
+    assert e.agents == []
+    with pytest.raises(TypeError):
+        e2 = ys.env(variant=variant, illegal_action="lose")
+        e2.reset(seed=1)
+        e2.step(1.5)
+
+
+def test_illegal_action_raise_is_the_default_and_changes_nothing():
+    e = ys.env()
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ys.IllegalActionError):
+        e.step(illegal)
+    assert not any(e.terminations.values())
+    with pytest.raises(ValueError, match="illegal_action"):
+        ys.env(illegal_action="ignore")
+
+
+def test_observation_key_for_rllib_action_masking():
+    e = ys.env(observation_key="observations", max_rounds=2)
+    e.reset(seed=0)
+    obs, *_ = e.last()
+    assert set(obs) == {"observations", "action_mask"}
+    assert set(e.observation_space(e.agent_selection).spaces) == {"observations", "action_mask"}
+    assert obs in e.observation_space(e.agent_selection)
+    api_test(ys.env(observation_key="observations", max_rounds=2), num_cycles=100)
+    with pytest.raises(ValueError, match="observation_key"):
+        ys.env(observation_key="obs")

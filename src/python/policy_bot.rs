@@ -1,0 +1,108 @@
+//! Python policies seated in `yokai-septet play` (`--bots module:attribute` through the
+//! console script): a [`Bot`] that asks a Python policy, holding the GIL only while it
+//! decides.
+//!
+//! Like every bot it sees only a [`SeatView`]. A batched policy gets that seat's
+//! observation and legal mask as a batch of one; an object with `act(game)` gets a
+//! determinization (the seat's own cards and everything public as they are, the hidden
+//! cards drawn by the sampler), so it cannot read another seat's hand.
+
+use numpy::{PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::extract_integer;
+use super::game::PyGame;
+use crate::bots::Bot;
+use crate::card::Card;
+use crate::observation::{encode, observation_size, write_mask};
+use crate::record::Match;
+use crate::view::SeatView;
+
+struct PolicyBot {
+    name: String,
+    policy: Py<PyAny>,
+    /// `policy(observations, masks)`, else `policy.act(game)`.
+    batched: bool,
+    /// Draws the determinizations shown to `act(game)` policies.
+    rng: ChaCha8Rng,
+}
+
+impl PolicyBot {
+    fn decide(&mut self, py: Python<'_>, view: &SeatView) -> PyResult<Card> {
+        let legal = view.legal_actions();
+        let action = if self.batched {
+            let d = observation_size(view.variant());
+            let n = view.config().num_actions();
+            let obs = PyArray2::<f32>::zeros(py, [1, d], false);
+            encode(view, obs.readwrite().as_slice_mut()?);
+            let mask = PyArray2::<bool>::zeros(py, [1, n], false);
+            write_mask(legal, mask.readwrite().as_slice_mut()?);
+            self.policy.bind(py).call1((obs, mask))?.get_item(0)?
+        } else {
+            let det = crate::sampler::sample(view, &mut self.rng);
+            let game = Py::new(
+                py,
+                PyGame {
+                    m: Match::determinization(det),
+                },
+            )?;
+            self.policy.bind(py).call_method1("act", (game,))?
+        };
+        let card = extract_integer(&action, "action")?
+            .and_then(|a| u8::try_from(a).ok())
+            .and_then(Card::new)
+            .filter(|c| legal.contains(*c));
+        card.ok_or_else(|| {
+            super::IllegalActionError::new_err(format!(
+                "the policy chose {}, which is not a legal action now (legal: {:?})",
+                action.repr().map(|r| r.to_string()).unwrap_or_default(),
+                legal.iter().map(Card::id).collect::<Vec<_>>()
+            ))
+        })
+    }
+}
+
+impl Bot for PolicyBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn act(&mut self, view: &SeatView) -> Card {
+        self.try_act(view)
+            .unwrap_or_else(|e| panic!("{}: {e}", self.name))
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
+        Python::with_gil(|py| self.decide(py, view).map_err(|e| e.to_string()))
+    }
+}
+
+/// The [`crate::cli::play::ExternalBots`] of the console script: `module:attribute` names
+/// a Python policy, loaded by `yokai_septet._evaluate.load_policy`.
+pub(crate) fn external_bot(name: &str, seed: u64) -> Option<Result<Box<dyn Bot>, String>> {
+    let (module, _) = name.rsplit_once(':')?;
+    if module.is_empty() || module == "pimc" {
+        return None;
+    }
+    Some(Python::with_gil(|py| {
+        let load = || -> PyResult<Box<dyn Bot>> {
+            let loader = py
+                .import("yokai_septet._evaluate")?
+                .getattr("load_policy")?;
+            let (policy, batched): (Py<PyAny>, bool) = loader.call1((name,))?.extract()?;
+            Ok(Box::new(PolicyBot {
+                name: name.to_string(),
+                policy,
+                batched,
+                rng: ChaCha8Rng::seed_from_u64(seed),
+            }))
+        };
+        load().map_err(|e| format!("cannot seat the Python policy {name}: {e}"))
+    }))
+}
