@@ -317,8 +317,10 @@ impl Canvas {
                 &format!("game to {target}"),
             );
         }
+        // Seal variants leave room under each team for its row of sealed suits.
+        let spacing = if v.is_seal() { 46.0 } else { 26.0 };
         for side in 0..v.num_sides() {
-            let ly = y + 46.0 + 26.0 * side as f32;
+            let ly = y + 46.0 + spacing * side as f32;
             self.text(x + 12.0, ly, 13, "", &t.side_label(side));
             self.text(
                 x + 258.0,
@@ -329,7 +331,7 @@ impl Canvas {
             );
             if v.is_seal() {
                 for (k, s) in t.sealed_suits(side).into_iter().enumerate() {
-                    self.suit_chip(s, x + 12.0 + 22.0 * k as f32, ly + 5.0);
+                    self.suit_chip(s, x + 12.0 + 22.0 * k as f32, ly + 7.0);
                 }
             }
         }
