@@ -41,7 +41,7 @@ class YokaiSeptetEnv(gym.Env):
             ``"learner"`` (the learner's seat, the other hands hidden) or a seat number.
     """
 
-    metadata = {"render_modes": RENDER_MODES, "render_fps": 2}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
         self,

@@ -50,7 +50,7 @@ class raw_env(AECEnv):
     """
 
     metadata = {
-        "render_modes": RENDER_MODES,
+        "render_modes": list(RENDER_MODES),
         "name": "yokai_septet_v0",
         "is_parallelizable": False,
         "render_fps": 1,

@@ -508,14 +508,14 @@ impl Canvas {
             None => self.hand_backs(seat.hand_len, seat.num_picks, t.phase, x, hy),
         }
         // Captured bosses, small.
-        let by = y + 96.0;
-        self.text(x + 10.0, by + 18.0, 11, r##"fill="#555""##, "bosses");
+        let by = y + 93.0;
+        self.text(x + 10.0, by + 22.0, 11, r##"fill="#555""##, "bosses");
         if seat.bosses.is_empty() {
-            self.text(x + 58.0, by + 18.0, 11, r##"fill="#555""##, "-");
+            self.text(x + 58.0, by + 22.0, 11, r##"fill="#555""##, "-");
         }
         let _ = write!(self.out, r#"<g class="bosses">"#);
         for (k, c) in seat.bosses.iter().enumerate() {
-            self.card(c, x + 56.0 + 22.0 * k as f32, by, 0.55, "");
+            self.card(c, x + 56.0 + 28.0 * k as f32, by, 0.7, "");
         }
         self.out += "</g></g>";
     }

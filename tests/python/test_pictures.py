@@ -192,3 +192,40 @@ def test_gymnasium_record_video_writes_an_mp4(tmp_path):
     env.close()
     videos = list(folder.glob("*.mp4"))
     assert len(videos) == 1 and videos[0].stat().st_size > 10_000
+
+
+def run_replay_html(tmp_path, use_pty: bool) -> tuple[int, str]:
+    """``yokai-septet replay game.json --html out.html``, piped or on a pseudo-terminal."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    script = shutil.which("yokai-septet") or os.path.join(os.path.dirname(sys.executable),
+                                                          "yokai-septet")
+    g = played("4p", 12, 120)
+    record = tmp_path / "game.json"
+    record.write_text(g.record_json())
+    out = tmp_path / ("pty.html" if use_pty else "piped.html")
+    args = [script, "replay", str(record), "--html", str(out)]
+    if use_pty:
+        import pty
+
+        leader, follower = pty.openpty()
+        p = subprocess.run(args, stdin=follower, stdout=follower, stderr=follower, timeout=120)
+        os.close(follower)
+        text = os.read(leader, 4096).decode()
+        os.close(leader)
+        code = p.returncode
+    else:
+        p = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        code, text = p.returncode, p.stdout + p.stderr
+    assert out.read_text() == g.replay_html()
+    return code, text
+
+
+@pytest.mark.parametrize("use_pty", [False, True], ids=["piped", "pty"])
+def test_cli_replay_html_writes_the_viewer(tmp_path, use_pty):
+    code, text = run_replay_html(tmp_path, use_pty)
+    assert code == 0, text
+    assert "wrote" in text and ".html" in text
