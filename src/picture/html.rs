@@ -162,20 +162,19 @@ fn pass_text(r: usize, round: &RoundRecord, t: &Table, n: usize) -> String {
         let _ = write!(s, " Seat {l} leads.");
     }
     s += "</p>";
+    // Each passed card is visible to its giver and its receiver only.
     for p in 0..n {
-        let picks = &round.passes[p];
-        let to: Vec<String> = t.seats[p]
-            .picks
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .map(|(c, to)| format!("{c} to seat {to}"))
-            .collect();
+        let _ = write!(s, "<div>Seat {p} passes");
+        for (c, to) in t.seats[p].picks.as_deref().unwrap_or_default() {
+            let _ = write!(
+                s,
+                r#" <span class="ys-face ys-seat-{p} ys-seat-{to}">{c} to seat {to}</span>"#
+            );
+        }
         let _ = write!(
             s,
-            r#"<div class="ys-face ys-seat-{p}">Seat {p} passes {}</div><div class="ys-back ys-seat-{p}">Seat {p} passes {} cards</div>"#,
-            to.join(", "),
-            picks.len()
+            r#" <span class="ys-back ys-seat-{p}">({} cards in all)</span></div>"#,
+            round.passes[p].len()
         );
     }
     s + &scores_text(t)

@@ -157,10 +157,22 @@ def test_seat_selector_hides_the_other_hands(browser, tmp_path):
     info = page.inner_text("#info")
     assert " ".join(dealt[2]) in info and " ".join(dealt[0]) not in info
     not_blank(page.screenshot())
-    # The choice holds while stepping.
-    page.keyboard.press("ArrowRight")
+    # The exchange: seat 2 sees what it passed and what its partner passed to it (R4.2),
+    # not what seats 1 and 3 passed to each other.
     page.keyboard.press("ArrowRight")
     assert visible_hand(page, 0) == [] and visible_hand(page, 2) != []
+    lines = page.inner_text("#info").splitlines()
+    passes = rec["rounds"][0]["passes"]
+    for p in range(4):
+        line = next(x for x in lines if x.startswith(f"Seat {p} passes"))
+        codes = [ys.Game.card_name(c) for c in passes[p]]
+        if p in (0, 2):
+            assert all(f"{c} to seat {(p + 2) % 4}" in line for c in codes), line
+        else:
+            assert not any(c in line.split() for c in codes), line
+            assert "(3 cards in all)" in line
+    # The choice holds while stepping.
+    page.keyboard.press("ArrowRight")
     page.select_option("#seat", "all")
     assert visible_hand(page, 0) != []
     assert errors == []
