@@ -338,26 +338,24 @@ def main() -> None:
         json.dump(result, fh, indent=1)
     torch.save(policy.state_dict(), os.path.join(args.out, "policy.pt"))
     try:
-        import matplotlib
+        from yokai_septet.plots import learning_curve
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        x = [c["minutes"] for c in curve]
-        plt.figure(figsize=(6, 4))
-        plt.plot(x, [c["vs_random"] for c in curve], "o-", label="learner team vs random team")
-        plt.plot(x, [c["vs_heuristic"] for c in curve], "o-",
-                 label="learner team vs heuristic team")
-        plt.axhline(baseline["random_policy_vs_heuristic"], ls=":", c="grey",
-                    label="random policy vs heuristic team")
-        plt.axhline(0.5, ls="--", c="k", lw=0.8, label="parity (heuristic team: 0.5)")
-        plt.xlabel("training minutes (wall, evaluation excluded)")
-        plt.ylabel(f"game win rate (greedy; last point {args.final_games} games)")
-        plt.ylim(0, 1)
-        plt.legend(fontsize=8)
-        plt.title("Yokai Septet 4p: masked PPO team vs built-in bots")
-        plt.tight_layout()
-        plt.savefig(os.path.join(args.out, "learning_curve.png"), dpi=120)
+        learning_curve(
+            os.path.join(args.out, "learning_curve.png"),
+            [c["minutes"] for c in curve],
+            {
+                "learner team vs random team": [c["vs_random"] for c in curve],
+                "learner team vs heuristic team": [c["vs_heuristic"] for c in curve],
+            },
+            hlines={
+                "random policy vs heuristic team": baseline["random_policy_vs_heuristic"],
+                "parity (heuristic team: 0.5)": 0.5,
+            },
+            xlabel="training minutes (wall, evaluation excluded)",
+            ylabel=f"game win rate (greedy; last point {args.final_games} games)",
+            ylim=(0, 1),
+            title="Yokai Septet 4p: masked PPO team vs built-in bots",
+        )
     except ImportError:
         print("matplotlib not installed: no plot")
     keys = ("final", "baseline", "train_minutes", "wall_minutes", "cpu_minutes", "decisions",

@@ -1,103 +1,87 @@
-//! A human-readable table of a [`State`], for debugging and the terminal UI. Shows every
-//! hand: it is the referee's view, not a player's.
+//! A human-readable table as text, for debugging and the terminal: `Display` for a
+//! [`State`] (the referee's view, every hand shown) and for a [`SeatView`] (one seat's
+//! view: the other hands are only counted). Both draw a [`Table`].
 
 use std::fmt;
 
+use crate::picture::Table;
 use crate::state::{Phase, State};
+use crate::view::SeatView;
 
 impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Table::from_state(self).fmt(f)
+    }
+}
+
+impl fmt::Display for SeatView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Table::from_view(self).fmt(f)
+    }
+}
+
+impl fmt::Display for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.variant();
-        let n = self.num_players();
-        write!(f, "Yokai Septet {v}")?;
-        if !v.is_seal() {
-            write!(f, " ({})", self.config().scoring)?;
-        }
-        write!(f, " · round {} · {}", self.round() + 1, self.phase().name())?;
-        match self.current_player() {
-            Some(p) => writeln!(f, " · seat {p} to act")?,
+        write!(f, "{}", self.title())?;
+        match self.viewer {
+            Some(me) => writeln!(f, " · seat {me}'s view")?,
             None => writeln!(f)?,
         }
-        match (self.trump_suit(), self.trump_card()) {
+        match (self.trump_suit, self.trump_card) {
             (Some(t), Some(c)) => write!(f, "Trump: {t} (face-up {c})")?,
             (Some(t), None) => write!(f, "Trump: {t}")?,
             (None, _) => write!(f, "Trump: set by the first lead")?,
         }
         write!(f, " · Scores:")?;
         for side in 0..v.num_sides() {
-            let seat = side;
-            if v.has_teams() {
-                write!(
-                    f,
-                    " team {side} (seats {},{}) {}",
-                    side,
-                    side + 2,
-                    self.score(seat)
-                )?;
-            } else {
-                write!(f, " seat {side} {}", self.score(seat))?;
-            }
+            write!(f, " {} {}", self.side_label(side), self.scores[side])?;
         }
         writeln!(f)?;
         if v.is_seal() {
             for team in 0..2 {
-                let suits: Vec<&str> = crate::card::Suit::ALL
-                    .iter()
-                    .filter(|s| self.seals(team) >> (**s as u8) & 1 == 1)
-                    .map(|s| s.name())
-                    .collect();
-                writeln!(
-                    f,
-                    "Seals team {team}: {}",
-                    if suits.is_empty() {
-                        "-".to_string()
-                    } else {
-                        suits.join(" ")
-                    }
-                )?;
+                writeln!(f, "Seals team {team}: {}", self.sealed_text(team))?;
             }
         }
-        for p in 0..n {
-            let marker = if self.current_player() == Some(p) {
-                '*'
-            } else {
-                ' '
+        for (p, seat) in self.seats.iter().enumerate() {
+            let marker = if self.to_act == Some(p) { '*' } else { ' ' };
+            let hand = match seat.hand {
+                Some(h) => h.to_string(),
+                None => format!("({} cards, hidden)", seat.hand_len),
             };
             write!(
                 f,
-                "{marker} seat {p}: {:<48} tricks {:>2}",
-                self.hand(p).to_string(),
-                self.tricks_won(p)
+                "{marker} seat {p}: {hand:<48} tricks {:>2}",
+                seat.tricks_won
             )?;
-            let bosses = self.won_cards(p).bosses();
-            if !bosses.is_empty() {
-                write!(f, " · bosses {bosses}")?;
+            if !seat.bosses.is_empty() {
+                write!(f, " · bosses {}", seat.bosses)?;
             }
-            if self.phase() == Phase::Pass && !self.picks(p).is_empty() {
+            if self.phase == Phase::Pass && seat.num_picks > 0 {
                 write!(f, " · picked")?;
-                for c in self.picks(p) {
-                    write!(f, " {c}")?;
+                match &seat.picks {
+                    Some(picks) => {
+                        for (c, _) in picks {
+                            write!(f, " {c}")?;
+                        }
+                    }
+                    None => write!(f, " {} (hidden)", seat.num_picks)?,
                 }
             }
             writeln!(f)?;
         }
-        if let Some(leader) = self
-            .trick_leader()
-            .filter(|_| !self.trick_cards().is_empty())
-        {
+        if let Some(leader) = self.trick_leader.filter(|_| !self.trick.is_empty()) {
             write!(f, "Trick (led by seat {leader}):")?;
-            for c in self.trick_cards() {
+            for c in &self.trick {
                 write!(f, " {c}")?;
+            }
+            if let Some(w) = self.trick_winner {
+                write!(f, " → seat {w}")?;
             }
             writeln!(f)?;
         }
-        if self.is_over() {
-            let w: Vec<String> = self.winners().map(|p| p.to_string()).collect();
-            if self.is_truncated() {
-                writeln!(f, "Game truncated by the round cap")?;
-            } else {
-                writeln!(f, "Game over · winners: seats {}", w.join(", "))?;
-            }
+        if let Some(text) = self.game_over_text() {
+            writeln!(f, "{text}")?;
         }
         Ok(())
     }
@@ -116,6 +100,22 @@ mod tests {
             assert!(text.contains(&s.hand(0).to_string()));
             assert!(text.contains("Scores:"));
             assert_eq!(text.contains("face-up"), !v.is_seal());
+        }
+    }
+
+    #[test]
+    fn seat_view_text_hides_the_other_hands_r10() {
+        for v in Variant::ALL {
+            let s = State::new(GameConfig::new(v, 3));
+            for me in 0..v.num_players() {
+                let text = s.view(me).to_string();
+                assert!(text.contains(&format!("seat {me}'s view")), "{text}");
+                assert!(text.contains(&s.hand(me).to_string()));
+                for p in (0..v.num_players()).filter(|&p| p != me) {
+                    assert!(!text.contains(&s.hand(p).to_string()), "{text}");
+                    assert!(text.contains(&format!("seat {p}: ({} cards, hidden)", v.hand_size())));
+                }
+            }
         }
     }
 }

@@ -13,6 +13,8 @@
 //!   may read (R10).
 //! - [`observation`]: the canonical observation encoder and its generated layout;
 //!   [`reward`]: reward modes; [`sampler`]: exactly uniform determinizations.
+//! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])
+//!   and pixels (feature `raster`), and the HTML replay viewer ([`picture::replay_html`]).
 //! - [`bots`]: `random`, `heuristic`, `pimc`; [`arena`]: duplicate-deal arenas on rayon.
 //! - [`vector`]: many games stepped together on rayon, writing observations, masks,
 //!   rewards and flags into caller-provided buffers (the core of Python's `VectorEnv`).
@@ -42,6 +44,7 @@ pub mod error;
 mod expand;
 pub mod observation;
 pub mod passing;
+pub mod picture;
 pub mod record;
 pub mod reward;
 pub mod sampler;

@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import Bot, Game
+from ._render import RENDER_MODES, check_render_mode, check_seat, render
 
 OBS_HIGH = 255.0
 
@@ -32,10 +33,15 @@ class YokaiSeptetEnv(gym.Env):
             ``"lose"`` (the episode ends with reward ``illegal_reward`` and
             ``info["illegal_action"] = True``). Default ``"lose"``.
         illegal_reward: the reward of an illegal action under ``"lose"``.
-        render_mode: ``None``, ``"ansi"`` or ``"human"``.
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text),
+            ``"human"`` (prints it) or ``"rgb_array"`` (``render()`` returns the table's
+            picture, a ``uint8`` array of shape ``(640, 960, 3)``, e.g. for
+            ``gymnasium.wrappers.RecordVideo``).
+        render_seat: whose view ``render()`` shows: ``None`` (default, every hand),
+            ``"learner"`` (the learner's seat, the other hands hidden) or a seat number.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
         self,
@@ -49,6 +55,7 @@ class YokaiSeptetEnv(gym.Env):
         illegal_action: str = "lose",
         illegal_reward: float = -1.0,
         render_mode: Optional[str] = None,
+        render_seat: Union[None, int, str] = None,
     ) -> None:
         super().__init__()
         self._config = dict(
@@ -78,15 +85,15 @@ class YokaiSeptetEnv(gym.Env):
             raise ValueError(
                 f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}: valid render modes are None, 'ansi', 'human'"
-            )
+        check_render_mode(render_mode)
+        if render_seat != "learner":
+            check_seat(render_seat, n)
         self.opponents = names
         self.reward_mode = reward_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
+        self.render_seat = render_seat
         self._fixed_seat = learner_seat
         self.learner_seat = 0 if learner_seat is None else int(learner_seat)
         self.observation_space = spaces.Box(
@@ -167,13 +174,8 @@ class YokaiSeptetEnv(gym.Env):
             self.render()
         return g.observation(self.learner_seat), float(reward), terminated, truncated, info
 
-    def render(self) -> Optional[str]:
-        """``"ansi"``: the text picture of the game; ``"human"``: prints it."""
-        if self.render_mode is None:
-            gym.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        text = str(self.game)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+    def render(self) -> Union[None, str, np.ndarray]:
+        """``"ansi"``: the table as text; ``"human"``: prints it; ``"rgb_array"``: the
+        table's picture (``uint8``, ``(640, 960, 3)``). Whose view: ``render_seat``."""
+        seat = self.learner_seat if self.render_seat == "learner" else self.render_seat
+        return render(self.game, self.render_mode, seat)

@@ -10,6 +10,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._core import Game, IllegalActionError
+from ._render import RENDER_MODES, check_render_mode, check_seat, render
 
 #: Upper bound of every observation value (they are 0/1 flags and small counts).
 OBS_HIGH = 255.0
@@ -41,8 +42,11 @@ class raw_env(AECEnv):
     Args:
         variant, scoring, episode, max_rounds: as for :class:`yokai_septet.Game`.
         reward_mode: ``"win"`` or ``"points"``.
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text) or ``"human"``
-            (prints it).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"``
+            (prints it) or ``"rgb_array"`` (``render()`` returns the table's picture, a
+            ``uint8`` array of shape ``(640, 960, 3)``).
+        render_seat: whose view ``render()`` shows: ``None`` (default, every hand) or a
+            seat number (that seat's view, the other hands hidden).
         seed: the seed of the first game if ``reset`` is called without one.
         illegal_action: ``"raise"`` (default: ``IllegalActionError``, nothing changes)
             or ``"lose"``: the game ends at once, every agent terminated, the offender
@@ -57,7 +61,7 @@ class raw_env(AECEnv):
     """
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": list(RENDER_MODES),
         "name": "yokai_septet_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -72,11 +76,13 @@ class raw_env(AECEnv):
         reward_mode: str = "win",
         render_mode: Optional[str] = None,
         seed: Optional[int] = None,
+        render_seat: Optional[int] = None,
         illegal_action: str = "raise",
         illegal_reward: float = -1.0,
         observation_key: str = "observation",
     ) -> None:
         super().__init__()
+        check_render_mode(render_mode)
         if illegal_action not in ("raise", "lose"):
             raise ValueError(
                 f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
@@ -90,11 +96,6 @@ class raw_env(AECEnv):
         self.illegal_reward = float(illegal_reward)
         self.observation_key = observation_key
         self._ended_by_illegal_action = False
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"unknown render_mode {render_mode!r}: valid render modes are "
-                f"None, 'ansi', 'human'"
-            )
         if reward_mode not in ("win", "points"):
             raise ValueError(
                 f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
@@ -107,6 +108,7 @@ class raw_env(AECEnv):
                          episode=episode, max_rounds=max_rounds)
         self.reward_mode = reward_mode
         self.render_mode = render_mode
+        self.render_seat = check_seat(render_seat, self.game.num_players)
         self._seed_rng = np.random.default_rng(seed)
         self._next_seed = seed
         n = self.game.num_players
@@ -201,20 +203,11 @@ class raw_env(AECEnv):
         self.infos[agent] = {**self.infos[agent], "illegal_action": True}
         self._accumulate_rewards()
 
-    def render(self) -> Optional[str]:
-        """``"ansi"``: returns the text picture of the game; ``"human"``: prints it."""
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        text = str(self.game)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+    def render(self) -> Any:
+        """``"ansi"``: returns the table as text; ``"human"``: prints it;
+        ``"rgb_array"``: returns the table's picture (``uint8``, ``(640, 960, 3)``).
+        Whose view: ``render_seat``."""
+        return render(self.game, self.render_mode, self.render_seat)
 
     def close(self) -> None:
         """Nothing to release."""

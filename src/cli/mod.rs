@@ -7,7 +7,8 @@
 //!
 //! - `arena`: many games between bots, summarised.
 //! - `play`: an interactive game, you against the bots ([`play`]).
-//! - `replay FILE`: a validated record, trick by trick ([`replay`]).
+//! - `replay FILE`: a validated record, trick by trick ([`replay`]); with `--html OUT`, the
+//!   self-contained HTML replay viewer ([`crate::picture::replay_html`]).
 //! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
 //! - `rules`: the rules reference (`docs/rules.md`, built in).
 //!
@@ -122,6 +123,10 @@ struct ReplayArgs {
     /// Show only round K, counted from 0 (as `Game.round` and the record's `rounds`).
     #[arg(long)]
     round: Option<usize>,
+    /// Write a self-contained HTML replay viewer (every round, trick by trick) to this
+    /// file instead of printing.
+    #[arg(long, value_name = "OUT.html", conflicts_with = "round")]
+    html: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -297,7 +302,20 @@ fn play_cmd(
 fn replay_cmd(a: ReplayArgs, out: &mut dyn Write, style: Style) -> Result<(), Failure> {
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", a.file.display())))?;
-    replay::replay(&text, a.round, style, out)
+    match a.html {
+        Some(path) => replay_html(&text, &path, out),
+        None => replay::replay(&text, a.round, style, out),
+    }
+}
+
+/// `replay FILE --html OUT`: the record validated, then the viewer page written.
+fn replay_html(json: &str, path: &std::path::Path, out: &mut dyn Write) -> Result<(), Failure> {
+    let m = crate::Match::from_json(json).map_err(|e| Failure::usage(e.to_string()))?;
+    let page = crate::picture::replay_html(&m);
+    std::fs::write(path, page)
+        .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))?;
+    writeln!(out, "wrote {}", path.display())?;
+    Ok(())
 }
 
 fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {

@@ -9,31 +9,7 @@ use crate::state::RoundEnd;
 
 use super::{Failure, Style};
 
-/// Why a round ended, in words (R7, R9).
-pub fn reason_text(reason: RoundEnd, variant: Variant) -> &'static str {
-    let four = variant.has_teams();
-    match reason {
-        RoundEnd::Bosses if four => "captured 4 bosses (R7.1)",
-        RoundEnd::Bosses => "captured 3 bosses (R7.1)",
-        RoundEnd::Tricks if four => "the other team took 7 tricks without 4 bosses (R7.2)",
-        RoundEnd::Tricks => "a player took 7 tricks without 3 bosses (R7.2)",
-        RoundEnd::LastTrick => "won the last trick (R7.3)",
-        RoundEnd::Complete => "all 14 tricks played, no game win (R9)",
-        RoundEnd::Sealed => "sealed enough suits to win the game (R9)",
-    }
-}
-
-/// Seats as `seats 0, 2` / `seat 1` / `nobody`.
-pub fn seats_text(seats: &[usize]) -> String {
-    match seats {
-        [] => "nobody".into(),
-        [s] => format!("seat {s}"),
-        _ => {
-            let v: Vec<String> = seats.iter().map(|s| s.to_string()).collect();
-            format!("seats {}", v.join(", "))
-        }
-    }
-}
+pub use crate::picture::{reason_text, seats_text};
 
 fn card(id: u8) -> Card {
     Card::new(id).expect("a validated record holds valid card ids")

@@ -1,9 +1,9 @@
 //! `yokai_septet.Game`: one game, a thin wrapper over [`State`] plus its action history.
 
-use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
 use super::json::{json_to_py, py_to_json, record_err};
@@ -15,6 +15,7 @@ use crate::config::{GameConfig, Variant};
 use crate::deal::Deal;
 use crate::error::IllegalAction;
 use crate::observation::{encode, layout, observation_size, ObsValue};
+use crate::picture::{self, Raster};
 use crate::record::Match;
 use crate::reward::rewards;
 use crate::state::{Phase, State};
@@ -77,6 +78,24 @@ impl PyGame {
                  cards were sampled, not dealt and played, so it has no record",
             ))
         }
+    }
+
+    /// The seat a picture is for: `None` (the whole table) or a valid seat.
+    fn picture_seat(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+        seat.map(|s| extract_seat(s, self.state().num_players()))
+            .transpose()
+    }
+
+    fn svg(&self, seat: Option<usize>) -> String {
+        match seat {
+            Some(p) => picture::seat_svg(&self.state().view(p)),
+            None => picture::table_svg(self.state()),
+        }
+    }
+
+    fn raster(&self, seat: Option<usize>, scale: f64) -> PyResult<Raster> {
+        picture::rasterize(&self.svg(seat), scale as f32)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 }
 
@@ -581,6 +600,78 @@ impl PyGame {
 
     fn __str__(&self) -> String {
         self.state().to_string()
+    }
+
+    /// The table as text: ``seat=None`` gives every hand (``str(game)``); a seat gives
+    /// that seat's view, the other hands only counted.
+    #[pyo3(signature = (seat = None))]
+    fn to_text(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        Ok(match self.picture_seat(seat)? {
+            Some(p) => self.state().view(p).to_string(),
+            None => self.state().to_string(),
+        })
+    }
+
+    /// The table as an SVG document (``str``, 960×640): card faces in the suit colours,
+    /// hands, the trick, captured bosses, trick counts, trump, scores and seals.
+    /// ``seat=None`` shows every hand; a seat shows that seat's view, built from what it
+    /// may know only (the other hands face down).
+    #[pyo3(signature = (seat = None))]
+    fn to_svg(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        Ok(self.svg(self.picture_seat(seat)?))
+    }
+
+    /// :meth:`to_svg` rasterised: a numpy ``uint8`` array of shape ``(H, W, 3)``
+    /// (``(640, 960, 3)`` at ``scale=1.0``), the same pixels on every machine (the font
+    /// is bundled).
+    #[pyo3(signature = (seat = None, scale = 1.0))]
+    fn to_rgb_array<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+        scale: f64,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let seat = self.picture_seat(seat)?;
+        let r = py.allow_threads(|| self.raster(seat, scale))?;
+        let shape = [r.height as usize, r.width as usize, 3];
+        let flat = numpy::ndarray::Array1::from_vec(r.rgb);
+        let arr = flat
+            .into_shape_with_order(shape)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(PyArray3::from_owned_array(py, arr))
+    }
+
+    /// :meth:`to_svg` rasterised as PNG file bytes.
+    #[pyo3(signature = (seat = None, scale = 1.0))]
+    fn to_png<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+        scale: f64,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let seat = self.picture_seat(seat)?;
+        let png = py.allow_threads(|| {
+            self.raster(seat, scale)?
+                .to_png()
+                .map_err(|e| PyValueError::new_err(e.to_string()))
+        })?;
+        Ok(PyBytes::new(py, &png))
+    }
+
+    /// The HTML replay viewer of the game so far (``str``): one self-contained page
+    /// that steps through every round and trick (as ``yokai-septet replay --html``).
+    fn replay_html(&self) -> String {
+        picture::replay_html(&self.m)
+    }
+
+    /// Notebooks show the whole table as SVG.
+    fn _repr_svg_(&self) -> String {
+        self.svg(None)
+    }
+
+    /// Notebooks show the whole table as SVG (inline in HTML).
+    fn _repr_html_(&self) -> String {
+        format!("<div style=\"max-width:100%\">{}</div>", self.svg(None))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -45,7 +45,7 @@ def test_render_modes():
     e.reset(seed=1)
     assert "seat 0" in e.render()
     with pytest.raises(ValueError):
-        ys.env(render_mode="rgb_array")
+        ys.env(render_mode="rgb")
 
 
 def test_illegal_action_raises_and_changes_nothing():

@@ -1,0 +1,386 @@
+//! Pictures of the table: the SVG (parsed as XML and read back), the seat view's secrecy
+//! (R10), the suit colours and card marks (R1), the HTML replay viewer's page, and (with
+//! the `raster` feature) the pixels.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use yokai_septet::picture::{replay_html, seat_svg, table_svg};
+use yokai_septet::{sampler, Card, CardSet, GameConfig, Match, State, Suit, Variant};
+
+fn parse(svg: &str) -> roxmltree::Document<'_> {
+    roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not well-formed XML: {e}"))
+}
+
+/// The R1 codes of every card placed in the picture (`<use data-card>`), optionally only
+/// under the element matching `within`.
+fn placed(doc: &roxmltree::Document, within: impl Fn(roxmltree::Node) -> bool) -> Vec<String> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("use") && n.attribute("data-card").is_some())
+        .filter(|n| n.ancestors().any(&within))
+        .map(|n| n.attribute("data-card").unwrap().to_string())
+        .collect()
+}
+
+fn codes(set: CardSet) -> Vec<String> {
+    set.iter().map(|c| c.to_string()).collect()
+}
+
+fn hand_group(p: usize) -> impl Fn(roxmltree::Node) -> bool {
+    move |n| {
+        n.attribute("class") == Some("hand") && n.attribute("data-seat") == Some(&p.to_string())
+    }
+}
+
+/// States along random games of every variant: passing, mid-trick, after round ends.
+fn sample_states() -> Vec<State> {
+    let mut out = Vec::new();
+    for v in Variant::ALL {
+        for seed in 0..3u64 {
+            let mut cfg = GameConfig::new(v, seed);
+            cfg.max_rounds = Some(3);
+            let mut m = Match::new(cfg);
+            let mut rng = common::rng(seed);
+            let mut k = 0;
+            while !m.state().is_over() {
+                if k % 5 == 0 {
+                    out.push(*m.state());
+                }
+                let c = common::random_action(m.state(), &mut rng);
+                m.apply(c).unwrap();
+                k += 1;
+            }
+            out.push(*m.state());
+        }
+    }
+    out
+}
+
+#[test]
+fn table_svg_is_well_formed_and_shows_every_hand_trick_and_captured_boss() {
+    for s in sample_states() {
+        let svg = table_svg(&s);
+        let doc = parse(&svg);
+        let root = doc.root_element();
+        assert_eq!(root.attribute("width"), Some("960"));
+        assert_eq!(root.attribute("height"), Some("640"));
+        for p in 0..s.num_players() {
+            assert_eq!(
+                placed(&doc, hand_group(p)),
+                codes(s.hand(p)),
+                "seat {p}\n{s}"
+            );
+            let bosses = placed(&doc, |n| {
+                n.attribute("class") == Some("bosses")
+                    && n.parent()
+                        .is_some_and(|g| g.attribute("data-seat") == Some(&p.to_string()))
+            });
+            assert_eq!(bosses, codes(s.won_cards(p).bosses()));
+        }
+        let trick: Vec<String> = s.trick_cards().iter().map(|c| c.to_string()).collect();
+        assert_eq!(
+            placed(&doc, |n| n.attribute("class") == Some("trick")),
+            trick
+        );
+        // Every placed card has its face defined in the same document.
+        let defined: BTreeSet<&str> = doc
+            .descendants()
+            .filter_map(|n| n.attribute("id"))
+            .collect();
+        for n in doc.descendants().filter(|n| n.has_tag_name("use")) {
+            let href = n.attribute("href").unwrap();
+            assert!(defined.contains(&href[1..]), "{href} undefined");
+        }
+        let text: String = doc
+            .descendants()
+            .filter(|n| n.is_text())
+            .map(|n| n.text().unwrap())
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(text.contains(&format!("round {}", s.round() + 1)), "{text}");
+        for p in 0..s.num_players() {
+            assert!(text.contains(&format!("tricks {}", s.tricks_won(p))));
+        }
+        match s.trump_suit() {
+            Some(t) => assert!(text.contains(t.name())),
+            None => assert!(text.contains("set by the first lead")),
+        }
+        if s.is_over() && !s.is_truncated() {
+            assert!(text.contains("Game over · winners"), "{text}");
+        }
+    }
+}
+
+/// R1 colour names, checked on the card's fill by hue.
+fn colour_name(hex: &str) -> &'static str {
+    let v = u32::from_str_radix(&hex[1..], 16).unwrap();
+    let (r, g, b) = ((v >> 16) as i32, (v >> 8 & 255) as i32, (v & 255) as i32);
+    if r.max(g).max(b) < 64 {
+        "black"
+    } else if g > r && g > b {
+        "green"
+    } else if r > 200 && g > 150 && b < 80 {
+        "yellow"
+    } else if b > r && g > r {
+        "blue"
+    } else if b >= r && r > g {
+        "purple"
+    } else if r > b && b > g && b > 120 {
+        "pink"
+    } else if r > 150 && g < 80 && b < 80 {
+        "red"
+    } else {
+        "unknown"
+    }
+}
+
+#[test]
+fn card_faces_show_the_suit_colour_letter_value_and_marks_r1() {
+    // A seal deal: every card face, both boss copies included, sooner or later.
+    let expected = ["green", "purple", "pink", "yellow", "black", "red", "blue"];
+    let mut seen = CardSet::EMPTY;
+    for seed in 0..40 {
+        let s = State::new(GameConfig::new(Variant::Seal, seed));
+        let svg = table_svg(&s);
+        let doc = parse(&svg);
+        for c in (0..56u8).filter_map(Card::new) {
+            let Some(face) = doc
+                .descendants()
+                .find(|n| n.attribute("id") == Some(&format!("ys-c{}", c.id())))
+            else {
+                continue;
+            };
+            seen.insert(c);
+            let fill = face
+                .children()
+                .find(|n| n.has_tag_name("rect"))
+                .and_then(|r| r.attribute("fill"))
+                .unwrap();
+            assert_eq!(colour_name(fill), expected[c.suit().index()], "{c}");
+            let texts: Vec<&str> = face
+                .descendants()
+                .filter(|n| n.is_text())
+                .map(|n| n.text().unwrap())
+                .collect();
+            assert_eq!(texts[0], c.suit().letter().to_string(), "{c}");
+            let value = if c == Card::ACE {
+                "A".to_string()
+            } else {
+                c.value().to_string()
+            };
+            assert!(texts.contains(&value.as_str()), "{c}: {texts:?}");
+            assert_eq!(texts.contains(&"★"), c.is_boss(), "{c}: boss mark");
+            assert_eq!(texts.contains(&"b"), c.is_second_copy(), "{c}: copy mark");
+            assert_eq!(
+                face.descendants().any(|n| n.has_tag_name("circle")),
+                c == Card::ACE,
+                "{c}: the A's ring"
+            );
+        }
+    }
+    assert_eq!(seen.len(), 56, "every face drawn: {seen}");
+    for s in Suit::ALL {
+        assert!(seen.contains(s.boss()) && seen.contains(s.second_boss()));
+    }
+}
+
+#[test]
+fn seat_svg_shows_only_what_the_seat_knows_r10() {
+    let mut rng = common::rng(99);
+    for s in sample_states() {
+        for me in 0..s.num_players() {
+            let view = s.view(me);
+            let svg = seat_svg(&view);
+            let doc = parse(&svg);
+            assert_eq!(placed(&doc, hand_group(me)), codes(s.hand(me)));
+            for p in (0..s.num_players()).filter(|&p| p != me) {
+                assert!(placed(&doc, hand_group(p)).is_empty(), "seat {p} shown");
+            }
+            // Every card pictured is public or the viewer's own.
+            let mut public = s.hand(me).union(s.played());
+            if let Some(c) = s.trump_card() {
+                public.insert(c);
+            }
+            for code in placed(&doc, |_| true) {
+                let c: Card = code.parse().unwrap();
+                assert!(public.contains(c), "{code} is hidden from seat {me}");
+            }
+            let backs = doc
+                .descendants()
+                .filter(|n| n.attribute("class") == Some("card-back"))
+                .count();
+            let others: usize = (0..s.num_players())
+                .filter(|&p| p != me)
+                .map(|p| s.hand(p).len() as usize)
+                .collect::<Vec<_>>()
+                .iter()
+                .sum();
+            assert_eq!(backs, others);
+            // The picture depends on the information set only: any other deal consistent
+            // with what this seat knows gives the same picture.
+            if !s.is_over() {
+                let other = sampler::sample(&view, &mut rng);
+                assert_eq!(seat_svg(&other.view(me)), svg, "seat {me}\n{s}");
+            }
+        }
+    }
+}
+
+/// The JSON steps embedded in a replay page.
+fn steps(html: &str) -> Vec<serde_json::Value> {
+    let start = html.find(r#"id="ys-steps">"#).unwrap() + r#"id="ys-steps">"#.len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str(&html[start..end]).unwrap()
+}
+
+#[test]
+fn replay_html_is_self_contained_and_steps_through_every_trick_of_a_record() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let json = std::fs::read_to_string(&path).unwrap();
+        let m = Match::from_json(&json).unwrap();
+        let rec = m.record();
+        let html = replay_html(&m);
+        let name = path.display();
+        // No network, no external files.
+        for needle in ["<link", " src=", "url(", "@import", "https:"] {
+            assert!(!html.contains(needle), "{name}: {needle}");
+        }
+        assert_eq!(
+            html.matches("http://").count(),
+            html.matches("http://www.w3.org/2000/svg").count(),
+            "{name}: only the SVG namespace URI"
+        );
+        let steps = steps(&html);
+        let expected: usize = rec
+            .rounds
+            .iter()
+            .map(|r| 1 + r.passes.iter().any(|p| !p.is_empty()) as usize + r.tricks.len())
+            .sum();
+        assert_eq!(steps.len(), expected, "{name}");
+        let mut tricks = steps
+            .iter()
+            .filter(|s| s["text"].as_str().unwrap().contains("ys-trick"));
+        for (r, round) in rec.rounds.iter().enumerate() {
+            for (k, trick) in round.tricks.iter().enumerate() {
+                let step = tricks.next().unwrap();
+                let text = step["text"].as_str().unwrap();
+                let cards: Vec<String> = trick
+                    .cards
+                    .iter()
+                    .map(|&c| Card::new(c).unwrap().to_string())
+                    .collect();
+                assert!(
+                    text.contains(&format!(
+                        r#"data-round="{r}" data-trick="{k}" data-cards="{}""#,
+                        cards.join(" ")
+                    )),
+                    "{name} round {r} trick {k}: {text}"
+                );
+                let svg = step["svg"].as_str().unwrap();
+                let doc = parse(svg);
+                assert_eq!(
+                    placed(&doc, |n| n.attribute("class") == Some("trick")),
+                    cards
+                );
+                if k + 1 == round.tricks.len() {
+                    let res = round.result.as_ref().unwrap();
+                    assert!(
+                        text.contains(&format!(r#"data-reason="{}""#, res.reason)),
+                        "{name}: {text}"
+                    );
+                }
+            }
+        }
+        // Every hand is drawn face up and face down, tagged by seat, for the seat selector.
+        let first = parse(steps[0]["svg"].as_str().unwrap());
+        for p in 0..m.state().num_players() {
+            for side in ["ys-face", "ys-back"] {
+                let class = format!("{side} ys-seat-{p}");
+                assert!(
+                    first
+                        .descendants()
+                        .any(|n| n.attribute("class") == Some(class.as_str())),
+                    "{name}: {class}"
+                );
+            }
+        }
+    }
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn cli_replay_html_writes_the_viewer_and_rejects_a_bad_record() {
+    use std::io::Cursor;
+    use yokai_septet::cli::{run_with, Style};
+    let cli = |args: &[&str]| {
+        let mut argv = vec!["yokai-septet"];
+        argv.extend_from_slice(args);
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = run_with(argv, &mut Cursor::new(""), &mut out, &mut err, Style::PLAIN);
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    };
+    let dir = std::env::temp_dir().join(format!("yokai-picture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/4p_seed1.json");
+    let out_path = dir.join("game.html");
+    let out_str = out_path.to_str().unwrap();
+    let (code, out, err) = cli(&["replay", record, "--html", out_str]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("game.html"), "{out}");
+    let html = std::fs::read_to_string(&out_path).unwrap();
+    let m = Match::from_json(&std::fs::read_to_string(record).unwrap()).unwrap();
+    assert_eq!(html, replay_html(&m));
+
+    let bad = dir.join("bad.json");
+    let tampered =
+        std::fs::read_to_string(record)
+            .unwrap()
+            .replacen("\"winner\":", "\"winner\":7,\"x\":", 1);
+    std::fs::write(&bad, tampered).unwrap();
+    let (code, _, err) = cli(&["replay", bad.to_str().unwrap(), "--html", out_str]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rounds[0]"), "{err}");
+    let (code, _, err) = cli(&["replay", record, "--html", out_str, "--round", "1"]);
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[cfg(feature = "raster")]
+mod raster {
+    use super::*;
+    use yokai_septet::picture::rasterize;
+
+    #[test]
+    fn rasterised_table_is_960x640_rgb_not_blank_and_deterministic() {
+        let mut m = Match::new(GameConfig::new(Variant::FourPlayer, 5));
+        let mut rng = common::rng(5);
+        for _ in 0..20 {
+            let c = common::random_action(m.state(), &mut rng);
+            m.apply(c).unwrap();
+        }
+        let svg = table_svg(m.state());
+        let a = rasterize(&svg, 1.0).unwrap();
+        assert_eq!((a.width, a.height, a.rgb.len()), (960, 640, 960 * 640 * 3));
+        assert_eq!(a, rasterize(&svg, 1.0).unwrap());
+        let colours: BTreeSet<&[u8]> = a.rgb.chunks_exact(3).collect();
+        assert!(colours.len() > 50, "{} colours", colours.len());
+        // Text is drawn (the bundled font): the header band holds light pixels.
+        let header_light = (0..960 * 36)
+            .filter(|i| a.rgb[3 * i] > 200 && a.rgb[3 * i + 1] > 200)
+            .count();
+        assert!(header_light > 500, "{header_light}");
+        let png = a.to_png().unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        let half = rasterize(&svg, 0.5).unwrap();
+        assert_eq!((half.width, half.height), (480, 320));
+        assert!(rasterize("<svg", 1.0).is_err());
+        assert!(rasterize(&svg, 0.0).is_err());
+    }
+}
