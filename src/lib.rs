@@ -46,6 +46,7 @@ pub mod record;
 pub mod reward;
 pub mod sampler;
 pub mod scoring;
+pub mod solver;
 pub mod state;
 pub mod trick;
 pub mod vector;

@@ -54,17 +54,10 @@ impl Default for PimcConfig {
 impl PimcConfig {
     /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds.
     pub fn parse_budget(arg: &str) -> Option<PimcConfig> {
-        if let Some(ms) = arg.strip_suffix("ms") {
-            let ms: u64 = ms.parse().ok().filter(|&m| m > 0)?;
-            return Some(PimcConfig {
-                playouts: u32::MAX,
-                time_limit: Some(Duration::from_millis(ms)),
-                ..PimcConfig::default()
-            });
-        }
-        let n: u32 = arg.parse().ok().filter(|&n| n > 0)?;
+        let (playouts, time_limit) = super::parse_budget(arg)?;
         Some(PimcConfig {
-            playouts: n,
+            playouts,
+            time_limit,
             ..PimcConfig::default()
         })
     }
