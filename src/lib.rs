@@ -13,7 +13,9 @@
 //!   may read (R10).
 //! - [`observation`]: the canonical observation encoder and its generated layout;
 //!   [`reward`]: reward modes; [`sampler`]: exactly uniform determinizations.
-//! - [`bots`]: `random`, `heuristic`, `pimc`; [`arena`]: duplicate-deal arenas on rayon.
+//! - [`bots`]: `random`, `heuristic`, `pimc`, `pimc-dd`; [`arena`]: duplicate-deal arenas on
+//!   rayon; [`ladder`]: round-robin arenas summarised as an Elo table.
+//! - [`solver`]: the exact perfect-information solver for the rest of a round.
 //! - [`vector`]: many games stepped together on rayon, writing observations, masks,
 //!   rewards and flags into caller-provided buffers (the core of Python's `VectorEnv`).
 //! - `cli` (feature `cli`): the `yokai-septet` command-line tool (`arena`, `play`,
@@ -40,6 +42,7 @@ pub mod deal;
 mod display;
 pub mod error;
 mod expand;
+pub mod ladder;
 pub mod observation;
 pub mod passing;
 pub mod record;

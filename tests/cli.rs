@@ -185,6 +185,59 @@ fn wrong_input_gets_a_message_and_a_new_prompt() {
 }
 
 #[test]
+fn hint_shows_the_strongest_bots_card_and_its_evaluation() {
+    let (code, out, _) = cli(
+        &["play", "--seed", "3"],
+        "hint\n1\n1\n1\nhint\nhint\n?\nq\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("Hint: pass "), "{out}");
+    let at = out
+        .find("Hint (pimc-dd, 12 sampled deals): play ")
+        .expect(&out);
+    let line = out[at..].lines().next().unwrap();
+    // The hinted card is one the player may play: the hand marks those with a number.
+    let card = line
+        .rsplit("play ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let hand_at = out[..at].rfind("Your hand").unwrap();
+    let shown: Vec<&str> = out[hand_at..at]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("Play>"))
+        .flat_map(str::split_whitespace)
+        .collect();
+    let numbered: Vec<&str> = shown
+        .windows(2)
+        .filter(|w| w[0].chars().all(|c| c.is_ascii_digit()))
+        .map(|w| w[1])
+        .collect();
+    assert!(
+        numbered.contains(&card),
+        "{card} is not playable ({numbered:?}):\n{}",
+        &out[hand_at..]
+    );
+    assert!(
+        out.contains("value: 2 x (our round points - theirs)"),
+        "{out}"
+    );
+    // The same position gets the same hint.
+    let hints: Vec<&str> = out.lines().filter(|l| l.starts_with("Hint (")).collect();
+    assert_eq!(hints.len(), 2);
+    assert_eq!(hints[0], hints[1]);
+    assert!(out.contains("`hint`"), "help lists hint: {out}");
+    for l in out.lines().filter(|l| {
+        l.starts_with("Hint") || l.starts_with("  next best") || l.starts_with("  value")
+    }) {
+        assert!(l.chars().count() <= 80, "too wide: {l}");
+    }
+}
+
+#[test]
 fn closed_input_exits_cleanly_and_saves() {
     let path = tmp("closed.json");
     let (code, out, err) = cli(
@@ -228,7 +281,7 @@ fn bad_options_are_usage_errors() {
     }
     let (code, out, _) = cli(&["--help"], "");
     assert_eq!(code, 0);
-    for cmd in ["play", "replay", "bench", "arena"] {
+    for cmd in ["play", "replay", "bench", "arena", "ladder"] {
         assert!(out.contains(cmd), "{out}");
     }
 }

@@ -9,6 +9,7 @@
 //! - `play`: an interactive game, you against the bots ([`play`]).
 //! - `replay FILE`: a validated record, trick by trick ([`replay`]).
 //! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
+//! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.
 //!
 //! Exit codes: 0 success (also quitting a game, or its input closing), 1 a runtime error
 //! (an unwritable file, …), 2 a usage error or an invalid record.
@@ -23,6 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::{run_arena, ArenaConfig, Scoring, Variant};
 
 pub mod bench;
+mod hint;
 pub mod play;
 pub mod replay;
 pub mod style;
@@ -46,6 +48,37 @@ enum Command {
     Replay(ReplayArgs),
     /// Measure the engine's throughput: random playouts, one thread, per variant.
     Bench(BenchArgs),
+    /// Round-robin duplicate arenas between bots, summarised as a Markdown Elo table.
+    Ladder(LadderArgs),
+}
+
+#[derive(Args)]
+struct LadderArgs {
+    /// Variant: 4p, 3p, seal, seal-short.
+    #[arg(long, default_value = "4p")]
+    variant: String,
+    /// Scoring for 4p/3p: advanced or basic.
+    #[arg(long, default_value = "advanced")]
+    scoring: String,
+    /// Comma-separated bot names (default: every built-in bot at its default budget).
+    #[arg(long)]
+    bots: Option<String>,
+    /// Games per pair (rounded up to whole duplicate groups).
+    #[arg(long, default_value_t = 40)]
+    games: u64,
+    /// Worker threads per arena (0 = one per core). Timings are per decision on one core
+    /// either way, but other threads compete for shared caches and memory.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Master seed of every pairing's deals and bots.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Round cap per game (0 = none).
+    #[arg(long, default_value_t = 30)]
+    max_rounds: u32,
+    /// Append the Markdown table to this file instead of printing it.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -88,7 +121,8 @@ struct PlayArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Bots for the other seats: one name for all, or one per other seat in seat order
-    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms.
+    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms, pimc-dd, pimc-dd:N,
+    /// pimc-dd:Nms.
     #[arg(long, default_value = "heuristic")]
     bots: String,
     /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games).
@@ -197,6 +231,7 @@ where
         Command::Play(a) => play_cmd(a, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Bench(a) => bench_cmd(a, out),
+        Command::Ladder(a) => ladder_cmd(a, out),
     };
     let _ = out.flush();
     match result {
@@ -296,4 +331,50 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
         None => Variant::ALL.to_vec(),
     };
     bench::bench(&variants, a.seconds, out)
+}
+
+fn ladder_cmd(a: LadderArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let bots: Vec<String> = match &a.bots {
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
+        None => crate::bots::BUILT_IN_BOTS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    };
+    let config = crate::ladder::LadderConfig {
+        variant: parse_variant(&a.variant)?,
+        scoring: parse_scoring(&a.scoring)?,
+        bots,
+        games: a.games,
+        seed: a.seed,
+        max_rounds: (a.max_rounds > 0).then_some(a.max_rounds),
+        threads: a.threads,
+    };
+    let report = crate::ladder::run_ladder(&config, &|done, total| {
+        eprintln!(
+            "ladder {}: pairing {done}/{total} done",
+            config.variant.name()
+        );
+    })
+    .map_err(|e| Failure::usage(e.to_string()))?;
+    let md = report.markdown();
+    match &a.out {
+        Some(path) => {
+            use std::fs::OpenOptions;
+            let mut f = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))?;
+            writeln!(f, "{md}")?;
+            writeln!(
+                out,
+                "appended the {} ladder to {}",
+                a.variant,
+                path.display()
+            )?;
+        }
+        None => writeln!(out, "{md}")?,
+    }
+    Ok(())
 }
