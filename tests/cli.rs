@@ -221,10 +221,7 @@ fn hint_shows_the_strongest_bots_card_and_its_evaluation() {
         "{card} is not playable ({numbered:?}):\n{}",
         &out[hand_at..]
     );
-    assert!(
-        out.contains("value: 2 x (our round points - theirs)"),
-        "{out}"
-    );
+    assert!(out.contains("  value: "), "{out}");
     // The same position gets the same hint.
     let hints: Vec<&str> = out.lines().filter(|l| l.starts_with("Hint (")).collect();
     assert_eq!(hints.len(), 2);

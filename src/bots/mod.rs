@@ -30,7 +30,7 @@ mod pimc_dd;
 
 pub use heuristic::HeuristicBot;
 pub use pimc::{PimcBot, PimcConfig, Playout};
-pub use pimc_dd::{Evaluation, PimcDdBot, PimcDdConfig};
+pub use pimc_dd::{default_exact_tricks, PimcDdBot, PimcDdConfig};
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {
@@ -67,6 +67,17 @@ pub(crate) fn parse_budget(arg: &str) -> Option<(u32, Option<Duration>)> {
     }
     let n: u32 = arg.parse().ok().filter(|&n| n > 0)?;
     Some((n, None))
+}
+
+/// A search bot's evaluation of the legal cards of one decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// `(card, mean value)` for every legal card, in card order.
+    pub values: Vec<(Card, f64)>,
+    /// Worlds (determinizations) searched.
+    pub worlds: u32,
+    /// Whether the values are exact solver values (else heuristic playout values).
+    pub exact: bool,
 }
 
 /// A bot name that [`bot_by_name`] does not know.

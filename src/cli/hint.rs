@@ -1,8 +1,8 @@
 //! `hint` in `play`: what the strongest built-in bot would do, and why.
 //!
 //! In the play phase it runs `pimc-dd` at its default budget (a fixed seed, so the same
-//! position always gets the same hint) and shows its card and the mean solver value of
-//! the best few cards; while passing it shows the heuristic's pick (`pimc-dd` passes as
+//! position always gets the same hint) and shows its card and its mean value of the best
+//! few cards (exact solver values near the end of the round, playout values before); while passing it shows the heuristic's pick (`pimc-dd` passes as
 //! the heuristic does). Typically a few tens of milliseconds.
 
 use std::io::Write;
@@ -59,14 +59,24 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, out: &mut W) -> Result<(), Failu
         .take(3)
         .map(|(c, v)| format!("{c} {v:+.2}"))
         .collect();
+    let how = if eval.exact {
+        "solved deals"
+    } else {
+        "deals, playouts"
+    };
     writeln!(
         out,
-        "Hint (pimc-dd, {} sampled deals): play {best} ({value:+.2}).",
+        "Hint (pimc-dd, {} {how}): play {best} ({value:+.2}).",
         eval.worlds
     )?;
     if !others.is_empty() {
         writeln!(out, "  next best: {}", others.join(", "))?;
     }
-    writeln!(out, "  {}", value_meaning(view.variant()))?;
+    let meaning = if eval.exact {
+        value_meaning(view.variant())
+    } else {
+        "value: (our score - theirs) / target, +0.1 round won, +/-1 game won/lost"
+    };
+    writeln!(out, "  {meaning}")?;
     Ok(())
 }
