@@ -12,20 +12,11 @@
 use std::fmt::Write as _;
 
 use crate::arena::{elo_of_ratio, run_arena, ArenaConfig, ArenaError, EntrySummary};
-use crate::config::{Scoring, Variant};
-
-/// What to play.
+/// What to play: every pair of `arena.bots` plays an arena with this configuration
+/// (`games` games per pair).
 #[derive(Clone, Debug)]
 pub struct LadderConfig {
-    pub variant: Variant,
-    pub scoring: Scoring,
-    pub bots: Vec<String>,
-    /// Games per pair (rounded up to whole duplicate groups).
-    pub games: u64,
-    pub seed: u64,
-    pub max_rounds: Option<u32>,
-    /// Worker threads per arena; 0 = one per core.
-    pub threads: usize,
+    pub arena: ArenaConfig,
 }
 
 /// One pairing's result.
@@ -77,9 +68,9 @@ fn elo_interval(ci: [f64; 2], games: u64, seats: u32, other_seats: u32) -> [f64;
 /// Plays every pair once; `progress` is called after each pairing with its index.
 pub fn run_ladder(
     config: &LadderConfig,
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<LadderReport, ArenaError> {
-    let m = config.bots.len();
+    let m = config.arena.bots.len();
     if m < 2 {
         return Err(ArenaError::Lineup(
             "a ladder needs at least two bots".into(),
@@ -90,11 +81,10 @@ pub fn run_ladder(
     let mut pairings = Vec::new();
     for a in 0..m {
         for b in a + 1..m {
-            let names = [config.bots[a].as_str(), config.bots[b].as_str()];
-            let mut arena = ArenaConfig::new(config.variant, &names, config.games, config.seed);
-            arena.scoring = config.scoring;
-            arena.max_rounds = config.max_rounds;
-            arena.threads = config.threads;
+            let arena = ArenaConfig {
+                bots: vec![config.arena.bots[a].clone(), config.arena.bots[b].clone()],
+                ..config.arena.clone()
+            };
             let report = run_arena(&arena, &|| {})?;
             let s = &report.summary;
             let first = s.entries[0].clone();
@@ -132,7 +122,7 @@ pub fn run_ladder(
             let elo = sum / m as f64;
             let half = 1.96 * var.sqrt() / m as f64;
             Rating {
-                bot: config.bots[i].clone(),
+                bot: config.arena.bots[i].clone(),
                 elo,
                 elo95: [elo - half, elo + half],
                 ms_per_decision: ms / (m - 1) as f64,
@@ -151,7 +141,7 @@ pub fn run_ladder(
 impl LadderReport {
     /// The report as a Markdown section: the Elo table, then every pairing.
     pub fn markdown(&self) -> String {
-        let c = &self.config;
+        let c = &self.config.arena;
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -212,19 +202,21 @@ impl LadderReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::{Scoring, Variant};
 
     #[test]
     fn ladder_ranks_heuristic_above_random_with_consistent_ratings() {
-        let config = LadderConfig {
-            variant: Variant::FourPlayer,
-            scoring: Scoring::Basic,
-            bots: vec!["random".into(), "heuristic".into(), "pimc:4".into()],
-            games: 8,
-            seed: 3,
-            max_rounds: Some(4),
-            threads: 1,
-        };
-        let r = run_ladder(&config, &|_, _| {}).unwrap();
+        let mut arena = ArenaConfig::new(
+            Variant::FourPlayer,
+            &["random", "heuristic", "pimc:4"],
+            8,
+            3,
+        );
+        arena.scoring = Scoring::Basic;
+        arena.max_rounds = Some(4);
+        arena.threads = 1;
+        let config = LadderConfig { arena };
+        let r = run_ladder(&config, &mut |_, _| {}).unwrap();
         assert_eq!(r.pairings.len(), 3);
         let sum: f64 = r.ratings.iter().map(|x| x.elo).sum();
         assert!(sum.abs() < 1e-9, "ratings are centred: {sum}");
@@ -237,10 +229,8 @@ mod tests {
             md.contains("| 1 |") && md.contains("`random` vs `heuristic`"),
             "{md}"
         );
-        let one = LadderConfig {
-            bots: vec!["random".into()],
-            ..config
-        };
-        assert!(run_ladder(&one, &|_, _| {}).is_err());
+        let mut one = config.clone();
+        one.arena.bots.truncate(1);
+        assert!(run_ladder(&one, &mut |_, _| {}).is_err());
     }
 }

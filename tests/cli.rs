@@ -192,9 +192,7 @@ fn hint_shows_the_strongest_bots_card_and_its_evaluation() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("Hint: pass "), "{out}");
-    let at = out
-        .find("Hint (pimc-dd, 12 sampled deals): play ")
-        .expect(&out);
+    let at = out.find("Hint (pimc-dd, ").expect(&out);
     let line = out[at..].lines().next().unwrap();
     // The hinted card is one the player may play: the hand marks those with a number.
     let card = line
@@ -389,4 +387,46 @@ fn the_binary_plays_with_piped_stdin() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("Input closed"), "{text}");
     assert!(!text.contains("\x1b["), "{text}");
+}
+
+#[test]
+fn ladder_writes_a_markdown_elo_table() {
+    let args = [
+        "ladder",
+        "--variant",
+        "3p",
+        "--bots",
+        "random,heuristic",
+        "--games",
+        "6",
+        "--max-rounds",
+        "2",
+        "--scoring",
+        "basic",
+    ];
+    let (code, out, err) = cli(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("| rank | bot | Elo | 95% interval | ms/decision |"),
+        "{out}"
+    );
+    assert!(out.contains("`random` vs `heuristic`"), "{out}");
+    assert!(err.contains("pairing 1/1 done"), "{err}");
+    // --out appends to a file.
+    let path = tmp("ladder.md");
+    std::fs::write(&path, "# Ladder\n").unwrap();
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", path.to_str().unwrap()]);
+    let (code, out, _) = cli(&with_out, "");
+    assert_eq!(code, 0);
+    assert!(out.contains("appended"), "{out}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with("# Ladder\n") && text.contains("### 3p"),
+        "{text}"
+    );
+    std::fs::remove_file(path).ok();
+    let (code, _, err) = cli(&["ladder", "--bots", "random,alpha", "--games", "2"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown bot 'alpha'"), "{err}");
 }

@@ -231,7 +231,7 @@ where
         Command::Play(a) => play_cmd(a, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Bench(a) => bench_cmd(a, out),
-        Command::Ladder(a) => ladder_cmd(a, out),
+        Command::Ladder(a) => ladder_cmd(a, out, err),
     };
     let _ = out.flush();
     match result {
@@ -333,7 +333,7 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
     bench::bench(&variants, a.seconds, out)
 }
 
-fn ladder_cmd(a: LadderArgs, out: &mut dyn Write) -> Result<(), Failure> {
+fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Failure> {
     let bots: Vec<String> = match &a.bots {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
         None => crate::bots::BUILT_IN_BOTS
@@ -341,20 +341,15 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write) -> Result<(), Failure> {
             .map(|s| s.to_string())
             .collect(),
     };
-    let config = crate::ladder::LadderConfig {
-        variant: parse_variant(&a.variant)?,
-        scoring: parse_scoring(&a.scoring)?,
-        bots,
-        games: a.games,
-        seed: a.seed,
-        max_rounds: (a.max_rounds > 0).then_some(a.max_rounds),
-        threads: a.threads,
-    };
-    let report = crate::ladder::run_ladder(&config, &|done, total| {
-        eprintln!(
-            "ladder {}: pairing {done}/{total} done",
-            config.variant.name()
-        );
+    let names: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let mut arena = ArenaConfig::new(parse_variant(&a.variant)?, &names, a.games, a.seed);
+    arena.scoring = parse_scoring(&a.scoring)?;
+    arena.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
+    arena.threads = a.threads;
+    let config = crate::ladder::LadderConfig { arena };
+    let variant = config.arena.variant.name();
+    let report = crate::ladder::run_ladder(&config, &mut |done, total| {
+        let _ = writeln!(err, "ladder {variant}: pairing {done}/{total} done");
     })
     .map_err(|e| Failure::usage(e.to_string()))?;
     let md = report.markdown();
