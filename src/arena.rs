@@ -352,6 +352,13 @@ pub struct ArenaReport {
     pub timing: Timing,
 }
 
+/// The Elo difference that makes one player's per-seat win rate `ratio` times another's
+/// (with two entries and one seat each, the logistic Elo of a win rate `p`:
+/// `400·log10(p / (1 − p))`).
+pub fn elo_of_ratio(per_seat: f64, others_per_seat: f64) -> f64 {
+    400.0 * (per_seat / others_per_seat).log10()
+}
+
 /// Wilson score interval at 95% for `p` observed over `n` trials.
 pub fn wilson95(p: f64, n: f64) -> [f64; 2] {
     if n == 0.0 {
@@ -682,7 +689,7 @@ pub fn summarize(
                 0.0
             } else {
                 let mean = others.iter().sum::<f64>() / others.len() as f64;
-                400.0 * (per_seat[e] / mean).log10()
+                elo_of_ratio(per_seat[e], mean)
             };
             EntrySummary {
                 bot: config.bots[e].clone(),

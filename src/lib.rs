@@ -15,7 +15,9 @@
 //!   [`reward`]: reward modes; [`sampler`]: exactly uniform determinizations.
 //! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])
 //!   and pixels (feature `raster`), and the HTML replay viewer ([`picture::replay_html`]).
-//! - [`bots`]: `random`, `heuristic`, `pimc`; [`arena`]: duplicate-deal arenas on rayon.
+//! - [`bots`]: `random`, `heuristic`, `pimc`, `pimc-dd`; [`arena`]: duplicate-deal arenas on
+//!   rayon; [`ladder`]: round-robin arenas summarised as an Elo table.
+//! - [`solver`]: the exact perfect-information solver for the rest of a round.
 //! - [`vector`]: many games stepped together on rayon, writing observations, masks,
 //!   rewards and flags into caller-provided buffers (the core of Python's `VectorEnv`).
 //! - `cli` (feature `cli`): the `yokai-septet` command-line tool (`arena`, `play`,
@@ -42,6 +44,7 @@ pub mod deal;
 mod display;
 pub mod error;
 mod expand;
+pub mod ladder;
 pub mod observation;
 pub mod passing;
 pub mod picture;
@@ -49,6 +52,7 @@ pub mod record;
 pub mod reward;
 pub mod sampler;
 pub mod scoring;
+pub mod solver;
 pub mod state;
 pub mod trick;
 pub mod vector;

@@ -185,6 +185,54 @@ fn wrong_input_gets_a_message_and_a_new_prompt() {
 }
 
 #[test]
+fn hint_shows_the_strongest_bots_card_and_its_evaluation() {
+    let (code, out, _) = cli(
+        &["play", "--seed", "3"],
+        "hint\n1\n1\n1\nhint\nhint\n?\nq\n",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains("Hint: pass "), "{out}");
+    let at = out.find("Hint (pimc-dd, ").expect(&out);
+    let line = out[at..].lines().next().unwrap();
+    // The hinted card is one the player may play: the hand marks those with a number.
+    let card = line
+        .rsplit("play ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
+    let hand_at = out[..at].rfind("Your hand").unwrap();
+    let shown: Vec<&str> = out[hand_at..at]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("Play>"))
+        .flat_map(str::split_whitespace)
+        .collect();
+    let numbered: Vec<&str> = shown
+        .windows(2)
+        .filter(|w| w[0].chars().all(|c| c.is_ascii_digit()))
+        .map(|w| w[1])
+        .collect();
+    assert!(
+        numbered.contains(&card),
+        "{card} is not playable ({numbered:?}):\n{}",
+        &out[hand_at..]
+    );
+    assert!(out.contains("  value: "), "{out}");
+    // The same position gets the same hint.
+    let hints: Vec<&str> = out.lines().filter(|l| l.starts_with("Hint (")).collect();
+    assert_eq!(hints.len(), 2);
+    assert_eq!(hints[0], hints[1]);
+    assert!(out.contains("`hint`"), "help lists hint: {out}");
+    for l in out.lines().filter(|l| {
+        l.starts_with("Hint") || l.starts_with("  next best") || l.starts_with("  value")
+    }) {
+        assert!(l.chars().count() <= 80, "too wide: {l}");
+    }
+}
+
+#[test]
 fn closed_input_exits_cleanly_and_saves() {
     let path = tmp("closed.json");
     let (code, out, err) = cli(
@@ -228,7 +276,7 @@ fn bad_options_are_usage_errors() {
     }
     let (code, out, _) = cli(&["--help"], "");
     assert_eq!(code, 0);
-    for cmd in ["play", "replay", "bench", "arena"] {
+    for cmd in ["play", "replay", "bench", "arena", "ladder"] {
         assert!(out.contains(cmd), "{out}");
     }
 }
@@ -341,4 +389,46 @@ fn the_binary_plays_with_piped_stdin() {
     assert!(out.status.success(), "{text}");
     assert!(text.contains("Input closed"), "{text}");
     assert!(!text.contains("\x1b["), "{text}");
+}
+
+#[test]
+fn ladder_writes_a_markdown_elo_table() {
+    let args = [
+        "ladder",
+        "--variant",
+        "3p",
+        "--bots",
+        "random,heuristic",
+        "--games",
+        "6",
+        "--max-rounds",
+        "2",
+        "--scoring",
+        "basic",
+    ];
+    let (code, out, err) = cli(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("| rank | bot | Elo | 95% interval | ms/decision |"),
+        "{out}"
+    );
+    assert!(out.contains("`random` vs `heuristic`"), "{out}");
+    assert!(err.contains("pairing 1/1 done"), "{err}");
+    // --out appends to a file.
+    let path = tmp("ladder.md");
+    std::fs::write(&path, "# Ladder\n").unwrap();
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", path.to_str().unwrap()]);
+    let (code, out, _) = cli(&with_out, "");
+    assert_eq!(code, 0);
+    assert!(out.contains("appended"), "{out}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with("# Ladder\n") && text.contains("### 3p"),
+        "{text}"
+    );
+    std::fs::remove_file(path).ok();
+    let (code, _, err) = cli(&["ladder", "--bots", "random,alpha", "--games", "2"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown bot 'alpha'"), "{err}");
 }

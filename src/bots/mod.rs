@@ -10,8 +10,11 @@
 //! - `heuristic`: a rule-based player for every variant ([`HeuristicBot`]).
 //! - `pimc`: Perfect-Information Monte Carlo search over determinizations, with the
 //!   heuristic as playout policy ([`PimcBot`]).
+//! - `pimc-dd`: the same search with exact leaves: each determinization is solved by the
+//!   double-dummy [`crate::solver::Solver`] ([`PimcDdBot`]).
 
 use std::fmt;
+use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -23,9 +26,11 @@ use crate::view::SeatView;
 mod eval;
 mod heuristic;
 mod pimc;
+mod pimc_dd;
 
 pub use heuristic::HeuristicBot;
 pub use pimc::{PimcBot, PimcConfig, Playout};
+pub use pimc_dd::{default_exact_tricks, PimcDdBot, PimcDdConfig};
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {
@@ -43,8 +48,42 @@ pub trait Bot: Send {
 }
 
 /// The bot names [`bot_by_name`] accepts (`pimc:N` sets N playouts per decision,
-/// `pimc:Nms` a time limit of N milliseconds per decision).
-pub const BOT_NAMES: [&str; 5] = ["random", "heuristic", "pimc", "pimc-random", "pimc:N"];
+/// `pimc:Nms` a time limit of N milliseconds per decision; `pimc-dd:N` N solved worlds,
+/// `pimc-dd:Nms` a time limit).
+pub const BOT_NAMES: [&str; 7] = [
+    "random",
+    "heuristic",
+    "pimc",
+    "pimc-random",
+    "pimc:N",
+    "pimc-dd",
+    "pimc-dd:N",
+];
+
+/// The built-in bots at their default budgets, weakest first (the ladder's entrants).
+pub const BUILT_IN_BOTS: [&str; 5] = ["random", "heuristic", "pimc-random", "pimc", "pimc-dd"];
+
+/// Parses a search budget: `N` (a positive count: reproducible) or `Nms` (a positive
+/// number of milliseconds per decision: depends on machine speed).
+pub(crate) fn parse_budget(arg: &str) -> Option<(u32, Option<Duration>)> {
+    if let Some(ms) = arg.strip_suffix("ms") {
+        let ms: u64 = ms.parse().ok().filter(|&m| m > 0)?;
+        return Some((u32::MAX, Some(Duration::from_millis(ms))));
+    }
+    let n: u32 = arg.parse().ok().filter(|&n| n > 0)?;
+    Some((n, None))
+}
+
+/// A search bot's evaluation of the legal cards of one decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// `(card, mean value)` for every legal card, in card order.
+    pub values: Vec<(Card, f64)>,
+    /// Worlds (determinizations) searched.
+    pub worlds: u32,
+    /// Whether the values are exact solver values (else heuristic playout values).
+    pub exact: bool,
+}
 
 /// A bot name that [`bot_by_name`] does not know.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,7 +93,8 @@ impl fmt::Display for UnknownBot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown bot '{}': valid names are {} (N a number of playouts, or e.g. pimc:20ms)",
+            "unknown bot '{}': valid names are {} (N a number of playouts or worlds, or a \
+             time limit such as pimc:20ms)",
             self.0,
             BOT_NAMES.join(", ")
         )
@@ -77,7 +117,12 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             },
             seed,
         )),
+        "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
         _ => {
+            if let Some(arg) = name.strip_prefix("pimc-dd:") {
+                let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
+                return Ok(Box::new(PimcDdBot::new(config, seed)));
+            }
             let arg = name.strip_prefix("pimc:").ok_or_else(unknown)?;
             let config = PimcConfig::parse_budget(arg).ok_or_else(unknown)?;
             Box::new(PimcBot::new(config, seed))
@@ -138,11 +183,25 @@ mod tests {
             "pimc-random",
             "pimc:8",
             "pimc:5ms",
+            "pimc-dd",
+            "pimc-dd:3",
+            "pimc-dd:5ms",
         ] {
             let b = bot_by_name(name, 1).unwrap();
             assert!(!b.name().is_empty());
         }
-        for bad in ["", "Random", "pimc:", "pimc:x", "pimc:0", "alpha"] {
+        for bad in [
+            "",
+            "Random",
+            "pimc:",
+            "pimc:x",
+            "pimc:0",
+            "alpha",
+            "pimc-dd:",
+            "pimc-dd:0",
+            "pimc-dd:-3",
+            "pimc-dd:0ms",
+        ] {
             let e = bot_by_name(bad, 0).err().unwrap();
             let msg = e.to_string();
             assert!(msg.contains(&format!("'{bad}'")), "{msg}");

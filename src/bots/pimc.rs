@@ -20,7 +20,7 @@ use crate::state::{Phase, RoundResult, State};
 use crate::view::SeatView;
 
 use super::heuristic::HeuristicBot;
-use super::{bot_rng, uniform_card, Bot};
+use super::{bot_rng, uniform_card, Bot, Evaluation};
 use crate::sampler::Sampler;
 
 /// The policy that finishes a round inside a determinization.
@@ -54,17 +54,10 @@ impl Default for PimcConfig {
 impl PimcConfig {
     /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds.
     pub fn parse_budget(arg: &str) -> Option<PimcConfig> {
-        if let Some(ms) = arg.strip_suffix("ms") {
-            let ms: u64 = ms.parse().ok().filter(|&m| m > 0)?;
-            return Some(PimcConfig {
-                playouts: u32::MAX,
-                time_limit: Some(Duration::from_millis(ms)),
-                ..PimcConfig::default()
-            });
-        }
-        let n: u32 = arg.parse().ok().filter(|&n| n > 0)?;
+        let (playouts, time_limit) = super::parse_budget(arg)?;
         Some(PimcConfig {
-            playouts: n,
+            playouts,
+            time_limit,
             ..PimcConfig::default()
         })
     }
@@ -131,6 +124,57 @@ fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
     value
 }
 
+impl PimcBot {
+    /// The legal cards (in card order), their summed playout values, how many there are,
+    /// and the number of worlds played.
+    fn scores(&mut self, view: &SeatView) -> ([Card; 56], [f32; 56], usize, u32) {
+        let legal = view.legal_actions();
+        let start = Instant::now();
+        let me = view.seat();
+        let mut cards = [Card::ACE; 56];
+        let k = legal.len() as usize;
+        for (slot, c) in cards.iter_mut().zip(legal) {
+            *slot = c;
+        }
+        let mut sums = [0f32; 56];
+        let worlds = (self.config.playouts / k as u32).max(1);
+        let mut done = 0;
+        for _ in 0..worlds {
+            let world = self.sampler.sample(view, &mut self.rng);
+            for i in 0..k {
+                let mut s = world;
+                let out = s.apply(cards[i]).expect("legal in every determinization");
+                sums[i] += match out.round {
+                    Some(r) => round_value(&s, &r, me, out.game_over),
+                    None => self.playout(s, me),
+                };
+            }
+            done += 1;
+            if self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+        }
+        (cards, sums, k, done)
+    }
+
+    /// The mean playout value of each legal card for `view`'s seat (its turn, play
+    /// phase; `None` otherwise): the score difference over the game's target, +0.1 for a
+    /// round won, ±1 for a game won or lost.
+    pub fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
+        if view.phase() != Phase::Play || !view.is_my_turn() {
+            return None;
+        }
+        let (cards, sums, k, worlds) = self.scores(view);
+        Some(Evaluation {
+            values: (0..k)
+                .map(|i| (cards[i], sums[i] as f64 / worlds as f64))
+                .collect(),
+            worlds,
+            exact: false,
+        })
+    }
+}
+
 impl Bot for PimcBot {
     fn name(&self) -> String {
         let budget = match self.config.time_limit {
@@ -148,29 +192,7 @@ impl Bot for PimcBot {
         if legal.len() == 1 || view.phase() == Phase::Pass {
             return HeuristicBot::choose(view);
         }
-        let start = Instant::now();
-        let me = view.seat();
-        let mut cards = [Card::ACE; 56];
-        let k = legal.len() as usize;
-        for (slot, c) in cards.iter_mut().zip(legal) {
-            *slot = c;
-        }
-        let mut sums = [0f32; 56];
-        let worlds = (self.config.playouts / k as u32).max(1);
-        for _ in 0..worlds {
-            let world = self.sampler.sample(view, &mut self.rng);
-            for i in 0..k {
-                let mut s = world;
-                let out = s.apply(cards[i]).expect("legal in every determinization");
-                sums[i] += match out.round {
-                    Some(r) => round_value(&s, &r, me, out.game_over),
-                    None => self.playout(s, me),
-                };
-            }
-            if self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
-                break;
-            }
-        }
+        let (cards, sums, k, _) = self.scores(view);
         let mut best = 0;
         for i in 1..k {
             if sums[i] > sums[best] {

@@ -11,6 +11,7 @@
 //!   self-contained HTML replay viewer ([`crate::picture::replay_html`]).
 //! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
 //! - `rules`: the rules reference (`docs/rules.md`, built in).
+//! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.
 //!
 //! Exit codes: 0 success (also quitting a game, or its input closing), 1 a runtime error
 //! (an unwritable file, …), 2 a usage error or an invalid record.
@@ -25,6 +26,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::{run_arena, ArenaConfig, Scoring, Variant};
 
 pub mod bench;
+mod hint;
 pub mod play;
 pub mod replay;
 pub mod style;
@@ -56,6 +58,37 @@ enum Command {
     Bench(BenchArgs),
     /// Print the rules of the game (R1..R10), as in docs/rules.md.
     Rules,
+    /// Round-robin duplicate arenas between bots, summarised as a Markdown Elo table.
+    Ladder(LadderArgs),
+}
+
+#[derive(Args)]
+struct LadderArgs {
+    /// Variant: 4p, 3p, seal, seal-short.
+    #[arg(long, default_value = "4p")]
+    variant: String,
+    /// Scoring for 4p/3p: advanced or basic.
+    #[arg(long, default_value = "advanced")]
+    scoring: String,
+    /// Comma-separated bot names (default: every built-in bot at its default budget).
+    #[arg(long)]
+    bots: Option<String>,
+    /// Games per pair (rounded up to whole duplicate groups).
+    #[arg(long, default_value_t = 40)]
+    games: u64,
+    /// Worker threads per arena (0 = one per core). Timings are per decision on one core
+    /// either way, but other threads compete for shared caches and memory.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Master seed of every pairing's deals and bots.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Round cap per game (0 = none).
+    #[arg(long, default_value_t = 30)]
+    max_rounds: u32,
+    /// Append the Markdown table to this file instead of printing it.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -98,8 +131,9 @@ struct PlayArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Bots for the other seats: one name for all, or one per other seat in seat order
-    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms; through the Python
-    /// console script also a Python policy, module:attribute.
+    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms, pimc-dd, pimc-dd:N,
+    /// pimc-dd:Nms; through the Python console script also a Python policy,
+    /// module:attribute.
     #[arg(long, default_value = "heuristic")]
     bots: String,
     /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games).
@@ -218,6 +252,7 @@ where
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Bench(a) => bench_cmd(a, out),
         Command::Rules => out.write_all(RULES.as_bytes()).map_err(Failure::from),
+        Command::Ladder(a) => ladder_cmd(a, out, err),
     };
     let _ = out.flush();
     match result {
@@ -330,4 +365,45 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
         None => Variant::ALL.to_vec(),
     };
     bench::bench(&variants, a.seconds, out)
+}
+
+fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Failure> {
+    let bots: Vec<String> = match &a.bots {
+        Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
+        None => crate::bots::BUILT_IN_BOTS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+    };
+    let names: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let mut arena = ArenaConfig::new(parse_variant(&a.variant)?, &names, a.games, a.seed);
+    arena.scoring = parse_scoring(&a.scoring)?;
+    arena.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
+    arena.threads = a.threads;
+    let config = crate::ladder::LadderConfig { arena };
+    let variant = config.arena.variant.name();
+    let report = crate::ladder::run_ladder(&config, &mut |done, total| {
+        let _ = writeln!(err, "ladder {variant}: pairing {done}/{total} done");
+    })
+    .map_err(|e| Failure::usage(e.to_string()))?;
+    let md = report.markdown();
+    match &a.out {
+        Some(path) => {
+            use std::fs::OpenOptions;
+            let mut f = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))?;
+            writeln!(f, "{md}")?;
+            writeln!(
+                out,
+                "appended the {} ladder to {}",
+                a.variant,
+                path.display()
+            )?;
+        }
+        None => writeln!(out, "{md}")?,
+    }
+    Ok(())
 }

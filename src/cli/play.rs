@@ -491,7 +491,11 @@ where
                 continue;
             }
             "?" | "h" | "help" => {
-                writeln!(out, "{HELP}")?;
+                writeln!(out, "{HELP}\n{}", super::hint::HINT_HELP)?;
+                continue;
+            }
+            "hint" => {
+                super::hint::hint(view, out)?;
                 continue;
             }
             "q" | "quit" | "exit" => return Ok(Decision::Quit),

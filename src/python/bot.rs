@@ -12,8 +12,10 @@ use crate::bots::{bot_by_name, Bot, BOT_NAMES};
 /// A built-in bot: ``Bot(name, seed=0)``.
 ///
 /// ``name`` is ``"random"``, ``"heuristic"``, ``"pimc"`` (determinized search),
-/// ``"pimc-random"``, ``"pimc:N"`` (N playouts per decision) or ``"pimc:Nms"`` (a time
-/// limit per decision). ``bot.act(game)`` returns a legal action for
+/// ``"pimc-random"``, ``"pimc:N"`` (N playouts per decision), ``"pimc:Nms"`` (a time
+/// limit per decision, not reproducible), ``"pimc-dd"`` (determinized search with exact
+/// solver leaves), ``"pimc-dd:N"`` (N worlds per decision) or ``"pimc-dd:Nms"``.
+/// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
 /// across games and seats; its random stream is seeded by ``seed``.
 #[pyclass(module = "yokai_septet._core", name = "Bot")]
@@ -41,7 +43,8 @@ impl PyBot {
         })
     }
 
-    /// The names accepted by ``Bot`` (``pimc:N`` stands for any number of playouts).
+    /// The names accepted by ``Bot`` (``pimc:N`` stands for any number of playouts,
+    /// ``pimc-dd:N`` for any number of worlds).
     #[staticmethod]
     fn names() -> Vec<&'static str> {
         BOT_NAMES.to_vec()

@@ -1,0 +1,68 @@
+//! Time to solve a round exactly from its first lead, per variant: median and p99 over
+//! seeded deals (passing by the heuristic bot), and the solver's nodes per second.
+//!
+//! `cargo run --release --example solve_times -- [DEALS] [VARIANT] [TRICKS]`
+//! (default 100 deals of every variant; one thread; a fresh table per deal, so each solve
+//! is a cold one). With TRICKS, the heuristic bot first plays that many tricks (deals whose
+//! round ends sooner are skipped) and the solve starts from the next lead.
+
+use std::time::Instant;
+
+use yokai_septet::bots::HeuristicBot;
+use yokai_septet::solver::Solver;
+use yokai_septet::{GameConfig, Phase, State, Variant};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let deals: u64 = args
+        .next()
+        .map_or(100, |a| a.parse().expect("DEALS: a number"));
+    let variants = match args.next() {
+        Some(v) if v != "all" => vec![v.parse::<Variant>().expect("a variant name")],
+        _ => Variant::ALL.to_vec(),
+    };
+    let skip: usize = args
+        .next()
+        .map_or(0, |a| a.parse().expect("TRICKS: a number"));
+    println!("variant     deals  median ms  p99 ms  max ms  Mnodes/s");
+    for v in variants {
+        let mut times = Vec::new();
+        let (mut nodes, mut secs) = (0u64, 0f64);
+        let mut solver = Solver::new();
+        for seed in 0..deals {
+            let mut s = State::new(GameConfig::new(v, seed));
+            while s.phase() == Phase::Pass {
+                let p = s.current_player().unwrap();
+                let c = HeuristicBot::choose(&s.view(p));
+                s.apply(c).unwrap();
+            }
+            while s.tricks_played() < skip && s.round() == 0 && !s.is_over() {
+                let p = s.current_player().unwrap();
+                let c = HeuristicBot::choose(&s.view(p));
+                s.apply(c).unwrap();
+            }
+            if s.round() != 0 || s.is_over() {
+                continue;
+            }
+            solver.clear();
+            let n0 = solver.nodes();
+            let t = Instant::now();
+            std::hint::black_box(solver.solve(&s));
+            let dt = t.elapsed().as_secs_f64();
+            times.push(dt * 1e3);
+            nodes += solver.nodes() - n0;
+            secs += dt;
+        }
+        times.sort_by(f64::total_cmp);
+        let q = |f: f64| times[((times.len() - 1) as f64 * f).round() as usize];
+        println!(
+            "{:<10} {:>6} {:>10.2} {:>7.1} {:>7.1} {:>9.2}",
+            v.name(),
+            times.len(),
+            q(0.5),
+            q(0.99),
+            times[times.len() - 1],
+            nodes as f64 / secs / 1e6
+        );
+    }
+}

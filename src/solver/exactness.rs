@@ -1,0 +1,207 @@
+//! The solver against plain minimax (no pruning, no table, no card classes, the engine's
+//! own `State::apply` and scoring) on random small endgames of every variant.
+//!
+//! The default run checks a few hundred endgames per variant; the ignored test checks
+//! thousands: `cargo test --lib solver::exactness -- --ignored`.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+use super::{utility, Solver};
+use crate::card::{CardSet, Suit};
+use crate::config::{GameConfig, Scoring, Variant};
+use crate::deal::uniform_below;
+use crate::scoring::{boss_threshold, make_seals, seals_to_win, LOSING_TRICKS};
+use crate::state::{Phase, State};
+
+const VARIANTS: [Variant; 4] = [
+    Variant::FourPlayer,
+    Variant::ThreePlayer,
+    Variant::Seal,
+    Variant::SealShort,
+];
+
+/// The value of `s` for `root`'s side by exhaustive minimax (paranoid in `3p`).
+fn minimax(s: &State, root: usize) -> i32 {
+    let v = s.variant();
+    let p = s.current_player().expect("a position inside a round");
+    let maximizing = v.side_of(p) == v.side_of(root);
+    let mut best = if maximizing { i32::MIN } else { i32::MAX };
+    for c in s.legal_actions() {
+        let value = child_value(s, c, root);
+        best = if maximizing {
+            best.max(value)
+        } else {
+            best.min(value)
+        };
+    }
+    best
+}
+
+fn child_value(s: &State, c: crate::card::Card, root: usize) -> i32 {
+    let mut t = *s;
+    let out = t.apply(c).expect("a legal card");
+    match out.round {
+        Some(r) => utility(t.variant(), &r, t.winners_mask(), root),
+        None => minimax(&t, root),
+    }
+}
+
+fn rand_below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    uniform_below(rng, n as u32) as usize
+}
+
+/// A random position of `variant` with at most `max_tricks` tricks left in its round:
+/// a real deal and passing, earlier tricks made up (each takes one random card from every
+/// hand and goes to a random seat, as long as the round would not have ended), seal games
+/// with random seals from earlier rounds, then a random part of the current trick played.
+fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
+    loop {
+        let scoring = if rand_below(rng, 4) == 0 {
+            Scoring::Basic
+        } else {
+            Scoring::Advanced
+        };
+        let seed = rng_u64(rng);
+        let mut s = State::new(GameConfig::new(variant, seed).with_scoring(scoring));
+        while s.phase() == Phase::Pass {
+            play_random(&mut s, rng);
+        }
+        let n = s.num_players();
+        let v = variant;
+        if v.is_seal() {
+            // Seals from earlier rounds, short of a win.
+            for team in 0..2 {
+                let mut m = 0u8;
+                for _ in 0..rand_below(rng, seals_to_win(v) as usize) {
+                    m |= 1 << rand_below(rng, 7);
+                }
+                s.seals[team] = m;
+                s.side_scores[team] = m.count_ones() as u16;
+            }
+            if v == Variant::SealShort {
+                s.seals[1] &= !s.seals[0];
+                s.side_scores[1] = s.seals[1].count_ones() as u16;
+            }
+        }
+        let tricks = v.tricks_per_round();
+        let left = 1 + rand_below(rng, max_tricks);
+        let mut ok = true;
+        for _ in 0..tricks - left {
+            let winner = rand_below(rng, n);
+            let mut cards = CardSet::EMPTY;
+            for p in 0..n {
+                let h = s.hands[p];
+                let c = h.nth(rand_below(rng, h.len() as usize) as u32).unwrap();
+                s.hands[p].remove(c);
+                s.played_by[p].insert(c);
+                cards.insert(c);
+            }
+            if s.trump == u8::MAX {
+                s.trump = rand_below(rng, 7) as u8;
+            }
+            s.won[winner] = s.won[winner].union(cards);
+            s.tricks_won[winner] += 1;
+            s.tricks_played += 1;
+            s.trick_leader = winner as u8;
+            s.current = winner as u8;
+            s.last_trick_winner = winner as u8;
+            let side = v.side_of(winner);
+            if v.is_seal() {
+                make_seals(&mut s, winner, cards);
+                if s.seals[side].count_ones() >= seals_to_win(v) {
+                    ok = false;
+                }
+            } else {
+                let won = crate::scoring::side_won(&s, side);
+                let side_tricks: u8 = (0..n)
+                    .filter(|&p| v.side_of(p) == side)
+                    .map(|p| s.tricks_won[p])
+                    .sum();
+                if won.bosses().len() >= boss_threshold(v) || side_tricks as usize >= LOSING_TRICKS
+                {
+                    ok = false;
+                }
+            }
+            if !ok {
+                break;
+            }
+        }
+        if !ok {
+            continue;
+        }
+        if v.is_seal() && rand_below(rng, 8) == 0 {
+            // As if no trick had been led yet: the next lead fixes the trump suit (R9).
+            s.trump = u8::MAX;
+        }
+        for _ in 0..rand_below(rng, n) {
+            play_random(&mut s, rng);
+        }
+        debug_assert!(Suit::from_index(s.trump as usize).is_some() || s.trick_len == 0);
+        return s;
+    }
+}
+
+fn play_random(s: &mut State, rng: &mut ChaCha8Rng) {
+    let legal = s.legal_actions();
+    let k = rand_below(rng, legal.len() as usize) as u32;
+    s.apply(legal.nth(k).unwrap()).unwrap();
+}
+
+fn rng_u64(rng: &mut ChaCha8Rng) -> u64 {
+    use rand_core::RngCore;
+    rng.next_u64()
+}
+
+/// Checks `count` endgames per variant: the position's value and every card's value.
+fn check(count: usize, seed: u64, table_bits: u32) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // One solver for everything: its table is reused across positions and objectives.
+    let mut solver = Solver::with_table_bits(table_bits);
+    for v in VARIANTS {
+        let max_tricks = if v == Variant::ThreePlayer { 4 } else { 3 };
+        for i in 0..count {
+            let s = endgame(v, max_tricks, &mut rng);
+            let root = s.current_player().unwrap();
+            let expected = minimax(&s, root);
+            assert_eq!(
+                solver.solve(&s),
+                Some(expected),
+                "{v:?} endgame {i}: value differs from minimax\n{s:?}"
+            );
+            let moves = solver.solve_moves(&s).unwrap();
+            assert_eq!(moves.len() as u32, s.legal_actions().len());
+            for (c, value) in moves.iter() {
+                assert_eq!(
+                    value,
+                    child_value(&s, c, root),
+                    "{v:?} endgame {i}: value of {c} differs from minimax\n{s:?}"
+                );
+            }
+            assert_eq!(moves.best_value(), expected);
+        }
+    }
+}
+
+#[test]
+fn solver_matches_minimax_on_random_endgames_of_every_variant() {
+    check(250, 18, 16);
+}
+
+#[test]
+fn solver_matches_minimax_with_a_tiny_table() {
+    // 1024 entries: constant replacement, the table's bounds must stay true bounds.
+    check(60, 1818, 10);
+}
+
+#[test]
+#[ignore = "thousands of endgames: cargo test --lib solver::exactness -- --ignored"]
+fn solver_matches_minimax_on_thousands_of_endgames() {
+    check(3000, 180_018, 18);
+}
+
+#[test]
+fn solver_refuses_positions_outside_the_play_phase() {
+    let s = State::new(GameConfig::new(Variant::FourPlayer, 1));
+    assert_eq!(Solver::new().solve(&s), None);
+}

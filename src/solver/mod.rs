@@ -1,0 +1,838 @@
+//! An exact perfect-information ("double-dummy") solver for the rest of a round.
+//!
+//! Given a complete [`State`] in its play phase (every hand visible), [`Solver`] finds the
+//! value of the position under best play by every seat, and the value of each legal card.
+//!
+//! # Objective, per variant
+//! Values are integers from the point of view of one side, the *root side*: the side of
+//! the player to move when [`Solver::solve`] is called. [`utility`] defines them on a
+//! finished round:
+//! - `4p` (teams, zero-sum): `2·(our round points − their round points) ± 1`, `+1` when our
+//!   team won the round (R7), `−1` when it lost. Round points are R8's, in the game's
+//!   scoring mode, so the round's point outcome decides and the round win breaks ties
+//!   (a win worth 0 points still beats a loss worth 0).
+//! - `3p` (not zero-sum): the *paranoid* reduction. The player to move maximises
+//!   `2·(my points − the most points of another player) ± 1` (`+1` if I am among the
+//!   round's winners) and both others are assumed to minimise it together. Max-n (each
+//!   player maximises its own score) admits only shallow pruning and its value depends on
+//!   arbitrary tie-breaking between the opponents' equal choices; paranoid search keeps
+//!   full alpha-beta pruning, gives a guaranteed lower bound, and is what a cautious
+//!   player wants from an exact leaf evaluator in a game where the two others gain from
+//!   the same R7.2 outcome. (It is pessimistic: a PIMC bot built on it plays safe.)
+//! - `seal`, `seal-short` (teams, zero-sum): winning the game by sealing (R9) is worth
+//!   [`GAME_WIN`] (losing it `−GAME_WIN`); otherwise the value is our seals made this round
+//!   minus theirs.
+//!
+//! The round ends as the rules end it (R7, or R9's 14 tricks / game win); later rounds
+//! are not searched.
+//!
+//! # Search
+//! Alpha-beta (fail-soft minimax from the root side's point of view) over whole cards,
+//! with:
+//! - a transposition table probed at trick boundaries, keyed by a hash of the position
+//!   (hands, leader, trump, tricks and bosses per side, seals) and the objective; it stores
+//!   bounds and the best card, and is kept across calls (entries stay true bounds: the
+//!   table only ever speeds later searches up);
+//! - move ordering: the table's card first, then cards by what they do to the trick (a
+//!   partner already winning: dump low, bosses first; an opponent winning: the cheapest
+//!   card that beats it, then low losers keeping bosses back);
+//! - equivalent-card reduction: two cards of one suit in the same hand, with every card
+//!   ranked between them already gone (played in an earlier trick or the face-up card),
+//!   are one choice. The A never joins a class (it wins any trick), nor does a boss (it is
+//!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
+//!   and whichever is played first is higher either way).
+//!
+//! Nothing is allocated while searching: positions are small `Copy` values, move lists
+//! are arrays on the stack, and the table is allocated once in [`Solver::new`].
+
+use crate::card::{Card, CardSet, Suit};
+use crate::config::{Scoring, Variant};
+use crate::scoring::{blocked_seals, boss_points, boss_threshold, seals_to_win, LOSING_TRICKS};
+use crate::state::{Phase, RoundResult, State};
+use crate::trick::{legal_plays, winning_index};
+
+/// Value of winning the game by sealing (seal variants), larger than any seal difference.
+pub const GAME_WIN: i32 = 100;
+
+/// Largest number of legal cards (a `3p` hand).
+const MAX_MOVES: usize = 16;
+const NO_SUIT: u8 = 7;
+const NO_MOVE: u8 = u8::MAX;
+const INF: i32 = i32::MAX / 2;
+
+/// The objective of [`Solver`] for `seat`'s side on a round that ended with `result`
+/// (`game_winners`: the game's winners as a seat mask afterwards, 0 if the game goes on).
+/// See the module documentation.
+pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: usize) -> i32 {
+    let n = variant.num_players();
+    let mine = result.points[seat] as i32;
+    let theirs = (0..n)
+        .filter(|&p| variant.side_of(p) != variant.side_of(seat))
+        .map(|p| result.points[p] as i32)
+        .max()
+        .unwrap_or(0);
+    if variant.is_seal() {
+        if game_winners != 0 {
+            return if game_winners >> seat & 1 == 1 {
+                GAME_WIN
+            } else {
+                -GAME_WIN
+            };
+        }
+        return mine - theirs;
+    }
+    let won = if result.winners >> seat & 1 == 1 {
+        1
+    } else {
+        -1
+    };
+    2 * (mine - theirs) + won
+}
+
+/// The solver's position: what decides the rest of the round, and nothing else.
+#[derive(Clone, Copy)]
+struct Pos {
+    hands: [u64; 4],
+    trick: [u8; 4],
+    trick_len: u8,
+    leader: u8,
+    current: u8,
+    trump: u8,
+    tricks_played: u8,
+    side_tricks: [u8; 3],
+    side_bosses: [u64; 3],
+    seals: [u8; 2],
+    round_seals: [u8; 2],
+}
+
+/// What does not change during one search.
+#[derive(Clone, Copy)]
+struct Ctx {
+    variant: Variant,
+    scoring: Scoring,
+    n: u8,
+    root_side: u8,
+    /// Mixed into every table key: the objective (variant, scoring, root side).
+    salt: u64,
+}
+
+impl Ctx {
+    #[inline]
+    fn side_of(&self, seat: u8) -> u8 {
+        if self.n == 4 {
+            seat & 1
+        } else {
+            seat
+        }
+    }
+}
+
+/// A table entry: bounds on the exact value of the keyed position, and its best card.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    lo: i16,
+    hi: i16,
+    best: u8,
+}
+
+#[inline]
+fn mix(h: u64, w: u64) -> u64 {
+    crate::bits::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Strength of `c` in a trick led in `led` with trump `trump` (R6; as in
+/// [`winning_index`]: a later card wins only with a strictly greater key).
+#[inline]
+fn strength(c: u8, led: u8, trump: u8) -> u8 {
+    let card = Card::from_id_unchecked(c);
+    let s = card.suit() as u8;
+    if c == 0 {
+        32
+    } else if s == trump {
+        16 + card.rank()
+    } else if s == led {
+        8 + card.rank()
+    } else {
+        0
+    }
+}
+
+/// Each seal second copy (id 49 + s) moved onto its first copy's slot (id 6s + 6).
+#[inline]
+fn fold_second_copies(set: u64) -> u64 {
+    let mut out = set & CardSet::STANDARD_DECK.bits();
+    let mut extra = set >> 49;
+    while extra != 0 {
+        let s = extra.trailing_zeros() as u64;
+        out |= 1 << (6 * s + 6);
+        extra &= extra - 1;
+    }
+    out
+}
+
+/// Drops all but one card of each equivalence class from `legal` (a subset of one hand,
+/// all of one suit or the whole hand). `live` is every card still in a hand or in the
+/// current trick: a card not in `live` is gone for the rest of the round.
+#[inline]
+fn reduce_equivalent(legal: u64, live: u64) -> u64 {
+    let bosses = CardSet::BOSSES.bits();
+    let mut out = legal;
+    // Two copies of one boss in the hand: keep the first copy.
+    let pairs = (legal >> 49) & 0x7F;
+    let mut p = pairs;
+    while p != 0 {
+        let s = p.trailing_zeros() as u64;
+        if legal >> (6 * s + 6) & 1 == 1 {
+            out &= !(1u64 << (49 + s));
+        }
+        p &= p - 1;
+    }
+    let occupied = fold_second_copies(live);
+    // A plain card (not the A, not a boss) whose next live card up the suit is a plain
+    // card of the same hand is equivalent to it: keep the higher one.
+    let mut plain = legal & !bosses & !1 & CardSet::STANDARD_DECK.bits();
+    while plain != 0 {
+        let c = plain.trailing_zeros();
+        plain &= plain - 1;
+        let suit_top = 7 * (c / 7) + 7;
+        let above = occupied & !((2u64 << c) - 1) & ((1u64 << suit_top) - 1);
+        if above != 0 {
+            let next = above.trailing_zeros();
+            if legal >> next & 1 == 1 && bosses >> next & 1 == 0 {
+                out &= !(1u64 << c);
+            }
+        }
+    }
+    out
+}
+
+/// The result of playing one card: the round's end (its value), or the next position.
+enum Step {
+    End(i32),
+    Next(Pos),
+}
+
+impl Pos {
+    fn from_state(s: &State) -> Pos {
+        let v = s.variant();
+        let n = v.num_players();
+        let mut side_tricks = [0u8; 3];
+        let mut side_bosses = [0u64; 3];
+        for p in 0..n {
+            let side = v.side_of(p);
+            side_tricks[side] += s.tricks_won[p];
+            side_bosses[side] |= s.won[p].bosses().bits();
+        }
+        let mut hands = [0u64; 4];
+        for (h, src) in hands.iter_mut().zip(s.hands).take(n) {
+            *h = src.bits();
+        }
+        let mut trick = [0u8; 4];
+        for (t, c) in trick.iter_mut().zip(s.trick_cards()) {
+            *t = c.id();
+        }
+        Pos {
+            hands,
+            trick,
+            trick_len: s.trick_len,
+            leader: s.trick_leader,
+            current: s.current,
+            trump: s.trump_suit().map_or(NO_SUIT, |t| t as u8),
+            tricks_played: s.tricks_played,
+            side_tricks,
+            side_bosses,
+            seals: s.seals,
+            round_seals: s.round_seals,
+        }
+    }
+
+    #[inline]
+    fn live(&self) -> u64 {
+        let mut live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        for &c in &self.trick[..self.trick_len as usize] {
+            live |= 1u64 << c;
+        }
+        live
+    }
+
+    #[inline]
+    fn legal(&self) -> u64 {
+        let led = (self.trick_len > 0).then(|| Card::from_id_unchecked(self.trick[0]).suit());
+        legal_plays(CardSet(self.hands[self.current as usize]), led).bits()
+    }
+
+    /// Bounds on the value for the root side that hold whatever is played from here:
+    /// what each side could still score if every live boss went its way.
+    #[inline]
+    fn value_bounds(&self, ctx: &Ctx) -> (i32, i32) {
+        let live = CardSet(self.live()).bosses();
+        let root = ctx.root_side as usize;
+        let v = ctx.variant;
+        if v.is_seal() {
+            let to_win = seals_to_win(v);
+            // Seals each team could still make: unblocked suits whose two copies are all in
+            // its captures or still live.
+            let possible = |team: usize| -> u32 {
+                let reach = self.side_bosses[team] | live.bits();
+                let mut k = 0;
+                let blocked = blocked_seals(v, self.seals, team);
+                for s in 0..7u64 {
+                    if blocked >> s & 1 == 0
+                        && reach >> (6 * s + 6) & 1 == 1
+                        && reach >> (49 + s) & 1 == 1
+                    {
+                        k += 1;
+                    }
+                }
+                k
+            };
+            let (mine, theirs) = (possible(root), possible(1 - root));
+            let hi = if self.seals[root].count_ones() + mine >= to_win {
+                GAME_WIN
+            } else {
+                self.round_seals[root] as i32 + mine as i32 - self.round_seals[1 - root] as i32
+            };
+            let lo = if self.seals[1 - root].count_ones() + theirs >= to_win {
+                -GAME_WIN
+            } else {
+                self.round_seals[root] as i32 - self.round_seals[1 - root] as i32 - theirs as i32
+            };
+            return (lo, hi);
+        }
+        let trump = Suit::from_index(self.trump as usize);
+        let most = |side: usize| -> i32 {
+            match ctx.scoring {
+                Scoring::Basic => 1,
+                Scoring::Advanced => {
+                    let p = boss_points(v, CardSet(self.side_bosses[side]).union(live), trump);
+                    if ctx.n == 3 {
+                        (p as i32).max(3)
+                    } else {
+                        p as i32
+                    }
+                }
+            }
+        };
+        let hi = 2 * most(root) + 1;
+        let theirs = (0..v.num_sides())
+            .filter(|&w| w != root)
+            .map(most)
+            .max()
+            .unwrap_or(0);
+        (-(2 * theirs + 1), hi)
+    }
+
+    /// The table key of a position at a trick boundary.
+    #[inline]
+    fn key(&self, ctx: &Ctx) -> u64 {
+        let mut h = ctx.salt;
+        for &hand in &self.hands[..ctx.n as usize] {
+            h = mix(h, hand);
+        }
+        for &b in &self.side_bosses[..if ctx.n == 4 { 2 } else { 3 }] {
+            h = mix(h, b);
+        }
+        let packed = self.leader as u64
+            | (self.trump as u64) << 4
+            | (self.side_tricks[0] as u64) << 8
+            | (self.side_tricks[1] as u64) << 16
+            | (self.side_tricks[2] as u64) << 24
+            | (self.seals[0] as u64) << 32
+            | (self.seals[1] as u64) << 40
+            | (self.round_seals[0] as u64) << 48
+            | (self.round_seals[1] as u64) << 56;
+        mix(h, packed)
+    }
+
+    /// Plays `c` (legal) for the player to move.
+    #[inline]
+    fn play(&self, ctx: &Ctx, c: u8) -> Step {
+        let mut q = *self;
+        let p = q.current;
+        q.hands[p as usize] &= !(1u64 << c);
+        if q.trick_len == 0 && q.trump == NO_SUIT {
+            // R9: a seal round's first lead fixes the trump suit.
+            q.trump = Card::from_id_unchecked(c).suit() as u8;
+        }
+        q.trick[q.trick_len as usize & 3] = c;
+        q.trick_len += 1;
+        if q.trick_len < ctx.n {
+            q.current = if p + 1 == ctx.n { 0 } else { p + 1 };
+            return Step::Next(q);
+        }
+        q.finish_trick(ctx)
+    }
+
+    fn finish_trick(mut self, ctx: &Ctx) -> Step {
+        let n = ctx.n as usize;
+        let cards = [
+            Card::from_id_unchecked(self.trick[0]),
+            Card::from_id_unchecked(self.trick[1]),
+            Card::from_id_unchecked(self.trick[2]),
+            Card::from_id_unchecked(self.trick[3]),
+        ];
+        let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
+        let idx = winning_index(&cards[..n], trump);
+        let winner = (self.leader as usize + idx) % n;
+        let set = cards[..n].iter().fold(0u64, |m, c| m | 1u64 << c.id());
+        let side = ctx.side_of(winner as u8) as usize;
+        self.side_tricks[side] += 1;
+        self.side_bosses[side] |= set & CardSet::BOSSES.bits();
+        self.tricks_played += 1;
+        self.trick_len = 0;
+        self.leader = winner as u8;
+        self.current = winner as u8;
+        if ctx.variant.is_seal() {
+            self.seal_end(ctx, side, set)
+        } else {
+            self.round_end(ctx, side)
+        }
+    }
+
+    /// R9 after a trick won by `team` that captured `set`.
+    fn seal_end(mut self, ctx: &Ctx, team: usize, set: u64) -> Step {
+        let v = ctx.variant;
+        if set & CardSet::BOSSES.bits() != 0 {
+            let won = self.side_bosses[team];
+            let mut both = 0u8;
+            for s in 0..7u64 {
+                if won >> (6 * s + 6) & 1 == 1 && won >> (49 + s) & 1 == 1 {
+                    both |= 1 << s;
+                }
+            }
+            let new = both & !blocked_seals(v, self.seals, team);
+            self.seals[team] |= new;
+            self.round_seals[team] += new.count_ones() as u8;
+        }
+        let root = ctx.root_side as usize;
+        if self.seals[team].count_ones() >= seals_to_win(v) {
+            return Step::End(if team == root { GAME_WIN } else { -GAME_WIN });
+        }
+        if self.tricks_played as usize == v.tricks_per_round() {
+            return Step::End(self.round_seals[root] as i32 - self.round_seals[1 - root] as i32);
+        }
+        Step::Next(self)
+    }
+
+    /// R7 and R8 after a trick won by `side`.
+    fn round_end(self, ctx: &Ctx, side: usize) -> Step {
+        let v = ctx.variant;
+        let sides = v.num_sides();
+        let (winners, by_tricks) = if self.side_bosses[side].count_ones() >= boss_threshold(v) {
+            (1u8 << side, false)
+        } else if self.side_tricks[side] as usize >= LOSING_TRICKS {
+            (((1u8 << sides) - 1) & !(1 << side), true)
+        } else if self.tricks_played as usize == v.tricks_per_round() {
+            (1u8 << side, false)
+        } else {
+            return Step::Next(self);
+        };
+        let trump = Suit::from_index(self.trump as usize);
+        let in_hands = CardSet(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]);
+        let mut points = [0i32; 3];
+        for (w, pts) in points.iter_mut().enumerate().take(sides) {
+            if winners >> w & 1 == 0 {
+                continue;
+            }
+            *pts = match ctx.scoring {
+                Scoring::Basic => 1,
+                Scoring::Advanced if sides == 3 && by_tricks => 3,
+                Scoring::Advanced => {
+                    let mut bosses = CardSet(self.side_bosses[w]);
+                    if by_tricks {
+                        bosses = bosses.union(in_hands.bosses());
+                    }
+                    boss_points(v, bosses, trump) as i32
+                }
+            };
+        }
+        let root = ctx.root_side as usize;
+        let theirs = (0..sides)
+            .filter(|&w| w != root)
+            .map(|w| points[w])
+            .max()
+            .unwrap_or(0);
+        let won = if winners >> root & 1 == 1 { 1 } else { -1 };
+        Step::End(2 * (points[root] - theirs) + won)
+    }
+}
+
+/// Solution of one position: the value of each legal card for the side to move.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveValues {
+    cards: [Card; MAX_MOVES],
+    values: [i32; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveValues {
+    /// `(card, value)` for every legal card (equivalent cards share a value).
+    pub fn iter(&self) -> impl Iterator<Item = (Card, i32)> + '_ {
+        self.cards[..self.len]
+            .iter()
+            .copied()
+            .zip(self.values[..self.len].iter().copied())
+    }
+
+    /// The best value (the position's value).
+    pub fn best_value(&self) -> i32 {
+        self.values[..self.len].iter().copied().max().unwrap_or(0)
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// The exact solver. Keep one and reuse it: its transposition table (allocated once)
+/// carries over between calls.
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: u64,
+    nodes: u64,
+}
+
+impl Default for Solver {
+    fn default() -> Solver {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// Default table: 2^19 entries (8 MiB).
+    pub fn new() -> Solver {
+        Solver::with_table_bits(19)
+    }
+
+    /// A solver whose table holds `2^bits` entries of 16 bytes (`bits` in 10..=28).
+    pub fn with_table_bits(bits: u32) -> Solver {
+        let bits = bits.clamp(10, 28);
+        Solver {
+            table: vec![Entry::default(); 1 << bits],
+            mask: (1u64 << bits) - 1,
+            nodes: 0,
+        }
+    }
+
+    /// Positions searched since this solver was made (for speed measurements).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Forgets every stored position.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    fn context(s: &State, seat: usize) -> Option<Ctx> {
+        if s.phase() != Phase::Play || seat >= s.num_players() {
+            return None;
+        }
+        let v = s.variant();
+        let root_side = v.side_of(seat) as u8;
+        let scoring = s.config().scoring;
+        let salt = crate::bits::splitmix64_finalize(
+            0x5EED ^ (v as u64) << 8 ^ (scoring as u64) << 16 ^ (root_side as u64) << 24,
+        );
+        Some(Ctx {
+            variant: v,
+            scoring,
+            n: v.num_players() as u8,
+            root_side,
+            salt,
+        })
+    }
+
+    /// The value of `s` (play phase) for the side of the player to move, under best play
+    /// by everyone (see the module docs for the objective). `None` outside the play phase.
+    pub fn solve(&mut self, s: &State) -> Option<i32> {
+        self.solve_for(s, s.current as usize)
+    }
+
+    /// The value of `s` (play phase) for `seat`'s side (in `3p`: for `seat`, both others
+    /// against it). `None` outside the play phase or for a seat not in the game.
+    pub fn solve_for(&mut self, s: &State, seat: usize) -> Option<i32> {
+        let ctx = Solver::context(s, seat)?;
+        Some(self.search(&ctx, &Pos::from_state(s), -INF, INF))
+    }
+
+    /// The exact value of every legal card of the player to move, for its side.
+    /// `None` outside the play phase.
+    pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
+        let ctx = Solver::context(s, s.current as usize)?;
+        let pos = Pos::from_state(s);
+        let legal = pos.legal();
+        let reps = reduce_equivalent(legal, pos.live());
+        let mut out = MoveValues {
+            cards: [Card::ACE; MAX_MOVES],
+            values: [0; MAX_MOVES],
+            len: 0,
+        };
+        let mut rep_value = [0i32; 64];
+        let mut r = reps;
+        while r != 0 {
+            let c = r.trailing_zeros() as u8;
+            r &= r - 1;
+            rep_value[c as usize] = match pos.play(&ctx, c) {
+                Step::End(v) => v,
+                Step::Next(q) => self.search(&ctx, &q, -INF, INF),
+            };
+        }
+        for c in CardSet(legal) {
+            out.cards[out.len] = c;
+            out.values[out.len] = rep_value[representative(c.id(), reps, pos.live()) as usize];
+            out.len += 1;
+        }
+        Some(out)
+    }
+
+    fn search(&mut self, ctx: &Ctx, p: &Pos, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let at_boundary = p.trick_len == 0;
+        if at_boundary {
+            let (lo, hi) = p.value_bounds(ctx);
+            if hi <= alpha {
+                return hi;
+            }
+            if lo >= beta {
+                return lo;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut key = 0;
+        let mut slot = 0;
+        let mut tt_move = NO_MOVE;
+        if at_boundary {
+            key = p.key(ctx);
+            slot = (key & self.mask) as usize;
+            let e = self.table[slot];
+            if e.key == key {
+                let (lo, hi) = (e.lo as i32, e.hi as i32);
+                if lo >= beta {
+                    return lo;
+                }
+                if hi <= alpha {
+                    return hi;
+                }
+                if lo == hi {
+                    return lo;
+                }
+                alpha = alpha.max(lo);
+                beta = beta.min(hi);
+                tt_move = e.best;
+            }
+        }
+        let (alpha0, beta0) = (alpha, beta);
+        let mut moves = [0u8; MAX_MOVES];
+        let k = order_moves(ctx, p, tt_move, &mut moves);
+        let maximizing = ctx.side_of(p.current) == ctx.root_side;
+        let mut best = if maximizing { -INF } else { INF };
+        let mut best_move = moves[0];
+        for &c in &moves[..k] {
+            let v = match p.play(ctx, c) {
+                Step::End(v) => v,
+                Step::Next(q) => self.search(ctx, &q, alpha, beta),
+            };
+            if maximizing {
+                if v > best {
+                    best = v;
+                    best_move = c;
+                    alpha = alpha.max(v);
+                }
+            } else if v < best {
+                best = v;
+                best_move = c;
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        if at_boundary {
+            let e = &mut self.table[slot];
+            let (mut lo, mut hi) = if e.key == key {
+                (e.lo as i32, e.hi as i32)
+            } else {
+                (-INF, INF)
+            };
+            if best <= alpha0 {
+                hi = hi.min(best);
+            } else if best >= beta0 {
+                lo = lo.max(best);
+            } else {
+                lo = best;
+                hi = best;
+            }
+            *e = Entry {
+                key,
+                lo: lo.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                hi: hi.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                best: best_move,
+            };
+        }
+        best
+    }
+}
+
+/// The card of `reps` that stands for `c` (see [`reduce_equivalent`]): `c` itself, or
+/// the higher card of its class in the same hand.
+fn representative(c: u8, reps: u64, live: u64) -> u8 {
+    if reps >> c & 1 == 1 {
+        return c;
+    }
+    if c >= 49 {
+        return 6 * (c - 49) + 6; // a second boss copy stands for the first
+    }
+    let occupied = fold_second_copies(live);
+    let suit_top = 7 * (c as u32 / 7) + 7;
+    let mut at = c as u32;
+    loop {
+        let above = occupied & !((2u64 << at) - 1) & ((1u64 << suit_top) - 1);
+        let next = above.trailing_zeros();
+        if reps >> next & 1 == 1 {
+            return next as u8;
+        }
+        at = next;
+    }
+}
+
+/// Fills `out` with the reduced legal cards of the player to move, best first; returns
+/// how many.
+#[inline]
+fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, out: &mut [u8; MAX_MOVES]) -> usize {
+    let legal = p.legal();
+    let moves = reduce_equivalent(legal, p.live());
+    let bosses = CardSet::BOSSES.bits();
+    let mut prio = [0i32; MAX_MOVES];
+    let mut k = 0;
+    // Who is winning the trick so far, and how strongly.
+    let (win_key, win_side) = if p.trick_len == 0 {
+        (0, u8::MAX)
+    } else {
+        let led = Card::from_id_unchecked(p.trick[0]).suit() as u8;
+        let mut best = 0;
+        for i in 1..p.trick_len as usize {
+            if strength(p.trick[i], led, p.trump) > strength(p.trick[best], led, p.trump) {
+                best = i;
+            }
+        }
+        let seat = (p.leader as usize + best) % ctx.n as usize;
+        (
+            strength(p.trick[best], led, p.trump),
+            ctx.side_of(seat as u8),
+        )
+    };
+    let led = if p.trick_len == 0 {
+        NO_SUIT
+    } else {
+        Card::from_id_unchecked(p.trick[0]).suit() as u8
+    };
+    let my_side = ctx.side_of(p.current);
+    let mut m = moves;
+    while m != 0 {
+        let c = m.trailing_zeros() as u8;
+        m &= m - 1;
+        let is_boss = bosses >> c & 1 == 1;
+        let pr = if c == tt_move {
+            1 << 20
+        } else if p.trick_len == 0 {
+            // Leading: strong cards first.
+            strength(c, Card::from_id_unchecked(c).suit() as u8, p.trump) as i32
+        } else {
+            let s = strength(c, led, p.trump) as i32;
+            let wins = s > win_key as i32;
+            if win_side == my_side {
+                // Partner winning: feed it bosses, else dump low.
+                if is_boss && !wins {
+                    300
+                } else if !wins {
+                    200 - s
+                } else {
+                    100 - s
+                }
+            } else if wins {
+                300 - s + if is_boss { 5 } else { 0 }
+            } else {
+                200 - s - if is_boss { 50 } else { 0 }
+            }
+        };
+        out[k] = c;
+        prio[k] = pr;
+        k += 1;
+    }
+    // Insertion sort, highest priority first (k <= 16).
+    for i in 1..k {
+        let (c, pr) = (out[i], prio[i]);
+        let mut j = i;
+        while j > 0 && prio[j - 1] < pr {
+            out[j] = out[j - 1];
+            prio[j] = prio[j - 1];
+            j -= 1;
+        }
+        out[j] = c;
+        prio[j] = pr;
+    }
+    k
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cs(s: &str) -> u64 {
+        s.parse::<CardSet>().unwrap().bits()
+    }
+
+    #[test]
+    fn equivalent_cards_adjacent_in_a_suit_are_one_choice() {
+        // E2 and E3 in hand, nothing between them: one choice. E5 is separated by E4 (live
+        // elsewhere).
+        let hand = cs("E2 E3 E5");
+        let live = hand | cs("E4");
+        assert_eq!(reduce_equivalent(hand, live), cs("E3 E5"));
+        // Once E4 is gone, E3 and E5 join too.
+        assert_eq!(reduce_equivalent(hand, hand), cs("E5"));
+    }
+
+    #[test]
+    fn the_a_and_bosses_never_join_a_class() {
+        // WA, W2: the A wins any trick. W6, W7 (boss): the boss is captured and scores.
+        let hand = cs("WA W2 W6 W7");
+        assert_eq!(reduce_equivalent(hand, hand | cs("W4")), hand);
+        // Seal: both copies of a boss in one hand are one choice; the first copy stays.
+        let hand = cs("E7 E7b E8");
+        assert_eq!(reduce_equivalent(hand, hand), cs("E7 E8"));
+        // A live second copy between two plain cards keeps them apart (C7's first copy is
+        // gone, C7b is not).
+        let hand = cs("C6 C8");
+        assert_eq!(reduce_equivalent(hand, hand | cs("C7b")), cs("C6 C8"));
+        assert_eq!(reduce_equivalent(hand, hand), cs("C8"));
+    }
+
+    #[test]
+    fn representatives_map_back() {
+        let hand = cs("E2 E3 E5 E7 E7b");
+        let live = hand | cs("E4");
+        let reps = reduce_equivalent(hand, live);
+        for c in CardSet(hand) {
+            let r = representative(c.id(), reps, live);
+            assert!(reps >> r & 1 == 1, "{c}");
+        }
+        assert_eq!(
+            representative(cs("E2").trailing_zeros() as u8, reps, live),
+            8
+        );
+    }
+}
+
+#[cfg(test)]
+mod exactness;
