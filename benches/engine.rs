@@ -9,8 +9,8 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use yokai_septet::observation::{encode, observation_size, write_mask_bool, ObsValue};
-use yokai_septet::vector::{OwnedBuffers, Shared, VecCore};
+use yokai_septet::observation::{observation_size, ObsValue};
+use yokai_septet::vector::{yardstick_pass, OwnedBuffers, Shared, VecCore};
 use yokai_septet::{run_arena, ArenaConfig, GameConfig, State, Variant};
 
 /// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
@@ -157,30 +157,22 @@ fn vector_env(c: &mut Criterion) {
         }
         let n = 1024;
         let v = Variant::FourPlayer;
-        let (d, na) = (observation_size(v), GameConfig::new(v, 0).num_actions());
         let mut games: Vec<State> = (0..n as u64)
             .map(|s| State::new(GameConfig::new(v, s)))
             .collect();
-        let mut obs = vec![T::ZERO; n * d];
-        let mut mask = vec![false; n * na];
+        let mut obs = vec![T::ZERO; n * observation_size(v)];
+        let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
         let mut next_seed = n as u64;
         g.throughput(Throughput::Elements(n as u64));
         g.bench_function(BenchmarkId::new("parts_n1024", 1), |b| {
             b.iter(|| {
-                for ((s, o), m) in games
-                    .iter_mut()
-                    .zip(obs.chunks_exact_mut(d))
-                    .zip(mask.chunks_exact_mut(na))
-                {
-                    s.apply(random_action(s, &mut rng)).unwrap();
-                    if s.is_over() {
-                        *s = State::new(GameConfig::new(v, next_seed));
-                        next_seed += 1;
-                    }
-                    let view = s.view(s.current_player().unwrap());
-                    encode(&view, o);
-                    write_mask_bool(view.legal_actions(), m);
-                }
+                yardstick_pass(
+                    &mut games,
+                    &mut obs,
+                    &mut mask,
+                    || rng.next_u32(),
+                    &mut next_seed,
+                )
             })
         });
         g.finish();

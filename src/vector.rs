@@ -727,15 +727,47 @@ impl VecCore {
     /// learner mode the bot of the learner's seat. Bots are reseeded from the master seed
     /// at every episode, so stepping with these actions is deterministic.
     pub fn bot_actions(&mut self) -> Vec<i64> {
-        let slots = &mut self.slots;
-        self.pool.install(|| {
-            slots
-                .par_iter_mut()
-                .with_min_len(16)
-                .map(|s| s.bot_action().map_or(-1, |c| c.id() as i64))
-                .collect()
-        })
+        let act = |s: &mut Slot| s.bot_action().map_or(-1, |c| c.id() as i64);
+        if self.num_threads == 1 {
+            return self.slots.iter_mut().map(act).collect();
+        }
+        let (pool, slots, ch) = (&self.pool, &mut self.slots, self.chunk_len);
+        pool.install(|| slots.par_iter_mut().with_min_len(ch).map(act).collect())
     }
+}
+
+/// The work a step does per env, by hand and without the batch machinery: the yardstick
+/// of the VectorEnv's own cost (`benches/engine.rs`, `benches/python_speed.py`). For each
+/// game: a random legal action (`pick` from `rng`), `apply`, a new game (seed `*next_seed`,
+/// then incremented) when it ends, the mover's observation into its row of `obs` and its
+/// mask into its row of `mask`. Returns the decisions made (one per game).
+#[doc(hidden)]
+pub fn yardstick_pass<T: ObsValue>(
+    games: &mut [State],
+    obs: &mut [T],
+    mask: &mut [bool],
+    mut pick: impl FnMut() -> u32,
+    next_seed: &mut u64,
+) -> u64 {
+    let Some(first) = games.first() else { return 0 };
+    let v = first.variant();
+    let (d, a) = (observation_size(v), first.config().num_actions());
+    let rows = obs.chunks_exact_mut(d).zip(mask.chunks_exact_mut(a));
+    for (s, (o, m)) in games.iter_mut().zip(rows) {
+        s.apply(s.legal_actions().pick(pick()).expect("a legal action"))
+            .expect("legal");
+        if s.is_over() {
+            *s = State::new(GameConfig {
+                seed: *next_seed,
+                ..*s.config()
+            });
+            *next_seed += 1;
+        }
+        let view = s.view(s.current_player().expect("a new game has a mover"));
+        encode(&view, o);
+        write_mask_bool(view.legal_actions(), m);
+    }
+    games.len() as u64
 }
 
 #[cfg(test)]
