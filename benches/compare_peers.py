@@ -1,6 +1,7 @@
 """Side-by-side throughput: yokai-septet next to other card-game RL environments.
 
     python3 benches/compare_peers.py [--seconds S] [--no-install] [--skip-peers]
+                                     [--threads 1,2]
 
 Not part of CI. On first use it creates its own virtualenv ``.venv-peers`` (git-ignored),
 installs this package (``pip install .``, a release build) and the peers (``open_spiel``,
@@ -11,8 +12,9 @@ Rows (decisions per second; a decision = one action by a player, chance nodes ex
 
 - yokai-septet: the Rust core (random playouts on one thread, dealing included); the plain
   Python ``Game`` loop (``legal_actions`` + ``random.choice`` + ``step``); ``VectorEnv``
-  N=1024 self-play at 1 and 2 threads, uint8 and float32 observations, random legal actions
-  chosen in numpy; per-variant cost (3p, 4p, seal) of the Rust core.
+  N=1024 self-play at each thread count of ``--threads``, uint8 and float32 observations,
+  through the default ``step`` (and ``copy=False`` + ``step_all``), random legal actions
+  chosen in numpy or by the Rust bots; per-variant cost (3p, 4p, seal) of the Rust core.
 - OpenSpiel ``hearts`` and ``spades`` stepped from Python (random legal actions, chance
   nodes sampled), and ``hearts`` played entirely in C++ by ``pyspiel.evaluate_bots`` with
   uniform random bots (one Python call per game; decisions per game counted by replaying
@@ -88,33 +90,15 @@ def ys_game_loop(seconds: float, variant: str = "4p") -> float:
 
 
 def ys_vector(seconds: float, threads: int, dtype: str, n_envs: int = 1024,
-              variant: str = "4p", policy: str = "numpy") -> float:
+              variant: str = "4p", policy: str = "numpy", api: str = "default") -> float:
     """Self-play, every seat played by uniformly random legal actions: drawn in numpy
     (`policy="numpy"`, what a Python policy costs at least), or by the built-in `random`
-    bots in Rust through `bot_actions()` (`policy="bots"`, the environment's own cost)."""
-    import numpy as np
-    import yokai_septet as ys
+    bots in Rust through `bot_actions()` (`policy="bots"`, the environment's own cost);
+    through the default `v.step(a)` (`api="default"`) or `copy=False` + `step_all`
+    (`api="inplace"`). See `python_speed.bench_vector`."""
+    from python_speed import bench_vector  # benches/, beside this script
 
-    v = ys.VectorEnv(n_envs, variant=variant, seed=0, num_threads=threads,
-                     self_play=True, obs_dtype=dtype, copy=False)
-    v.reset()
-    masks = v.masks
-    rng = np.random.default_rng(0)
-    # A pool of random keys, cycled: argmax(mask * key) is a uniformly random legal action
-    # (ties are impossible among distinct keys in 1..255 often enough to not matter).
-    keys = rng.integers(1, 256, size=(64, n_envs, masks.shape[1]), dtype=np.uint8)
-    m8 = masks.view(np.uint8)
-    scratch = np.empty_like(keys[0])
-    steps, t0, k = 0, time.perf_counter(), 0
-    while time.perf_counter() - t0 < seconds:
-        if policy == "bots":
-            v.step_all(v.bot_actions())
-        else:
-            np.multiply(m8, keys[k & 63], out=scratch)
-            v.step_all(scratch.argmax(axis=1))
-        steps += 1
-        k += 1
-    return steps * n_envs / (time.perf_counter() - t0)
+    return bench_vector(seconds, threads, n_envs, dtype, policy, api, variant)
 
 
 # ---------------------------------------------------------------- OpenSpiel
@@ -218,6 +202,9 @@ def main() -> None:
     ap.add_argument("--no-install", action="store_true",
                     help="use .venv-peers as it is (no pip install)")
     ap.add_argument("--skip-peers", action="store_true", help="only yokai-septet rows")
+    ap.add_argument("--threads", default="1,2",
+                    help="thread counts for the VectorEnv rows and the scaling table, "
+                         "e.g. 1,2,4,8,16 on a 16-core machine")
     ap.add_argument("--here", action="store_true",
                     help="run in the current interpreter, no virtualenv")
     args = ap.parse_args()
@@ -235,22 +222,31 @@ def main() -> None:
     ref["game"] = measure("ys Game loop 4p", ys_game_loop, s)
     rows.append(("yokai-septet 4p: Python `Game` loop (legal_actions + random.choice + step)",
                  "Python over Rust", ref["game"], "game"))
+    threads_list = [int(t) for t in args.threads.split(",")]
     for dtype in ("uint8", "float32"):
-        for threads in (1, 2):
+        for threads in threads_list:
             r = measure(f"ys VectorEnv {dtype} {threads}t", ys_vector, s, threads, dtype)
             rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), {dtype} obs, "
-                         "self-play, random actions in numpy", "Rust batch + numpy", r, "game"))
-    for threads in (1, 2):
+                         "self-play, default `step`, random actions in numpy",
+                         "Rust batch + numpy", r, "game"))
+            ref[("vector", dtype, threads)] = r
+    for threads in threads_list:
+        r = measure(f"ys VectorEnv uint8 {threads}t, copy=False", ys_vector, s, threads, "uint8",
+                    1024, "4p", "numpy", "inplace")
+        rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), uint8 obs, "
+                     "self-play, `copy=False` + `step_all`, random actions in numpy",
+                     "Rust batch + numpy", r, "game"))
         r = measure(f"ys VectorEnv uint8 {threads}t, bot_actions", ys_vector, s, threads, "uint8",
                     1024, "4p", "bots")
         rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), uint8 obs, "
-                     "self-play, random actions from `bot_actions()` (Rust)", "Rust batch", r,
-                     "game"))
+                     "self-play, default `step`, random actions from `bot_actions()` (Rust)",
+                     "Rust batch", r, "game"))
     if not args.skip_peers:
         for name in ("hearts", "spades"):
             r = measure(f"OpenSpiel {name} (Python loop)", spiel_python, s, name)
             rows.append((f"OpenSpiel `{name}`: Python loop over pyspiel, random play",
                          "Python over C++", r, "game"))
+            ref[("spiel_python", name)] = r
         r = measure("OpenSpiel hearts (C++ evaluate_bots)", spiel_cpp, s, "hearts")
         rows.append(("OpenSpiel `hearts`: `evaluate_bots`, C++ uniform random bots",
                      "C++", r, "core"))
@@ -265,13 +261,14 @@ def main() -> None:
     # Scaling: threads (arena, VectorEnv) and variants (Rust core).
     scale = []
     for label, fn, extra in [("arena 4p, random bots", ys_arena, ()),
-                             ("VectorEnv 4p N=1024 uint8", ys_vector, ("uint8",)),
-                             ("VectorEnv 4p N=1024 uint8, bot_actions", ys_vector,
-                              ("uint8", 1024, "4p", "bots")),
-                             ("VectorEnv 4p N=256 uint8", ys_vector, ("uint8", 256))]:
-        one = measure(f"{label} 1t", fn, s, 1, *extra)
-        two = measure(f"{label} 2t", fn, s, 2, *extra)
-        scale.append((label, one, two))
+                             ("VectorEnv 4p N=1024 uint8, default step, numpy actions",
+                              ys_vector, ("uint8",)),
+                             ("VectorEnv 4p N=1024 uint8, default step, bot_actions",
+                              ys_vector, ("uint8", 1024, "4p", "bots")),
+                             ("VectorEnv 4p N=16384 uint8, default step, bot_actions",
+                              ys_vector, ("uint8", 16384, "4p", "bots"))]:
+        scale.append((label, [measure(f"{label} {t}t", fn, s, t, *extra)
+                              for t in threads_list]))
     per_variant = []
     for variant in ("3p", "4p", "seal", "seal-short"):
         r = ref["core"] if variant == "4p" else measure(f"ys core {variant}", ys_core, s, variant)
@@ -291,12 +288,22 @@ def main() -> None:
         base = ref.get(key)
         ratio = f"{r / base:.3g}×" if r and base else "n/a"
         print(f"| {what} | {impl} | {fmt(r)} | {ratio} | {names[key]} |")
-    print("\nScaling with threads (efficiency = speed-up / threads):\n")
-    print("| path | 1 thread | 2 threads | speed-up | efficiency |")
-    print("|---|---:|---:|---:|---:|")
-    for label, one, two in scale:
-        if one and two:
-            print(f"| {label} | {fmt(one)} | {fmt(two)} | {two / one:.2f}× | {two / one / 2:.0%} |")
+    hearts = ref.get(("spiel_python", "hearts"))
+    for (key, dtype, threads), r in [(k, v) for k, v in ref.items() if k[0:1] == ("vector",)]:
+        if hearts and r:
+            print(f"\nVectorEnv default `step`, N=1024, {threads} thread(s), {dtype}, numpy "
+                  f"actions: {fmt(r)} decisions/s = {r / hearts:.1f}× the pyspiel `hearts` "
+                  "Python loop")
+    last = threads_list[-1]
+    print(f"\nScaling with threads (speed-up and efficiency at {last} threads):\n")
+    print("| path | " + " | ".join(f"{t} thr" for t in threads_list)
+          + " | speed-up | efficiency |")
+    print("|---|" + "---:|" * (len(threads_list) + 2))
+    for label, rates in scale:
+        if all(rates):
+            up = rates[-1] / rates[0] * threads_list[0]
+            print(f"| {label} | " + " | ".join(fmt(r) for r in rates)
+                  + f" | {up:.2f}× | {up / last:.0%} |")
     print("\nCost per variant (Rust core, random playouts, 1 thread, dealing included):\n")
     print("| variant | decisions/s | ns per decision | relative to 4p |")
     print("|---|---:|---:|---:|")

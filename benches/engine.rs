@@ -1,14 +1,16 @@
 //! Engine throughput: `legal_actions`, `apply`, and whole random-policy games per variant
-//! (single thread, RNG included); arena throughput and the VectorEnv stepping core on 1 and
-//! 2 threads. Decisions per second = elements/s in criterion's output.
+//! (single thread, RNG included); arena throughput, and the VectorEnv stepping core next to
+//! its yardstick (engine step + encode + mask by hand) on each thread count. Decisions
+//! per second = elements/s in criterion's output.
 //!
-//! `cargo bench --bench engine`
+//! `cargo bench --bench engine` (`YS_BENCH_THREADS=1,2,4,8,16` for more thread counts;
+//! `cargo bench --bench engine -- vector_env` for the VectorEnv groups alone)
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use yokai_septet::observation::ObsValue;
-use yokai_septet::vector::{OwnedBuffers, Shared, VecCore};
+use yokai_septet::observation::{observation_size, ObsValue};
+use yokai_septet::vector::{yardstick_pass, OwnedBuffers, Shared, VecCore};
 use yokai_septet::{run_arena, ArenaConfig, GameConfig, State, Variant};
 
 /// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
@@ -111,18 +113,36 @@ fn arena(c: &mut Criterion) {
     g.finish();
 }
 
-/// The VectorEnv stepping core (self-play, random legal actions picked in Rust, checked,
-/// auto-reset) for N envs on 1 and 2 threads, both observation dtypes. Elements = decisions.
+/// Thread counts to measure: `YS_BENCH_THREADS` (comma-separated, e.g. `1,2,4,8,16` on a
+/// 16-core machine), default `1,2`.
+fn bench_threads() -> Vec<usize> {
+    std::env::var("YS_BENCH_THREADS")
+        .unwrap_or_else(|_| "1,2".into())
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .parse()
+                .expect("YS_BENCH_THREADS: comma-separated thread counts")
+        })
+        .collect()
+}
+
+/// The VectorEnv stepping core (self-play, random legal actions picked in Rust, checked in
+/// parallel, auto-reset) for N envs on each thread count of [`bench_threads`], both
+/// observation dtypes; and, in the same group, its yardstick `parts`: the same work done
+/// by hand on one thread for 1024 games (random legal action, `apply`, a new game when one
+/// ends, encode the mover's observation, write its mask). Elements = decisions, so the
+/// ratio of the two per-element times is the VectorEnv's own cost per env-step.
 fn vector_env(c: &mut Criterion) {
     fn bench<T: ObsValue>(c: &mut Criterion, dtype: &str) {
         let mut g = c.benchmark_group(format!("vector_env_4p_{dtype}"));
-        for n in [256, 1024] {
-            for threads in [1, 2] {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for n in [1024, 16384] {
+            for &threads in &bench_threads() {
                 let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 1);
                 let mut core = VecCore::new(shared, n, &["random"; 4], threads).unwrap();
                 let mut bufs = OwnedBuffers::<T>::new(&core);
                 core.reset(&mut bufs.as_buffers());
-                let mut rng = ChaCha8Rng::seed_from_u64(3);
                 let mut actions = vec![0i64; n];
                 g.throughput(Throughput::Elements(n as u64));
                 g.bench_function(BenchmarkId::new(format!("n{n}_threads"), threads), |b| {
@@ -135,6 +155,26 @@ fn vector_env(c: &mut Criterion) {
                 });
             }
         }
+        let n = 1024;
+        let v = Variant::FourPlayer;
+        let mut games: Vec<State> = (0..n as u64)
+            .map(|s| State::new(GameConfig::new(v, s)))
+            .collect();
+        let mut obs = vec![T::ZERO; n * observation_size(v)];
+        let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
+        let mut next_seed = n as u64;
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(BenchmarkId::new("parts_n1024", 1), |b| {
+            b.iter(|| {
+                yardstick_pass(
+                    &mut games,
+                    &mut obs,
+                    &mut mask,
+                    || rng.next_u32(),
+                    &mut next_seed,
+                )
+            })
+        });
         g.finish();
     }
     bench::<u8>(c, "u8");

@@ -36,6 +36,7 @@ use crate::config::GameConfig;
 use crate::observation::{encode, observation_size, write_mask_bool, ObsValue};
 use crate::reward::{rewards, RewardMode};
 use crate::state::State;
+use crate::state_tensor::{encode_state, state_size};
 
 use crate::bits::splitmix64_finalize as mix;
 
@@ -104,7 +105,8 @@ pub struct Slot {
 
 /// Flat output buffers, `num_envs` rows each (row-major): observations
 /// `[N, observation_size]`, masks `[N, num_actions]`, rewards `[N, reward_width]`, end flags
-/// and seat to move `[N]`. Every call overwrites every row.
+/// and seat to move `[N]`, and optionally (empty when not wanted) the privileged state
+/// tensors `[N, state_size]` ([`crate::state_tensor`]). Every call overwrites every row.
 pub struct Buffers<'a, T> {
     pub obs: &'a mut [T],
     pub mask: &'a mut [bool],
@@ -112,6 +114,7 @@ pub struct Buffers<'a, T> {
     pub terminated: &'a mut [bool],
     pub truncated: &'a mut [bool],
     pub to_play: &'a mut [i64],
+    pub state: &'a mut [T],
 }
 
 /// Owned buffers of the right sizes for a core (Rust users and benchmarks).
@@ -122,10 +125,12 @@ pub struct OwnedBuffers<T> {
     pub terminated: Vec<bool>,
     pub truncated: Vec<bool>,
     pub to_play: Vec<i64>,
+    pub state: Vec<T>,
 }
 
 impl<T: ObsValue> OwnedBuffers<T> {
-    /// Zeroed buffers sized for `core`.
+    /// Zeroed buffers sized for `core`, with no state tensors (see
+    /// [`with_state_tensors`](Self::with_state_tensors)).
     pub fn new(core: &VecCore) -> OwnedBuffers<T> {
         let n = core.num_envs();
         let sh = core.shared();
@@ -136,7 +141,14 @@ impl<T: ObsValue> OwnedBuffers<T> {
             terminated: vec![false; n],
             truncated: vec![false; n],
             to_play: vec![0; n],
+            state: Vec::new(),
         }
+    }
+
+    /// These buffers, also receiving every env's state tensor.
+    pub fn with_state_tensors(mut self, core: &VecCore) -> OwnedBuffers<T> {
+        self.state = vec![T::ZERO; core.num_envs() * state_size(core.shared().config.variant)];
+        self
     }
 
     /// Borrows them as [`Buffers`].
@@ -148,6 +160,7 @@ impl<T: ObsValue> OwnedBuffers<T> {
             terminated: &mut self.terminated,
             truncated: &mut self.truncated,
             to_play: &mut self.to_play,
+            state: &mut self.state,
         }
     }
 }
@@ -286,6 +299,179 @@ fn add(acc: &mut [f32; 4], r: [f32; 4]) {
     }
 }
 
+/// `Err` naming the first env of `slots` (numbered from `first`) whose action is not
+/// legal there, with the reason [`State::apply_action`] gives.
+fn check_range(slots: &[Slot], actions: &[i64], first: usize) -> Result<(), StepError> {
+    for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
+        let legal = slot.state.legal_actions();
+        if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
+            let mut probe = slot.state;
+            let why = match probe.apply_action(a as i128) {
+                Err(e) => e.to_string(),
+                Ok(_) => "not legal".into(),
+            };
+            return Err(StepError::Illegal {
+                env: first + i,
+                why,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// [`check_range`] over every env, in parallel chunks of `ch` (call it on the pool): the
+/// error names the first illegal env by index, whichever thread finds it. (`&mut`: the
+/// bots make a slot `Send` but not `Sync`.)
+fn check_parallel(slots: &mut [Slot], actions: &[i64], ch: usize) -> Result<(), StepError> {
+    match slots
+        .par_chunks_mut(ch)
+        .zip(actions.par_chunks(ch))
+        .enumerate()
+        .find_map_first(|(k, (s, a))| check_range(s, a, k * ch).err())
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// A run of consecutive envs and their rows of every buffer: the unit of parallel work.
+struct Chunk<'a, T> {
+    slots: &'a mut [Slot],
+    bufs: Buffers<'a, T>,
+}
+
+impl<'a, T: ObsValue> Buffers<'a, T> {
+    /// Splits the buffers and `slots` into chunks of `ch` envs (checking every size).
+    fn chunks<'s>(
+        &'s mut self,
+        sh: &Shared,
+        slots: &'s mut [Slot],
+        ch: usize,
+    ) -> Vec<Chunk<'s, T>> {
+        let n = slots.len();
+        let d = observation_size(sh.config.variant);
+        let a = sh.config.num_actions();
+        let r = sh.reward_width();
+        let st = if self.state.is_empty() {
+            0
+        } else {
+            state_size(sh.config.variant)
+        };
+        assert!(
+            self.obs.len() == n * d
+                && self.mask.len() == n * a
+                && self.reward.len() == n * r
+                && self.terminated.len() == n
+                && self.truncated.len() == n
+                && self.to_play.len() == n
+                && self.state.len() == n * st,
+            "VecCore buffers have the wrong sizes"
+        );
+        let mut rest = Chunk {
+            slots,
+            bufs: Buffers {
+                obs: &mut *self.obs,
+                mask: &mut *self.mask,
+                reward: &mut *self.reward,
+                terminated: &mut *self.terminated,
+                truncated: &mut *self.truncated,
+                to_play: &mut *self.to_play,
+                state: &mut *self.state,
+            },
+        };
+        let mut out = Vec::with_capacity(n.div_ceil(ch.max(1)));
+        while rest.slots.len() > ch {
+            let (head, tail) = rest.split_at(ch, [d, a, r, st]);
+            out.push(head);
+            rest = tail;
+        }
+        out.push(rest);
+        out
+    }
+}
+
+impl<'a, T: ObsValue> Chunk<'a, T> {
+    /// The first `k` envs, and the rest (`[d, a, r, st]`: values per row of the
+    /// observation, mask, reward and state buffers).
+    fn split_at(self, k: usize, [d, a, r, st]: [usize; 4]) -> (Chunk<'a, T>, Chunk<'a, T>) {
+        let b = self.bufs;
+        let (st0, st1) = b.state.split_at_mut(k * st);
+        let (s0, s1) = self.slots.split_at_mut(k);
+        let (o0, o1) = b.obs.split_at_mut(k * d);
+        let (m0, m1) = b.mask.split_at_mut(k * a);
+        let (r0, r1) = b.reward.split_at_mut(k * r);
+        let (te0, te1) = b.terminated.split_at_mut(k);
+        let (tr0, tr1) = b.truncated.split_at_mut(k);
+        let (p0, p1) = b.to_play.split_at_mut(k);
+        let chunk = |slots, obs, mask, reward, terminated, truncated, to_play, state| Chunk {
+            slots,
+            bufs: Buffers {
+                obs,
+                mask,
+                reward,
+                terminated,
+                truncated,
+                to_play,
+                state,
+            },
+        };
+        (
+            chunk(s0, o0, m0, r0, te0, tr0, p0, st0),
+            chunk(s1, o1, m1, r1, te1, tr1, p1, st1),
+        )
+    }
+
+    /// Runs `f` on each env of the chunk and its row.
+    fn for_each_row(self, sh: &Shared, f: &impl Fn(&mut Slot, &Shared, &mut Row<'_, T>)) {
+        let n = self.slots.len();
+        let b = self.bufs;
+        let d = b.obs.len() / n.max(1);
+        let a = b.mask.len() / n.max(1);
+        let r = b.reward.len() / n.max(1);
+        let rows = b
+            .obs
+            .chunks_exact_mut(d)
+            .zip(b.mask.chunks_exact_mut(a))
+            .zip(b.reward.chunks_exact_mut(r))
+            .zip(b.terminated.iter_mut())
+            .zip(b.truncated.iter_mut())
+            .zip(b.to_play.iter_mut());
+        for (slot, (((((obs, mask), reward), terminated), truncated), to_play)) in
+            self.slots.iter_mut().zip(rows)
+        {
+            let mut row = Row {
+                obs,
+                mask,
+                reward,
+                terminated,
+                truncated,
+                to_play,
+            };
+            f(slot, sh, &mut row);
+        }
+        if !b.state.is_empty() {
+            let st = b.state.len() / n;
+            for (slot, out) in self.slots.iter().zip(b.state.chunks_exact_mut(st)) {
+                encode_state(&slot.state, out);
+            }
+        }
+    }
+
+    /// Steps every env of the chunk with its action from `actions` (all envs', checked).
+    fn step(self, sh: &Shared, actions: &[i64]) {
+        self.for_each_row(sh, &|slot, sh, row| {
+            slot.step(sh, actions[slot.position(sh)] as u8, row)
+        });
+    }
+}
+
+/// Envs per unit of parallel work: about eight units per thread (so a thread that falls
+/// behind is helped), but never fewer than 16 envs (so scheduling stays cheap next to
+/// the work).
+fn chunk_len(num_envs: usize, num_threads: usize) -> usize {
+    (num_envs / (8 * num_threads)).max(16)
+}
+
 /// Why [`VecCore::new`] failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VecCoreError {
@@ -347,6 +533,8 @@ pub struct VecCore {
     slots: Vec<Slot>,
     pool: rayon::ThreadPool,
     num_threads: usize,
+    /// Envs per unit of parallel work.
+    chunk_len: usize,
 }
 
 impl VecCore {
@@ -396,6 +584,7 @@ impl VecCore {
             slots,
             pool,
             num_threads,
+            chunk_len: chunk_len(num_envs, num_threads),
         })
     }
 
@@ -440,51 +629,22 @@ impl VecCore {
         self.slots.iter().map(|s| s.episode).collect()
     }
 
-    /// Runs `f` on every env and its row, in parallel.
+    /// Runs `f` on every env and its row: on the pool in chunks of envs, or on the
+    /// calling thread when the pool has one thread (handing the work to a single pool
+    /// thread and waiting for it would only add two thread switches per call).
     fn for_rows<T: ObsValue>(
         &mut self,
         bufs: &mut Buffers<'_, T>,
         f: impl Fn(&mut Slot, &Shared, &mut Row<'_, T>) + Sync,
     ) {
-        let n = self.slots.len();
         let sh = self.shared;
-        let d = observation_size(sh.config.variant);
-        let a = sh.config.num_actions();
-        let r = sh.reward_width();
-        assert!(
-            bufs.obs.len() == n * d
-                && bufs.mask.len() == n * a
-                && bufs.reward.len() == n * r
-                && bufs.terminated.len() == n
-                && bufs.truncated.len() == n
-                && bufs.to_play.len() == n,
-            "VecCore buffers have the wrong sizes"
-        );
-        let slots = &mut self.slots;
-        self.pool.install(|| {
-            slots
-                .par_iter_mut()
-                .zip(bufs.obs.par_chunks_mut(d))
-                .zip(bufs.mask.par_chunks_mut(a))
-                .zip(bufs.reward.par_chunks_mut(r))
-                .zip(bufs.terminated.par_iter_mut())
-                .zip(bufs.truncated.par_iter_mut())
-                .zip(bufs.to_play.par_iter_mut())
-                .with_min_len(16)
-                .for_each(
-                    |((((((slot, obs), mask), reward), terminated), truncated), to_play)| {
-                        let mut row = Row {
-                            obs,
-                            mask,
-                            reward,
-                            terminated,
-                            truncated,
-                            to_play,
-                        };
-                        f(slot, &sh, &mut row);
-                    },
-                );
-        });
+        let chunks = bufs.chunks(&sh, &mut self.slots, self.chunk_len);
+        let run = |c: Chunk<'_, T>| c.for_each_row(&sh, &f);
+        if self.num_threads == 1 {
+            chunks.into_iter().for_each(run);
+        } else {
+            self.pool.install(|| chunks.into_par_iter().for_each(run));
+        }
     }
 
     /// Resets every env (episode counters restart at 0), lets the bots move up to the
@@ -496,24 +656,24 @@ impl VecCore {
     }
 
     /// `Err` for a batch that is not one legal action per env (the first illegal one is
-    /// named, with the reason [`State::apply_action`] gives).
-    pub fn check_actions(&self, actions: &[i64]) -> Result<(), StepError> {
+    /// named, with the reason [`State::apply_action`] gives). Checked in parallel on the
+    /// pool (`&mut`: the bots make an env `Send` but not `Sync`).
+    pub fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
+        self.check_length(actions)?;
+        let ch = self.chunk_len;
+        if self.num_threads == 1 {
+            return check_range(&self.slots, actions, 0);
+        }
+        let (pool, slots) = (&self.pool, &mut self.slots);
+        pool.install(|| check_parallel(slots, actions, ch))
+    }
+
+    fn check_length(&self, actions: &[i64]) -> Result<(), StepError> {
         if actions.len() != self.slots.len() {
             return Err(StepError::Length {
                 expected: self.slots.len(),
                 got: actions.len(),
             });
-        }
-        for (i, (slot, &a)) in self.slots.iter().zip(actions).enumerate() {
-            let legal = slot.state.legal_actions();
-            if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
-                let mut probe = slot.state;
-                let why = match probe.apply_action(a as i128) {
-                    Err(e) => e.to_string(),
-                    Ok(_) => "not legal".into(),
-                };
-                return Err(StepError::Illegal { env: i, why });
-            }
         }
         Ok(())
     }
@@ -521,8 +681,8 @@ impl VecCore {
     /// Applies one action per env (a card id: the learner's decision, or in self-play the
     /// decision of the seat to move), then in parallel lets the bots move, resets finished
     /// games (the row's flags and rewards describe the step that ended them; its
-    /// observation is the new game's) and writes every row. Every action is checked first:
-    /// if any is illegal, nothing changes.
+    /// observation is the new game's) and writes every row. Every action is checked first,
+    /// in parallel: if any is illegal, nothing changes.
     ///
     /// Panics if a buffer has the wrong size.
     pub fn step<T: ObsValue>(
@@ -530,18 +690,36 @@ impl VecCore {
         actions: &[i64],
         bufs: &mut Buffers<'_, T>,
     ) -> Result<(), StepError> {
-        self.check_actions(actions)?;
-        self.step_checked(actions, bufs);
-        Ok(())
+        self.check_length(actions)?;
+        let sh = self.shared;
+        let ch = self.chunk_len;
+        if self.num_threads == 1 {
+            check_range(&self.slots, actions, 0)?;
+            self.step_checked(actions, bufs);
+            return Ok(());
+        }
+        // One hand-over to the pool for both passes: the check, then the step.
+        let (pool, slots) = (&self.pool, &mut self.slots);
+        pool.install(|| {
+            check_parallel(slots, actions, ch)?;
+            let chunks = bufs.chunks(&sh, slots, ch);
+            chunks.into_par_iter().for_each(|c| c.step(&sh, actions));
+            Ok(())
+        })
     }
 
     /// [`step`](Self::step) for actions that passed [`check_actions`](Self::check_actions)
     /// with no change to the core since (an illegal action panics).
     pub(crate) fn step_checked<T: ObsValue>(&mut self, actions: &[i64], bufs: &mut Buffers<'_, T>) {
         assert_eq!(actions.len(), self.slots.len(), "one action per env");
-        self.for_rows(bufs, |slot, sh, row| {
-            slot.step(sh, actions[slot.position(sh)] as u8, row)
-        });
+        let sh = self.shared;
+        let chunks = bufs.chunks(&sh, &mut self.slots, self.chunk_len);
+        if self.num_threads == 1 {
+            chunks.into_iter().for_each(|c| c.step(&sh, actions));
+        } else {
+            self.pool
+                .install(|| chunks.into_par_iter().for_each(|c| c.step(&sh, actions)));
+        }
     }
 
     /// The action each env's bots choose for its pending decision (`-1` where none is
@@ -549,15 +727,47 @@ impl VecCore {
     /// learner mode the bot of the learner's seat. Bots are reseeded from the master seed
     /// at every episode, so stepping with these actions is deterministic.
     pub fn bot_actions(&mut self) -> Vec<i64> {
-        let slots = &mut self.slots;
-        self.pool.install(|| {
-            slots
-                .par_iter_mut()
-                .with_min_len(16)
-                .map(|s| s.bot_action().map_or(-1, |c| c.id() as i64))
-                .collect()
-        })
+        let act = |s: &mut Slot| s.bot_action().map_or(-1, |c| c.id() as i64);
+        if self.num_threads == 1 {
+            return self.slots.iter_mut().map(act).collect();
+        }
+        let (pool, slots, ch) = (&self.pool, &mut self.slots, self.chunk_len);
+        pool.install(|| slots.par_iter_mut().with_min_len(ch).map(act).collect())
     }
+}
+
+/// The work a step does per env, by hand and without the batch machinery: the yardstick
+/// of the VectorEnv's own cost (`benches/engine.rs`, `benches/python_speed.py`). For each
+/// game: a random legal action (`pick` from `rng`), `apply`, a new game (seed `*next_seed`,
+/// then incremented) when it ends, the mover's observation into its row of `obs` and its
+/// mask into its row of `mask`. Returns the decisions made (one per game).
+#[doc(hidden)]
+pub fn yardstick_pass<T: ObsValue>(
+    games: &mut [State],
+    obs: &mut [T],
+    mask: &mut [bool],
+    mut pick: impl FnMut() -> u32,
+    next_seed: &mut u64,
+) -> u64 {
+    let Some(first) = games.first() else { return 0 };
+    let v = first.variant();
+    let (d, a) = (observation_size(v), first.config().num_actions());
+    let rows = obs.chunks_exact_mut(d).zip(mask.chunks_exact_mut(a));
+    for (s, (o, m)) in games.iter_mut().zip(rows) {
+        s.apply(s.legal_actions().pick(pick()).expect("a legal action"))
+            .expect("legal");
+        if s.is_over() {
+            *s = State::new(GameConfig {
+                seed: *next_seed,
+                ..*s.config()
+            });
+            *next_seed += 1;
+        }
+        let view = s.view(s.current_player().expect("a new game has a mover"));
+        encode(&view, o);
+        write_mask_bool(view.legal_actions(), m);
+    }
+    games.len() as u64
 }
 
 #[cfg(test)]

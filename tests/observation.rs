@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{random_action, rng};
+use common::{positions, random_action, rng};
 use rand_core::RngCore;
 use yokai_septet::bits::{cpu_level, CpuLevel};
 use yokai_septet::observation::{
@@ -13,27 +13,6 @@ use yokai_septet::observation::{
 };
 use yokai_septet::sampler::Sampler;
 use yokai_septet::{Card, CardSet, GameConfig, Phase, SeatView, State, Suit, Variant};
-
-/// `count` positions of `v`: random games played a random number of steps, so that
-/// passing, play, later rounds and finished games all occur.
-fn positions(v: Variant, count: usize, seed: u64) -> Vec<State> {
-    let mut r = rng(seed);
-    (0..count)
-        .map(|i| {
-            let cfg = GameConfig::new(v, seed * 1000 + i as u64).with_max_rounds(Some(3));
-            let mut s = State::new(cfg);
-            let steps = r.next_u32() % 160;
-            for _ in 0..steps {
-                if s.is_over() {
-                    break;
-                }
-                let a = random_action(&s, &mut r);
-                s.apply(a).unwrap();
-            }
-            s
-        })
-        .collect()
-}
 
 fn obs(view: &SeatView) -> Vec<f32> {
     let mut out = vec![0f32; observation_size(view.variant())];

@@ -33,7 +33,8 @@ class raw_env(AECEnv):
     the legal actions of the agent to move, all 0 for the others). Actions are card ids
     (``Discrete(num_actions)``); passing picks are actions too. An illegal action raises
     ``yokai_septet.IllegalActionError`` and changes nothing, or with
-    ``illegal_action="lose"`` ends the game.
+    ``illegal_action="lose"`` ends the game. :meth:`state` (with :attr:`state_space`) is the
+    privileged full-information state, for centralized critics (docs/state_tensor.md).
 
     Rewards (``reward_mode``): ``"win"`` gives +1 to the winners and -1 to the others when
     the game ends; ``"points"`` gives, at each round's end, the points a seat gained minus
@@ -126,6 +127,7 @@ class raw_env(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(na) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (self.game.state_size,), np.float32)
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The (cached) observation space of ``agent``."""
@@ -163,6 +165,12 @@ class raw_env(AECEnv):
         if self.game.current_player == seat and not self._ended_by_illegal_action:
             mask[self.game.legal_mask()] = 1
         return {self.observation_key: self.game.observation(seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The privileged, full-information state (``Game.state_tensor()``, float32, in
+        :attr:`state_space`): every hand and passing pick, then everything public. For
+        centralized critics only: it shows the cards the agents cannot see."""
+        return self.game.state_tensor()
 
     def step(self, action: Any) -> None:
         """Applies the selected agent's action (``None`` for an agent that is done)."""

@@ -14,11 +14,13 @@ use crate::card::{Card, CardSet};
 use crate::config::{GameConfig, Variant};
 use crate::deal::Deal;
 use crate::error::IllegalAction;
+use crate::layout::Field;
 use crate::observation::{encode, layout, observation_size, ObsValue};
 use crate::picture::{self, Raster};
 use crate::record::Match;
 use crate::reward::rewards;
 use crate::state::{Phase, State};
+use crate::state_tensor::{encode_state, state_layout, state_size};
 
 /// A game of Yokai Septet.
 ///
@@ -354,17 +356,41 @@ impl PyGame {
     /// The observation's fields, in vector order: a list of dicts with ``name``,
     /// ``offset``, ``len`` and ``meaning``.
     fn layout<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        layout(self.state().variant())
-            .iter()
-            .map(|f| {
-                let d = PyDict::new(py);
-                d.set_item("name", f.name)?;
-                d.set_item("offset", f.offset)?;
-                d.set_item("len", f.len)?;
-                d.set_item("meaning", f.meaning)?;
-                Ok(d)
-            })
-            .collect()
+        field_dicts(py, layout(self.state().variant()))
+    }
+
+    /// Length of the privileged state tensor (``state_tensor()``'s shape is ``(state_size,)``).
+    #[getter]
+    fn state_size(&self) -> usize {
+        state_size(self.state().variant())
+    }
+
+    /// The privileged, full-information state (docs/state_tensor.md) as a flat ``float32``
+    /// (or, with ``dtype="uint8"``, ``uint8``) array: every seat's hand and passing picks,
+    /// then seat 0's observation (everything public). For centralized critics; it shows
+    /// hidden cards, so never give it to a policy that plays. Fields: :meth:`state_layout`.
+    #[pyo3(signature = (dtype = "float32"))]
+    fn state_tensor<'py>(&self, py: Python<'py>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+        fn make<'py, T: ObsValue + numpy::Element>(
+            py: Python<'py>,
+            s: &State,
+        ) -> PyResult<Bound<'py, PyAny>> {
+            let arr = PyArray1::<T>::zeros(py, state_size(s.variant()), false);
+            encode_state(s, arr.readwrite().as_slice_mut()?);
+            Ok(arr.into_any())
+        }
+        match dtype {
+            "float32" => make::<f32>(py, self.state()),
+            "uint8" => make::<u8>(py, self.state()),
+            other => Err(PyValueError::new_err(format!(
+                "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
+            ))),
+        }
+    }
+
+    /// The state tensor's fields, in vector order (dicts like :meth:`layout`'s).
+    fn state_layout<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        field_dicts(py, state_layout(self.state().variant()))
     }
 
     /// Like :meth:`step`, and returns every seat's reward for this step (``list[float]``)
@@ -708,4 +734,19 @@ impl PyGame {
             .map(Card::id)
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
+}
+
+/// Layout fields as Python dicts with ``name``, ``offset``, ``len`` and ``meaning``.
+fn field_dicts<'py>(py: Python<'py>, fields: &[Field]) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    fields
+        .iter()
+        .map(|f| {
+            let d = PyDict::new(py);
+            d.set_item("name", f.name)?;
+            d.set_item("offset", f.offset)?;
+            d.set_item("len", f.len)?;
+            d.set_item("meaning", f.meaning)?;
+            Ok(d)
+        })
+        .collect()
 }

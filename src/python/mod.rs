@@ -15,6 +15,7 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use crate::config::{Episode, GameConfig, Scoring, Variant};
+use crate::state::State;
 
 mod arena;
 mod bot;
@@ -206,6 +207,52 @@ fn bench_random_playouts(
     Ok((s.games, s.decisions, s.seconds))
 }
 
+/// ``bench_step_parts(variant, seconds, dtype="uint8", num_games=1024)``: the work of one
+/// VectorEnv step per env done by hand on one thread (GIL released) for at least
+/// ``seconds``: random legal action, ``apply``, a new game when one ends, the mover's
+/// observation and mask written to its row. Returns ``(decisions, elapsed_seconds)``: the
+/// yardstick of the VectorEnv's own cost (``benches/python_speed.py``).
+#[pyfunction]
+#[pyo3(signature = (variant, seconds, dtype = "uint8", num_games = 1024))]
+fn bench_step_parts(
+    py: Python<'_>,
+    variant: &str,
+    seconds: f64,
+    dtype: &str,
+    num_games: usize,
+) -> PyResult<(u64, f64)> {
+    use rand_core::{RngCore, SeedableRng};
+    fn run<T: crate::observation::ObsValue>(v: Variant, seconds: f64, n: usize) -> (u64, f64) {
+        let mut games: Vec<State> = (0..n as u64)
+            .map(|s| State::new(GameConfig::new(v, s)))
+            .collect();
+        let mut obs = vec![T::ZERO; n * crate::observation::observation_size(v)];
+        let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+        let (mut next_seed, mut decisions) = (n as u64, 0);
+        let start = std::time::Instant::now();
+        while decisions == 0 || start.elapsed().as_secs_f64() < seconds {
+            decisions += crate::vector::yardstick_pass(
+                &mut games,
+                &mut obs,
+                &mut mask,
+                || rng.next_u32(),
+                &mut next_seed,
+            );
+        }
+        (decisions, start.elapsed().as_secs_f64())
+    }
+    let v = bench_variant(variant)?;
+    let n = num_games.max(1);
+    match dtype {
+        "uint8" => Ok(py.allow_threads(|| run::<u8>(v, seconds, n))),
+        "float32" => Ok(py.allow_threads(|| run::<f32>(v, seconds, n))),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
+        ))),
+    }
+}
+
 /// ``bench_arena(variant, bots, games, threads)``: runs a duplicate arena in Rust (GIL
 /// released) with ``bots`` (a list of bot names, one per side) on ``threads`` threads (0 =
 /// one per core); returns ``(games, decisions, elapsed_seconds)``. For benchmarks.
@@ -249,6 +296,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(bench_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(bench_arena, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_step_parts, m)?)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;
     m.add("EPISODES", Episode::ALL.map(Episode::name).to_vec())?;

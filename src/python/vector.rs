@@ -11,13 +11,103 @@ use pyo3::prelude::*;
 use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError};
 use crate::observation::{observation_size, ObsValue};
 use crate::reward::RewardMode;
+use crate::state_tensor::state_size;
 use crate::vector::{Buffers, Shared, Slot, StepError, VecCore, VecCoreError};
 
-/// Observation buffer of either dtype.
+/// Observation (or state tensor) buffer of either dtype.
 enum ObsBuf {
     F32(Py<PyArray2<f32>>),
     U8(Py<PyArray2<u8>>),
 }
+
+impl ObsBuf {
+    fn new(py: Python<'_>, rows: usize, cols: usize, u8: bool) -> ObsBuf {
+        if u8 {
+            ObsBuf::U8(PyArray2::<u8>::zeros(py, [rows, cols], false).unbind())
+        } else {
+            ObsBuf::F32(PyArray2::<f32>::zeros(py, [rows, cols], false).unbind())
+        }
+    }
+
+    fn refcnt(&self, py: Python<'_>) -> isize {
+        match self {
+            ObsBuf::F32(o) => o.get_refcnt(py),
+            ObsBuf::U8(o) => o.get_refcnt(py),
+        }
+    }
+
+    fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        match self {
+            ObsBuf::F32(o) => o.bind(py).clone().into_any(),
+            ObsBuf::U8(o) => o.bind(py).clone().into_any(),
+        }
+    }
+}
+
+/// One set of output arrays: what one pass over the envs writes.
+struct Outputs {
+    obs: ObsBuf,
+    mask: Py<PyArray2<bool>>,
+    reward: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+    to_play: Py<PyArray1<i64>>,
+    /// State tensors (when asked for), of the observations' dtype.
+    state: Option<ObsBuf>,
+}
+
+/// Shapes of a set of output arrays.
+#[derive(Clone, Copy)]
+struct Shape {
+    num_envs: usize,
+    obs: usize,
+    actions: usize,
+    rewards: usize,
+    /// State-tensor width, 0 when not asked for.
+    states: usize,
+    /// `true`: uint8 observations (and state tensors); `false`: float32.
+    obs_u8: bool,
+}
+
+impl Outputs {
+    fn new(py: Python<'_>, s: Shape) -> Outputs {
+        let n = s.num_envs;
+        Outputs {
+            obs: ObsBuf::new(py, n, s.obs, s.obs_u8),
+            mask: PyArray2::<bool>::zeros(py, [n, s.actions], false).unbind(),
+            reward: PyArray2::<f32>::zeros(py, [n, s.rewards], false).unbind(),
+            terminated: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
+            to_play: PyArray1::<i64>::zeros(py, n, false).unbind(),
+            state: (s.states > 0).then(|| ObsBuf::new(py, n, s.states, s.obs_u8)),
+        }
+    }
+
+    /// Whether this object holds the only reference to every array: nobody else can see
+    /// them, so they may be overwritten.
+    fn is_free(&self, py: Python<'_>) -> bool {
+        self.obs.refcnt(py) == 1
+            && self.state.as_ref().is_none_or(|s| s.refcnt(py) == 1)
+            && self.mask.get_refcnt(py) == 1
+            && self.reward.get_refcnt(py) == 1
+            && self.terminated.get_refcnt(py) == 1
+            && self.truncated.get_refcnt(py) == 1
+            && self.to_play.get_refcnt(py) == 1
+    }
+
+    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.obs.bind(py)
+    }
+
+    fn state<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.state.as_ref().map(|s| s.bind(py))
+    }
+}
+
+/// Most sets of output arrays kept for reuse (`copy=True`): two are enough for the usual
+/// loop (the caller holds the last step's arrays while the next step writes); more only
+/// help a caller that keeps a few steps' arrays around.
+const MAX_SETS: usize = 4;
 
 /// Many games stepped together in Rust (see the Python class ``yokai_septet.VectorEnv``,
 /// which wraps this one with the Gymnasium-style API).
@@ -27,12 +117,14 @@ pub struct PyVectorEnv {
     /// Copies of the core's settings, readable without its lock.
     env_offset: u64,
     num_threads: usize,
-    obs: ObsBuf,
-    mask: Py<PyArray2<bool>>,
-    reward: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    to_play: Py<PyArray1<i64>>,
+    shape: Shape,
+    /// `copy=True`: every pass writes into a set of arrays nobody else holds (recycled,
+    /// or new), so arrays handed out are never overwritten. `copy=False`: one set,
+    /// overwritten in place by every pass.
+    fresh: bool,
+    /// The sets of output arrays; `sets[current]` holds the last pass's results.
+    sets: Vec<Outputs>,
+    current: usize,
     /// Set when an internal error (a caught panic) stopped a pass over the envs midway:
     /// some games may be half-stepped, so every later call refuses.
     failed: bool,
@@ -51,6 +143,13 @@ fn poisoned() -> PyErr {
     )
 }
 
+fn step_error(e: StepError) -> PyErr {
+    match e {
+        StepError::Length { .. } => PyValueError::new_err(e.to_string()),
+        StepError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
+    }
+}
+
 /// What one pass over the envs does.
 #[derive(Clone, Copy)]
 enum Op<'a> {
@@ -67,36 +166,79 @@ fn run_op<T: ObsValue>(core: &mut VecCore, op: Op<'_>, mut bufs: Buffers<'_, T>)
 }
 
 impl PyVectorEnv {
-    /// Runs `op` on every env with the GIL released, writing into the numpy buffers.
+    /// The set the next pass writes: in `copy=True` mode one that nobody else holds
+    /// (recycled, or new when the caller still holds every kept set).
+    fn target(&mut self, py: Python<'_>) -> usize {
+        if !self.fresh {
+            return self.current;
+        }
+        if let Some(i) = self.sets.iter().position(|s| s.is_free(py)) {
+            return i;
+        }
+        let new = Outputs::new(py, self.shape);
+        if self.sets.len() < MAX_SETS {
+            self.sets.push(new);
+            return self.sets.len() - 1;
+        }
+        // Forget the oldest kept set (its holder keeps it) for a new one.
+        let i = (self.current + 1) % self.sets.len();
+        self.sets[i] = new;
+        i
+    }
+
+    /// Runs `op` on every env with the GIL released, writing into the next set of output
+    /// arrays, which become the current ones.
     fn run(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<()> {
         if self.failed {
             return Err(poisoned());
         }
-        // Errors before the pass (buffers borrowed elsewhere) change nothing; an error from
-        // the pass itself is a caught panic, after which the envs may be half-stepped.
-        let pass = self.run_unguarded(py, op)?;
-        if pass.is_err() {
-            self.failed = true;
+        if let Op::Step(actions) = op {
+            // With the GIL held: a refused batch never lets another Python thread find
+            // this object busy.
+            let core = self.core.get_mut().map_err(|_| poisoned())?;
+            core.check_actions(actions).map_err(step_error)?;
         }
-        pass
+        let target = self.target(py);
+        // Errors before the pass (buffers borrowed elsewhere) change nothing; a caught
+        // panic may leave the envs half-stepped.
+        match self.run_unguarded(py, op, target)? {
+            Ok(()) => {
+                self.current = target;
+                Ok(())
+            }
+            Err(e) => {
+                self.failed = true;
+                Err(e)
+            }
+        }
     }
 
     /// `Err`: the pass did not start; `Ok(result)`: the pass's own result.
-    fn run_unguarded(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<PyResult<()>> {
+    fn run_unguarded(
+        &mut self,
+        py: Python<'_>,
+        op: Op<'_>,
+        target: usize,
+    ) -> PyResult<PyResult<()>> {
         let core = self.core.get_mut().map_err(|_| poisoned())?;
-        let mut mask = self.mask.bind(py).try_readwrite()?;
-        let mut reward = self.reward.bind(py).try_readwrite()?;
-        let mut term = self.terminated.bind(py).try_readwrite()?;
-        let mut trunc = self.truncated.bind(py).try_readwrite()?;
-        let mut to_play = self.to_play.bind(py).try_readwrite()?;
+        let out = &self.sets[target];
+        let mut mask = out.mask.bind(py).try_readwrite()?;
+        let mut reward = out.reward.bind(py).try_readwrite()?;
+        let mut term = out.terminated.bind(py).try_readwrite()?;
+        let mut trunc = out.truncated.bind(py).try_readwrite()?;
+        let mut to_play = out.to_play.bind(py).try_readwrite()?;
         let mask = mask.as_slice_mut()?;
         let reward = reward.as_slice_mut()?;
         let terminated = term.as_slice_mut()?;
         let truncated = trunc.as_slice_mut()?;
         let to_play = to_play.as_slice_mut()?;
         macro_rules! go {
-            ($o:expr) => {{
+            ($o:expr, $st:expr) => {{
                 let mut o = $o.bind(py).try_readwrite()?;
+                let mut st = match $st {
+                    Some(st) => Some(st.bind(py).try_readwrite()?),
+                    None => None,
+                };
                 let bufs = Buffers {
                     obs: o.as_slice_mut()?,
                     mask,
@@ -104,6 +246,10 @@ impl PyVectorEnv {
                     terminated,
                     truncated,
                     to_play,
+                    state: match st.as_mut() {
+                        Some(st) => st.as_slice_mut()?,
+                        None => &mut [],
+                    },
                 };
                 Ok(py.allow_threads(|| {
                     super::guard("VectorEnv", || {
@@ -113,10 +259,17 @@ impl PyVectorEnv {
                 }))
             }};
         }
-        match &self.obs {
-            ObsBuf::F32(o) => go!(o),
-            ObsBuf::U8(o) => go!(o),
+        // The state tensors, when asked for, have the observations' dtype.
+        match (&out.obs, &out.state) {
+            (ObsBuf::F32(o), Some(ObsBuf::F32(st))) => go!(o, Some(st)),
+            (ObsBuf::U8(o), Some(ObsBuf::U8(st))) => go!(o, Some(st)),
+            (ObsBuf::F32(o), _) => go!(o, None::<&Py<PyArray2<f32>>>),
+            (ObsBuf::U8(o), _) => go!(o, None::<&Py<PyArray2<u8>>>),
         }
+    }
+
+    fn out(&self) -> &Outputs {
+        &self.sets[self.current]
     }
 }
 
@@ -127,7 +280,7 @@ impl PyVectorEnv {
         num_envs, variant = Arg(None), scoring = Arg(None), seed = Arg(None), *,
         episode = Arg(None), max_rounds = Arg(None), self_play = false, learner_seat = Arg(None),
         opponents = Arg(None), reward_mode = Arg(None), num_threads = Arg(None), obs_dtype = "float32",
-        env_offset = 0
+        env_offset = 0, copy = true, state_tensor = false
     ))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
@@ -145,6 +298,8 @@ impl PyVectorEnv {
         num_threads: Arg<'_>,
         obs_dtype: &str,
         env_offset: u64,
+        copy: bool,
+        state_tensor: bool,
     ) -> PyResult<PyVectorEnv> {
         use pyo3::intern;
         use pyo3::IntoPyObjectExt;
@@ -244,28 +399,35 @@ impl PyVectorEnv {
                 VecCoreError::ThreadPool(_) => PyRuntimeError::new_err(e.to_string()),
                 _ => PyValueError::new_err(e.to_string()),
             })?;
-        let d = observation_size(config.variant);
-        let a = config.num_actions();
-        let obs = match obs_dtype {
-            "float32" => ObsBuf::F32(PyArray2::<f32>::zeros(py, [num_envs, d], false).unbind()),
-            "uint8" => ObsBuf::U8(PyArray2::<u8>::zeros(py, [num_envs, d], false).unbind()),
+        let obs_u8 = match obs_dtype {
+            "float32" => false,
+            "uint8" => true,
             other => {
                 return Err(PyValueError::new_err(format!(
                     "unknown obs_dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
                 )))
             }
         };
-        let r = if learner.is_some() { 1 } else { n };
+        let shape = Shape {
+            num_envs,
+            obs: observation_size(config.variant),
+            actions: config.num_actions(),
+            rewards: if learner.is_some() { 1 } else { n },
+            states: if state_tensor {
+                state_size(config.variant)
+            } else {
+                0
+            },
+            obs_u8,
+        };
         let mut env = PyVectorEnv {
             core: Mutex::new(core),
             env_offset,
             num_threads,
-            obs,
-            mask: PyArray2::<bool>::zeros(py, [num_envs, a], false).unbind(),
-            reward: PyArray2::<f32>::zeros(py, [num_envs, r], false).unbind(),
-            terminated: PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
-            truncated: PyArray1::<bool>::zeros(py, num_envs, false).unbind(),
-            to_play: PyArray1::<i64>::zeros(py, num_envs, false).unbind(),
+            shape,
+            fresh: copy,
+            sets: vec![Outputs::new(py, shape)],
+            current: 0,
             failed: false,
         };
         env.reset_all(py, None)?;
@@ -285,16 +447,49 @@ impl PyVectorEnv {
 
     /// Applies one action per env (an ``int64`` array of length ``num_envs``): the learner's
     /// decision, or in self-play the decision of the seat to move. Every action is checked
-    /// first: if any is illegal, :class:`IllegalActionError` names the env and nothing
-    /// changes. Then all envs step in parallel (bots move, finished games reset).
+    /// first, in parallel: if any is illegal, :class:`IllegalActionError` names the env and
+    /// nothing changes. Then all envs step in parallel (bots move, finished games reset).
+    /// With ``copy=True`` the results go to arrays nobody else holds (the buffer
+    /// properties then return those); with ``copy=False`` the buffers are overwritten.
     fn step_all(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
-        let acts = actions.as_slice()?;
-        let core = self.core.get_mut().map_err(|_| poisoned())?;
-        core.check_actions(acts).map_err(|e| match e {
-            StepError::Length { .. } => PyValueError::new_err(e.to_string()),
-            StepError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
-        })?;
-        self.run(py, Op::Step(acts))
+        self.run(py, Op::Step(actions.as_slice()?))
+    }
+
+    /// :meth:`step_all`, returning the results: ``(observations, rewards, terminated,
+    /// truncated, masks, to_play)`` (for the Python class's ``step``).
+    #[allow(clippy::type_complexity)]
+    fn _step<'py>(
+        &mut self,
+        py: Python<'py>,
+        actions: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray2<bool>>,
+        Bound<'py, PyArray1<i64>>,
+        Option<Bound<'py, PyAny>>,
+    )> {
+        let strided;
+        let acts = match actions.as_slice() {
+            Ok(a) => a,
+            Err(_) => {
+                strided = actions.to_vec()?;
+                &strided[..]
+            }
+        };
+        self.run(py, Op::Step(acts))?;
+        let o = self.out();
+        Ok((
+            o.obs(py),
+            o.reward.bind(py).clone(),
+            o.terminated.bind(py).clone(),
+            o.truncated.bind(py).clone(),
+            o.mask.bind(py).clone(),
+            o.to_play.bind(py).clone(),
+            o.state(py),
+        ))
     }
 
     /// The action the ``opponents`` bots choose for each env's pending decision (an
@@ -332,44 +527,58 @@ impl PyVectorEnv {
         self.num_threads
     }
 
-    /// Observation buffer ``[num_envs, D]`` (float32 or uint8), overwritten by every step.
+    /// Observations ``[num_envs, D]`` (float32 or uint8) after the last call. With
+    /// ``copy=False`` one buffer, overwritten by every call; with ``copy=True`` the array
+    /// the last call returned (never overwritten while anyone holds it).
     #[getter]
     fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        match &self.obs {
-            ObsBuf::F32(o) => o.bind(py).clone().into_any(),
-            ObsBuf::U8(o) => o.bind(py).clone().into_any(),
-        }
+        self.out().obs(py)
+    }
+
+    /// The privileged state tensors ``[num_envs, state_size]`` (docs/state_tensor.md) of
+    /// every env's game now, in the observations' dtype; ``None`` unless the env was made
+    /// with ``state_tensor=True``. Never give them to a policy that plays.
+    #[getter]
+    fn states<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.out().state(py)
+    }
+
+    /// Whether results go to arrays nobody else holds (``True``) or overwrite one set of
+    /// buffers (``False``).
+    #[getter]
+    fn copy(&self) -> bool {
+        self.fresh
     }
 
     /// Legal-action masks ``[num_envs, num_actions]`` (bool) for the decision now pending.
     #[getter]
     fn masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.mask.bind(py).clone()
+        self.out().mask.bind(py).clone()
     }
 
     /// Rewards of the last step: ``[num_envs, 1]`` (learner mode) or ``[num_envs,
     /// num_players]`` (self-play: every seat's reward).
     #[getter]
     fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.reward.bind(py).clone()
+        self.out().reward.bind(py).clone()
     }
 
     /// Whether each env's episode ended by the rules on the last step (it has been reset).
     #[getter]
     fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.terminated.bind(py).clone()
+        self.out().terminated.bind(py).clone()
     }
 
     /// Whether each env's episode hit the round cap on the last step (it has been reset).
     #[getter]
     fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.truncated.bind(py).clone()
+        self.out().truncated.bind(py).clone()
     }
 
     /// The seat to move in each env now.
     #[getter]
     fn to_play<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.to_play.bind(py).clone()
+        self.out().to_play.bind(py).clone()
     }
 
     /// The learner's seat in each env (learner mode), or the seat to move (self-play).

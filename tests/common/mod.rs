@@ -2,9 +2,10 @@
 #![allow(dead_code)]
 
 use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
 use rand_core::SeedableRng;
 use yokai_septet::deal::uniform_below;
-use yokai_septet::{Card, CardSet, Deal, Match, State, Variant};
+use yokai_septet::{Card, CardSet, Deal, GameConfig, Match, State, Variant};
 
 /// A deterministic, version-stable policy RNG for tests: ChaCha8 keyed with the seed's
 /// little-endian bytes (not `seed_from_u64`, whose key expansion belongs to `rand_core`).
@@ -18,6 +19,27 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
 pub fn random_action(s: &State, rng: &mut ChaCha8Rng) -> Card {
     let legal = s.legal_actions();
     legal.nth(uniform_below(rng, legal.len())).unwrap()
+}
+
+/// `count` positions of `v`: random games played a random number of steps, so that
+/// passing, play, later rounds and finished games all occur.
+pub fn positions(v: Variant, count: usize, seed: u64) -> Vec<State> {
+    let mut r = rng(seed);
+    (0..count)
+        .map(|i| {
+            let cfg = GameConfig::new(v, seed * 1000 + i as u64).with_max_rounds(Some(3));
+            let mut s = State::new(cfg);
+            let steps = r.next_u32() % 160;
+            for _ in 0..steps {
+                if s.is_over() {
+                    break;
+                }
+                let a = random_action(&s, &mut r);
+                s.apply(a).unwrap();
+            }
+            s
+        })
+        .collect()
 }
 
 /// Plays `m` to its end with random actions.

@@ -1,0 +1,108 @@
+"""``yokai_septet.sb3``: Stable-Baselines3 ``VecEnv`` over :class:`yokai_septet.VectorEnv`
+(needs the ``train`` extra: ``pip install "yokai-septet[train]"``).
+
+``SB3VecEnv(num_envs, **kwargs)`` (or ``SB3VecEnv(env=VectorEnv(...))``) lets SB3 and
+sb3-contrib's ``MaskablePPO`` train on the batch stepped in Rust::
+
+    from sb3_contrib import MaskablePPO
+    from yokai_septet.sb3 import SB3VecEnv
+
+    env = SB3VecEnv(64, variant="4p", opponents="heuristic", obs_dtype="uint8")
+    MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
+
+Learner mode only (one seat per env is the agent, the built-in bots play the others):
+SB3 expects one reward per env. The legal-action masks reach ``MaskablePPO`` through the
+vec-env mask protocol: ``env_method("action_masks")`` returns one mask per env (rows of
+``VectorEnv.masks``). Episodes reset in the same step, as SB3 expects; the finished
+episode's last observation is not kept, so ``infos[i]`` has no ``terminal_observation``
+(SB3 then does not bootstrap truncated episodes: with ``max_rounds`` set, a cut-off game
+is treated as ended).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from ._vector import VectorEnv
+
+
+class SB3VecEnv(VecEnv):
+    """A Stable-Baselines3 ``VecEnv`` stepping a :class:`VectorEnv` (learner mode)."""
+
+    def __init__(self, num_envs: Optional[int] = None, *, env: Optional[VectorEnv] = None,
+                 **kwargs: Any) -> None:
+        if env is None:
+            if num_envs is None:
+                raise TypeError("give num_envs (and VectorEnv keyword arguments) or env=")
+            env = VectorEnv(num_envs, **kwargs)
+        elif num_envs is not None or kwargs:
+            raise TypeError("give either env= or VectorEnv arguments, not both")
+        if env.self_play:
+            raise ValueError(
+                "SB3VecEnv needs a VectorEnv in learner mode (self_play=False): SB3 expects "
+                "one reward per env"
+            )
+        self.venv = env
+        self._actions: Optional[np.ndarray] = None
+        super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
+
+    def reset(self) -> np.ndarray:
+        """Resets every env (with the seed given to :meth:`seed`, if any)."""
+        seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
+        obs, _ = self.venv.reset(seed=seed)
+        self._reset_seeds()
+        self._reset_options()
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+
+    def step_wait(self):
+        """Steps every env: ``(obs, rewards, dones, infos)``, ``infos`` one dict per env."""
+        if self._actions is None:
+            raise RuntimeError("step_wait called without step_async")
+        actions, self._actions = self._actions, None
+        obs, rewards, term, trunc, _ = self.venv.step(actions)
+        dones = term | trunc
+        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
+        return obs, rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """Legal-action masks ``[num_envs, num_actions]`` of the pending decisions."""
+        return self.venv.action_masks()
+
+    def _indices(self, indices: Any) -> Sequence[int]:
+        return list(self._get_indices(indices))
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
+                   **method_kwargs: Any) -> list:
+        """``action_masks``: one mask per env. Any other method is the VectorEnv's, called
+        once; a result with a row per env is split into rows, anything else repeated."""
+        idx = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.venv.action_masks()
+            return [masks[i] for i in idx]
+        out = getattr(self.venv, method_name)(*method_args, **method_kwargs)
+        if isinstance(out, (np.ndarray, list)) and len(out) == self.num_envs:
+            return [out[i] for i in idx]
+        return [out for _ in idx]
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list:
+        """The VectorEnv's attribute (``action_masks`` included, which tells sb3-contrib
+        that masks are supported), once per index."""
+        value = getattr(self.venv, attr_name)
+        return [value for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self.venv, attr_name, value)
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+    def close(self) -> None:
+        self.venv.close()

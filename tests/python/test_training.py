@@ -1,0 +1,69 @@
+"""Short trainings on the Rust-stepped batch: sb3-contrib's MaskablePPO through
+yokai_septet.sb3.SB3VecEnv, and the CleanRL-style loop of examples/cleanrl_ppo.py on
+VectorEnv itself. They need torch (the ``train`` extra), so they are marked ``training``
+and left out of the default run:
+
+    pip install ".[test,train]"
+    python -m pytest -m training tests/python/test_training.py
+"""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.training
+
+import yokai_septet as ys  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_maskable_ppo_trains_on_the_vector_env_with_its_masks():
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+
+    from yokai_septet.sb3 import SB3VecEnv
+
+    env = SB3VecEnv(8, variant="4p", seed=1, episode="round", opponents="random",
+                    obs_dtype="uint8", num_threads=2)
+    assert is_masking_supported(env)
+    calls = []
+    original = env.env_method
+
+    def counting_env_method(name, *args, **kwargs):
+        calls.append(name)
+        return original(name, *args, **kwargs)
+
+    env.env_method = counting_env_method
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=2, seed=0,
+                        device="cpu")
+    model.learn(total_timesteps=1024)  # an illegal action would raise IllegalActionError
+    assert model.num_timesteps >= 1024
+    assert calls.count("action_masks") >= 1024 // 8  # masks asked before every step
+    obs = env.reset()
+    for _ in range(50):
+        masks = get_action_masks(env)
+        actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+        assert masks[np.arange(8), actions].all()
+        obs, rewards, dones, infos = env.step(actions)
+        assert rewards.shape == (8,) and len(infos) == 8
+
+
+def test_sb3_vec_env_refuses_self_play():
+    from yokai_septet.sb3 import SB3VecEnv
+
+    with pytest.raises(ValueError, match="learner mode"):
+        SB3VecEnv(2, self_play=True)
+
+
+def test_cleanrl_style_ppo_example_trains_on_vector_env():
+    spec = importlib.util.spec_from_file_location("cleanrl_ppo", ROOT / "examples" / "cleanrl_ppo.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = mod.train(total_steps=4096, num_envs=16, num_steps=32, threads=2)
+    assert out["updates"] == 8
+    assert out["episodes"] > 16
+    assert np.isfinite(out["mean_return_first"]) and np.isfinite(out["mean_return_last"])
+    assert isinstance(ys.VectorEnv(2), __import__("gymnasium").vector.VectorEnv)
