@@ -187,6 +187,17 @@ def measure(label, fn, *args):
     return r
 
 
+def machine_line() -> str:
+    """Date, cores, CPU, load and Python: the line under which a run's figures go."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        load = "%.1f" % os.getloadavg()[0]
+    except OSError:
+        load = "?"
+    return (f"{datetime.date.today()}, nproc={os.cpu_count()}, {cpu}, load average {load}, "
+            f"Python {platform.python_version()}")
+
+
 def fmt(x):
     if x is None:
         return "n/a"
@@ -275,13 +286,7 @@ def main() -> None:
         per_variant.append((variant, r))
 
     names = {"core": "Rust core 4p", "game": "`Game` loop 4p"}
-    cpu = platform.processor() or platform.machine()
-    try:
-        load = "%.1f" % os.getloadavg()[0]
-    except OSError:
-        load = "?"
-    print(f"\n{datetime.date.today()}, nproc={os.cpu_count()}, {cpu}, load average {load}, "
-          f"Python {platform.python_version()}, best of {REPEAT} runs of {s:g} s per row\n")
+    print(f"\n{machine_line()}, best of {REPEAT} runs of {s:g} s per row\n")
     print("| environment / path | implementation | decisions/s | ratio to ours | compared with |")
     print("|---|---|---:|---:|---|")
     for what, impl, r, key in rows:

@@ -13,12 +13,10 @@ sizes. Each row is the best of ``--repeat`` runs.
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
 import time
 
 import yokai_septet as ys
+from compare_peers import machine_line  # benches/, beside this script
 
 
 class HeuristicByAct:
@@ -59,13 +57,7 @@ def main() -> None:
         rows.append((f"ys.evaluate, batched numpy policy vs random, batch_size={b}",
                      timed(lambda: ys.evaluate([lowest_legal, "random"], "4p", g,
                                                batch_size=b), r)))
-    try:
-        load = "%.1f" % os.getloadavg()[0]
-    except OSError:
-        load = "?"
-    print(f"\n{datetime.date.today()}, nproc={os.cpu_count()}, "
-          f"{platform.processor() or platform.machine()}, load average {load}, "
-          f"{g} games per run, best of {r}\n")
+    print(f"\n{machine_line()}, {g} games per run, best of {r}\n")
     print("| path | decisions/s | ratio to the Rust arena |")
     print("|---|---:|---:|")
     for what, x in rows:

@@ -13,14 +13,11 @@ decision, which is what learning algorithms do. Needs ``pip install -e '.[opensp
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
 import random
 import time
 
 import compare_peers  # benches/, beside this script
-from compare_peers import fmt, measure, spiel_python, ys_game_loop
+from compare_peers import fmt, machine_line, measure, spiel_python, ys_game_loop
 
 
 def spiel_python_with_tensor(seconds: float, name: str, params: dict) -> float:
@@ -67,14 +64,7 @@ def main() -> None:
         ("`hearts` (C++): pyspiel loop + information_state_tensor",
          measure("hearts + tensor", spiel_python_with_tensor, s, "hearts", {})),
     ]
-    try:
-        load = "%.1f" % os.getloadavg()[0]
-    except OSError:
-        load = "?"
-    print(f"\n{datetime.date.today()}, nproc={os.cpu_count()}, "
-          f"{platform.processor() or platform.machine()}, load average {load}, "
-          f"Python {platform.python_version()}, best of {compare_peers.REPEAT} runs of "
-          f"{s:g} s per row\n")
+    print(f"\n{machine_line()}, best of {compare_peers.REPEAT} runs of {s:g} s per row\n")
     print("| path | decisions/s | ratio to hearts, same loop |")
     print("|---|---:|---:|")
     hearts = {False: rows[2][1], True: rows[4][1]}

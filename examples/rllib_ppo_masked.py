@@ -113,10 +113,14 @@ def main() -> None:
         t0 = time.perf_counter()
         for i in range(args.iterations):
             r = algo.train()
+            # Every seat plays the shared module and rewards are zero-sum, so the summed
+            # episode return is always 0: report sampling and the learner's loss instead.
             runners = r.get("env_runners", {})
-            print(f"iteration {i + 1}: {runners.get('num_env_steps_sampled_lifetime', 0)} "
-                  f"env steps, mean episode return "
-                  f"{runners.get('episode_return_mean', float('nan')):.3f}, "
+            learner = r.get("learners", {}).get("shared", {})
+            print(f"iteration {i + 1}: "
+                  f"{runners.get('num_env_steps_sampled_lifetime', 0):.0f} env steps, "
+                  f"{runners.get('num_episodes_lifetime', 0):.0f} episodes, "
+                  f"total loss {learner.get('total_loss', float('nan')):.4f}, "
                   f"{time.perf_counter() - t0:.0f} s")
         policy = RLlibPolicy(algo.get_module("shared"))
         for opponent in ("random", "heuristic"):

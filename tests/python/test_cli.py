@@ -141,3 +141,44 @@ def test_play_with_a_failing_python_policy_says_why(tmp_path, spec, message):
                        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert p.returncode in (1, 2), p.stdout
     assert message in p.stderr and spec in p.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_play_seats_a_python_policy_on_a_terminal(tmp_path):
+    """As a person runs it: stdin and stdout on a pseudo-terminal, typing at the prompt."""
+    import select
+    import time
+
+    (tmp_path / "agents.py").write_text(AGENTS)
+    leader, follower = os.openpty()
+    env = dict(os.environ, NO_COLOR="1", TERM="xterm")
+    proc = subprocess.Popen([SCRIPT, "play", "--bots", "agents:lowest", "--seat", "2"],
+                            stdin=follower, stdout=follower, stderr=follower, cwd=tmp_path,
+                            env=env)
+    os.close(follower)
+    seen = b""
+
+    def read_until(text, timeout=60.0):
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while text not in seen and time.monotonic() < end:
+            ready, _, _ = select.select([leader], [], [], 0.5)
+            if ready:
+                try:
+                    seen += os.read(leader, 4096)
+                except OSError:
+                    break
+        return text in seen
+
+    try:
+        assert read_until(b"Pass>"), seen.decode(errors="replace")
+        assert b"agents:lowest" in seen
+        os.write(leader, b"1 2 3\n")
+        assert read_until(b"Play>"), seen.decode(errors="replace")
+        os.write(leader, b"q\n")
+        assert read_until(b"You left the game."), seen.decode(errors="replace")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
