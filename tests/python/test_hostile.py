@@ -445,7 +445,9 @@ def mutated_records(draw):
                                    "dup", "swap"]))
         if op == "add":
             c = draw(st.sampled_from(containers(rec)))
-            val = draw(st.sampled_from(WEIRD))
+            # A copy: inserting WEIRD's own lists and dicts would let later mutations
+            # change WEIRD itself, and Hypothesis's replays with it (FlakyStrategyDefinition).
+            val = copy.deepcopy(draw(st.sampled_from(WEIRD)))
             if isinstance(c, dict):
                 c[draw(st.sampled_from(EXTRA_KEYS))] = val
             else:
@@ -478,7 +480,7 @@ def mutated_records(draw):
                                          draw(st.integers(-2, 60))]))
         else:
             old = c[k]
-            c[k] = draw(st.sampled_from(WEIRD + [str(old), [old], {"v": old}]))
+            c[k] = copy.deepcopy(draw(st.sampled_from(WEIRD + [str(old), [old], {"v": old}])))
     return rec
 
 
