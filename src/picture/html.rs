@@ -79,7 +79,7 @@ fn steps(m: &Match, rec: &Record) -> Vec<Step> {
         let dealt = Table::from_state(g.state());
         out.push(Step {
             round: r,
-            label: format!("Round {} · dealt", r + 1),
+            label: format!("Round {r} · dealt"),
             svg: picture(&dealt),
             text: deal_text(r, round, &dealt),
         });
@@ -91,7 +91,7 @@ fn steps(m: &Match, rec: &Record) -> Vec<Step> {
             let t = Table::from_state(g.state());
             out.push(Step {
                 round: r,
-                label: format!("Round {} · passing", r + 1),
+                label: format!("Round {r} · passing"),
                 svg: picture(&t),
                 text: pass_text(r, round, &t, n),
             });
@@ -110,7 +110,7 @@ fn steps(m: &Match, rec: &Record) -> Vec<Step> {
             let final_trick = k + 1 == round.tricks.len();
             out.push(Step {
                 round: r,
-                label: format!("Round {} · trick {}", r + 1, k + 1),
+                label: format!("Round {r} · trick {}", k + 1),
                 svg: picture(&t),
                 text: trick_text(r, k, trick, round, final_trick, &t),
             });
@@ -125,10 +125,7 @@ fn apply(g: &mut Match, id: u8) -> crate::state::Outcome {
 }
 
 fn deal_text(r: usize, round: &RoundRecord, t: &Table) -> String {
-    let mut s = format!(
-        r#"<p class="ys-head" data-round="{r}">Round {} dealt."#,
-        r + 1
-    );
+    let mut s = format!(r#"<p class="ys-head" data-round="{r}">Round {r} dealt."#);
     match (t.trump_suit, t.trump_card) {
         (Some(su), Some(c)) => {
             let _ = write!(s, " Trump: {su} (face-up {c}).");
@@ -154,10 +151,8 @@ fn deal_text(r: usize, round: &RoundRecord, t: &Table) -> String {
 }
 
 fn pass_text(r: usize, round: &RoundRecord, t: &Table, n: usize) -> String {
-    let mut s = format!(
-        r#"<p class="ys-head" data-round="{r}">Round {}: the passed cards change hands."#,
-        r + 1
-    );
+    let mut s =
+        format!(r#"<p class="ys-head" data-round="{r}">Round {r}: the passed cards change hands."#);
     if let Some(l) = round.leader {
         let _ = write!(s, " Seat {l} leads.");
     }
@@ -197,10 +192,9 @@ fn trick_text(
         .collect();
     let winner = trick.winner.map_or(String::new(), |w| w.to_string());
     let mut s = format!(
-        r#"<p class="ys-trick" data-round="{r}" data-trick="{k}" data-cards="{}" data-leader="{}" data-winner="{winner}">Round {}, trick {}: seat {} led · {}"#,
+        r#"<p class="ys-trick" data-round="{r}" data-trick="{k}" data-cards="{}" data-leader="{}" data-winner="{winner}">Round {r}, trick {}: seat {} led · {}"#,
         codes(&trick.cards),
         trick.leader,
-        r + 1,
         k + 1,
         trick.leader,
         plays.join(" · ")

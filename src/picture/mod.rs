@@ -216,7 +216,7 @@ impl Table {
         if !v.is_seal() {
             t += &format!(" ({})", self.config.scoring);
         }
-        t += &format!(" · round {} · {}", self.round + 1, self.phase.name());
+        t += &format!(" · round {} · {}", self.round, self.phase.name());
         if let Some(p) = self.to_act {
             t += &format!(" · seat {p} to act");
         }
@@ -260,7 +260,7 @@ impl Table {
             .collect();
         Some(format!(
             "Round {} over: {} — {} · points {}",
-            r + 1,
+            r,
             seats_text(&winners),
             reason_text(res.reason, self.variant()),
             pts.join(" ")

@@ -379,7 +379,7 @@ impl Canvas {
         }
         let per_round = t.variant().tricks_per_round();
         let lines = [
-            format!("Round {}", t.round + 1),
+            format!("Round {}", t.round),
             format!("Tricks played {} of {per_round}", t.tricks_played),
             match t.trick.first() {
                 Some(c) => format!("Led suit: {}", c.suit()),

@@ -87,7 +87,7 @@ def test_replay_steps_with_keys_and_buttons_and_matches_the_record(browser, tmp_
     round0 = rec["rounds"][0]
     # Step 0 is the deal, step 1 the exchange (when there was passing), then the tricks.
     first_trick = 1 + any(round0["passes"])
-    assert page.inner_text("#label").startswith("Round 1 · dealt")
+    assert page.inner_text("#label").startswith("Round 0 · dealt")
     not_blank(page.screenshot())
 
     # → steps; the trick shown is the record's trick, cards and winner.
@@ -115,7 +115,7 @@ def test_replay_steps_with_keys_and_buttons_and_matches_the_record(browser, tmp_
         page.keyboard.press("ArrowLeft")
         result = page.locator("#info .ys-result")
         assert result.get_attribute("data-reason") == round0["result"]["reason"]
-        assert "Round 1 over" in result.inner_text()
+        assert "Round 0 over" in result.inner_text()
 
     # Buttons: last step shows the game's end; first goes back.
     page.click("#last")
@@ -124,10 +124,10 @@ def test_replay_steps_with_keys_and_buttons_and_matches_the_record(browser, tmp_
     assert page.locator("#info .ys-trick").get_attribute("data-cards") == trick_codes(last_trick)
     assert ("Game over" in info) or ("round cap" in info)
     page.click("#first")
-    assert page.inner_text("#label").startswith("Round 1 · dealt")
+    assert page.inner_text("#label").startswith("Round 0 · dealt")
     page.click("#next")
     page.click("#prev")
-    assert page.inner_text("#label").startswith("Round 1 · dealt")
+    assert page.inner_text("#label").startswith("Round 0 · dealt")
     assert errors == []
     page.close()
 
