@@ -98,7 +98,7 @@ fn table_svg_is_well_formed_and_shows_every_hand_trick_and_captured_boss() {
             .map(|n| n.text().unwrap())
             .collect::<Vec<_>>()
             .join(" ");
-        assert!(text.contains(&format!("round {}", s.round() + 1)), "{text}");
+        assert!(text.contains(&format!("round {}", s.round())), "{text}");
         for p in 0..s.num_players() {
             assert!(text.contains(&format!("tricks {}", s.tricks_won(p))));
         }
