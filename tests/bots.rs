@@ -51,6 +51,7 @@ fn bots_play_legal_cards_in_every_variant() {
             assert_legal("pimc:6", &states, 15);
             assert_legal("pimc-random", &states, 120);
             assert_legal("pimc-dd:2", &states, 60);
+            assert_legal("ismcts:40", &states, 60);
         }
     }
 }
@@ -60,7 +61,7 @@ fn bots_are_reproducible_from_their_seed() {
     let states = positions(Variant::Seal, 3, Scoring::Advanced);
     // pimc-dd keeps its solver's table between decisions: the table only speeds later
     // solves up, so a reseeded bot with a warm table still plays the same cards.
-    for name in ["random", "pimc:12", "pimc-dd:3"] {
+    for name in ["random", "pimc:12", "pimc-dd:3", "ismcts:30"] {
         let play = |seed| {
             let mut bot = bot_by_name(name, seed).unwrap();
             states
