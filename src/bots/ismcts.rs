@@ -22,7 +22,7 @@ use crate::view::SeatView;
 
 use super::heuristic::HeuristicBot;
 use super::pimc::round_value;
-use super::{bot_rng, parse_budget, Bot};
+use super::{bot_rng, parse_budget, Bot, Evaluation};
 
 /// Iterations per decision and an optional time limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -190,6 +190,63 @@ impl IsmctsBot {
     }
 }
 
+impl IsmctsBot {
+    /// Runs the budget's iterations from a fresh tree; returns how many ran.
+    fn search(&mut self, view: &SeatView) -> u32 {
+        let start = Instant::now();
+        self.nodes.clear();
+        self.nodes.push(Node {
+            card: Card::ACE,
+            seat: 0,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            available: 0,
+            total: 0.0,
+        });
+        let mut done = 0;
+        while done < self.config.iterations.max(1) {
+            self.iterate(view);
+            done += 1;
+            if done % 16 == 0 && self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+                break;
+            }
+        }
+        done
+    }
+
+    fn root_children(&self) -> impl Iterator<Item = &Node> + '_ {
+        let mut child = self.nodes[0].first_child;
+        std::iter::from_fn(move || {
+            let n = self.nodes.get(child as usize)?;
+            child = n.next_sibling;
+            Some(n)
+        })
+    }
+
+    /// The mean playout value (`pimc`'s round value for this seat) of each legal card
+    /// over the search, for `view`'s seat (its turn, play phase; `None` otherwise). A card
+    /// never tried gets `NaN`. `worlds` is the number of iterations.
+    pub fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
+        if view.phase() != Phase::Play || !view.is_my_turn() {
+            return None;
+        }
+        let worlds = self.search(view);
+        let mut values: Vec<(Card, f64)> =
+            view.legal_actions().iter().map(|c| (c, f64::NAN)).collect();
+        for n in self.root_children() {
+            if let Some(slot) = values.iter_mut().find(|(c, _)| *c == n.card) {
+                slot.1 = n.total as f64 / n.visits.max(1) as f64;
+            }
+        }
+        Some(Evaluation {
+            values,
+            worlds,
+            exact: false,
+        })
+    }
+}
+
 impl Bot for IsmctsBot {
     fn name(&self) -> String {
         match self.config.time_limit {
@@ -203,28 +260,10 @@ impl Bot for IsmctsBot {
         if legal.len() == 1 || view.phase() == Phase::Pass {
             return HeuristicBot::choose(view);
         }
-        let start = Instant::now();
-        self.nodes.clear();
-        self.nodes.push(Node {
-            card: Card::ACE,
-            seat: 0,
-            first_child: NONE,
-            next_sibling: NONE,
-            visits: 0,
-            available: 0,
-            total: 0.0,
-        });
-        for i in 0..self.config.iterations.max(1) {
-            self.iterate(view);
-            if i % 16 == 15 && self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
-                break;
-            }
-        }
+        self.search(view);
         // The most visited card (ties: the lowest id); the heuristic's if none was tried.
         let mut best: Option<(u32, Card)> = None;
-        let mut child = self.nodes[0].first_child;
-        while child != NONE {
-            let n = &self.nodes[child as usize];
+        for n in self.root_children() {
             let better = match best {
                 None => true,
                 Some((v, c)) => n.visits > v || (n.visits == v && n.card < c),
@@ -232,7 +271,6 @@ impl Bot for IsmctsBot {
             if better && legal.contains(n.card) {
                 best = Some((n.visits, n.card));
             }
-            child = n.next_sibling;
         }
         best.map_or_else(|| HeuristicBot::choose(view), |(_, c)| c)
     }
