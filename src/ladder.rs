@@ -143,11 +143,16 @@ impl LadderReport {
     pub fn markdown(&self) -> String {
         let c = &self.config.arena;
         let mut out = String::new();
+        // The seal variants have no scoring modes (R3).
+        let scoring = if c.variant.is_seal() {
+            String::new()
+        } else {
+            format!(" ({} scoring)", c.scoring.name())
+        };
         let _ = writeln!(
             out,
-            "### {} ({} scoring), {} games per pair, seed {}\n",
+            "### {}{scoring}, {} games per pair, seed {}\n",
             c.variant.name(),
-            c.scoring.name(),
             self.pairings.first().map_or(0, |p| p.games),
             c.seed
         );

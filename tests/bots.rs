@@ -51,6 +51,7 @@ fn bots_play_legal_cards_in_every_variant() {
             assert_legal("pimc:6", &states, 15);
             assert_legal("pimc-random", &states, 120);
             assert_legal("pimc-dd:2", &states, 60);
+            assert_legal("ismcts:40", &states, 60);
         }
     }
 }
@@ -60,7 +61,7 @@ fn bots_are_reproducible_from_their_seed() {
     let states = positions(Variant::Seal, 3, Scoring::Advanced);
     // pimc-dd keeps its solver's table between decisions: the table only speeds later
     // solves up, so a reseeded bot with a warm table still plays the same cards.
-    for name in ["random", "pimc:12", "pimc-dd:3"] {
+    for name in ["random", "pimc:12", "pimc-dd:3", "ismcts:30"] {
         let play = |seed| {
             let mut bot = bot_by_name(name, seed).unwrap();
             states
@@ -101,5 +102,45 @@ fn heuristic_beats_random_in_every_variant() {
         let r = run_arena(&c, &|| {}).unwrap();
         let rate = r.summary.entries[0].win_rate;
         assert!(rate >= min_rate, "{v}: heuristic won {rate}\n{r}");
+    }
+}
+
+/// `evaluate` reports the values the bots decide by: with one seed, `pimc-dd`'s card (in
+/// the solver's last tricks) has the best mean exact value, and `ismcts`'s card was tried.
+#[test]
+fn search_bots_evaluate_what_they_play() {
+    use yokai_septet::bots::{IsmctsBot, IsmctsConfig, PimcDdBot, PimcDdConfig};
+    use yokai_septet::Bot;
+    let states = positions(Variant::FourPlayer, 4, Scoring::Advanced);
+    let late: Vec<&State> = states
+        .iter()
+        .filter(|s| s.phase() == yokai_septet::Phase::Play && s.legal_actions().len() > 1)
+        .filter(|s| 12 - s.tricks_played() <= 5)
+        .step_by(5)
+        .collect();
+    assert!(late.len() >= 5, "{}", late.len());
+    for s in late {
+        let view = s.view(s.current_player().unwrap());
+        let config = PimcDdConfig {
+            worlds: 4,
+            ..PimcDdConfig::default()
+        };
+        let card = PimcDdBot::new(config, 3).act(&view);
+        let eval = PimcDdBot::new(config, 3).evaluate(&view).unwrap();
+        assert!(eval.exact && eval.worlds == 4);
+        assert_eq!(eval.values.len() as u32, s.legal_actions().len());
+        let best = eval.values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
+        let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
+        assert_eq!(mine, best, "{card} is not a best card: {:?}", eval.values);
+
+        let config = IsmctsConfig {
+            iterations: 64,
+            ..IsmctsConfig::default()
+        };
+        let card = IsmctsBot::new(config, 3).act(&view);
+        let eval = IsmctsBot::new(config, 3).evaluate(&view).unwrap();
+        assert_eq!(eval.worlds, 64);
+        let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
+        assert!(mine.is_finite(), "{card}: {:?}", eval.values);
     }
 }

@@ -12,6 +12,8 @@
 //!   heuristic as playout policy ([`PimcBot`]).
 //! - `pimc-dd`: the same search with exact leaves: each determinization is solved by the
 //!   double-dummy [`crate::solver::Solver`] ([`PimcDdBot`]).
+//! - `ismcts`: information-set Monte Carlo tree search with heuristic playouts
+//!   ([`IsmctsBot`]).
 
 use std::fmt;
 use std::time::Duration;
@@ -25,10 +27,12 @@ use crate::view::SeatView;
 
 mod eval;
 mod heuristic;
+mod ismcts;
 mod pimc;
 mod pimc_dd;
 
 pub use heuristic::HeuristicBot;
+pub use ismcts::{IsmctsBot, IsmctsConfig};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{default_exact_tricks, PimcDdBot, PimcDdConfig};
 
@@ -49,8 +53,8 @@ pub trait Bot: Send {
 
 /// The bot names [`bot_by_name`] accepts (`pimc:N` sets N playouts per decision,
 /// `pimc:Nms` a time limit of N milliseconds per decision; `pimc-dd:N` N solved worlds,
-/// `pimc-dd:Nms` a time limit).
-pub const BOT_NAMES: [&str; 7] = [
+/// `pimc-dd:Nms` a time limit; `ismcts:N` N iterations, `ismcts:Nms` a time limit).
+pub const BOT_NAMES: [&str; 9] = [
     "random",
     "heuristic",
     "pimc",
@@ -58,10 +62,19 @@ pub const BOT_NAMES: [&str; 7] = [
     "pimc:N",
     "pimc-dd",
     "pimc-dd:N",
+    "ismcts",
+    "ismcts:N",
 ];
 
 /// The built-in bots at their default budgets, weakest first (the ladder's entrants).
-pub const BUILT_IN_BOTS: [&str; 5] = ["random", "heuristic", "pimc-random", "pimc", "pimc-dd"];
+pub const BUILT_IN_BOTS: [&str; 6] = [
+    "random",
+    "heuristic",
+    "pimc-random",
+    "pimc",
+    "ismcts",
+    "pimc-dd",
+];
 
 /// Parses a search budget: `N` (a positive count: reproducible) or `Nms` (a positive
 /// number of milliseconds per decision: depends on machine speed).
@@ -118,7 +131,12 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             seed,
         )),
         "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
+        "ismcts" => Box::new(IsmctsBot::new(IsmctsConfig::default(), seed)),
         _ => {
+            if let Some(arg) = name.strip_prefix("ismcts:") {
+                let config = IsmctsConfig::parse_budget(arg).ok_or_else(unknown)?;
+                return Ok(Box::new(IsmctsBot::new(config, seed)));
+            }
             if let Some(arg) = name.strip_prefix("pimc-dd:") {
                 let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
                 return Ok(Box::new(PimcDdBot::new(config, seed)));
@@ -186,6 +204,9 @@ mod tests {
             "pimc-dd",
             "pimc-dd:3",
             "pimc-dd:5ms",
+            "ismcts",
+            "ismcts:50",
+            "ismcts:5ms",
         ] {
             let b = bot_by_name(name, 1).unwrap();
             assert!(!b.name().is_empty());
@@ -201,6 +222,8 @@ mod tests {
             "pimc-dd:0",
             "pimc-dd:-3",
             "pimc-dd:0ms",
+            "ismcts:",
+            "ismcts:0",
         ] {
             let e = bot_by_name(bad, 0).err().unwrap();
             let msg = e.to_string();

@@ -99,7 +99,7 @@ impl PimcBot {
 }
 
 /// The value for `me` of a round that ended with `r` (the state is after it).
-fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
+pub(super) fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
     let v = s.variant();
     let n = v.num_players();
     let mine = r.points[me] as f32;

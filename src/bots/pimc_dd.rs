@@ -12,7 +12,7 @@
 //!
 //! Earlier in the round, a whole-round solve costs far more than a decision may (see
 //! `docs/performance.md`), so the bot plays as `pimc` does there (heuristic playouts to
-//! the round's end, 600 per decision). Passing picks are the heuristic's.
+//! the round's end, 30 per world of the budget: 600 by default). Passing picks are the heuristic's.
 
 use std::time::{Duration, Instant};
 
@@ -75,8 +75,8 @@ pub fn default_exact_tricks(variant: Variant) -> u32 {
     }
 }
 
-/// Heuristic playouts per decision before the solver takes over.
-const EARLY_PLAYOUTS: u32 = 600;
+/// Heuristic playouts per decision before the solver takes over, per world of the budget.
+const PLAYOUTS_PER_WORLD: u32 = 30;
 
 /// The PIMC bot with solver leaves (`pimc-dd`).
 pub struct PimcDdBot {
@@ -91,7 +91,7 @@ pub struct PimcDdBot {
 impl PimcDdBot {
     pub fn new(config: PimcDdConfig, seed: u64) -> PimcDdBot {
         let early = PimcConfig {
-            playouts: EARLY_PLAYOUTS,
+            playouts: config.worlds.saturating_mul(PLAYOUTS_PER_WORLD),
             time_limit: config.time_limit,
             ..PimcConfig::default()
         };

@@ -1,14 +1,14 @@
 //! `hint` in `play`: what the strongest built-in bot would do, and why.
 //!
-//! In the play phase it runs `pimc-dd` at its default budget (a fixed seed, so the same
-//! position always gets the same hint) and shows its card and its mean value of the best
-//! few cards (exact solver values near the end of the round, playout values before); while passing it shows the heuristic's pick (`pimc-dd` passes as
-//! the heuristic does). Typically a few tens of milliseconds.
+//! In the play phase it runs `ismcts` at its default budget (the strongest bot in the
+//! measured duplicate matches, `docs/search.md`; a fixed seed, so the same position always
+//! gets the same hint) and shows its card and the mean playout value of it and of the next
+//! best few cards; while passing it shows the heuristic's pick (`ismcts` passes as the
+//! heuristic does). About one `ismcts` decision: milliseconds.
 
 use std::io::Write;
 
-use crate::bots::{HeuristicBot, PimcDdBot, PimcDdConfig};
-use crate::config::Variant;
+use crate::bots::{Bot, HeuristicBot, IsmctsBot, IsmctsConfig};
 use crate::state::Phase;
 use crate::view::SeatView;
 
@@ -16,23 +16,10 @@ use super::Failure;
 
 /// The help line of the `hint` command.
 pub const HINT_HELP: &str =
-    "`hint`: the strongest bot's choice (pimc-dd) and its evaluation of your best cards.";
+    "`hint`: the strongest bot's choice (ismcts) and its evaluation of your best cards.";
 
-/// Seed of the hint's world sampling.
+/// Seed of the hint's search.
 const HINT_SEED: u64 = 0x4849_4E54;
-
-/// What the values mean, per variant (the solver's objective).
-fn value_meaning(v: Variant) -> &'static str {
-    match v {
-        Variant::FourPlayer => "value: 2 x (our round points - theirs), +1 round won, -1 lost",
-        Variant::ThreePlayer => {
-            "value: 2 x (your points - best other's), +1 won, -1 lost (both others vs you)"
-        }
-        Variant::Seal | Variant::SealShort => {
-            "value: our seals this round - theirs; +100 game won, -100 game lost"
-        }
-    }
-}
 
 /// Writes the hint for `view` (its seat to act).
 pub fn hint<W: Write + ?Sized>(view: &SeatView, out: &mut W) -> Result<(), Failure> {
@@ -41,42 +28,43 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, out: &mut W) -> Result<(), Failu
         writeln!(out, "Hint: pass {preferred} (the heuristic bot's pick).")?;
         return Ok(());
     }
-    let mut bot = PimcDdBot::new(PimcDdConfig::default(), HINT_SEED);
+    // Two bots with one seed search alike: one chooses, the other reports its values.
+    let choice = IsmctsBot::new(IsmctsConfig::default(), HINT_SEED).act(view);
+    let mut bot = IsmctsBot::new(IsmctsConfig::default(), HINT_SEED);
     let Some(eval) = bot.evaluate(view) else {
         writeln!(out, "No hint: it is not your turn to play.")?;
         return Ok(());
     };
-    let mut ranked = eval.values.clone();
-    // Best first; among equal values the heuristic's card first (as pimc-dd breaks ties).
-    ranked.sort_by(|a, b| {
-        b.1.total_cmp(&a.1)
-            .then_with(|| (b.0 == preferred).cmp(&(a.0 == preferred)))
-            .then_with(|| a.0.cmp(&b.0))
-    });
-    let (best, value) = ranked[0];
-    let others: Vec<String> = ranked[1..]
+    let value_of = |card| {
+        eval.values
+            .iter()
+            .find(|(c, _)| *c == card)
+            .map_or(f64::NAN, |v| v.1)
+    };
+    let mut others: Vec<(crate::card::Card, f64)> = eval
+        .values
+        .iter()
+        .copied()
+        .filter(|(c, v)| *c != choice && !v.is_nan())
+        .collect();
+    others.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let others: Vec<String> = others
         .iter()
         .take(3)
         .map(|(c, v)| format!("{c} {v:+.2}"))
         .collect();
-    let how = if eval.exact {
-        "solved deals"
-    } else {
-        "deals, playouts"
-    };
     writeln!(
         out,
-        "Hint (pimc-dd, {} {how}): play {best} ({value:+.2}).",
-        eval.worlds
+        "Hint (ismcts, {} searches): play {choice} ({:+.2}).",
+        eval.worlds,
+        value_of(choice)
     )?;
     if !others.is_empty() {
         writeln!(out, "  next best: {}", others.join(", "))?;
     }
-    let meaning = if eval.exact {
-        value_meaning(view.variant())
-    } else {
-        "value: (our score - theirs) / target, +0.1 round won, +/-1 game won/lost"
-    };
-    writeln!(out, "  {meaning}")?;
+    writeln!(
+        out,
+        "  value: (our score - theirs) / target, +0.1 round won, +/-1 game won/lost"
+    )?;
     Ok(())
 }

@@ -2,7 +2,8 @@
 //! own `State::apply` and scoring) on random small endgames of every variant.
 //!
 //! The default run checks a few hundred endgames per variant; the ignored test checks
-//! thousands: `cargo test --lib solver::exactness -- --ignored`.
+//! thousands, and a few hundred one trick longer:
+//! `cargo test --lib solver::exactness -- --ignored`.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -153,13 +154,14 @@ fn rng_u64(rng: &mut ChaCha8Rng) -> u64 {
     rng.next_u64()
 }
 
-/// Checks `count` endgames per variant: the position's value and every card's value.
-fn check(count: usize, seed: u64, table_bits: u32) {
+/// Checks `count` endgames per variant (with up to `extra` more tricks left than the
+/// default 3, 4 in `3p`): the position's value and every card's value.
+fn check(count: usize, seed: u64, table_bits: u32, extra: usize) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // One solver for everything: its table is reused across positions and objectives.
     let mut solver = Solver::with_table_bits(table_bits);
     for v in VARIANTS {
-        let max_tricks = if v == Variant::ThreePlayer { 4 } else { 3 };
+        let max_tricks = extra + if v == Variant::ThreePlayer { 4 } else { 3 };
         for i in 0..count {
             let s = endgame(v, max_tricks, &mut rng);
             let root = s.current_player().unwrap();
@@ -185,19 +187,20 @@ fn check(count: usize, seed: u64, table_bits: u32) {
 
 #[test]
 fn solver_matches_minimax_on_random_endgames_of_every_variant() {
-    check(250, 18, 16);
+    check(250, 18, 16, 0);
 }
 
 #[test]
 fn solver_matches_minimax_with_a_tiny_table() {
     // 1024 entries: constant replacement, the table's bounds must stay true bounds.
-    check(60, 1818, 10);
+    check(60, 1818, 10, 0);
 }
 
 #[test]
 #[ignore = "thousands of endgames: cargo test --lib solver::exactness -- --ignored"]
 fn solver_matches_minimax_on_thousands_of_endgames() {
-    check(3000, 180_018, 18);
+    check(3000, 180_018, 18, 0);
+    check(300, 18_018, 18, 1);
 }
 
 #[test]

@@ -15,7 +15,7 @@ VARIANTS = ["4p", "3p", "seal", "seal-short"]
 # ---------------------------------------------------------------- Bot
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "pimc:4"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "pimc:4", "pimc-dd:2", "ismcts:20"])
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_bots_play_legal_actions(name, variant):
     bot = ys.Bot(name, seed=1)
@@ -38,6 +38,10 @@ def test_bot_errors_and_determinism():
     g = ys.Game(seed=4)
     assert ys.Bot("random", 7).act(g) == ys.Bot("random", 7).act(g)
     assert repr(ys.Bot("heuristic")) == 'Bot("heuristic")'
+    for bad in ["pimc-dd:0", "ismcts:", "ismcts:x"]:
+        with pytest.raises(ValueError, match="pimc-dd"):
+            ys.Bot(bad)
+    assert "pimc-dd" in ys.Bot.names() and "ismcts" in ys.Bot.names()
 
 
 # ---------------------------------------------------------------- Gymnasium
