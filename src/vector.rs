@@ -832,6 +832,25 @@ mod tests {
     }
 
     #[test]
+    fn parallel_check_names_the_first_illegal_env_and_changes_nothing() {
+        let shared = Shared::self_play(GameConfig::new(Variant::Seal, 0), 2);
+        let mut core = VecCore::new(shared, 100, &["random"; 4], 2).unwrap();
+        let mut b = OwnedBuffers::<u8>::new(&core).with_state_tensors(&core);
+        core.reset(&mut b.as_buffers());
+        let (obs, state) = (b.obs.clone(), b.state.clone());
+        let mut acts = core.bot_actions();
+        acts[70] = -1;
+        acts[33] = 99;
+        let e = core.step(&acts, &mut b.as_buffers()).unwrap_err();
+        assert!(e.to_string().starts_with("illegal action in env 33: "), "{e}");
+        assert_eq!((b.obs == obs, b.state == state), (true, true));
+        assert_eq!(core.check_actions(&acts).unwrap_err(), e);
+        acts = core.bot_actions();
+        core.step(&acts, &mut b.as_buffers()).unwrap();
+        assert_ne!(b.state, state, "the state tensors are written with the step");
+    }
+
+    #[test]
     fn constructor_errors() {
         let cfg = GameConfig::new(Variant::FourPlayer, 0);
         assert!(matches!(

@@ -100,8 +100,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
     ) -> tuple[np.ndarray, dict]:
         """Resets every env (with ``seed``: a new master seed; gymnasium's ``np_random`` is
         seeded from it too). ``options`` is accepted and ignored. Returns ``(obs, infos)``."""
+        self.reset_all(seed)  # validates the seed first: a bad one changes nothing
         gymnasium.vector.VectorEnv.reset(self, seed=seed)
-        self.reset_all(seed)
         return self.observations, self._infos()
 
     def step(
