@@ -1,6 +1,7 @@
 //! Many games stepped together: the pure-Rust core behind Python's `VectorEnv`.
 //!
-//! [`VecCore`] owns `num_envs` games, their bots and a private rayon pool.
+//! [`VecCore`] owns `num_envs` games, their bots and a private rayon pool (one worker
+//! fewer than its threads: the calling thread works too).
 //! [`VecCore::reset`] and [`VecCore::step`] write one row per env into caller-provided
 //! flat buffers ([`Buffers`]: observations, legal masks, rewards, end flags, seat to move);
 //! finished games are reset automatically. [`VecCore::bot_actions`] asks each env's bots
@@ -523,7 +524,8 @@ impl StepError {
     }
 }
 
-/// `num_envs` games stepped together on a private rayon pool.
+/// `num_envs` games stepped together by `num_threads` threads: the caller's and a
+/// private rayon pool's.
 pub struct VecCore {
     shared: Shared,
     slots: Vec<Slot>,
@@ -537,7 +539,7 @@ pub struct VecCore {
 impl VecCore {
     /// `num_envs` envs (env `i` is env `shared.env_offset + i` of the seed derivation),
     /// with one bot per seat named by `opponents` (learner mode: the opponents; self-play:
-    /// what [`bot_actions`](Self::bot_actions) asks), on a pool of `num_threads` threads.
+    /// what [`bot_actions`](Self::bot_actions) asks), stepped by `num_threads` threads.
     /// Call [`reset`](Self::reset) before the first step.
     pub fn new<S: AsRef<str>>(
         shared: Shared,
