@@ -126,20 +126,23 @@ def bench_vector(seconds, threads, n_envs=1024, dtype="uint8", policy="numpy",
     return best_rate(step, n_envs, seconds)
 
 
-def bench_parts(seconds, dtype="uint8", variant="4p"):
-    """Decisions per second of the per-env work done by hand in Rust on one thread."""
+def bench_parts(seconds, n_games=1024, dtype="uint8", variant="4p"):
+    """Decisions per second of the per-env work done by hand in Rust on one thread, over
+    ``n_games`` games (the same working set as a VectorEnv of that many envs)."""
     best = 0.0
     for _ in range(5):
-        decisions, dt = _core.bench_step_parts(variant, seconds / 5, dtype)
+        decisions, dt = _core.bench_step_parts(variant, seconds / 5, dtype, n_games)
         best = max(best, decisions / dt)
     return best
 
 
 def vector_rows(seconds, threads_list, envs_list):
     """Prints the VectorEnv table and returns {(n, threads, path): decisions/s}."""
-    parts = bench_parts(seconds)
-    print(f"(d) yardstick, Rust by hand, 1 thread: engine step + uint8 encode + mask: "
-          f"{parts / 1e6:6.2f} M/s = {1e9 / parts:5.1f} ns per env-step")
+    parts = {}
+    for n in envs_list:
+        parts[n] = bench_parts(seconds, n)
+        print(f"(d) yardstick, N={n}, Rust by hand, 1 thread: engine step + uint8 encode + "
+              f"mask: {parts[n] / 1e6:6.2f} M/s = {1e9 / parts[n]:5.1f} ns per env-step")
     paths = [("default, numpy actions", dict(api="default", policy="numpy")),
              ("default, bot_actions()", dict(api="default", policy="bots")),
              ("copy=False + step_all, numpy actions", dict(api="inplace", policy="numpy"))]
@@ -158,8 +161,8 @@ def vector_rows(seconds, threads_list, envs_list):
         for n in envs_list:
             r = out[(n, 1, "default, bot_actions()")]
             print(f"\nN={n}, 1 thread, default path with bot_actions(): {1e9 / r:.1f} ns per "
-                  f"env-step = {parts / r:.2f}x the yardstick (engine step + encode + mask; "
-                  f"it includes the bots' own pick)")
+                  f"env-step = {parts[n] / r:.2f}x the yardstick (engine step + encode + mask "
+                  f"over as many games; the VectorEnv figure includes the bots' own pick)")
     return out
 
 

@@ -1,6 +1,7 @@
 //! Many games stepped together: the pure-Rust core behind Python's `VectorEnv`.
 //!
-//! [`VecCore`] owns `num_envs` games, their bots and a private rayon pool.
+//! [`VecCore`] owns `num_envs` games, their bots and a private rayon pool (one worker
+//! fewer than its threads: the calling thread works too).
 //! [`VecCore::reset`] and [`VecCore::step`] write one row per env into caller-provided
 //! flat buffers ([`Buffers`]: observations, legal masks, rewards, end flags, seat to move);
 //! finished games are reset automatically. [`VecCore::bot_actions`] asks each env's bots
@@ -28,7 +29,8 @@
 //! }
 //! ```
 
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use crate::bots::{bot_by_name, Bot, UnknownBot};
 use crate::card::Card;
@@ -319,21 +321,6 @@ fn check_range(slots: &[Slot], actions: &[i64], first: usize) -> Result<(), Step
     Ok(())
 }
 
-/// [`check_range`] over every env, in parallel chunks of `ch` (call it on the pool): the
-/// error names the first illegal env by index, whichever thread finds it. (`&mut`: the
-/// bots make a slot `Send` but not `Sync`.)
-fn check_parallel(slots: &mut [Slot], actions: &[i64], ch: usize) -> Result<(), StepError> {
-    match slots
-        .par_chunks_mut(ch)
-        .zip(actions.par_chunks(ch))
-        .enumerate()
-        .find_map_first(|(k, (s, a))| check_range(s, a, k * ch).err())
-    {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
 /// A run of consecutive envs and their rows of every buffer: the unit of parallel work.
 struct Chunk<'a, T> {
     slots: &'a mut [Slot],
@@ -527,11 +514,23 @@ impl std::fmt::Display for StepError {
 
 impl std::error::Error for StepError {}
 
-/// `num_envs` games stepped together on a private rayon pool.
+impl StepError {
+    /// The env it names (0 for a wrong length).
+    fn env(&self) -> usize {
+        match self {
+            StepError::Length { .. } => 0,
+            StepError::Illegal { env, .. } => *env,
+        }
+    }
+}
+
+/// `num_envs` games stepped together by `num_threads` threads: the caller's and a
+/// private rayon pool's.
 pub struct VecCore {
     shared: Shared,
     slots: Vec<Slot>,
-    pool: rayon::ThreadPool,
+    /// `num_threads - 1` workers (none for one thread): the calling thread is the other.
+    pool: Option<rayon::ThreadPool>,
     num_threads: usize,
     /// Envs per unit of parallel work.
     chunk_len: usize,
@@ -540,7 +539,7 @@ pub struct VecCore {
 impl VecCore {
     /// `num_envs` envs (env `i` is env `shared.env_offset + i` of the seed derivation),
     /// with one bot per seat named by `opponents` (learner mode: the opponents; self-play:
-    /// what [`bot_actions`](Self::bot_actions) asks), on a pool of `num_threads` threads.
+    /// what [`bot_actions`](Self::bot_actions) asks), stepped by `num_threads` threads.
     /// Call [`reset`](Self::reset) before the first step.
     pub fn new<S: AsRef<str>>(
         shared: Shared,
@@ -575,10 +574,16 @@ impl VecCore {
                 bots,
             });
         }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(num_threads)
-            .build()
-            .map_err(|e| VecCoreError::ThreadPool(e.to_string()))?;
+        // The calling thread is one of the `num_threads` (see `share_out`).
+        let pool = match num_threads {
+            0 | 1 => None,
+            t => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(t - 1)
+                    .build()
+                    .map_err(|e| VecCoreError::ThreadPool(e.to_string()))?,
+            ),
+        };
         Ok(VecCore {
             shared,
             slots,
@@ -629,9 +634,7 @@ impl VecCore {
         self.slots.iter().map(|s| s.episode).collect()
     }
 
-    /// Runs `f` on every env and its row: on the pool in chunks of envs, or on the
-    /// calling thread when the pool has one thread (handing the work to a single pool
-    /// thread and waiting for it would only add two thread switches per call).
+    /// Runs `f` on every env and its row, in chunks of envs shared out over the threads.
     fn for_rows<T: ObsValue>(
         &mut self,
         bufs: &mut Buffers<'_, T>,
@@ -639,12 +642,7 @@ impl VecCore {
     ) {
         let sh = self.shared;
         let chunks = bufs.chunks(&sh, &mut self.slots, self.chunk_len);
-        let run = |c: Chunk<'_, T>| c.for_each_row(&sh, &f);
-        if self.num_threads == 1 {
-            chunks.into_iter().for_each(run);
-        } else {
-            self.pool.install(|| chunks.into_par_iter().for_each(run));
-        }
+        share_out(self.pool.as_ref(), chunks, |c| c.for_each_row(&sh, &f));
     }
 
     /// Resets every env (episode counters restart at 0), lets the bots move up to the
@@ -656,26 +654,35 @@ impl VecCore {
     }
 
     /// `Err` for a batch that is not one legal action per env (the first illegal one is
-    /// named, with the reason [`State::apply_action`] gives). Checked in parallel on the
-    /// pool (`&mut`: the bots make an env `Send` but not `Sync`).
+    /// named, with the reason [`State::apply_action`] gives). Checked in parallel
+    /// (`&mut`: the bots make an env `Send` but not `Sync`).
     pub fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
-        self.check_length(actions)?;
-        let ch = self.chunk_len;
-        if self.num_threads == 1 {
-            return check_range(&self.slots, actions, 0);
-        }
-        let (pool, slots) = (&self.pool, &mut self.slots);
-        pool.install(|| check_parallel(slots, actions, ch))
-    }
-
-    fn check_length(&self, actions: &[i64]) -> Result<(), StepError> {
         if actions.len() != self.slots.len() {
             return Err(StepError::Length {
                 expected: self.slots.len(),
                 got: actions.len(),
             });
         }
-        Ok(())
+        let ch = self.chunk_len;
+        let first: Mutex<Option<StepError>> = Mutex::new(None);
+        let items = self
+            .slots
+            .chunks_mut(ch)
+            .zip(actions.chunks(ch))
+            .enumerate();
+        share_out(self.pool.as_ref(), items.collect(), |(k, (s, a))| {
+            if let Err(e) = check_range(s, a, k * ch) {
+                let mut f = first.lock().unwrap_or_else(|p| p.into_inner());
+                // Keep the lowest env index, whichever thread finds what first.
+                if f.as_ref().is_none_or(|g| g.env() > e.env()) {
+                    *f = Some(e);
+                }
+            }
+        });
+        match first.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     /// Applies one action per env (a card id: the learner's decision, or in self-play the
@@ -690,22 +697,9 @@ impl VecCore {
         actions: &[i64],
         bufs: &mut Buffers<'_, T>,
     ) -> Result<(), StepError> {
-        self.check_length(actions)?;
-        let sh = self.shared;
-        let ch = self.chunk_len;
-        if self.num_threads == 1 {
-            check_range(&self.slots, actions, 0)?;
-            self.step_checked(actions, bufs);
-            return Ok(());
-        }
-        // One hand-over to the pool for both passes: the check, then the step.
-        let (pool, slots) = (&self.pool, &mut self.slots);
-        pool.install(|| {
-            check_parallel(slots, actions, ch)?;
-            let chunks = bufs.chunks(&sh, slots, ch);
-            chunks.into_par_iter().for_each(|c| c.step(&sh, actions));
-            Ok(())
-        })
+        self.check_actions(actions)?;
+        self.step_checked(actions, bufs);
+        Ok(())
     }
 
     /// [`step`](Self::step) for actions that passed [`check_actions`](Self::check_actions)
@@ -714,12 +708,7 @@ impl VecCore {
         assert_eq!(actions.len(), self.slots.len(), "one action per env");
         let sh = self.shared;
         let chunks = bufs.chunks(&sh, &mut self.slots, self.chunk_len);
-        if self.num_threads == 1 {
-            chunks.into_iter().for_each(|c| c.step(&sh, actions));
-        } else {
-            self.pool
-                .install(|| chunks.into_par_iter().for_each(|c| c.step(&sh, actions)));
-        }
+        share_out(self.pool.as_ref(), chunks, |c| c.step(&sh, actions));
     }
 
     /// The action each env's bots choose for its pending decision (`-1` where none is
@@ -727,13 +716,44 @@ impl VecCore {
     /// learner mode the bot of the learner's seat. Bots are reseeded from the master seed
     /// at every episode, so stepping with these actions is deterministic.
     pub fn bot_actions(&mut self) -> Vec<i64> {
-        let act = |s: &mut Slot| s.bot_action().map_or(-1, |c| c.id() as i64);
-        if self.num_threads == 1 {
-            return self.slots.iter_mut().map(act).collect();
-        }
-        let (pool, slots, ch) = (&self.pool, &mut self.slots, self.chunk_len);
-        pool.install(|| slots.par_iter_mut().with_min_len(ch).map(act).collect())
+        let mut out = vec![-1i64; self.slots.len()];
+        let ch = self.chunk_len;
+        let items = self.slots.chunks_mut(ch).zip(out.chunks_mut(ch));
+        share_out(self.pool.as_ref(), items.collect(), |(slots, out)| {
+            for (s, o) in slots.iter_mut().zip(out) {
+                *o = s.bot_action().map_or(-1, |c| c.id() as i64);
+            }
+        });
+        out
     }
+}
+
+/// Runs `work` on every item, shared out over the pool's workers and the calling thread:
+/// each takes the next item left until none is (so a thread that falls behind is helped).
+/// The pool has one worker fewer than the core's threads, as the calling thread works
+/// too: a call wakes only the workers, and with no pool (one thread) nothing is handed
+/// over at all.
+fn share_out<I: Send>(pool: Option<&rayon::ThreadPool>, items: Vec<I>, work: impl Fn(I) + Sync) {
+    let pool = match pool {
+        Some(p) if items.len() > 1 => p,
+        _ => return items.into_iter().for_each(work),
+    };
+    let cells: Vec<Mutex<Option<I>>> = items.into_iter().map(|i| Mutex::new(Some(i))).collect();
+    let next = AtomicUsize::new(0);
+    let run = || {
+        while let Some(cell) = cells.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let item = cell.lock().unwrap_or_else(|p| p.into_inner()).take();
+            if let Some(item) = item {
+                work(item);
+            }
+        }
+    };
+    pool.in_place_scope(|s| {
+        for _ in 0..pool.current_num_threads() {
+            s.spawn(|_| run());
+        }
+        run();
+    });
 }
 
 /// The work a step does per env, by hand and without the batch machinery: the yardstick
@@ -829,6 +849,31 @@ mod tests {
         );
         assert_eq!(b.obs, before);
         assert!(core.episodes().iter().all(|&e| e == 0));
+    }
+
+    #[test]
+    fn parallel_check_names_the_first_illegal_env_and_changes_nothing() {
+        let shared = Shared::self_play(GameConfig::new(Variant::Seal, 0), 2);
+        let mut core = VecCore::new(shared, 100, &["random"; 4], 2).unwrap();
+        let mut b = OwnedBuffers::<u8>::new(&core).with_state_tensors(&core);
+        core.reset(&mut b.as_buffers());
+        let (obs, state) = (b.obs.clone(), b.state.clone());
+        let mut acts = core.bot_actions();
+        acts[70] = -1;
+        acts[33] = 99;
+        let e = core.step(&acts, &mut b.as_buffers()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("illegal action in env 33: "),
+            "{e}"
+        );
+        assert_eq!((b.obs == obs, b.state == state), (true, true));
+        assert_eq!(core.check_actions(&acts).unwrap_err(), e);
+        acts = core.bot_actions();
+        core.step(&acts, &mut b.as_buffers()).unwrap();
+        assert_ne!(
+            b.state, state,
+            "the state tensors are written with the step"
+        );
     }
 
     #[test]

@@ -18,7 +18,8 @@ OBS_HIGH = 255
 
 class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
     """``num_envs`` games stepped together in Rust, with the GIL released, on a private
-    rayon pool of ``num_threads`` threads: a ``gymnasium.vector.VectorEnv``.
+    rayon pool (``num_threads`` threads, the calling one included): a
+    ``gymnasium.vector.VectorEnv``.
 
     ``VectorEnv(num_envs, variant="4p", scoring="advanced", seed=0, *, episode="game",
     max_rounds=None, self_play=False, learner_seat=0, opponents="random",
@@ -100,8 +101,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
     ) -> tuple[np.ndarray, dict]:
         """Resets every env (with ``seed``: a new master seed; gymnasium's ``np_random`` is
         seeded from it too). ``options`` is accepted and ignored. Returns ``(obs, infos)``."""
+        self.reset_all(seed)  # validates the seed first: a bad one changes nothing
         gymnasium.vector.VectorEnv.reset(self, seed=seed)
-        self.reset_all(seed)
         return self.observations, self._infos()
 
     def step(

@@ -521,7 +521,7 @@ impl PyVectorEnv {
         self.to_play_len()
     }
 
-    /// Threads in this env's rayon pool.
+    /// Threads that step the envs (the caller's and its rayon pool's).
     #[getter]
     fn num_threads(&self) -> usize {
         self.num_threads
