@@ -111,7 +111,7 @@ def test_replay_steps_with_keys_and_buttons_and_matches_the_record(browser, tmp_
     # ↓ jumps to the next round; its last trick says why the round ended.
     if len(rec["rounds"]) > 1:
         page.keyboard.press("ArrowDown")
-        assert page.inner_text("#label").startswith("Round 2 · dealt")
+        assert page.inner_text("#label").startswith("Round 1 · dealt")
         page.keyboard.press("ArrowLeft")
         result = page.locator("#info .ys-result")
         assert result.get_attribute("data-reason") == round0["result"]["reason"]
