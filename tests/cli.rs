@@ -432,3 +432,56 @@ fn ladder_writes_a_markdown_elo_table() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("unknown bot 'alpha'"), "{err}");
 }
+
+/// `ladder --plot` draws the Elo table it printed: one bar per bot, best first, at the
+/// table's Elo (PNG, in builds with pixels, is tested through the console script).
+#[test]
+fn ladder_plot_draws_the_printed_ratings() {
+    let path = tmp("ladder.svg");
+    let args = [
+        "ladder",
+        "--variant",
+        "4p",
+        "--bots",
+        "random,heuristic",
+        "--games",
+        "8",
+        "--max-rounds",
+        "3",
+        "--plot",
+        path.to_str().unwrap(),
+    ];
+    let (code, out, err) = cli(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let rows: Vec<(String, String)> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("ladder-row"))
+        .map(|n| {
+            (
+                n.attribute("data-bot").unwrap().to_string(),
+                n.attribute("data-elo").unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{svg}");
+    assert_eq!(rows[0].0, "heuristic", "best first: {rows:?}");
+    for (bot, elo) in &rows {
+        let elo: f64 = elo.parse().unwrap();
+        assert!(
+            out.contains(&format!("| `{bot}` | {elo:+.0} |")),
+            "{bot} {elo}: {out}"
+        );
+    }
+    std::fs::remove_file(&path).ok();
+    if !cfg!(feature = "raster") {
+        let png = tmp("ladder.png");
+        let mut with_png = args.to_vec();
+        let last = with_png.len() - 1;
+        with_png[last] = png.to_str().unwrap();
+        let (code, _, err) = cli(&with_png, "");
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("name a .svg file"), "{err}");
+    }
+}

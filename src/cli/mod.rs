@@ -89,6 +89,10 @@ struct LadderArgs {
     /// Append the Markdown table to this file instead of printing it.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Also draw the Elo table as a bar chart: FILE.svg, or FILE.png where the tool was
+    /// built with pictures as pixels (the pip-installed `yokai-septet` is).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -367,6 +371,33 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
     bench::bench(&variants, a.seconds, out)
 }
 
+/// Writes a picture as SVG, or as PNG by the file's extension where pixels are built in.
+fn write_plot(path: &std::path::Path, svg: &str) -> Result<(), Failure> {
+    let png = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let bytes = if png {
+        #[cfg(feature = "raster")]
+        {
+            crate::picture::rasterize(svg, 1.5)
+                .and_then(|r| r.to_png())
+                .map_err(|e| Failure::runtime(e.to_string()))?
+        }
+        #[cfg(not(feature = "raster"))]
+        {
+            return Err(Failure::usage(format!(
+                "--plot {}: this build draws SVG only (PNG needs the `raster` feature, which \
+                 the pip-installed yokai-septet has); name a .svg file",
+                path.display()
+            )));
+        }
+    } else {
+        svg.as_bytes().to_vec()
+    };
+    std::fs::write(path, bytes)
+        .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))
+}
+
 fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Failure> {
     let bots: Vec<String> = match &a.bots {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
@@ -386,6 +417,10 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         let _ = writeln!(err, "ladder {variant}: pairing {done}/{total} done");
     })
     .map_err(|e| Failure::usage(e.to_string()))?;
+    if let Some(path) = &a.plot {
+        write_plot(path, &crate::picture::ladder_svg(&report))?;
+        writeln!(err, "ladder {variant}: drew {}", path.display())?;
+    }
     let md = report.markdown();
     match &a.out {
         Some(path) => {

@@ -13,11 +13,13 @@ use crate::passing::pass_target;
 use crate::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
 use crate::view::SeatView;
 
+pub(crate) mod chart;
 pub(crate) mod html;
 #[cfg(feature = "raster")]
 pub(crate) mod raster;
 pub(crate) mod svg;
 
+pub use chart::ladder_svg;
 pub use html::replay_html;
 #[cfg(feature = "raster")]
 pub use raster::{rasterize, Raster, RasterError};

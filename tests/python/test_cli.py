@@ -182,3 +182,17 @@ def test_play_seats_a_python_policy_on_a_terminal(tmp_path):
         if proc.poll() is None:
             proc.kill()
         os.close(leader)
+
+
+def test_ladder_plot_writes_a_png_of_the_elo_table(tmp_path):
+    import struct
+
+    path = tmp_path / "ladder.png"
+    p = run(["ladder", "--variant", "4p", "--bots", "random,heuristic", "--games", "8",
+             "--max-rounds", "3", "--plot", str(path)])
+    assert p.returncode == 0, p.stderr
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert width == 1080 and height > 150  # the 720-unit chart at scale 1.5
+    assert "| `heuristic` |" in p.stdout  # the table the picture shows
