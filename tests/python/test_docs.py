@@ -23,7 +23,9 @@ def text_files():
 
 
 def test_nothing_cites_files_outside_the_repository():
-    outside = re.compile(r"(^|[^A-Za-z_])(\.\./)?shared/|RULES\.md|CONTRACT\.md")
+    # The names are split so that this file does not match its own pattern.
+    folder, rules, contract = "shared" + "/", "RULES" + ".md", "CONTRACT" + ".md"
+    outside = re.compile(rf"(^|[^A-Za-z_])(\.\./)?{folder}|{re.escape(rules)}|{re.escape(contract)}")
     offenders = [
         f"{f.relative_to(ROOT)}:{n}: {line.strip()}"
         for f in text_files()
