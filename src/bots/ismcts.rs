@@ -22,7 +22,7 @@ use crate::view::SeatView;
 
 use super::heuristic::HeuristicBot;
 use super::pimc::round_value;
-use super::{bot_rng, parse_budget, Bot, Evaluation};
+use super::{bot_rng, budget_text, parse_budget, Bot, Evaluation};
 
 /// Iterations per decision and an optional time limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -249,10 +249,10 @@ impl IsmctsBot {
 
 impl Bot for IsmctsBot {
     fn name(&self) -> String {
-        match self.config.time_limit {
-            Some(t) => format!("ismcts:{}ms", t.as_millis()),
-            None => format!("ismcts:{}", self.config.iterations),
-        }
+        format!(
+            "ismcts:{}",
+            budget_text(self.config.iterations, self.config.time_limit)
+        )
     }
 
     fn act(&mut self, view: &SeatView) -> Card {

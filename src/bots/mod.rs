@@ -87,6 +87,14 @@ pub(crate) fn parse_budget(arg: &str) -> Option<(u32, Option<Duration>)> {
     Some((n, None))
 }
 
+/// The budget as [`parse_budget`] reads it: `Nms` with a time limit, else the count `N`.
+pub(crate) fn budget_text(count: u32, time_limit: Option<Duration>) -> String {
+    match time_limit {
+        Some(t) => format!("{}ms", t.as_millis()),
+        None => count.to_string(),
+    }
+}
+
 /// A search bot's evaluation of the legal cards of one decision.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
@@ -191,6 +199,23 @@ impl Bot for RandomBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A search bot's name is the spec it was made from: `parse_budget` and `budget_text`
+    /// are inverses.
+    #[test]
+    fn search_bot_names_round_trip_their_budget() {
+        for spec in [
+            "pimc:12",
+            "pimc:20ms",
+            "pimc-dd:3",
+            "pimc-dd:5ms",
+            "ismcts:30",
+            "ismcts:9ms",
+        ] {
+            let bot = bot_by_name(spec, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            assert_eq!(bot.name(), spec);
+        }
+    }
 
     #[test]
     fn factory_knows_every_listed_name_and_lists_them_on_error() {

@@ -20,7 +20,7 @@ use crate::state::{Phase, RoundResult, State};
 use crate::view::SeatView;
 
 use super::heuristic::HeuristicBot;
-use super::{bot_rng, uniform_card, Bot, Evaluation};
+use super::{bot_rng, budget_text, uniform_card, Bot, Evaluation};
 use crate::sampler::Sampler;
 
 /// The policy that finishes a round inside a determinization.
@@ -177,10 +177,7 @@ impl PimcBot {
 
 impl Bot for PimcBot {
     fn name(&self) -> String {
-        let budget = match self.config.time_limit {
-            Some(t) => format!("{}ms", t.as_millis()),
-            None => self.config.playouts.to_string(),
-        };
+        let budget = budget_text(self.config.playouts, self.config.time_limit);
         match self.config.playout {
             Playout::Heuristic => format!("pimc:{budget}"),
             Playout::Random => format!("pimc-random:{budget}"),

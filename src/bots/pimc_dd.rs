@@ -27,7 +27,7 @@ use crate::view::SeatView;
 
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
-use super::{bot_rng, parse_budget, Bot, Evaluation};
+use super::{bot_rng, budget_text, parse_budget, Bot, Evaluation};
 
 /// Worlds per decision, an optional time limit, and where the solver takes over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,10 +176,10 @@ fn best_card(legal: CardSet, sums: &[i64; 56], preferred: Card) -> Card {
 
 impl Bot for PimcDdBot {
     fn name(&self) -> String {
-        match self.config.time_limit {
-            Some(t) => format!("pimc-dd:{}ms", t.as_millis()),
-            None => format!("pimc-dd:{}", self.config.worlds),
-        }
+        format!(
+            "pimc-dd:{}",
+            budget_text(self.config.worlds, self.config.time_limit)
+        )
     }
 
     fn act(&mut self, view: &SeatView) -> Card {
