@@ -29,6 +29,8 @@ won):
 - ``vs_heuristic``: learner team against a team of two ``heuristic`` bots. A heuristic
   team would win 50% (by symmetry); a uniformly random team wins only a few percent.
   Closing in on 50% is the measure of progress.
+- ``vs_baseline``: ``yokai_septet.models.evaluate_vs_baseline``: the learner against the
+  shipped ``nn`` baseline on duplicate deals (``ys.evaluate``; 0.5 = as strong as it).
 
 The script measures the random-policy baselines under exactly this evaluation at the
 start, and plays a larger final evaluation (``--final-games``) at the end. Timings:
@@ -62,6 +64,7 @@ import torch
 import torch.nn as nn
 
 import yokai_septet as ys
+from yokai_septet.models import evaluate_vs_baseline
 
 
 class Policy(nn.Module):
@@ -133,6 +136,16 @@ def evaluate(policy, opponents: str, games: int, seed: int = 12345) -> float:
     return float((result > 0).mean())
 
 
+def greedy(policy):
+    """``policy`` as the batched ``policy(observations, masks) -> actions`` that
+    ``yokai_septet.evaluate`` seats."""
+    @torch.no_grad()
+    def act(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        logits, _ = policy(torch.from_numpy(obs).float(), torch.from_numpy(masks))
+        return logits.argmax(-1).numpy()
+    return act
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=8.0, help="training time budget (wall)")
@@ -184,6 +197,9 @@ def main() -> None:
             "decisions": steps,
             "vs_random": evaluate(policy, "random", games),
             "vs_heuristic": evaluate(policy, "heuristic", games),
+            # Duplicate deals against the shipped baseline (the nn bot), as Pgx logs it.
+            "vs_baseline": evaluate_vs_baseline(
+                greedy(policy), "4p", games=games, seed=args.seed)["win_rate"],
             "games": games,
         }
         policy.train()
@@ -346,6 +362,7 @@ def main() -> None:
             {
                 "learner team vs random team": [c["vs_random"] for c in curve],
                 "learner team vs heuristic team": [c["vs_heuristic"] for c in curve],
+                "learner vs the shipped nn baseline": [c["vs_baseline"] for c in curve],
             },
             hlines={
                 "random policy vs heuristic team": baseline["random_policy_vs_heuristic"],

@@ -17,7 +17,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::bots::{bot_by_name, UnknownBot};
+use crate::bots::{bot_for_variant, BotError};
 use crate::config::{GameConfig, Scoring, Variant};
 use crate::state::State;
 
@@ -75,7 +75,7 @@ impl ArenaConfig {
         }
     }
 
-    fn game_config(&self, seed: u64) -> GameConfig {
+    pub(crate) fn game_config(&self, seed: u64) -> GameConfig {
         GameConfig::new(self.variant, seed)
             .with_scoring(self.scoring)
             .with_max_rounds(self.max_rounds)
@@ -90,7 +90,7 @@ fn as_text<T: fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, 
 /// Why an arena cannot be run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArenaError {
-    UnknownBot(UnknownBot),
+    Bot(BotError),
     /// The line-up does not fit the variant.
     Lineup(String),
     /// A game range outside the arena, or counts that do not cover it.
@@ -102,7 +102,7 @@ pub enum ArenaError {
 impl fmt::Display for ArenaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ArenaError::UnknownBot(e) => e.fmt(f),
+            ArenaError::Bot(e) => e.fmt(f),
             ArenaError::Lineup(s) | ArenaError::Range(s) | ArenaError::Merge(s) => f.write_str(s),
         }
     }
@@ -110,9 +110,9 @@ impl fmt::Display for ArenaError {
 
 impl std::error::Error for ArenaError {}
 
-impl From<UnknownBot> for ArenaError {
-    fn from(e: UnknownBot) -> ArenaError {
-        ArenaError::UnknownBot(e)
+impl From<BotError> for ArenaError {
+    fn from(e: BotError) -> ArenaError {
+        ArenaError::Bot(e)
     }
 }
 
@@ -203,9 +203,10 @@ fn play_game(
     let n = config.variant.num_players();
     let mut bots = Vec::with_capacity(n);
     for s in 0..n {
-        bots.push(bot_by_name(
+        bots.push(bot_for_variant(
             &config.bots[setup.entry_of_seat[s]],
             setup.bot_seeds[s],
+            config.variant,
         )?);
     }
     let mut state = State::new(config.game_config(setup.deal_seed));
@@ -500,12 +501,12 @@ impl ArenaCounts {
 pub fn check(config: &ArenaConfig) -> Result<(), ArenaError> {
     base_seats(config)?;
     for b in &config.bots {
-        bot_by_name(b, 0)?;
+        bot_for_variant(b, 0, config.variant)?;
     }
     Ok(())
 }
 
-fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ArenaError> {
+pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ArenaError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

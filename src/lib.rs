@@ -44,6 +44,7 @@ pub mod deal;
 mod display;
 pub mod error;
 mod expand;
+pub mod imitation;
 pub mod ladder;
 pub mod layout;
 pub mod observation;
@@ -64,7 +65,7 @@ pub use arena::{
     run_arena, run_arena_range, summarize, ArenaConfig, ArenaCounts, ArenaError, ArenaReport,
     ArenaSummary,
 };
-pub use bots::{bot_by_name, Bot, UnknownBot};
+pub use bots::{bot_by_name, Bot, BotError};
 pub use card::{Card, CardSet, Suit};
 pub use config::{Episode, GameConfig, Scoring, Variant};
 pub use deal::Deal;

@@ -32,7 +32,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::bots::{bot_by_name, Bot, UnknownBot};
+use crate::bots::{bot_for_variant, Bot, BotError};
 use crate::card::Card;
 use crate::config::GameConfig;
 use crate::observation::{encode, observation_size, write_mask_bool, ObsValue};
@@ -463,7 +463,7 @@ fn chunk_len(num_envs: usize, num_threads: usize) -> usize {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VecCoreError {
     /// A name in `opponents` is not a bot.
-    UnknownBot(UnknownBot),
+    Bot(BotError),
     /// `opponents` does not name one bot per seat.
     Opponents { given: usize, seats: usize },
     /// The fixed learner seat is not a seat of the variant.
@@ -475,7 +475,7 @@ pub enum VecCoreError {
 impl std::fmt::Display for VecCoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            VecCoreError::UnknownBot(e) => e.fmt(f),
+            VecCoreError::Bot(e) => e.fmt(f),
             VecCoreError::Opponents { given, seats } => write!(
                 f,
                 "opponents lists {given} names, expected one per seat ({seats})"
@@ -563,9 +563,9 @@ impl VecCore {
         for i in 0..num_envs {
             let bots = opponents
                 .iter()
-                .map(|name| bot_by_name(name.as_ref(), 0))
+                .map(|name| bot_for_variant(name.as_ref(), 0, shared.config.variant))
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(VecCoreError::UnknownBot)?;
+                .map_err(VecCoreError::Bot)?;
             slots.push(Slot {
                 index: shared.env_offset.wrapping_add(i as u64),
                 episode: 0,
@@ -885,7 +885,7 @@ mod tests {
         ));
         assert!(matches!(
             VecCore::new(Shared::self_play(cfg, 0), 1, &["nobot"; 4], 1),
-            Err(VecCoreError::UnknownBot(_))
+            Err(VecCoreError::Bot(_))
         ));
         let mut sh = Shared::self_play(cfg, 0);
         sh.learner = Some(Some(4));

@@ -222,6 +222,18 @@ def _arena_game_counts(
     seed: _Int = ..., **kwargs: Any
 ) -> dict[str, Any]: ...
 
+def _imitation_data(
+    teacher: str, labelled: Sequence[int], bots: _Bots = ..., variant: str = ...,
+    games: _Int = ..., seed: _Int = ..., **kwargs: Any
+) -> dict[str, Any]: ...
+def _model_read(
+    variant: Optional[str] = None, path: Optional[str] = None
+) -> tuple[str, list[tuple[Any, Any]], dict[str, str]]: ...
+def _model_write(
+    path: str, variant: str, layers: Sequence[tuple[Any, Any]],
+    metadata: Sequence[tuple[str, str]],
+) -> None: ...
+
 def run_cli(argv: list[str]) -> int:
     """Runs the ``yokai-septet`` command-line tool on ``argv`` (program name first) with
     the process's stdin and stdout; returns its exit code."""

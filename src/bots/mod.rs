@@ -14,6 +14,8 @@
 //!   double-dummy [`crate::solver::Solver`] ([`PimcDdBot`]).
 //! - `ismcts`: information-set Monte Carlo tree search with heuristic playouts
 //!   ([`IsmctsBot`]).
+//! - `nn`: the baseline neural-network policy shipped for each variant, or `nn:PATH` a
+//!   model of your own ([`NnBot`], [`Mlp`]).
 
 use std::fmt;
 use std::time::Duration;
@@ -22,17 +24,20 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::card::{Card, CardSet};
+use crate::config::Variant;
 use crate::deal::uniform_below;
 use crate::view::SeatView;
 
 mod eval;
 mod heuristic;
 mod ismcts;
+mod nn;
 mod pimc;
 mod pimc_dd;
 
 pub use heuristic::HeuristicBot;
 pub use ismcts::{IsmctsBot, IsmctsConfig};
+pub use nn::{Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{default_exact_tricks, PimcDdBot, PimcDdConfig};
 
@@ -49,12 +54,25 @@ pub trait Bot: Send {
     fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
         Ok(self.act(view))
     }
+    /// The bot's value of each legal card at this decision, where it searches (`None`
+    /// elsewhere: passing, a forced card, a bot that does not search). In place of
+    /// [`Bot::act`]: it consumes the random stream as `act` would, and `act` would have
+    /// played the first card of highest value.
+    fn evaluate(&mut self, _view: &SeatView) -> Option<Evaluation> {
+        None
+    }
+    /// Whether the bot can play `variant` (a trained model plays only the variant it was
+    /// trained for); the error says why not. Checked before a game starts.
+    fn supports(&self, _variant: Variant) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// The bot names [`bot_by_name`] accepts (`pimc:N` sets N playouts per decision,
 /// `pimc:Nms` a time limit of N milliseconds per decision; `pimc-dd:N` N solved worlds,
-/// `pimc-dd:Nms` a time limit; `ismcts:N` N iterations, `ismcts:Nms` a time limit).
-pub const BOT_NAMES: [&str; 9] = [
+/// `pimc-dd:Nms` a time limit; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
+/// `nn:PATH` the neural-network model in the safetensors file `PATH`).
+pub const BOT_NAMES: [&str; 11] = [
     "random",
     "heuristic",
     "pimc",
@@ -64,12 +82,15 @@ pub const BOT_NAMES: [&str; 9] = [
     "pimc-dd:N",
     "ismcts",
     "ismcts:N",
+    "nn",
+    "nn:PATH",
 ];
 
 /// The built-in bots at their default budgets, weakest first (the ladder's entrants).
-pub const BUILT_IN_BOTS: [&str; 6] = [
+pub const BUILT_IN_BOTS: [&str; 7] = [
     "random",
     "heuristic",
+    "nn",
     "pimc-random",
     "pimc",
     "ismcts",
@@ -106,27 +127,43 @@ pub struct Evaluation {
     pub exact: bool,
 }
 
-/// A bot name that [`bot_by_name`] does not know.
+/// Why [`bot_by_name`] could not build a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownBot(pub String);
+pub enum BotError {
+    /// A name that is not in the registry.
+    Unknown(String),
+    /// `nn:PATH` whose weights file cannot be used.
+    Weights { name: String, error: WeightsError },
+    /// A bot that cannot play the game's variant (a model trained for another).
+    Unsupported {
+        name: String,
+        variant: Variant,
+        why: String,
+    },
+}
 
-impl fmt::Display for UnknownBot {
+impl fmt::Display for BotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown bot '{}': valid names are {} (N a number of playouts or worlds, or a \
-             time limit such as pimc:20ms)",
-            self.0,
-            BOT_NAMES.join(", ")
-        )
+        match self {
+            BotError::Unknown(name) => write!(
+                f,
+                "unknown bot '{name}': valid names are {} (N a number of playouts or worlds, \
+                 or a time limit such as pimc:20ms)",
+                BOT_NAMES.join(", ")
+            ),
+            BotError::Weights { name, error } => write!(f, "bot '{name}': {error}"),
+            BotError::Unsupported { name, variant, why } => {
+                write!(f, "bot '{name}' cannot play {variant}: {why}")
+            }
+        }
     }
 }
 
-impl std::error::Error for UnknownBot {}
+impl std::error::Error for BotError {}
 
 /// Builds the bot called `name` with its random stream seeded by `seed`.
-pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    let unknown = || UnknownBot(name.to_string());
+pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
+    let unknown = || BotError::Unknown(name.to_string());
     Ok(match name {
         "random" => Box::new(RandomBot::new(seed)),
         "heuristic" => Box::new(HeuristicBot::new(seed)),
@@ -140,7 +177,15 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         )),
         "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
         "ismcts" => Box::new(IsmctsBot::new(IsmctsConfig::default(), seed)),
+        "nn" => Box::new(NnBot::shipped()),
         _ => {
+            if let Some(path) = name.strip_prefix("nn:") {
+                let bot = NnBot::from_file(path).map_err(|error| BotError::Weights {
+                    name: name.to_string(),
+                    error,
+                })?;
+                return Ok(Box::new(bot));
+            }
             if let Some(arg) = name.strip_prefix("ismcts:") {
                 let config = IsmctsConfig::parse_budget(arg).ok_or_else(unknown)?;
                 return Ok(Box::new(IsmctsBot::new(config, seed)));
@@ -154,6 +199,17 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             Box::new(PimcBot::new(config, seed))
         }
     })
+}
+
+/// [`bot_by_name`] for a game of `variant`: also refuses a bot that cannot play it.
+pub fn bot_for_variant(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, BotError> {
+    let bot = bot_by_name(name, seed)?;
+    bot.supports(variant).map_err(|why| BotError::Unsupported {
+        name: name.to_string(),
+        variant,
+        why,
+    })?;
+    Ok(bot)
 }
 
 /// The bot-randomness stream for `seed` (a domain tag keeps it apart from deal streams).

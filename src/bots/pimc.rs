@@ -184,6 +184,14 @@ impl Bot for PimcBot {
         }
     }
 
+    fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
+        // `act` plays a forced card without searching.
+        if view.legal_actions().len() == 1 {
+            return None;
+        }
+        PimcBot::evaluate(self, view)
+    }
+
     fn act(&mut self, view: &SeatView) -> Card {
         let legal = view.legal_actions();
         if legal.len() == 1 || view.phase() == Phase::Pass {

@@ -10,7 +10,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use crate::bots::{bot_by_name, Bot};
+use crate::bots::{bot_for_variant, Bot, BotError};
 use crate::card::{Card, CardSet, Suit};
 use crate::config::{GameConfig, Scoring, Variant};
 use crate::passing::pass_target;
@@ -33,13 +33,16 @@ pub fn set_external_bots(f: ExternalBots) {
     let _ = EXTERNAL_BOTS.set(f);
 }
 
-/// A built-in bot by name, else one made by the registered [`ExternalBots`].
-fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    bot_by_name(name, seed).or_else(|e| {
-        EXTERNAL_BOTS
+/// A built-in bot by name, else one made by the registered [`ExternalBots`] (only for a
+/// name the registry does not know: a built-in bot's own error, such as an `nn:PATH`
+/// model for another variant, is the error to report).
+fn make_bot(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, String> {
+    bot_for_variant(name, seed, variant).or_else(|e| match e {
+        BotError::Unknown(_) => EXTERNAL_BOTS
             .get()
             .and_then(|f| f(name, seed))
-            .unwrap_or_else(|| Err(e.to_string()))
+            .unwrap_or_else(|| Err(e.to_string())),
+        e => Err(e.to_string()),
     })
 }
 
@@ -268,7 +271,8 @@ where
             let seed = opts
                 .seed
                 .wrapping_add((p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let bot = make_bot(&name, seed).map_err(|e| Failure::usage(format!("--bots: {e}")))?;
+            let bot =
+                make_bot(&name, seed, v).map_err(|e| Failure::usage(format!("--bots: {e}")))?;
             bots.push(Some(bot));
             seat_names.push(name);
         }

@@ -14,6 +14,7 @@ use crate::arena::{
     game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
     ArenaError, PlayedGame,
 };
+use crate::imitation::{self, Dataset, ImitationConfig};
 
 fn arena_err(e: ArenaError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -32,7 +33,7 @@ fn extract_count(obj: &Bound<'_, PyAny>, what: &str, min: u64, max: u64) -> PyRe
 
 /// Builds and validates an [`ArenaConfig`] from the Python arguments of `arena`.
 #[allow(clippy::too_many_arguments)]
-fn parse_arena(
+pub(super) fn parse_arena(
     py: Python<'_>,
     bots: &Bound<'_, PyAny>,
     variant: Arg<'_>,
@@ -246,3 +247,45 @@ arena_fn!(
         counts_to_py(py, &counts)
     }
 );
+
+arena_fn!(
+    /// Imitation data (see ``yokai_septet.models.imitation_data``): the arena's games, every
+    /// decision of the line-up entries ``labelled`` recorded with ``teacher``'s card. Returns
+    /// a dict of numpy arrays: ``observations`` (uint8 ``[N, observation_size]``), ``masks``
+    /// (bool ``[N, num_actions]``), ``labels`` and ``played`` (card ids), ``values`` (float32
+    /// ``[N, num_actions]``: the teacher's value of each card where it searched, else NaN),
+    /// ``games`` and ``seats``.
+    imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), |py, config| {
+        let config = ImitationConfig { arena: config, teacher, labelled };
+        let data = py.allow_threads(|| {
+            super::guard("imitation_data", || imitation::generate(&config).map_err(arena_err))
+        })?;
+        dataset_to_py(py, config.arena.variant.num_actions(), data)
+    }
+);
+
+fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<Bound<'py, PyAny>> {
+    use numpy::ndarray::Array2;
+    use numpy::{IntoPyArray, PyArray2};
+    let n = d.len();
+    let shape_err = |e: numpy::ndarray::ShapeError| PyValueError::new_err(e.to_string());
+    let observations =
+        Array2::from_shape_vec((n, d.observation_size), d.observations).map_err(shape_err)?;
+    let values = Array2::from_shape_vec((n, actions), d.values).map_err(shape_err)?;
+    let masks = Array2::from_shape_fn((n, actions), |(i, a)| d.legal[i] >> a & 1 == 1);
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item("observations", PyArray2::from_owned_array(py, observations))?;
+    out.set_item("masks", PyArray2::from_owned_array(py, masks))?;
+    out.set_item("values", PyArray2::from_owned_array(py, values))?;
+    let ids = |v: Vec<u8>| {
+        v.into_iter()
+            .map(i64::from)
+            .collect::<Vec<i64>>()
+            .into_pyarray(py)
+    };
+    out.set_item("labels", ids(d.labels))?;
+    out.set_item("played", ids(d.played))?;
+    out.set_item("seats", ids(d.seats))?;
+    out.set_item("games", d.games.into_pyarray(py))?;
+    Ok(out.into_any())
+}

@@ -14,7 +14,10 @@ use crate::bots::{bot_by_name, Bot, BOT_NAMES};
 /// ``name`` is ``"random"``, ``"heuristic"``, ``"pimc"`` (determinized search),
 /// ``"pimc-random"``, ``"pimc:N"`` (N playouts per decision), ``"pimc:Nms"`` (a time
 /// limit per decision, not reproducible), ``"pimc-dd"`` (determinized search with exact
-/// solver leaves), ``"pimc-dd:N"`` (N worlds per decision) or ``"pimc-dd:Nms"``.
+/// solver leaves), ``"pimc-dd:N"`` (N worlds per decision), ``"pimc-dd:Nms"``,
+/// ``"ismcts"`` (information-set tree search; ``"ismcts:N"``, ``"ismcts:Nms"``), ``"nn"``
+/// (the neural-network baseline shipped for the game's variant) or ``"nn:PATH"`` (a model
+/// saved with ``yokai_septet.models``).
 /// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
 /// across games and seats; its random stream is seeded by ``seed``.
@@ -73,6 +76,13 @@ impl PyBot {
                     .bot
                     .lock()
                     .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))?;
+                let variant = state.config().variant;
+                bot.supports(variant).map_err(|why| {
+                    PyValueError::new_err(format!(
+                        "bot '{}' cannot play {variant}: {why}",
+                        self.name
+                    ))
+                })?;
                 Ok(bot.act(&state.view(seat)))
             })
         })?;

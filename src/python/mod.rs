@@ -21,6 +21,7 @@ mod arena;
 mod bot;
 mod game;
 mod json;
+mod models;
 mod policy_bot;
 mod vector;
 
@@ -293,6 +294,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::arena_total_games, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_setup, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_game_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::imitation_data, m)?)?;
+    m.add_function(wrap_pyfunction!(models::model_read, m)?)?;
+    m.add_function(wrap_pyfunction!(models::model_write, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(bench_random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(bench_arena, m)?)?;

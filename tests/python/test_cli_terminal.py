@@ -138,6 +138,24 @@ def test_play_on_a_terminal_to_the_end(tmp_path, variant, max_rounds):
     assert rec["over"] and rec["variant"] == variant
 
 
+def test_play_against_the_nn_baseline_on_a_terminal(tmp_path):
+    """``--bots nn`` seats the shipped neural-network baseline of the variant."""
+    path = tmp_path / "game.json"
+    typed = [0]
+    code, text, _ = on_terminal(
+        ["play", "--variant", "3p", "--bots", "nn", "--seed", "2", "--max-rounds", "0",
+         "--save", str(path)],
+        answer=answer_every_prompt(typed), timeout=90)
+    assert code == 0, text[-800:]
+    assert "(nn)" in text and typed[0] > 10
+    assert json.loads(path.read_text())["over"]
+    wrong = tmp_path / "four.safetensors"
+    from yokai_septet import models
+    models.load("4p").save(wrong)
+    p = piped(["play", "--variant", "3p", "--bots", f"nn:{wrong}"], "")
+    assert p.returncode != 0 and "cannot play 3p: its weights are for 4p" in p.stderr
+
+
 def test_play_piped_plays_the_same_game():
     p = piped(["play", "--variant", "3p", "--seed", "5"], "1\n" * 3000)
     assert p.returncode == 0, p.stderr

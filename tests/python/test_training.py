@@ -1,6 +1,6 @@
 """Short trainings on the Rust-stepped batch: sb3-contrib's MaskablePPO through
 yokai_septet.sb3.SB3VecEnv, and the CleanRL-style loop of examples/cleanrl_ppo.py on
-VectorEnv itself. They need torch (the ``train`` extra), so they are marked ``training``
+VectorEnv itself, and the baseline pipeline of training/train_baseline.py. They need torch (the ``train`` extra), so they are marked ``training``
 and left out of the default run:
 
     pip install ".[test,train]"
@@ -8,6 +8,7 @@ and left out of the default run:
 """
 
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -67,3 +68,36 @@ def test_cleanrl_style_ppo_example_trains_on_vector_env():
     assert out["episodes"] > 16
     assert np.isfinite(out["mean_return_first"]) and np.isfinite(out["mean_return_last"])
     assert isinstance(ys.VectorEnv(2), __import__("gymnasium").vector.VectorEnv)
+
+
+def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path):
+    """training/train_baseline.py end to end on a tiny config: every stage runs, the model
+    it writes plays as ``nn:PATH``, and the learning curve has a point per stage."""
+    import subprocess
+    import sys
+
+    config = (ROOT / "training" / "configs" / "4p.toml").read_text()
+    tiny = tmp_path / "tiny.toml"
+    sizes = {"[pretrain]": 6, "[bootstrap]": 4, "[dagger]": 4, "[eval]": 20}
+    section, lines = None, []
+    for line in config.splitlines():
+        if line.startswith("["):
+            section = line.strip()
+        if line.startswith("games = ") and section in sizes:
+            line = f"games = {sizes[section]}"
+        line = {"iterations = 4": "iterations = 1", "epochs = 4": "epochs = 1",
+                "epochs = 3": "epochs = 1"}.get(line, line)
+        lines.append(line)
+    tiny.write_text("\n".join(lines))
+    out = tmp_path / "run"
+    subprocess.run([sys.executable, str(ROOT / "training" / "train_baseline.py"), str(tiny),
+                    "--out", str(out)], check=True, timeout=600)
+    curve = json.loads((out / "curve.json").read_text())["curve"]
+    assert [p["stage"] for p in curve] == ["untrained", "pretrain", "bootstrap", "dagger 1"]
+    assert curve[-1]["labels"] > curve[1]["labels"] > 0
+    from yokai_septet import models
+
+    m = models.load(out / "student.safetensors")
+    assert m.variant == "4p" and m.metadata["stage"] == "dagger 1"
+    s = ys.arena([f"nn:{out / 'student.safetensors'}", "random"], games=10, threads=1)
+    assert s["games"] == 10

@@ -1,0 +1,195 @@
+"""Baseline models: the neural-network policies shipped with the package, their weights
+format, imitation data, and evaluation against the shipped baseline.
+
+The ``nn`` bot (``ys.Bot("nn")``, ``--bots nn``, a ``VectorEnv`` opponent, the ladder)
+plays the model shipped for the game's variant; ``"nn:PATH"`` plays a model you saved.
+It runs in Rust (no torch at run time): a multilayer perceptron over the canonical
+observation (``Game.observation()``), ReLU between layers, one logit per card id; the
+bot plays the legal card with the highest logit.
+
+Weights are a safetensors file: tensors ``layers.{i}.weight`` (``[outputs, inputs]``,
+as ``torch.nn.Linear`` stores them) and ``layers.{i}.bias``, float32, and metadata
+``format = "yokai-septet-mlp/1"`` and ``variant``. ``docs/baselines.md`` has the details,
+the training pipeline and its results.
+
+    import yokai_septet as ys
+    from yokai_septet import models
+
+    m = models.load("4p")                      # the shipped 4p baseline
+    net = m.to_torch()                         # a torch.nn.Sequential (needs torch)
+    ...                                        # fine-tune it
+    models.Model.from_torch(net, "4p").save("mine.safetensors")
+    ys.arena(["nn:mine.safetensors", "heuristic"], games=1000)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+
+#: The ``format`` metadata of the weights files this version reads and writes.
+MODEL_FORMAT = "yokai-septet-mlp/1"
+
+Layers = List[Tuple[np.ndarray, np.ndarray]]
+
+
+@dataclass
+class Model:
+    """An MLP policy for one variant: ``layers`` from the observation to the logits, each
+    ``(weight [outputs, inputs], bias [outputs])`` as float32 arrays."""
+
+    variant: str
+    layers: Layers
+    metadata: Dict[str, str] = field(default_factory=dict)
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the model as a safetensors file that ``Bot("nn:PATH")`` plays. The
+        shapes are checked as the bot checks them (``ValueError`` says what is wrong)."""
+        layers = [
+            (np.ascontiguousarray(w, np.float32), np.ascontiguousarray(b, np.float32))
+            for w, b in self.layers
+        ]
+        meta = [(str(k), str(v)) for k, v in self.metadata.items()]
+        _core._model_write(os.fspath(path), self.variant, layers, meta)
+
+    def logits(self, observations: np.ndarray) -> np.ndarray:
+        """The logits of a batch of observations ``[B, observation_size]`` (numpy; the
+        same numbers the Rust bot computes, up to float rounding)."""
+        h = np.asarray(observations, np.float32)
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w.T + b
+            if i + 1 < len(self.layers):
+                h = np.maximum(h, 0.0)
+        return h
+
+    def policy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """A batched policy for :func:`yokai_septet.evaluate`: the legal card with the
+        highest logit (ties to the lowest card id), as the ``nn`` bot plays."""
+        logits = np.where(np.asarray(masks, bool), self.logits(observations), -np.inf)
+        return logits.argmax(axis=1)
+
+    def to_torch(self):  # type: ignore[no-untyped-def]
+        """The model as a ``torch.nn.Sequential`` of ``Linear`` and ``ReLU`` layers
+        (needs torch)."""
+        import torch
+
+        modules: list = []
+        for i, (w, b) in enumerate(self.layers):
+            lin = torch.nn.Linear(w.shape[1], w.shape[0])
+            with torch.no_grad():
+                lin.weight.copy_(torch.from_numpy(np.array(w, np.float32)))
+                lin.bias.copy_(torch.from_numpy(np.array(b, np.float32)))
+            modules.append(lin)
+            if i + 1 < len(self.layers):
+                modules.append(torch.nn.ReLU())
+        return torch.nn.Sequential(*modules)
+
+    @classmethod
+    def from_torch(cls, module: Any, variant: str, **metadata: str) -> "Model":
+        """The ``torch.nn.Linear`` layers of ``module``, in order, as a model for
+        ``variant``. The module must compute exactly Linear → ReLU → … → Linear (the
+        bot applies ReLU between every two layers)."""
+        import torch
+
+        linears = [m for m in module.modules() if isinstance(m, torch.nn.Linear)]
+        if not linears:
+            raise ValueError("the module has no torch.nn.Linear layers")
+        layers = [
+            (
+                lin.weight.detach().cpu().numpy().astype(np.float32),
+                lin.bias.detach().cpu().numpy().astype(np.float32),
+            )
+            for lin in linears
+        ]
+        return cls(variant, layers, {k: str(v) for k, v in metadata.items()})
+
+
+def load(source: Union[str, os.PathLike]) -> Model:
+    """The shipped baseline of a variant (``load("4p")``), or the model saved in a
+    safetensors file (``load("mine.safetensors")``)."""
+    src = os.fspath(source)
+    if src in _core.VARIANTS:
+        variant, layers, meta = _core._model_read(variant=src)
+    else:
+        variant, layers, meta = _core._model_read(path=src)
+    return Model(variant, [(np.asarray(w), np.asarray(b)) for w, b in layers], dict(meta))
+
+
+def imitation_data(
+    bots: Union[str, Sequence[str]],
+    teacher: str,
+    labelled: Sequence[int] = (0,),
+    variant: str = "4p",
+    games: int = 100,
+    seed: int = 0,
+    *,
+    scoring: Optional[str] = "advanced",
+    max_rounds: Optional[int] = 100,
+    duplicate: bool = True,
+    threads: Optional[int] = None,
+) -> Dict[str, np.ndarray]:
+    """Plays the arena ``bots`` (as :func:`yokai_septet.arena`: one name per side or per
+    seat, the same deals and seeds) in Rust on ``threads`` threads (0 or None: every
+    core) and records every decision of the line-up entries ``labelled`` with the card
+    ``teacher`` (a bot name) chooses there. A labelled entry named as the teacher plays
+    the teacher's cards; any other plays its own (DAgger: label a student's games).
+
+    Returns a dict of numpy arrays, one row per decision, in game order:
+    ``observations`` (uint8 ``[N, observation_size]``, the canonical observation),
+    ``masks`` (bool ``[N, num_actions]``), ``labels`` (the teacher's card ids),
+    ``played`` (the card ids played), ``games`` (arena game index) and ``seats``. The
+    result depends on the arguments, never on ``threads``."""
+    return _core._imitation_data(
+        teacher,
+        list(labelled),
+        bots=bots,
+        variant=variant,
+        games=games,
+        seed=seed,
+        scoring=scoring,
+        max_rounds=max_rounds,
+        duplicate=duplicate,
+        threads=threads,
+    )
+
+
+def evaluate_vs_baseline(
+    agent: Union[str, Callable, Any],
+    variant: str = "4p",
+    games: int = 200,
+    seed: int = 0,
+    *,
+    baseline: str = "nn",
+    **kwargs: Any,
+) -> Dict[str, Any]:
+    """Your agent's duplicate-deal record against the shipped baseline (``nn``) of
+    ``variant``: ``{"win_rate", "ci95", "elo", "games", "baseline"}`` for your agent's
+    side. ``agent`` is anything :func:`yokai_septet.evaluate` seats: a batched policy
+    ``policy(observations, masks) -> actions``, an object with ``act(game)``, or a bot
+    name (``"nn:mine.safetensors"``). In ``3p`` the agent plays one seat against two
+    baselines (a fair share is 1/3). Other keyword arguments go to ``evaluate``."""
+    from . import evaluate
+
+    summary = evaluate([agent, baseline], variant=variant, games=games, seed=seed, **kwargs)
+    mine = summary["entries"][0]
+    return {
+        "win_rate": mine["win_rate"],
+        "ci95": mine["ci95"],
+        "elo": mine["elo"],
+        "games": summary["games"],
+        "baseline": baseline,
+    }
+
+
+__all__ = [
+    "MODEL_FORMAT",
+    "Model",
+    "load",
+    "imitation_data",
+    "evaluate_vs_baseline",
+]

@@ -1,0 +1,844 @@
+//! `nn`: a small neural-network policy, run in Rust with no framework at run time.
+//!
+//! The network is a multilayer perceptron over the canonical observation
+//! ([`crate::observation::encode`] of the seat's [`SeatView`]) with ReLU between layers and
+//! one logit per card id out. The bot plays the legal card with the highest logit (ties to
+//! the lowest card id), so it is deterministic and needs no random stream.
+//!
+//! Weights are a [safetensors](https://huggingface.co/docs/safetensors) file, format
+//! [`MODEL_FORMAT`] (documented in `docs/baselines.md`):
+//!
+//! - tensors `layers.{i}.weight` (`[outputs, inputs]`, as `torch.nn.Linear` stores them)
+//!   and `layers.{i}.bias` (`[outputs]`), `F32`, for `i = 0..L`;
+//! - metadata `format` = [`MODEL_FORMAT`] and `variant` (`4p`, `3p`, `seal`, `seal-short`).
+//!
+//! `nn` plays the model shipped for the game's variant ([`Mlp::shipped`]); `nn:PATH` plays
+//! the model in the file `PATH`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::SystemTime;
+
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+
+use super::Bot;
+use crate::card::Card;
+use crate::config::Variant;
+use crate::observation::{encode, observation_size};
+use crate::view::SeatView;
+
+/// The `format` metadata value of a weights file this version reads.
+pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
+
+/// The baseline models shipped with the crate, by variant (in [`Variant::ALL`] order).
+static SHIPPED_BYTES: [&[u8]; 4] = [
+    include_bytes!("../../assets/models/4p.safetensors"),
+    include_bytes!("../../assets/models/3p.safetensors"),
+    include_bytes!("../../assets/models/seal.safetensors"),
+    include_bytes!("../../assets/models/seal-short.safetensors"),
+];
+
+/// What is wrong with a weights file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// The file could not be read.
+    Io { path: String, message: String },
+    /// The bytes are not a safetensors file.
+    NotSafetensors(String),
+    /// A metadata entry is missing or has a value this version does not accept.
+    Metadata { key: &'static str, problem: String },
+    /// A tensor is missing, of the wrong type, or of a shape that does not fit.
+    Tensor { name: String, problem: String },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Io { path, message } => write!(f, "cannot read '{path}': {message}"),
+            WeightsError::NotSafetensors(why) => write!(f, "not a safetensors file: {why}"),
+            WeightsError::Metadata { key, problem } => write!(f, "metadata '{key}': {problem}"),
+            WeightsError::Tensor { name, problem } => write!(f, "tensor '{name}': {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// One fully connected layer, stored input-major so that a zero input (most of the
+/// observation, and every ReLU that did not fire) costs one comparison.
+#[derive(Clone, Debug)]
+struct Dense {
+    inputs: usize,
+    outputs: usize,
+    /// `weight_t[i * outputs + o]` is `torch`'s `weight[o][i]`.
+    weight_t: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl Dense {
+    /// `out = bias + W · x`.
+    fn forward(&self, x: &[f32], out: &mut [f32]) {
+        debug_assert_eq!((x.len(), out.len()), (self.inputs, self.outputs));
+        out.copy_from_slice(&self.bias);
+        for (i, &xi) in x.iter().enumerate() {
+            if xi != 0.0 {
+                let row = &self.weight_t[i * self.outputs..(i + 1) * self.outputs];
+                for (o, &w) in out.iter_mut().zip(row) {
+                    *o += xi * w;
+                }
+            }
+        }
+    }
+}
+
+/// A multilayer perceptron policy for one variant: observation in, one logit per card id
+/// out.
+#[derive(Clone, Debug)]
+pub struct Mlp {
+    variant: Variant,
+    layers: Vec<Dense>,
+    /// The header's other metadata (how the model was made, say), kept by `to_bytes`.
+    metadata: BTreeMap<String, String>,
+}
+
+/// The tensor `name` of `file` as `F32` values (row-major), checked to have `rank`
+/// dimensions, with its shape.
+fn f32_tensor(
+    file: &SafeTensors<'_>,
+    name: &str,
+    rank: usize,
+) -> Result<(Vec<f32>, Vec<usize>), WeightsError> {
+    let problem = |problem: String| WeightsError::Tensor {
+        name: name.to_string(),
+        problem,
+    };
+    let t = file.tensor(name).map_err(|_| problem("missing".into()))?;
+    if t.dtype() != Dtype::F32 {
+        return Err(problem(format!("dtype {:?}, expected F32", t.dtype())));
+    }
+    if t.shape().len() != rank {
+        return Err(problem(format!(
+            "shape {:?}, expected {rank} dimensions",
+            t.shape()
+        )));
+    }
+    let values = t
+        .data()
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok((values, t.shape().to_vec()))
+}
+
+impl Mlp {
+    /// A model for `variant` from its layers, input first, each `(weight, bias)` with
+    /// `weight` row-major `[outputs][inputs]` (as `torch.nn.Linear` stores it). The first
+    /// layer takes the observation, the last gives one logit per card id.
+    pub fn new(variant: Variant, layers: Vec<(Vec<f32>, Vec<f32>)>) -> Result<Mlp, WeightsError> {
+        if layers.is_empty() {
+            return Err(WeightsError::Tensor {
+                name: "layers.0.weight".into(),
+                problem: "missing: a model has at least one layer".into(),
+            });
+        }
+        let mut inputs = observation_size(variant);
+        let mut dense = Vec::with_capacity(layers.len());
+        for (i, (weight, bias)) in layers.into_iter().enumerate() {
+            let outputs = bias.len();
+            let problem = |name: &str, problem: String| WeightsError::Tensor {
+                name: format!("layers.{i}.{name}"),
+                problem,
+            };
+            if outputs == 0 || weight.len() != outputs * inputs {
+                return Err(problem(
+                    "weight",
+                    format!(
+                        "{} values, expected [{outputs}, {inputs}] (outputs from the bias, \
+                         inputs from the previous layer or the {variant} observation)",
+                        weight.len()
+                    ),
+                ));
+            }
+            for (name, values) in [("weight", &weight), ("bias", &bias)] {
+                if let Some(k) = values.iter().position(|v| !v.is_finite()) {
+                    return Err(problem(
+                        name,
+                        format!("value {} at flat index {k} is not finite", values[k]),
+                    ));
+                }
+            }
+            let mut weight_t = vec![0.0; weight.len()];
+            for o in 0..outputs {
+                for j in 0..inputs {
+                    weight_t[j * outputs + o] = weight[o * inputs + j];
+                }
+            }
+            dense.push(Dense {
+                inputs,
+                outputs,
+                weight_t,
+                bias,
+            });
+            inputs = outputs;
+        }
+        if inputs != variant.num_actions() {
+            return Err(WeightsError::Tensor {
+                name: format!("layers.{}.weight", dense.len() - 1),
+                problem: format!(
+                    "{inputs} outputs, expected one per card id of {variant} ({})",
+                    variant.num_actions()
+                ),
+            });
+        }
+        Ok(Mlp {
+            variant,
+            layers: dense,
+            metadata: BTreeMap::new(),
+        })
+    }
+
+    /// Reads a model from the bytes of a safetensors file (format [`MODEL_FORMAT`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Mlp, WeightsError> {
+        let not_safetensors =
+            |e: safetensors::SafeTensorError| WeightsError::NotSafetensors(e.to_string());
+        let (_, header) = SafeTensors::read_metadata(bytes).map_err(not_safetensors)?;
+        let file = SafeTensors::deserialize(bytes).map_err(not_safetensors)?;
+        let meta = header.metadata().clone().unwrap_or_default();
+        let get = |key: &'static str| {
+            meta.get(key).ok_or(WeightsError::Metadata {
+                key,
+                problem: "missing".into(),
+            })
+        };
+        let format = get("format")?;
+        if format != MODEL_FORMAT {
+            return Err(WeightsError::Metadata {
+                key: "format",
+                problem: format!("'{format}', expected '{MODEL_FORMAT}'"),
+            });
+        }
+        let variant: Variant = get("variant")?
+            .parse()
+            .map_err(|e| WeightsError::Metadata {
+                key: "variant",
+                problem: format!("{e}"),
+            })?;
+        let mut layers = Vec::new();
+        let mut inputs = observation_size(variant);
+        loop {
+            let (w, b) = (
+                format!("layers.{}.weight", layers.len()),
+                format!("layers.{}.bias", layers.len()),
+            );
+            if file.tensor(&w).is_err() {
+                break;
+            }
+            let (bias, shape) = f32_tensor(&file, &b, 1)?;
+            let outputs = shape[0];
+            let (weight, shape) = f32_tensor(&file, &w, 2)?;
+            if shape != [outputs, inputs] {
+                return Err(WeightsError::Tensor {
+                    name: w,
+                    problem: format!(
+                        "shape {shape:?}, expected [{outputs}, {inputs}] ([outputs, inputs]: \
+                         outputs from the bias, inputs from the previous layer or the \
+                         {variant} observation)"
+                    ),
+                });
+            }
+            layers.push((weight, bias));
+            inputs = outputs;
+        }
+        let mut names = file.names();
+        names.sort();
+        if let Some(extra) = names.iter().find(|n| {
+            !n.strip_prefix("layers.")
+                .and_then(|r| r.split_once('.'))
+                .is_some_and(|(i, t)| {
+                    i.parse::<usize>().is_ok_and(|i| i < layers.len())
+                        && (t == "weight" || t == "bias")
+                })
+        }) {
+            return Err(WeightsError::Tensor {
+                name: extra.to_string(),
+                problem: "not part of the model (tensors are layers.{i}.weight and \
+                          layers.{i}.bias, numbered from 0 without gaps)"
+                    .into(),
+            });
+        }
+        let mut mlp = Mlp::new(variant, layers)?;
+        mlp.metadata = meta
+            .into_iter()
+            .filter(|(k, _)| k != "format" && k != "variant")
+            .collect();
+        Ok(mlp)
+    }
+
+    /// The header metadata other than `format` and `variant`.
+    pub fn metadata(&self) -> &BTreeMap<String, String> {
+        &self.metadata
+    }
+
+    /// Sets a metadata entry (`format` and `variant` belong to the model and are refused).
+    pub fn set_metadata(&mut self, key: &str, value: &str) -> Result<(), WeightsError> {
+        if let Some(key) = ["format", "variant"].into_iter().find(|k| *k == key) {
+            return Err(WeightsError::Metadata {
+                key,
+                problem: "set by the model itself".into(),
+            });
+        }
+        self.metadata.insert(key.into(), value.into());
+        Ok(())
+    }
+
+    /// The model as a safetensors file (format [`MODEL_FORMAT`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut meta: HashMap<String, String> = self.metadata.clone().into_iter().collect();
+        meta.insert("format".into(), MODEL_FORMAT.into());
+        meta.insert("variant".into(), self.variant.name().into());
+        let layers = self.layers();
+        let bytes: Vec<(String, Vec<usize>, Vec<u8>)> = layers
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (w, b))| {
+                let le = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+                let l = &self.layers[i];
+                [
+                    (
+                        format!("layers.{i}.weight"),
+                        vec![l.outputs, l.inputs],
+                        le(w),
+                    ),
+                    (format!("layers.{i}.bias"), vec![l.outputs], le(b)),
+                ]
+            })
+            .collect();
+        let views: Vec<(String, TensorView<'_>)> = bytes
+            .iter()
+            .map(|(name, shape, data)| {
+                let view = TensorView::new(Dtype::F32, shape.clone(), data)
+                    .expect("shape and data agree by construction");
+                (name.clone(), view)
+            })
+            .collect();
+        safetensors::serialize(views, Some(meta)).expect("F32 tensors always serialize")
+    }
+
+    /// Reads a model from the safetensors file at `path`.
+    pub fn load(path: &Path) -> Result<Mlp, WeightsError> {
+        let bytes = std::fs::read(path).map_err(|e| WeightsError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Mlp::from_bytes(&bytes)
+    }
+
+    /// The baseline model shipped for `variant` (parsed once per process).
+    pub fn shipped(variant: Variant) -> &'static Mlp {
+        static MODELS: [OnceLock<Mlp>; 4] = [const { OnceLock::new() }; 4];
+        MODELS[variant as usize].get_or_init(|| {
+            Mlp::from_bytes(SHIPPED_BYTES[variant as usize])
+                .unwrap_or_else(|e| panic!("the shipped {variant} model is invalid: {e}"))
+        })
+    }
+
+    /// The shipped model's file, byte for byte (to export, inspect or fine-tune it).
+    pub fn shipped_bytes(variant: Variant) -> &'static [u8] {
+        SHIPPED_BYTES[variant as usize]
+    }
+
+    /// The variant the model plays.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// The layers as [`Mlp::new`] takes them: `(weight [outputs][inputs], bias)`.
+    pub fn layers(&self) -> Vec<(Vec<f32>, Vec<f32>)> {
+        self.layers
+            .iter()
+            .map(|l| {
+                let mut w = vec![0.0; l.weight_t.len()];
+                for j in 0..l.inputs {
+                    for o in 0..l.outputs {
+                        w[o * l.inputs + j] = l.weight_t[j * l.outputs + o];
+                    }
+                }
+                (w, l.bias.clone())
+            })
+            .collect()
+    }
+
+    /// Widths from the input to the output: `[observation size, hidden..., actions]`.
+    pub fn widths(&self) -> Vec<usize> {
+        let mut w = vec![self.layers[0].inputs];
+        w.extend(self.layers.iter().map(|l| l.outputs));
+        w
+    }
+
+    /// Number of weights and biases.
+    pub fn parameters(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| l.weight_t.len() + l.bias.len())
+            .sum()
+    }
+
+    /// The logits of `observation` (length [`observation_size`]) into `out` (one per card
+    /// id), using `scratch` for the hidden layers.
+    pub fn logits(&self, observation: &[f32], scratch: &mut Scratch, out: &mut [f32]) {
+        let (last, hidden) = self.layers.split_last().expect("at least one layer");
+        scratch.hidden.resize_with(hidden.len(), Vec::new);
+        let mut input = observation;
+        for (layer, buffer) in hidden.iter().zip(scratch.hidden.iter_mut()) {
+            buffer.resize(layer.outputs, 0.0);
+            layer.forward(input, buffer);
+            for v in buffer.iter_mut() {
+                *v = v.max(0.0);
+            }
+            input = buffer;
+        }
+        last.forward(input, out);
+    }
+}
+
+/// Reusable hidden-layer buffers for [`Mlp::logits`].
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    hidden: Vec<Vec<f32>>,
+}
+
+/// Models read from files, kept while the file is unchanged (an arena builds a bot per
+/// game; a training loop rewrites its file between evaluations).
+fn load_cached(path: &Path) -> Result<Arc<Mlp>, WeightsError> {
+    type Key = (Option<SystemTime>, u64);
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, (Key, Arc<Mlp>)>>> = OnceLock::new();
+    let io = |e: std::io::Error| WeightsError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    let key = (meta.modified().ok(), meta.len());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some((k, model)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(path) {
+        if *k == key {
+            return Ok(model.clone());
+        }
+    }
+    let model = Arc::new(Mlp::load(path)?);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(path.to_path_buf(), (key, model.clone()));
+    Ok(model)
+}
+
+/// Which model an [`NnBot`] plays.
+#[derive(Clone, Debug)]
+enum Model {
+    /// The shipped baseline of whatever variant the game is.
+    Shipped,
+    /// A model read from a file, for its own variant only.
+    File { path: String, mlp: Arc<Mlp> },
+}
+
+/// The network `model` plays in a game of `variant`.
+fn model_for(model: &Model, variant: Variant) -> &Mlp {
+    match model {
+        Model::Shipped => Mlp::shipped(variant),
+        Model::File { mlp, .. } => mlp,
+    }
+}
+
+/// The `nn` bot: the legal card with the highest logit of an [`Mlp`].
+#[derive(Clone, Debug)]
+pub struct NnBot {
+    model: Model,
+    observation: Vec<f32>,
+    logits: Vec<f32>,
+    scratch: Scratch,
+}
+
+impl NnBot {
+    /// Plays the shipped baseline model of each game's variant.
+    pub fn shipped() -> NnBot {
+        NnBot::with_model(Model::Shipped)
+    }
+
+    /// Plays the model in the safetensors file at `path`.
+    pub fn from_file(path: &str) -> Result<NnBot, WeightsError> {
+        let mlp = load_cached(Path::new(path))?;
+        Ok(NnBot::with_model(Model::File {
+            path: path.to_string(),
+            mlp,
+        }))
+    }
+
+    fn with_model(model: Model) -> NnBot {
+        NnBot {
+            model,
+            observation: Vec::new(),
+            logits: Vec::new(),
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// The logit of every card id for the seat of `view` (whatever is legal).
+    pub fn logits(&mut self, view: &SeatView) -> &[f32] {
+        let variant = view.variant();
+        self.observation.resize(observation_size(variant), 0.0);
+        self.logits.resize(variant.num_actions(), 0.0);
+        encode(view, &mut self.observation);
+        let NnBot {
+            model,
+            observation,
+            logits,
+            scratch,
+        } = self;
+        model_for(model, variant).logits(observation, scratch, logits);
+        logits
+    }
+}
+
+impl Bot for NnBot {
+    fn name(&self) -> String {
+        match &self.model {
+            Model::Shipped => "nn".into(),
+            Model::File { path, .. } => format!("nn:{path}"),
+        }
+    }
+
+    fn act(&mut self, view: &SeatView) -> Card {
+        self.try_act(view).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
+        self.supports(view.variant()).map_err(|why| {
+            format!(
+                "bot '{}' cannot play {}: {why}",
+                self.name(),
+                view.variant()
+            )
+        })?;
+        let logits = self.logits(view);
+        let mut best: Option<(Card, f32)> = None;
+        for card in view.legal_actions() {
+            let v = logits[card.id() as usize];
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((card, v));
+            }
+        }
+        best.map(|(c, _)| c)
+            .ok_or_else(|| "nn: no legal action to choose from".to_string())
+    }
+
+    fn reseed(&mut self, _seed: u64) {}
+
+    fn supports(&self, variant: Variant) -> Result<(), String> {
+        let trained_for = model_for(&self.model, variant).variant();
+        if trained_for == variant {
+            Ok(())
+        } else {
+            Err(format!("its weights are for {trained_for}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::{bot_for_variant, BotError};
+    use crate::config::GameConfig;
+    use crate::state::State;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// A random model for `variant` with the given hidden widths.
+    fn random_model(variant: Variant, hidden: &[usize], seed: u64) -> Mlp {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut widths = vec![observation_size(variant)];
+        widths.extend_from_slice(hidden);
+        widths.push(variant.num_actions());
+        let mut value = || (rng.next_u32() as f32 / u32::MAX as f32 - 0.5) * 0.2;
+        let layers = widths
+            .windows(2)
+            .map(|w| {
+                let weight = (0..w[0] * w[1]).map(|_| value()).collect();
+                let bias = (0..w[1]).map(|_| value()).collect();
+                (weight, bias)
+            })
+            .collect();
+        Mlp::new(variant, layers).unwrap()
+    }
+
+    /// The logits of a plain dense forward pass over torch-layout weights.
+    fn dense_reference(layers: &[(Vec<f32>, Vec<f32>)], x: &[f32]) -> Vec<f32> {
+        let mut h = x.to_vec();
+        for (i, (w, b)) in layers.iter().enumerate() {
+            let inputs = h.len();
+            let mut out: Vec<f32> = b
+                .iter()
+                .enumerate()
+                .map(|(o, &bo)| bo + (0..inputs).map(|j| w[o * inputs + j] * h[j]).sum::<f32>())
+                .collect();
+            if i + 1 < layers.len() {
+                out.iter_mut().for_each(|v| *v = v.max(0.0));
+            }
+            h = out;
+        }
+        h
+    }
+
+    #[test]
+    fn the_shipped_model_of_every_variant_loads_and_plays_whole_games() {
+        for v in Variant::ALL {
+            let mlp = Mlp::shipped(v);
+            assert_eq!(mlp.variant(), v);
+            assert_eq!(mlp.widths()[0], observation_size(v));
+            assert_eq!(*mlp.widths().last().unwrap(), v.num_actions());
+            let mut bot = bot_for_variant("nn", 0, v).unwrap();
+            let mut s = State::new(GameConfig::new(v, 3).with_max_rounds(Some(3)));
+            while let Some(p) = s.current_player() {
+                let card = bot.act(&s.view(p));
+                s.apply(card).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_sparse_forward_pass_equals_a_dense_reference() {
+        for v in Variant::ALL {
+            let mlp = random_model(v, &[32, 16], v as u64);
+            let mut s = State::new(GameConfig::new(v, 11));
+            let mut scratch = Scratch::default();
+            let mut bot = bot_for_variant("random", 5, v).unwrap();
+            for _ in 0..30 {
+                let Some(p) = s.current_player() else { break };
+                let mut obs = vec![0.0f32; observation_size(v)];
+                encode(&s.view(p), &mut obs);
+                let mut out = vec![0.0; v.num_actions()];
+                mlp.logits(&obs, &mut scratch, &mut out);
+                let want = dense_reference(&mlp.layers(), &obs);
+                for (a, b) in out.iter().zip(&want) {
+                    assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{v}: {a} vs {b}");
+                }
+                let card = bot.act(&s.view(p));
+                s.apply(card).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_bot_plays_the_legal_card_with_the_highest_logit() {
+        let v = Variant::FourPlayer;
+        let mlp = random_model(v, &[8], 1);
+        let path =
+            std::env::temp_dir().join(format!("ys-nn-argmax-{}.safetensors", std::process::id()));
+        std::fs::write(&path, mlp.to_bytes()).unwrap();
+        let mut bot = NnBot::from_file(path.to_str().unwrap()).unwrap();
+        let mut s = State::new(GameConfig::new(v, 4));
+        while let Some(p) = s.current_player() {
+            let view = s.view(p);
+            let logits = bot.logits(&view).to_vec();
+            let card = bot.act(&view);
+            for c in view.legal_actions() {
+                assert!(logits[c.id() as usize] <= logits[card.id() as usize]);
+            }
+            s.apply(card).unwrap();
+        }
+        std::fs::remove_file(path).ok();
+    }
+
+    #[test]
+    fn weights_round_trip_through_a_safetensors_file_with_their_metadata() {
+        let mut mlp = random_model(Variant::SealShort, &[16], 9);
+        mlp.set_metadata("teacher", "pimc").unwrap();
+        let back = Mlp::from_bytes(&mlp.to_bytes()).unwrap();
+        assert_eq!(back.variant(), Variant::SealShort);
+        assert_eq!(back.layers(), mlp.layers());
+        assert_eq!(
+            back.metadata().get("teacher").map(String::as_str),
+            Some("pimc")
+        );
+        assert!(mlp.set_metadata("variant", "4p").is_err());
+    }
+
+    /// A safetensors file with these tensors (name, dtype, shape, values) and metadata.
+    fn file(tensors: &[(&str, Dtype, Vec<usize>, Vec<u8>)], meta: &[(&str, &str)]) -> Vec<u8> {
+        let views: Vec<(String, TensorView<'_>)> = tensors
+            .iter()
+            .map(|(n, d, s, b)| (n.to_string(), TensorView::new(*d, s.clone(), b).unwrap()))
+            .collect();
+        let meta: HashMap<String, String> = meta
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        safetensors::serialize(views, Some(meta)).unwrap()
+    }
+
+    fn zeros(n: usize) -> Vec<u8> {
+        vec![0; 4 * n]
+    }
+
+    #[test]
+    fn malformed_weights_are_refused_saying_what_is_wrong_and_where() {
+        let (obs, act) = (observation_size(Variant::FourPlayer), 49);
+        let ok_meta = [("format", MODEL_FORMAT), ("variant", "4p")];
+        let layer0 = |shape: Vec<usize>| {
+            (
+                "layers.0.weight",
+                Dtype::F32,
+                shape.clone(),
+                zeros(shape.iter().product()),
+            )
+        };
+        let bias0 = ("layers.0.bias", Dtype::F32, vec![act], zeros(act));
+        let cases: Vec<(Vec<u8>, &str)> = vec![
+            (b"not a model".to_vec(), "not a safetensors file"),
+            (
+                file(
+                    &[layer0(vec![act, obs]), bias0.clone()],
+                    &[("variant", "4p")],
+                ),
+                "metadata 'format': missing",
+            ),
+            (
+                file(
+                    &[layer0(vec![act, obs]), bias0.clone()],
+                    &[("format", "other/9"), ("variant", "4p")],
+                ),
+                "metadata 'format': 'other/9'",
+            ),
+            (
+                file(
+                    &[layer0(vec![act, obs]), bias0.clone()],
+                    &[("format", MODEL_FORMAT), ("variant", "5p")],
+                ),
+                "metadata 'variant'",
+            ),
+            (
+                file(&[layer0(vec![obs, act]), bias0.clone()], &ok_meta),
+                "tensor 'layers.0.weight': shape [711, 49], expected [49, 711]",
+            ),
+            (
+                file(&[layer0(vec![act, obs])], &ok_meta),
+                "tensor 'layers.0.bias': missing",
+            ),
+            (
+                file(
+                    &[
+                        (
+                            "layers.0.weight",
+                            Dtype::F64,
+                            vec![act, obs],
+                            vec![0; 8 * act * obs],
+                        ),
+                        bias0.clone(),
+                    ],
+                    &ok_meta,
+                ),
+                "tensor 'layers.0.weight': dtype F64",
+            ),
+            (
+                file(
+                    &[
+                        layer0(vec![act, obs]),
+                        bias0.clone(),
+                        ("extra", Dtype::F32, vec![1], zeros(1)),
+                    ],
+                    &ok_meta,
+                ),
+                "tensor 'extra': not part of the model",
+            ),
+            (
+                file(
+                    &[
+                        layer0(vec![act, obs]),
+                        bias0.clone(),
+                        ("layers.2.bias", Dtype::F32, vec![1], zeros(1)),
+                    ],
+                    &ok_meta,
+                ),
+                "tensor 'layers.2.bias': not part of the model",
+            ),
+            (
+                file(
+                    &[
+                        layer0(vec![10, obs]),
+                        ("layers.0.bias", Dtype::F32, vec![10], zeros(10)),
+                    ],
+                    &ok_meta,
+                ),
+                "tensor 'layers.0.weight': 10 outputs, expected one per card id of 4p (49)",
+            ),
+            (file(&[], &ok_meta), "tensor 'layers.0.weight': missing"),
+        ];
+        for (bytes, want) in cases {
+            let e = Mlp::from_bytes(&bytes).unwrap_err().to_string();
+            assert!(e.contains(want), "expected '{want}' in: {e}");
+        }
+        let mut nan = zeros(act);
+        nan[..4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let e = Mlp::from_bytes(&file(
+            &[
+                layer0(vec![act, obs]),
+                ("layers.0.bias", Dtype::F32, vec![act], nan),
+            ],
+            &ok_meta,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("tensor 'layers.0.bias': value NaN at flat index 0 is not finite"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_model_file_plays_only_its_own_variant_and_a_bad_path_is_named() {
+        let path =
+            std::env::temp_dir().join(format!("ys-nn-3p-{}.safetensors", std::process::id()));
+        std::fs::write(
+            &path,
+            random_model(Variant::ThreePlayer, &[8], 2).to_bytes(),
+        )
+        .unwrap();
+        let name = format!("nn:{}", path.display());
+        assert!(bot_for_variant(&name, 0, Variant::ThreePlayer).is_ok());
+        let e = bot_for_variant(&name, 0, Variant::FourPlayer)
+            .err()
+            .unwrap();
+        assert!(matches!(e, BotError::Unsupported { .. }));
+        assert_eq!(
+            e.to_string(),
+            format!("bot '{name}' cannot play 4p: its weights are for 3p")
+        );
+        let e = bot_for_variant("nn:/no/such/model.safetensors", 0, Variant::FourPlayer)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.starts_with(
+                "bot 'nn:/no/such/model.safetensors': cannot read '/no/such/model.safetensors'"
+            ),
+            "{e}"
+        );
+        std::fs::remove_file(path).ok();
+    }
+
+    /// A training loop rewrites its model file between evaluations: the bot reads the new
+    /// weights, not the cached old ones.
+    #[test]
+    fn a_rewritten_model_file_is_read_again() {
+        let path =
+            std::env::temp_dir().join(format!("ys-nn-reload-{}.safetensors", std::process::id()));
+        let first = random_model(Variant::FourPlayer, &[8], 1);
+        std::fs::write(&path, first.to_bytes()).unwrap();
+        assert_eq!(load_cached(&path).unwrap().layers(), first.layers());
+        let second = random_model(Variant::FourPlayer, &[12], 2);
+        std::fs::write(&path, second.to_bytes()).unwrap();
+        assert_eq!(load_cached(&path).unwrap().layers(), second.layers());
+        std::fs::remove_file(path).ok();
+    }
+}

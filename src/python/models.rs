@@ -1,0 +1,85 @@
+//! The `nn` bot's weights from Python: read the shipped or a saved model, save one.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::bots::{Mlp, WeightsError};
+use crate::config::Variant;
+
+fn weights_err(e: WeightsError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// ``(variant, [(weight [out, in] float32, bias [out] float32), ...], metadata)`` of the
+/// model shipped for the variant ``variant``, or of the safetensors file ``path``.
+#[pyfunction(name = "_model_read")]
+#[pyo3(signature = (variant = None, path = None))]
+pub(crate) fn model_read<'py>(
+    py: Python<'py>,
+    variant: Option<&str>,
+    path: Option<std::path::PathBuf>,
+) -> PyResult<(
+    String,
+    Vec<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>)>,
+    Bound<'py, PyDict>,
+)> {
+    let mlp = match (variant, path) {
+        (Some(v), None) => {
+            let v: Variant = v
+                .parse()
+                .map_err(|e| PyValueError::new_err(format!("{e}")))?;
+            Mlp::from_bytes(Mlp::shipped_bytes(v)).map_err(weights_err)?
+        }
+        (None, Some(p)) => Mlp::load(&p).map_err(weights_err)?,
+        _ => {
+            return Err(PyValueError::new_err(
+                "give exactly one of variant and path",
+            ))
+        }
+    };
+    let widths = mlp.widths();
+    let mut layers = Vec::new();
+    for (i, (w, b)) in mlp.layers().into_iter().enumerate() {
+        let w = PyArray1::from_vec(py, w).reshape([widths[i + 1], widths[i]])?;
+        layers.push((w, PyArray1::from_vec(py, b)));
+    }
+    let meta = PyDict::new(py);
+    for (k, v) in mlp.metadata() {
+        meta.set_item(k, v)?;
+    }
+    Ok((mlp.variant().name().to_string(), layers, meta))
+}
+
+/// Writes a model for ``variant`` to the safetensors file ``path``; the layers are checked
+/// exactly as the ``nn`` bot checks them on loading (``ValueError`` says what is wrong).
+#[pyfunction(name = "_model_write")]
+pub(crate) fn model_write(
+    path: std::path::PathBuf,
+    variant: &str,
+    layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
+    metadata: Vec<(String, String)>,
+) -> PyResult<()> {
+    let v: Variant = variant
+        .parse()
+        .map_err(|e| PyValueError::new_err(format!("{e}")))?;
+    let mut owned = Vec::with_capacity(layers.len());
+    for (i, (w, b)) in layers.iter().enumerate() {
+        let (w, b) = (w.as_array(), b.as_array());
+        if w.nrows() != b.len() {
+            return Err(PyValueError::new_err(format!(
+                "layer {i}: weight has {} rows but bias has {} values",
+                w.nrows(),
+                b.len()
+            )));
+        }
+        owned.push((w.iter().copied().collect(), b.to_vec()));
+    }
+    let mut mlp = Mlp::new(v, owned).map_err(weights_err)?;
+    for (k, val) in &metadata {
+        mlp.set_metadata(k, val).map_err(weights_err)?;
+    }
+    std::fs::write(&path, mlp.to_bytes())
+        .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
+}

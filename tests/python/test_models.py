@@ -1,0 +1,172 @@
+"""The shipped baseline models (the ``nn`` bot), their weights files, imitation data and
+evaluation against the baseline."""
+
+import json
+
+import numpy as np
+import pytest
+
+import yokai_septet as ys
+from yokai_septet import models
+
+VARIANTS = ["4p", "3p", "seal", "seal-short"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_shipped_model_of_each_variant_is_small_and_fits_its_variant(variant):
+    m = models.load(variant)
+    g = ys.Game(variant=variant)
+    assert m.variant == variant
+    assert m.layers[0][0].shape[1] == len(g.observation())
+    assert m.layers[-1][0].shape[0] == len(g.legal_mask())
+    for (w, b), (w2, _) in zip(m.layers, m.layers[1:]):
+        assert w2.shape[1] == w.shape[0] == b.shape[0]
+    params = sum(w.size + b.size for w, b in m.layers)
+    assert params * 4 < 4 * 2**20  # "a few MB per variant" at most, as float32
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_rust_bot_plays_what_the_numpy_forward_pass_chooses(variant):
+    """``Model.policy`` (numpy) and ``Bot("nn")`` (Rust) are the same policy."""
+    m = models.load(variant)
+    bot = ys.Bot("nn")
+    g = ys.Game(variant=variant, seed=3, max_rounds=2)
+    checked = 0
+    while g.phase != "over":
+        obs = g.observation()[None, :]
+        mask = g.legal_mask()[None, :]
+        logits = np.where(mask, m.logits(obs), -np.inf)[0]
+        a = bot.act(g)
+        # Equal up to float rounding: the Rust sum runs in another order.
+        assert logits[a] >= logits.max() - 1e-4 * (1 + abs(logits.max()))
+        if np.sort(logits)[-2] < logits.max() - 1e-3:
+            assert a == int(m.policy(obs, mask)[0])
+            checked += 1
+        g.step(a)
+    assert checked > 20
+
+
+def test_a_saved_model_round_trips_and_plays_as_nn_path(tmp_path):
+    m = models.load("4p")
+    path = tmp_path / "mine.safetensors"
+    models.Model(m.variant, m.layers, {"note": "copy"}).save(path)
+    back = models.load(path)
+    assert back.metadata["note"] == "copy"
+    for (w, b), (w2, b2) in zip(m.layers, back.layers):
+        np.testing.assert_array_equal(w, w2)
+        np.testing.assert_array_equal(b, b2)
+    # The copy plays exactly as the shipped model: a duplicate arena between them is even.
+    s = ys.arena([f"nn:{path}", "nn"], variant="4p", games=40, seed=1, threads=1)
+    assert s["entries"][0]["win_rate"] == pytest.approx(0.5)
+    assert s["games"] == 40
+
+
+@pytest.mark.training
+def test_a_torch_round_trip_keeps_the_weights():
+    import torch
+    m = models.load("3p")
+    net = m.to_torch()
+    back = models.Model.from_torch(net, "3p")
+    for (w, b), (w2, b2) in zip(m.layers, back.layers):
+        np.testing.assert_array_equal(w, w2)
+        np.testing.assert_array_equal(b, b2)
+    x = np.random.default_rng(0).integers(0, 2, (5, m.layers[0][0].shape[1])).astype(np.float32)
+    np.testing.assert_allclose(net(torch.from_numpy(x)).detach().numpy(), m.logits(x),
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_bad_weights_are_refused_with_what_and_where(tmp_path):
+    m = models.load("4p")
+    w0, b0 = m.layers[0]
+    with pytest.raises(ValueError, match=r"layer 0: weight has \d+ rows but bias has 3 values"):
+        models.Model("4p", [(w0, b0[:3])] + m.layers[1:]).save(tmp_path / "a.safetensors")
+    with pytest.raises(ValueError, match=r"layers\.0\.weight.*expected \["):
+        models.Model("4p", [(w0[:, :10], b0)] + m.layers[1:]).save(tmp_path / "b.safetensors")
+    with pytest.raises(ValueError, match="expected one per card id of 3p"):
+        models.Model("3p", [(np.zeros((7, 587), np.float32), np.zeros(7, np.float32))]).save(
+            tmp_path / "c.safetensors")
+    bad = w0.copy()
+    bad[1, 2] = np.nan
+    with pytest.raises(ValueError, match="not finite"):
+        models.Model("4p", [(bad, b0)] + m.layers[1:]).save(tmp_path / "d.safetensors")
+    with pytest.raises(ValueError, match="metadata 'variant': set by the model"):
+        models.Model("4p", m.layers, {"variant": "3p"}).save(tmp_path / "e.safetensors")
+    for name in "abcde":
+        assert not (tmp_path / f"{name}.safetensors").exists()  # nothing half-written
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"hello")
+    with pytest.raises(ValueError, match="not a safetensors file"):
+        models.load(junk)
+    with pytest.raises(ValueError, match="bot 'nn:.*junk.safetensors': not a safetensors file"):
+        ys.Bot(f"nn:{junk}")
+    with pytest.raises(ValueError, match="cannot read"):
+        ys.arena([f"nn:{tmp_path / 'missing.safetensors'}", "random"], games=2)
+
+
+def test_a_model_plays_only_its_own_variant(tmp_path):
+    path = tmp_path / "three.safetensors"
+    models.load("3p").save(path)
+    with pytest.raises(ValueError, match=r"cannot play 4p: its weights are for 3p"):
+        ys.arena([f"nn:{path}", "random"], variant="4p", games=2)
+    with pytest.raises(ValueError, match=r"cannot play 4p: its weights are for 3p"):
+        ys.Bot(f"nn:{path}").act(ys.Game(variant="4p"))
+    with pytest.raises(ValueError, match=r"cannot play 4p"):
+        ys.VectorEnv(num_envs=2, variant="4p", opponents=f"nn:{path}")
+
+
+def test_nn_is_a_vector_env_and_gymnasium_opponent():
+    env = ys.VectorEnv(num_envs=4, variant="seal-short", opponents="nn", seed=2)
+    env.reset(seed=2)
+    for _ in range(30):
+        actions = np.array([np.flatnonzero(m)[0] for m in env.masks])
+        env.step(actions)
+    import gymnasium
+
+    genv = gymnasium.make("YokaiSeptet-v0", variant="3p", opponents="nn")
+    obs, info = genv.reset(seed=1)
+    done = False
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        obs, _, term, trunc, info = genv.step(int(legal[0]))
+        done = term or trunc
+
+
+def test_imitation_data_labels_the_teachers_cards_whatever_the_thread_count():
+    args = dict(variant="4p", games=4, seed=3, max_rounds=2)
+    one = models.imitation_data(["heuristic", "random"], "heuristic", [0], threads=1, **args)
+    two = models.imitation_data(["heuristic", "random"], "heuristic", [0], threads=2, **args)
+    for k in one:
+        np.testing.assert_array_equal(one[k], two[k])
+    n = len(one["labels"])
+    assert one["observations"].shape == (n, len(ys.Game(variant="4p").observation()))
+    assert one["masks"][np.arange(n), one["labels"]].all()
+    np.testing.assert_array_equal(one["labels"], one["played"])  # the teacher's own entry
+    # A student entry plays its own cards; the labels are still the teacher's.
+    st = models.imitation_data(["random", "heuristic"], "heuristic", [0], threads=1, **args)
+    assert (st["labels"] != st["played"]).any()
+    assert st["masks"][np.arange(len(st["labels"])), st["played"]].all()
+    with pytest.raises(ValueError, match="labelled entry 5 is out of range"):
+        models.imitation_data(["random", "heuristic"], "heuristic", [5], **args)
+
+
+def test_evaluate_vs_baseline_seats_an_agent_against_the_shipped_model():
+    m = models.load("4p")
+    # The baseline's own policy, in numpy, is the baseline: exactly even on duplicate deals.
+    r = models.evaluate_vs_baseline(m.policy, variant="4p", games=20, seed=4)
+    assert r["win_rate"] == pytest.approx(0.5) and r["games"] == 20
+    weak = models.evaluate_vs_baseline("random", variant="4p", games=20, seed=4)
+    assert weak["win_rate"] < 0.5 and weak["baseline"] == "nn"
+
+
+def test_nn_is_listed_and_on_the_ladder():
+    assert "nn" in ys.Bot.names() and "nn:PATH" in ys.Bot.names()
+    with pytest.raises(ValueError, match="nn:PATH"):
+        ys.Bot("neural")
+
+
+def test_the_shipped_models_record_how_they_were_trained():
+    for v in VARIANTS:
+        meta = models.load(v).metadata
+        assert meta.get("trained_by") == "training/train_baseline.py", (v, meta)
+        assert meta.get("teacher") and int(meta.get("labels", "0")) > 0
+        json.dumps(meta)

@@ -1,0 +1,282 @@
+"""Trains a baseline policy for one variant by imitating a search bot (DAgger), and
+evaluates it against the heuristic bot after every iteration.
+
+    pip install ".[train]"                                   # torch (CPU is enough)
+    python training/train_baseline.py training/configs/4p.toml --out runs/4p
+
+The recipe (``docs/baselines.md`` says why):
+
+1. Bootstrap: games where the teacher (``pimc``, a search bot) plays every seat; every
+   decision is recorded with the teacher's card (``yokai_septet.models.imitation_data``,
+   generated in Rust on every core).
+2. Behaviour cloning: an MLP over the canonical observation learns the teacher's card
+   (cross-entropy over the legal cards).
+3. DAgger: the student (``nn:student.safetensors``, run by the Rust ``nn`` bot) plays one
+   side against the heuristic; the teacher labels the student's decisions; the network
+   is trained again on everything gathered so far. Repeat.
+
+After every iteration the student plays a duplicate-deal arena against ``[eval]
+opponent`` (the Rust arena). The script writes into ``--out``: ``student.safetensors``
+(the final model, playable as ``nn:PATH``), ``curve.json`` (per iteration: labels so far,
+CPU and wall seconds, win rate and its Wilson 95% interval) and ``learning_curve.png``
+(with matplotlib). ``--install`` copies the model to ``assets/models/<variant>.safetensors``,
+the file the ``nn`` bot ships.
+
+Everything is seeded from the config's ``seed``: the games and labels come from the
+Rust arena's seeds, torch's initialisation and the shuffling from ``seed``; with the same
+torch build and thread count a run reproduces its model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+import yokai_septet as ys
+from yokai_septet import models
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib  # type: ignore[no-redef]
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_net(obs_size: int, hidden: list, actions: int) -> nn.Sequential:
+    layers: list = []
+    width = obs_size
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    layers.append(nn.Linear(width, actions))
+    return nn.Sequential(*layers)
+
+
+class Data:
+    """Every labelled decision gathered so far: uint8 observations, bool masks, the
+    teacher's cards and its per-card values (NaN where it did not search)."""
+
+    KEYS = ("observations", "masks", "labels", "values")
+
+    def __init__(self) -> None:
+        self.parts: list = []
+
+    def add(self, d: dict) -> int:
+        self.parts.append(tuple(d[k] for k in self.KEYS))
+        return len(d["labels"])
+
+    def arrays(self):
+        return [np.concatenate([p[i] for p in self.parts]) for i in range(len(self.KEYS))]
+
+    def __len__(self) -> int:
+        return sum(len(p[2]) for p in self.parts)
+
+
+def gather(out: Path, name: str, **kwargs) -> dict:
+    """``models.imitation_data(**kwargs)``, cached in ``out/name.npz`` (the data depends
+    only on the arguments, so a cached file is reused when they are the same)."""
+    path = out / f"{name}.npz"
+    key = json.dumps({k: v for k, v in kwargs.items() if k != "threads"}, sort_keys=True)
+    if path.exists():
+        cached = np.load(path)
+        if str(cached["key"]) == key:
+            return {k: cached[k] for k in Data.KEYS}
+    d = models.imitation_data(**kwargs)
+    np.savez(path, key=key, **{k: d[k] for k in Data.KEYS})
+    return d
+
+
+def targets(masks: torch.Tensor, labels: torch.Tensor, values: torch.Tensor,
+            temperature: float) -> torch.Tensor:
+    """The distribution to imitate: where the teacher searched, a softmax of its values
+    over the cards it valued (near-equal cards share the mass: the teacher's choice
+    between them is noise); elsewhere, and with ``temperature = 0``, its card."""
+    onehot = torch.zeros(masks.shape).scatter_(1, labels[:, None], 1.0)
+    if temperature <= 0:
+        return onehot
+    valued = ~torch.isnan(values)
+    soft = torch.softmax(
+        torch.where(valued, values / temperature, torch.full_like(values, -1e9)), dim=1
+    )
+    searched = valued.any(dim=1, keepdim=True)
+    return torch.where(searched, soft, onehot)
+
+
+def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator) -> dict:
+    """``cfg["epochs"]`` passes of masked cross-entropy against :func:`targets` over all
+    data but a held-out twentieth; returns the loss and the agreement with the teacher's
+    card on the training and the held-out decisions."""
+    obs, masks, labels, values = (torch.from_numpy(a) for a in data.arrays())
+    n = len(labels)
+    perm = torch.from_numpy(np.random.default_rng(0).permutation(n))
+    held, fit = perm[: n // 20], perm[n // 20 :]
+    opt = torch.optim.AdamW(
+        net.parameters(), lr=cfg["learning_rate"], weight_decay=cfg["weight_decay"]
+    )
+    bs, temp = cfg["batch_size"], cfg.get("temperature", 0.0)
+    for _ in range(cfg["epochs"]):
+        order = fit[torch.from_numpy(rng.permutation(len(fit)))]
+        total, agree = 0.0, 0
+        for start in range(0, len(order), bs):
+            idx = order[start : start + bs]
+            logits = net(obs[idx].float()).masked_fill(~masks[idx], -1e9)
+            target = targets(masks[idx], labels[idx], values[idx], temp)
+            loss = -(target * torch.log_softmax(logits, dim=1)).sum(1).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(idx)
+            agree += (logits.argmax(1) == labels[idx]).sum().item()
+    with torch.no_grad():
+        logits = net(obs[held].float()).masked_fill(~masks[held], -1e9)
+        held_agree = (logits.argmax(1) == labels[held]).float().mean().item()
+    return {"loss": total / len(fit), "agreement": agree / len(fit),
+            "held_out_agreement": held_agree}
+
+
+def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
+    s = ys.arena(
+        [f"nn:{path}", cfg["opponent"]],
+        variant=variant,
+        games=cfg["games"],
+        seed=cfg["seed"],
+        threads=threads,
+    )
+    me = s["entries"][0]
+    return {"win_rate": me["win_rate"], "ci95": me["ci95"], "games": s["games"]}
+
+
+def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    x = [p["cpu_hours"] for p in curve]
+    y = [p["eval"]["win_rate"] for p in curve]
+    lo = [p["eval"]["ci95"][0] for p in curve]
+    hi = [p["eval"]["ci95"][1] for p in curve]
+    fair = 1 / 3 if variant == "3p" else 1 / 2
+    fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
+    ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
+    ax.plot(x, y, "o-", label=f"student vs {opponent}")
+    ax.axhline(fair, color="k", ls="--", lw=1, label=f"{opponent} level (fair share)")
+    for p in curve:
+        ax.annotate(f"{p['labels'] // 1000}k", (p["cpu_hours"], p["eval"]["win_rate"]),
+                    textcoords="offset points", xytext=(0, 6), fontsize=7, ha="center")
+    ax.set_xlabel("CPU hours (data generation + training + evaluation)")
+    ax.set_ylabel("win rate (duplicate deals)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{variant}: imitation of pimc (labels so far annotated)")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out)
+    plt.close(fig)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("config", type=Path)
+    ap.add_argument("--out", type=Path, default=None, help="default runs/<variant>")
+    ap.add_argument("--install", action="store_true",
+                    help="copy the final model to assets/models/<variant>.safetensors")
+    args = ap.parse_args()
+    cfg = tomllib.loads(args.config.read_text())
+    variant, seed, teacher = cfg["variant"], cfg["seed"], cfg["teacher"]
+    out = args.out or Path("runs") / variant
+    out.mkdir(parents=True, exist_ok=True)
+    threads = cfg.get("threads", 0)
+    torch.set_num_threads(cfg.get("torch_threads", 1))
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+
+    game = ys.Game(variant=variant)
+    obs_size, actions = len(game.observation()), len(game.legal_mask())
+    net = make_net(obs_size, cfg["hidden"], actions)
+    student = out / "student.safetensors"
+    data = Data()
+    curve: list = []
+    t0, c0 = time.time(), time.process_time()
+
+    labels = {"pretrain": 0}
+
+    def checkpoint(stage: str, stats: dict) -> None:
+        models.Model.from_torch(
+            net, variant, teacher=teacher, seed=str(seed), stage=stage,
+            labels=str(len(data)), pretrain_labels=str(labels["pretrain"]),
+            trained_by="training/train_baseline.py",
+        ).save(student)
+        ev = evaluate(student, variant, cfg["eval"], threads)
+        point = {
+            "stage": stage,
+            "labels": len(data) + labels["pretrain"],
+            "search_labels": len(data),
+            "cpu_hours": (time.process_time() - c0) / 3600,
+            "wall_minutes": (time.time() - t0) / 60,
+            "train": stats,
+            "eval": ev,
+        }
+        curve.append(point)
+        lo, hi = ev["ci95"]
+        print(f"{stage:>10}: {point['labels']:>8} labels  cpu {point['cpu_hours'] * 60:6.1f} min"
+              f"  wall {point['wall_minutes']:6.1f} min  agreement {stats.get('agreement', 0):.3f}"
+              f" (held out {stats.get('held_out_agreement', 0):.3f})"
+              f"  vs {cfg['eval']['opponent']}: {ev['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
+              flush=True)
+        (out / "curve.json").write_text(json.dumps({"config": cfg, "curve": curve}, indent=1))
+        plot(curve, variant, cfg["eval"]["opponent"], out / "learning_curve.png")
+
+    checkpoint("untrained", {})
+    pre = cfg.get("pretrain")
+    if pre:
+        # Stage 0: clone a cheap teacher on plenty of games (the basics: follow suit, win
+        # and duck tricks), then learn the search teacher's finer choices on top.
+        sides = list(range(3 if variant == "3p" else 2))
+        warm = Data()
+        warm.add(gather(
+            out, "pretrain", bots=[pre["teacher"]] * len(sides), teacher=pre["teacher"],
+            labelled=sides, variant=variant, games=pre["games"], seed=seed + 1000,
+            max_rounds=pre["max_rounds"], threads=threads,
+        ))
+        labels["pretrain"] = len(warm)
+        stats = train(net, warm, {**cfg["train"], "epochs": pre["epochs"]}, rng)
+        del warm
+        checkpoint("pretrain", stats)
+    boot = cfg.get("bootstrap", {})
+    if boot.get("games", 0) > 0:
+        labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
+        data.add(gather(
+            out, "bootstrap", bots=[teacher] * len(labelled), teacher=teacher,
+            labelled=labelled, variant=variant, games=boot["games"], seed=seed,
+            max_rounds=boot["max_rounds"], threads=threads,
+        ))
+        checkpoint("bootstrap", train(net, data, cfg["train"], rng))
+    dag = cfg.get("dagger", {})
+    for k in range(1, dag.get("iterations", 0) + 1):
+        data.add(models.imitation_data(
+            [f"nn:{student}", dag["opponent"]], teacher, labelled=[0], variant=variant,
+            games=dag["games"], seed=seed + k, max_rounds=dag["max_rounds"],
+            threads=threads,
+        ))
+        checkpoint(f"dagger {k}", train(net, data, cfg["train"], rng))
+    if args.install:
+        target = ROOT / "assets" / "models" / f"{variant}.safetensors"
+        shutil.copyfile(student, target)
+        print(f"installed {target}")
+    print(f"done: {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
