@@ -7,8 +7,8 @@
 //! `cargo run --release --example encode_levels -- [variant]` (`ALIGN=16` places the
 //! output buffers 16 bytes past a 64-byte boundary)
 use std::time::Instant;
-use yokai_septet::bits::{cpu_level, CpuLevel};
 use yokai_septet::observation::{encode_at, observation_size, ObsValue};
+use yokai_septet::simd::{cpu_level, CpuLevel};
 use yokai_septet::{GameConfig, State, Variant};
 
 /// Nanoseconds per encode over `states` (each the mover's view), best of a few passes.

@@ -4,7 +4,7 @@
 mod common;
 use common::*;
 
-use yokai_septet::trick::{legal_plays, winning_index};
+use yokai_septet::rules::{legal_plays, winning_index};
 use yokai_septet::{
     Card, CardSet, Episode, GameConfig, IllegalAction, Match, Phase, Scoring, State, Suit, Variant,
 };

@@ -21,9 +21,9 @@ use std::time::Duration;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::card::{Card, CardSet};
-use crate::deal::uniform_below;
-use crate::view::SeatView;
+use crate::cards::{Card, CardSet};
+use crate::infoset::view::SeatView;
+use crate::rng::uniform_below;
 
 mod eval;
 mod heuristic;

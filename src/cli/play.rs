@@ -11,12 +11,12 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::bots::{bot_by_name, Bot};
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{GameConfig, Scoring, Variant};
-use crate::passing::pass_target;
+use crate::cards::{Card, CardSet, Suit};
+use crate::infoset::view::SeatView;
 use crate::record::Match;
-use crate::state::{Outcome, Phase};
-use crate::view::SeatView;
+use crate::rules::config::{GameConfig, Scoring, Variant};
+use crate::rules::passing::pass_target;
+use crate::rules::state::{Outcome, Phase};
 
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};

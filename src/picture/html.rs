@@ -10,10 +10,10 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::card::Card;
-use crate::deal::Deal;
+use crate::cards::Card;
 use crate::record::{Match, Record, RoundRecord};
-use crate::state::State;
+use crate::rules::deal::Deal;
+use crate::rules::state::State;
 
 use super::svg::{self, esc, Options};
 use super::{seats_text, Table};
@@ -119,7 +119,7 @@ fn steps(m: &Match, rec: &Record) -> Vec<Step> {
     out
 }
 
-fn apply(g: &mut Match, id: u8) -> crate::state::Outcome {
+fn apply(g: &mut Match, id: u8) -> crate::rules::state::Outcome {
     g.apply(card(id))
         .expect("a validated record replays without illegal actions")
 }

@@ -7,17 +7,18 @@
 //! `SeatView`, it cannot show anything that seat does not know (R10): the view is all it
 //! reads.
 
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{GameConfig, Variant};
-use crate::passing::pass_target;
-use crate::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
-use crate::view::SeatView;
+use crate::cards::{Card, CardSet, Suit};
+use crate::infoset::view::SeatView;
+use crate::rules::config::{GameConfig, Variant};
+use crate::rules::passing::pass_target;
+use crate::rules::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
 
 pub(crate) mod chart;
 pub(crate) mod html;
 #[cfg(feature = "raster")]
 pub(crate) mod raster;
 pub(crate) mod svg;
+mod text;
 
 pub use chart::ladder_svg;
 pub use html::replay_html;

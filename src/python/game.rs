@@ -10,17 +10,17 @@ use super::json::{json_to_py, py_to_json, record_err};
 use super::{
     extract_integer, extract_seat, extract_seed, guard, parse_config, Arg, IllegalActionError,
 };
-use crate::card::{Card, CardSet};
-use crate::config::{GameConfig, Variant};
-use crate::deal::Deal;
+use crate::cards::{Card, CardSet};
 use crate::error::IllegalAction;
-use crate::layout::Field;
-use crate::observation::{encode, layout, observation_size, ObsValue};
 use crate::picture::{self, Raster};
 use crate::record::Match;
-use crate::reward::rewards;
-use crate::state::{Phase, State};
-use crate::state_tensor::{encode_state, state_layout, state_size};
+use crate::rl::layout::Field;
+use crate::rl::observation::{encode, layout, observation_size, ObsValue};
+use crate::rl::reward::rewards;
+use crate::rl::state_tensor::{encode_state, state_layout, state_size};
+use crate::rules::config::{GameConfig, Variant};
+use crate::rules::deal::Deal;
+use crate::rules::state::{Phase, State};
 
 /// A game of Yokai Septet.
 ///
@@ -278,7 +278,7 @@ impl PyGame {
         let slice = rw
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-        crate::observation::write_mask(self.state().legal_actions(), slice);
+        crate::rl::observation::write_mask(self.state().legal_actions(), slice);
         drop(rw);
         Ok(arr)
     }
@@ -323,7 +323,7 @@ impl PyGame {
         };
         fn fill<'py, T: ObsValue + numpy::Element>(
             out: &Bound<'py, PyArray1<T>>,
-            view: &crate::view::SeatView<'_>,
+            view: &crate::infoset::view::SeatView<'_>,
             d: usize,
         ) -> PyResult<()> {
             if out.len() != d {
@@ -570,7 +570,7 @@ impl PyGame {
         let det = py.allow_threads(|| {
             guard("Game.sample_determinization", || {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                let mut det = crate::sampler::sample(&state.view(seat), &mut rng);
+                let mut det = crate::infoset::sampler::sample(&state.view(seat), &mut rng);
                 det.config.seed = rng.next_u64();
                 Ok(det)
             })

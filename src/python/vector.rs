@@ -1,4 +1,4 @@
-//! `yokai_septet._core.VectorEnv`: the Python face of [`crate::vector::VecCore`] (many
+//! `yokai_septet._core.VectorEnv`: the Python face of [`crate::rl::vector::VecCore`] (many
 //! games stepped in Rust on a rayon pool with the GIL released), writing straight into
 //! preallocated numpy buffers. Determinism is documented in [`crate::vector`].
 
@@ -9,10 +9,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError};
-use crate::observation::{observation_size, ObsValue};
-use crate::reward::RewardMode;
-use crate::state_tensor::state_size;
-use crate::vector::{Buffers, Shared, Slot, StepError, VecCore, VecCoreError};
+use crate::rl::observation::{observation_size, ObsValue};
+use crate::rl::reward::RewardMode;
+use crate::rl::state_tensor::state_size;
+use crate::rl::vector::{Buffers, Shared, Slot, StepError, VecCore, VecCoreError};
 
 /// Observation (or state tensor) buffer of either dtype.
 enum ObsBuf {

@@ -9,11 +9,11 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::{utility, Solver};
-use crate::card::{CardSet, Suit};
-use crate::config::{GameConfig, Scoring, Variant};
-use crate::deal::uniform_below;
-use crate::scoring::{boss_threshold, make_seals, seals_to_win, LOSING_TRICKS};
-use crate::state::{Phase, State};
+use crate::cards::{CardSet, Suit};
+use crate::rng::uniform_below;
+use crate::rules::config::{GameConfig, Scoring, Variant};
+use crate::rules::scoring::{boss_threshold, make_seals, seals_to_win, LOSING_TRICKS};
+use crate::rules::state::{Phase, State};
 
 const VARIANTS: [Variant; 4] = [
     Variant::FourPlayer,
@@ -39,7 +39,7 @@ fn minimax(s: &State, root: usize) -> i32 {
     best
 }
 
-fn child_value(s: &State, c: crate::card::Card, root: usize) -> i32 {
+fn child_value(s: &State, c: crate::cards::Card, root: usize) -> i32 {
     let mut t = *s;
     let out = t.apply(c).expect("a legal card");
     match out.round {
@@ -114,7 +114,7 @@ fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
                     ok = false;
                 }
             } else {
-                let won = crate::scoring::side_won(&s, side);
+                let won = crate::rules::scoring::side_won(&s, side);
                 let side_tricks: u8 = (0..n)
                     .filter(|&p| v.side_of(p) == side)
                     .map(|p| s.tricks_won[p])

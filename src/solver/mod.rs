@@ -45,11 +45,13 @@
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
 
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{Scoring, Variant};
-use crate::scoring::{blocked_seals, boss_points, boss_threshold, seals_to_win, LOSING_TRICKS};
-use crate::state::{Phase, RoundResult, State};
-use crate::trick::{legal_plays, winning_index};
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::config::{Scoring, Variant};
+use crate::rules::scoring::{
+    blocked_seals, boss_points, boss_threshold, seals_to_win, LOSING_TRICKS,
+};
+use crate::rules::state::{Phase, RoundResult, State};
+use crate::rules::trick::{legal_plays, winning_index};
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
 pub const GAME_WIN: i32 = 100;
@@ -138,7 +140,7 @@ struct Entry {
 
 #[inline]
 fn mix(h: u64, w: u64) -> u64 {
-    crate::bits::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
+    crate::rng::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
 }
 
 /// Strength of `c` in a trick led in `led` with trump `trump` (R6; as in
@@ -536,7 +538,7 @@ impl Solver {
         let v = s.variant();
         let root_side = v.side_of(seat) as u8;
         let scoring = s.config().scoring;
-        let salt = crate::bits::splitmix64_finalize(
+        let salt = crate::rng::splitmix64_finalize(
             0x5EED ^ (v as u64) << 8 ^ (scoring as u64) << 16 ^ (root_side as u64) << 24,
         );
         Some(Ctx {

@@ -9,8 +9,6 @@ use std::str::FromStr;
 
 /// Number of suits.
 pub const NUM_SUITS: usize = 7;
-/// Cards per suit in the standard deck.
-pub const CARDS_PER_SUIT: usize = 7;
 /// Size of the standard deck (`4p`, `3p`).
 pub const STANDARD_DECK: usize = 49;
 /// Size of the Seal deck (both copies of every boss).
@@ -408,7 +406,7 @@ impl CardSet {
         if k >= self.len() {
             return None;
         }
-        Some(Card(crate::bits::select(self.0, k) as u8))
+        Some(Card(crate::simd::select(self.0, k) as u8))
     }
 
     /// A random card of the set from a 32-bit random number `r`: the same card as
@@ -419,7 +417,7 @@ impl CardSet {
         if self.0 == 0 {
             return None;
         }
-        Some(Card(crate::bits::select_scaled(self.0, r) as u8))
+        Some(Card(crate::simd::select_scaled(self.0, r) as u8))
     }
 
     /// Iterates in ascending id order.

@@ -11,11 +11,11 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::card::Card;
-use crate::config::{Episode, GameConfig, Scoring, Variant};
-use crate::deal::Deal;
+use crate::cards::Card;
 use crate::error::{IllegalAction, RecordError};
-use crate::state::{Outcome, Phase, RoundResult, State};
+use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
+use crate::rules::deal::Deal;
+use crate::rules::state::{Outcome, Phase, RoundResult, State};
 
 /// The record schema version written and accepted.
 pub const RECORD_VERSION: u64 = 1;

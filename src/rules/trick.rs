@@ -1,8 +1,8 @@
 //! Playing a trick and deciding who wins it (R5, R6).
 
-use crate::card::{Card, CardSet, Suit};
+use crate::cards::{Card, CardSet, Suit};
 use crate::error::IllegalAction;
-use crate::state::State;
+use crate::rules::state::State;
 
 /// R5: the leader plays anything; a follower holding the led suit must follow it. The A is
 /// a Wind card, so it follows (and must follow, when it is the last Wind card) a Wind lead.

@@ -1,15 +1,15 @@
 //! The position (OpenSpiel's "State"): a small `Copy` value holding a whole game in
 //! progress. `apply` and `legal_actions` never allocate.
 //!
-//! The rules of each phase live in their own modules: [`crate::passing`] (R4.2–R4.3),
-//! [`crate::trick`] (R5–R6), [`crate::scoring`] (R7–R9). This module owns the state and
+//! The rules of each phase live in their own modules: [`super::passing`] (R4.2–R4.3),
+//! [`super::trick`] (R5–R6), [`super::scoring`] (R7–R9). This module owns the state and
 //! sequences them.
 
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{Episode, GameConfig, Scoring, Variant};
-use crate::deal::Deal;
+use super::{passing, scoring, trick};
+use crate::cards::{Card, CardSet, Suit};
 use crate::error::IllegalAction;
-use crate::{passing, scoring, trick};
+use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
+use crate::rules::deal::Deal;
 
 /// Whose decision it is, and what kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -5,19 +5,11 @@
 //! that one binary (and one Python wheel) runs on any x86-64. Elsewhere a portable
 //! fallback skips 16-bit chunks by popcount, then clears low bits.
 
-/// The SplitMix64 finaliser: a cheap, well-mixed 64-bit hash, used to derive the seeds of
-/// arena games and vector envs from a master seed. Its output is part of those seeds, so
-/// it must never change.
-#[inline]
-pub(crate) fn splitmix64_finalize(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub(crate) mod expand;
 
 /// Position of the `k`-th (0-based) set bit of `x`. Requires `k < x.count_ones()`.
 #[inline]
-pub fn select(x: u64, k: u32) -> u32 {
+pub(crate) fn select(x: u64, k: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
         if has_bmi2() {
@@ -31,7 +23,7 @@ pub fn select(x: u64, k: u32) -> u32 {
 /// The index a 32-bit random number `r` picks among `n` items by multiply-shift:
 /// `⌊r·n / 2³²⌋` (bias below `n / 2³²`: irrelevant for a random policy).
 #[inline]
-pub fn scale(r: u32, n: u32) -> u32 {
+pub(crate) fn scale(r: u32, n: u32) -> u32 {
     ((r as u64 * n as u64) >> 32) as u32
 }
 
@@ -40,7 +32,7 @@ pub fn scale(r: u32, n: u32) -> u32 {
 /// `tzcnt`: baseline x86-64 has no `popcnt` instruction, so `count_ones` alone would
 /// otherwise cost a dozen instructions.
 #[inline]
-pub fn select_scaled(x: u64, r: u32) -> u32 {
+pub(crate) fn select_scaled(x: u64, r: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
         if has_bmi2() {
@@ -129,7 +121,7 @@ unsafe fn select_pdep(x: u64, k: u32) -> u32 {
 /// Portable select: skip whole 16-bit chunks by their popcounts, then clear low bits
 /// inside the chunk that holds the bit.
 #[inline]
-pub fn select_portable(x: u64, mut k: u32) -> u32 {
+pub(crate) fn select_portable(x: u64, mut k: u32) -> u32 {
     let mut x = x;
     let mut base = 0u32;
     // Skip whole 16-bit chunks first (at most 3 steps for 56-bit card sets).

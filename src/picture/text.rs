@@ -4,9 +4,9 @@
 
 use std::fmt;
 
+use crate::infoset::view::SeatView;
 use crate::picture::Table;
-use crate::state::{Phase, State};
-use crate::view::SeatView;
+use crate::rules::state::{Phase, State};
 
 impl fmt::Display for State {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::card::{CardSet, SEAL_DECK, STANDARD_DECK};
+use crate::cards::{CardSet, SEAL_DECK, STANDARD_DECK};
 use crate::error::ConfigError;
 
 /// The four printed variants (R3).

@@ -1,8 +1,8 @@
 //! End of a round and scoring (R7, R8) and sealing (R9).
 
-use crate::card::{CardSet, Suit};
-use crate::config::{Scoring, Variant};
-use crate::state::{RoundEnd, RoundResult, State};
+use crate::cards::{CardSet, Suit};
+use crate::rules::config::{Scoring, Variant};
+use crate::rules::state::{RoundEnd, RoundResult, State};
 
 /// Seats of `side` as a bit mask (a team in 4-player variants, one seat in `3p`).
 #[inline]
@@ -218,9 +218,9 @@ mod tests {
     //! R7–R9 on explicit positions: a fresh state whose captured cards, trick counts and
     //! hands are set by hand, then the end-of-trick check run on it.
     use super::*;
-    use crate::config::GameConfig;
-    use crate::deal::Deal;
-    use crate::state::Phase;
+    use crate::rules::config::GameConfig;
+    use crate::rules::deal::Deal;
+    use crate::rules::state::Phase;
 
     fn cs(s: &str) -> CardSet {
         s.parse().unwrap()

@@ -4,10 +4,10 @@
 //! cards stay in the picker's hand (hidden from everyone else) until every seat has picked;
 //! then all passed cards move at once.
 
-use crate::card::{Card, CardSet};
-use crate::config::Variant;
+use crate::cards::{Card, CardSet};
 use crate::error::IllegalAction;
-use crate::state::State;
+use crate::rules::config::Variant;
+use crate::rules::state::State;
 
 /// The cards `hand` may still pick: every card not already picked.
 #[inline]

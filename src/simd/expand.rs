@@ -4,14 +4,14 @@
 //! 0/1 feature; counts are patched in afterwards), then calls [`expand`] to write
 //! `out[i] = bit i` for the whole vector. Nearly all of the work is that store of the
 //! vector, so it is done with the widest stores the CPU has: one kernel per instruction
-//! set, picked at run time by [`crate::bits::cpu_level`], so one binary (and one wheel)
+//! set, picked at run time by [`crate::simd::cpu_level`], so one binary (and one wheel)
 //! runs on any x86-64. Every kernel writes exactly `out`, with the same values: the tests
 //! below check each against the portable one.
 
-use crate::bits::CpuLevel;
+use crate::simd::CpuLevel;
 
 /// A value type the encoder writes, with a kernel per instruction set. (Public in a
-/// private module: the supertrait that seals [`crate::observation::ObsValue`].)
+/// private module: the supertrait that seals [`crate::rl::observation::ObsValue`].)
 pub trait Expand: Copy + 'static {
     /// `out[i] = bit i of words` (bit `i % 64` of `words[i / 64]`), as 0 or 1.
     /// `words` must hold one word more than `out` needs (a spare, read but never
@@ -219,7 +219,7 @@ impl Expand for f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::cpu_level;
+    use crate::simd::cpu_level;
 
     /// Every kernel this CPU can run writes exactly what the portable one writes, and
     /// the portable one writes the bits, at every length.

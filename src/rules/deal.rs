@@ -18,9 +18,10 @@ use rand_chacha::{ChaCha8Core, ChaCha8Rng};
 use rand_core::block::BlockRngCore;
 use rand_core::{RngCore, SeedableRng};
 
-use crate::card::{Card, CardSet};
-use crate::config::Variant;
+use crate::cards::{Card, CardSet};
 use crate::error::DealError;
+use crate::rng::uniform_below;
+use crate::rules::config::Variant;
 
 /// One round's deal: every hand as dealt (before passing) and the face-up card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,20 +46,6 @@ fn deal_key(seed: u64, round: u64) -> [u8; 32] {
     key[8..16].copy_from_slice(&round.to_le_bytes());
     key[16..].copy_from_slice(DEAL_TAG);
     key
-}
-
-/// A uniform integer in `0..n` (`n >= 1`) by Lemire's method with rejection.
-#[inline]
-pub fn uniform_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
-    debug_assert!(n > 0);
-    let mut m = rng.next_u32() as u64 * n as u64;
-    if (m as u32) < n {
-        let threshold = n.wrapping_neg() % n;
-        while (m as u32) < threshold {
-            m = rng.next_u32() as u64 * n as u64;
-        }
-    }
-    (m >> 32) as u32
 }
 
 /// Fisher–Yates shuffle of `items` driven by [`uniform_below`].

@@ -33,14 +33,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::bots::{bot_by_name, Bot, UnknownBot};
-use crate::card::Card;
-use crate::config::GameConfig;
-use crate::observation::{encode, observation_size, write_mask_bool, ObsValue};
-use crate::reward::{rewards, RewardMode};
-use crate::state::State;
-use crate::state_tensor::{encode_state, state_size};
+use crate::cards::Card;
+use crate::rl::observation::{encode, observation_size, write_mask_bool, ObsValue};
+use crate::rl::reward::{rewards, RewardMode};
+use crate::rl::state_tensor::{encode_state, state_size};
+use crate::rules::config::GameConfig;
+use crate::rules::state::State;
 
-use crate::bits::splitmix64_finalize as mix;
+use crate::rng::splitmix64_finalize as mix;
 
 /// A seed for stream `k` of episode `episode` of env `env` under master seed `seed`
 /// (`k` = 0: the deal; `1 + seat`: that seat's bot; 99: the drawn learner seat).
@@ -283,8 +283,8 @@ impl Slot {
             Some(_) => row.reward[0] = acc[self.learner as usize],
             None => row.reward.copy_from_slice(&acc[..row.reward.len()]),
         }
-        *row.terminated = crate::reward::terminated(&self.state);
-        *row.truncated = crate::reward::truncated(&self.state);
+        *row.terminated = crate::rl::reward::terminated(&self.state);
+        *row.truncated = crate::rl::reward::truncated(&self.state);
         if self.state.is_over() {
             self.episode += 1;
             self.reset(sh);
@@ -793,7 +793,7 @@ pub fn yardstick_pass<T: ObsValue>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Variant;
+    use crate::rules::config::Variant;
 
     fn run(threads: usize, learner: Option<Option<u8>>, offset: u64) -> (Vec<f32>, Vec<u64>) {
         let mut shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 5);

@@ -5,10 +5,10 @@
 //! can reach through it), so reading another player's hand is a type error, not a
 //! discipline.
 
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{GameConfig, Variant};
-use crate::passing::pass_target;
-use crate::state::{Phase, RoundResult, State};
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::config::{GameConfig, Variant};
+use crate::rules::passing::pass_target;
+use crate::rules::state::{Phase, RoundResult, State};
 
 /// One seat's information set over a game in progress.
 #[derive(Clone, Copy)]

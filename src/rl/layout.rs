@@ -88,9 +88,9 @@ impl<const K: usize> Layout<K> {
 }
 
 /// A document: `intro`, then one table per variant (`table(v)`), as `docs/*.md` hold them.
-pub(crate) fn docs(intro: &str, table: impl Fn(crate::config::Variant) -> String) -> String {
+pub(crate) fn docs(intro: &str, table: impl Fn(crate::rules::config::Variant) -> String) -> String {
     let mut s = String::from(intro);
-    for v in crate::config::Variant::ALL {
+    for v in crate::rules::config::Variant::ALL {
         s.push('\n');
         s.push_str(&table(v));
     }

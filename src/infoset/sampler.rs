@@ -32,10 +32,10 @@
 
 use rand_core::RngCore;
 
-use crate::card::{Card, CardSet, Suit};
-use crate::deal::uniform_below;
-use crate::state::State;
-use crate::view::SeatView;
+use crate::cards::{Card, CardSet, Suit};
+use crate::infoset::view::SeatView;
+use crate::rng::uniform_below;
+use crate::rules::state::State;
 
 /// Largest number of cards one other seat can be missing (a `3p` hand).
 const MAX_NEED: usize = 16;

@@ -207,7 +207,7 @@ impl LadderReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Scoring, Variant};
+    use crate::rules::config::{Scoring, Variant};
 
     #[test]
     fn ladder_ranks_heuristic_above_random_with_consistent_ratings() {

@@ -23,7 +23,7 @@
 //!
 //! [`GameConfig`]: crate::GameConfig
 
-use crate::state::{Outcome, State};
+use crate::rules::state::{Outcome, State};
 
 /// How [`rewards`] scores a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

@@ -11,6 +11,8 @@
 //! index, never from the thread that plays it, and results are folded in index order: a
 //! summary is identical at any thread count. Wall-clock figures live apart, in [`Timing`].
 
+pub mod ladder;
+
 use std::fmt;
 use std::time::Instant;
 
@@ -18,8 +20,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::{bot_by_name, UnknownBot};
-use crate::config::{GameConfig, Scoring, Variant};
-use crate::state::State;
+use crate::rules::config::{GameConfig, Scoring, Variant};
+use crate::rules::state::State;
 
 /// What to play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -129,7 +131,7 @@ pub struct GameSetup {
 
 /// One SplitMix64 step (golden-ratio increment, then the finaliser) for deriving seeds.
 fn mix(z: u64) -> u64 {
-    crate::bits::splitmix64_finalize(z.wrapping_add(0x9E37_79B9_7F4A_7C15))
+    crate::rng::splitmix64_finalize(z.wrapping_add(0x9E37_79B9_7F4A_7C15))
 }
 
 fn derive(master: u64, a: u64, b: u64) -> u64 {
@@ -275,7 +277,8 @@ pub fn played_game_counts(
         expected.scoring = got.scoring;
     }
     let round = game.state.round();
-    let seeded = crate::deal::Deal::from_seed(expected.variant, setup.deal_seed, round as u64);
+    let seeded =
+        crate::rules::deal::Deal::from_seed(expected.variant, setup.deal_seed, round as u64);
     if got != expected || *game.state.deal() != seeded {
         return Err(ArenaError::Range(format!(
             "game {} was not set up as the arena deals it (config {expected:?}, rounds dealt \
@@ -590,7 +593,7 @@ pub struct PlayoutStats {
 /// not part of the reproducible deal and ChaCha8 would cost a tenth of each step.
 pub fn random_playouts(variant: Variant, min_seconds: f64, seed: u64) -> PlayoutStats {
     #[cfg(target_arch = "x86_64")]
-    if crate::bits::has_bmi2() {
+    if crate::simd::has_bmi2() {
         // SAFETY: BMI1, BMI2 and POPCNT were detected on this CPU.
         return unsafe { random_playouts_bmi2(variant, min_seconds, seed) };
     }
