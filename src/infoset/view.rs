@@ -17,15 +17,13 @@ pub struct SeatView<'a> {
     seat: usize,
 }
 
-impl State {
-    /// The view of `seat` (`seat < num_players`; panics otherwise).
-    pub fn view(&self, seat: usize) -> SeatView<'_> {
-        assert!(seat < self.num_players(), "seat {seat} out of range");
-        SeatView { state: self, seat }
-    }
-}
-
 impl<'a> SeatView<'a> {
+    /// The view of `seat` over `state` ([`State::view`] checks the seat).
+    #[inline]
+    pub(crate) fn new(state: &'a State, seat: usize) -> SeatView<'a> {
+        SeatView { state, seat }
+    }
+
     // ---- who and what ----
 
     /// The seat whose information set this is.
@@ -306,8 +304,7 @@ impl<'a> SeatView<'a> {
                 // calls this at every step.)
                 for b in 1..4 {
                     let from = (me + b) & 3;
-                    debug_assert_eq!(s.num_picks[from], 3);
-                    out[from] = CardSet::EMPTY.with(s.picks[from][3 - b]);
+                    out[from] = CardSet::EMPTY.with(s.pick_after_exchange(from, 3 - b));
                 }
             }
         }
@@ -377,9 +374,6 @@ impl<'a> SeatView<'a> {
         hands: [CardSet; 4],
         picks: Option<&[[Card; 3]; 4]>,
     ) -> Option<State> {
-        let mut s = *self.state;
-        // The seed would reveal every deal (see `config`): the copy does not carry it.
-        s.config.seed = 0;
         let n = self.num_players();
         let mut union = CardSet::EMPTY;
         for (p, &hand) in hands.iter().enumerate().take(n) {
@@ -407,41 +401,6 @@ impl<'a> SeatView<'a> {
         if union != self.unknown_cards() {
             return None;
         }
-        for (p, &hand) in hands.iter().enumerate().take(n) {
-            if p != self.seat {
-                s.set_hidden_hand(p, hand, self.seat, picks.map(|k| &k[p]));
-            }
-        }
-        Some(s)
-    }
-}
-
-impl State {
-    /// Replaces `seat`'s hidden hand (determinization for the observer `me`), and scrubs
-    /// what `me` cannot know about `seat` so that nothing hidden survives in the copy:
-    /// its dealt hand becomes `hand` plus what it played, and each pick that did not go to
-    /// `me` becomes `picks[k]` if given (during passing), else one of the hand's lowest
-    /// cards.
-    pub(crate) fn set_hidden_hand(
-        &mut self,
-        seat: usize,
-        hand: CardSet,
-        me: usize,
-        picks: Option<&[Card; 3]>,
-    ) {
-        self.hands[seat] = hand;
-        self.deal.hands[seat] = hand.union(self.played_by[seat]);
-        let v = self.config.variant;
-        let passing = self.phase == Phase::Pass;
-        let mut filler = hand.iter();
-        for k in 0..self.num_picks[seat] as usize {
-            let seen_by_me = !passing && pass_target(v, seat, k) == me;
-            if !seen_by_me {
-                self.picks[seat][k] = match picks {
-                    Some(p) if passing => p[k],
-                    _ => filler.next().unwrap_or(Card::ACE),
-                };
-            }
-        }
+        Some(self.state.with_hidden_hands(self.seat, &hands, picks))
     }
 }

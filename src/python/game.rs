@@ -571,7 +571,7 @@ impl PyGame {
             guard("Game.sample_determinization", || {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
                 let mut det = crate::infoset::sampler::sample(&state.view(seat), &mut rng);
-                det.config.seed = rng.next_u64();
+                det.set_seed(rng.next_u64());
                 Ok(det)
             })
         })?;

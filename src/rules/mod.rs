@@ -5,6 +5,8 @@
 pub(crate) mod config;
 pub(crate) mod deal;
 pub(crate) mod passing;
+#[cfg(test)]
+pub(crate) mod position;
 pub(crate) mod scoring;
 pub(crate) mod state;
 pub(crate) mod trick;

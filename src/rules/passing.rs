@@ -7,7 +7,6 @@
 use crate::cards::{Card, CardSet};
 use crate::error::IllegalAction;
 use crate::rules::config::Variant;
-use crate::rules::state::State;
 
 /// The cards `hand` may still pick: every card not already picked.
 #[inline]
@@ -17,12 +16,17 @@ pub fn legal_picks(hand: CardSet, picks: &[Card]) -> CardSet {
         .fold(hand, |h, &c| h.minus(CardSet::EMPTY.with(c)))
 }
 
-/// Checks a pick by `seat` without changing anything.
-pub(crate) fn check_pick(s: &State, seat: usize, card: Card) -> Result<(), IllegalAction> {
-    if !s.hands[seat].contains(card) {
+/// Checks a pick of `card` by `seat`, who holds `hand` and has made `picks`.
+pub(super) fn check_pick(
+    hand: CardSet,
+    picks: &[Card],
+    seat: usize,
+    card: Card,
+) -> Result<(), IllegalAction> {
+    if !hand.contains(card) {
         return Err(IllegalAction::NotInHand { card, seat });
     }
-    if s.picks(seat).contains(&card) {
+    if picks.contains(&card) {
         return Err(IllegalAction::AlreadyPicked { card, seat });
     }
     Ok(())
@@ -46,28 +50,33 @@ pub fn pass_target(variant: Variant, seat: usize, k: usize) -> usize {
     }
 }
 
-/// Moves every picked card to its receiver, all at once.
-pub(crate) fn exchange(s: &mut State) {
-    let v = s.config.variant;
-    let mut hands = s.hands;
-    for seat in 0..v.num_players() {
-        for (k, &c) in s.picks(seat).iter().enumerate() {
-            hands[seat].remove(c);
-            hands[pass_target(v, seat, k)].insert(c);
+/// The hands after every seat's `picks` (`pass_count` each) move to their receivers, all
+/// at once.
+pub(super) fn exchange(
+    variant: Variant,
+    hands: [CardSet; 4],
+    picks: &[[Card; 3]; 4],
+) -> [CardSet; 4] {
+    let mut out = hands;
+    for (seat, picks) in picks.iter().enumerate().take(variant.num_players()) {
+        for (k, &c) in picks[..variant.pass_count()].iter().enumerate() {
+            out[seat].remove(c);
+            out[pass_target(variant, seat, k)].insert(c);
         }
     }
-    s.hands = hands;
+    out
 }
 
 /// R4.3, first round: the holder of the A leads; if the A is the face-up card, the holder
 /// of the Snow 13.
-pub(crate) fn first_round_leader(s: &State) -> usize {
-    let key = if s.deal.trump_card == Some(Card::ACE) {
+pub(super) fn first_round_leader(hands: &[CardSet], trump_card: Option<Card>) -> usize {
+    let key = if trump_card == Some(Card::ACE) {
         Card::SNOW_13
     } else {
         Card::ACE
     };
-    (0..s.num_players())
-        .find(|&p| s.hands[p].contains(key))
+    hands
+        .iter()
+        .position(|h| h.contains(key))
         .expect("a complete deal puts the A (or the Snow 13) in some hand")
 }

@@ -29,7 +29,7 @@ pub const LOSING_TRICKS: usize = 7;
 
 /// Cards captured this round by `side`.
 #[inline]
-pub(crate) fn side_won(s: &State, side: usize) -> CardSet {
+pub(super) fn side_won(s: &State, side: usize) -> CardSet {
     if s.config.variant.has_teams() {
         s.won[side].union(s.won[side + 2])
     } else {
@@ -68,9 +68,20 @@ pub fn blocked_seals(variant: Variant, seals: [u8; 2], team: usize) -> u8 {
     }
 }
 
-/// R7 for `4p`/`3p`, checked after the trick won by `winner`; on a round end also scores
-/// it (R8) and, when a side reaches the target, sets the game's winners.
-pub(crate) fn round_end(s: &mut State, winner: usize) -> Option<RoundResult> {
+/// What a round's end does to the game, for [`State`] to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RoundScore {
+    pub(super) result: RoundResult,
+    /// Points each side adds to its game score (seal variants: 0, the seals were counted
+    /// as they were made).
+    pub(super) side_points: [u16; 3],
+    /// The game's winners (a seat mask) when this round ends the game by the rules, else 0.
+    pub(super) game_winners: u8,
+}
+
+/// R7 for `4p`/`3p`, checked after the trick won by `winner`; on a round end also its
+/// score (R8) and, when a side reaches the target, the game's winners.
+pub(super) fn round_end(s: &State, winner: usize) -> Option<RoundScore> {
     let v = s.config.variant;
     let n = v.num_players();
     // Only the trick winner's side changed, so only it can meet R7.1 or R7.2 now.
@@ -116,48 +127,47 @@ pub(crate) fn round_end(s: &mut State, winner: usize) -> Option<RoundResult> {
     for (p, pt) in points.iter_mut().enumerate().take(n) {
         *pt = side_points[v.side_of(p)];
     }
-    for (sc, pt) in s.side_scores.iter_mut().zip(side_points) {
+    let mut scores = s.side_scores;
+    for (sc, pt) in scores.iter_mut().zip(side_points) {
         *sc += pt;
     }
 
     let target = s.config.scoring.target();
-    if s.side_scores[..v.num_sides()]
-        .iter()
-        .any(|&sc| sc >= target)
-    {
-        s.winners = game_winners(s, winner);
-    }
-    Some(RoundResult {
-        winners,
-        reason,
-        points,
+    let game_winners = if scores[..v.num_sides()].iter().any(|&sc| sc >= target) {
+        game_winners(v, &scores, winner)
+    } else {
+        0
+    };
+    Some(RoundScore {
+        result: RoundResult {
+            winners,
+            reason,
+            points,
+        },
+        side_points,
+        game_winners,
     })
 }
 
-/// The game's winners once a side has reached the target (R8). In `3p` a tie for the most
-/// points goes to the tied player first in clockwise order from the left of `last_winner`
-/// (the tie can only follow R7.2, where `last_winner` took the seventh trick).
-fn game_winners(s: &State, last_winner: usize) -> u8 {
-    let v = s.config.variant;
+/// The game's winners once a side has reached the target with `scores` (R8). In `3p` a tie
+/// for the most points goes to the tied player first in clockwise order from the left of
+/// `last_winner` (the tie can only follow R7.2, where `last_winner` took the seventh trick).
+fn game_winners(v: Variant, scores: &[u16; 3], last_winner: usize) -> u8 {
     if v.has_teams() {
-        let best = if s.side_scores[0] >= s.side_scores[1] {
-            0
-        } else {
-            1
-        };
+        let best = if scores[0] >= scores[1] { 0 } else { 1 };
         return side_mask(v, best);
     }
-    let top = *s.side_scores[..3].iter().max().unwrap_or(&0);
+    let top = *scores.iter().max().unwrap_or(&0);
     let seat = (1..=3)
         .map(|k| (last_winner + k) % 3)
-        .find(|&p| s.side_scores[p] == top)
+        .find(|&p| scores[p] == top)
         .unwrap_or(last_winner);
     1 << seat
 }
 
-/// R9 sealing after a trick won by `winner` that captured `cards`. Returns the suits newly
-/// sealed (bit mask), in which ascending order is the order they are made.
-pub(crate) fn make_seals(s: &mut State, winner: usize, cards: CardSet) -> u8 {
+/// R9 sealing after a trick won by `winner` that captured `cards`: the suits newly sealed
+/// (bit mask), in which ascending order is the order they are made.
+pub(super) fn new_seals(s: &State, winner: usize, cards: CardSet) -> u8 {
     if cards.bosses().is_empty() {
         return 0;
     }
@@ -169,15 +179,7 @@ pub(crate) fn make_seals(s: &mut State, winner: usize, cards: CardSet) -> u8 {
             both |= 1 << suit as u8;
         }
     }
-    let blocked = blocked_seals(s.config.variant, s.seals, team);
-    let new = both & !blocked;
-    if new != 0 {
-        let k = new.count_ones() as u8;
-        s.seals[team] |= new;
-        s.round_seals[team] += k;
-        s.side_scores[team] += k as u16;
-    }
-    new
+    both & !blocked_seals(s.config.variant, s.seals, team)
 }
 
 /// Seals needed to win: all 7 in `seal`, 4 in `seal-short`.
@@ -189,15 +191,15 @@ pub const fn seals_to_win(variant: Variant) -> u32 {
     }
 }
 
-/// R9 round and game end, checked after every trick of a seal round.
-pub(crate) fn seal_round_end(s: &mut State) -> Option<RoundResult> {
+/// R9 round and game end, checked after every trick of a seal round (the last one won
+/// by `winner`, its seals already made).
+pub(super) fn seal_round_end(s: &State, winner: usize) -> Option<RoundScore> {
     let v = s.config.variant;
-    let team = (s.last_trick_winner & 1) as usize;
-    let reason = if s.seals[team].count_ones() >= seals_to_win(v) {
-        s.winners = side_mask(v, team);
-        RoundEnd::Sealed
+    let team = winner & 1;
+    let (reason, game_winners) = if s.seals[team].count_ones() >= seals_to_win(v) {
+        (RoundEnd::Sealed, side_mask(v, team))
     } else if s.tricks_played as usize == v.tricks_per_round() {
-        RoundEnd::Complete
+        (RoundEnd::Complete, 0)
     } else {
         return None;
     };
@@ -206,21 +208,24 @@ pub(crate) fn seal_round_end(s: &mut State) -> Option<RoundResult> {
     for (p, pt) in points.iter_mut().enumerate() {
         *pt = s.round_seals[p & 1] as u16;
     }
-    Some(RoundResult {
-        winners: s.winners,
-        reason,
-        points,
+    Some(RoundScore {
+        result: RoundResult {
+            winners: game_winners,
+            reason,
+            points,
+        },
+        side_points: [0; 3],
+        game_winners,
     })
 }
 
 #[cfg(test)]
 mod tests {
     //! R7–R9 on explicit positions: a fresh state whose captured cards, trick counts and
-    //! hands are set by hand, then the end-of-trick check run on it.
+    //! hands are made up with [`Position`], then the end-of-trick check run on it and its
+    //! result applied as `State::apply` applies it.
     use super::*;
-    use crate::rules::config::GameConfig;
-    use crate::rules::deal::Deal;
-    use crate::rules::state::Phase;
+    use crate::rules::position::Position;
 
     fn cs(s: &str) -> CardSet {
         s.parse().unwrap()
@@ -228,18 +233,31 @@ mod tests {
 
     /// A play-phase position of `variant` with the given trump suit and nothing captured.
     fn position(variant: Variant, scoring: Scoring, trump: Suit) -> State {
-        let cfg = GameConfig::new(variant, 0).with_scoring(scoring);
-        let mut s = State::with_deal(cfg, Deal::from_seed(variant, 0, 0));
-        s.phase = Phase::Play;
-        s.trump = trump as u8;
-        s.hands = [CardSet::EMPTY; 4];
-        s
+        Position::play(variant, scoring, trump).build()
     }
 
     fn capture(s: &mut State, seat: usize, cards: &str, tricks: u8) {
-        s.won[seat] = s.won[seat].union(cs(cards));
-        s.tricks_won[seat] += tricks;
-        s.tricks_played += tricks;
+        *s = Position::from(*s).captured(seat, cs(cards), tricks).build();
+    }
+
+    /// [`super::round_end`], its score applied to `s`.
+    fn round_end(s: &mut State, winner: usize) -> Option<RoundResult> {
+        let score = super::round_end(s, winner)?;
+        s.add_round_score(&score);
+        Some(score.result)
+    }
+
+    /// [`new_seals`], the seals applied to `s`.
+    fn make_seals(s: &mut State, winner: usize, cards: CardSet) -> u8 {
+        s.seal(winner, cards)
+    }
+
+    /// [`super::seal_round_end`] after a trick won by the last trick's winner, its score
+    /// applied to `s`.
+    fn seal_round_end(s: &mut State) -> Option<RoundResult> {
+        let score = super::seal_round_end(s, s.last_trick_winner as usize)?;
+        s.add_round_score(&score);
+        Some(score.result)
     }
 
     #[test]
@@ -266,8 +284,10 @@ mod tests {
         capture(&mut s, 0, "W7 S7", 4);
         capture(&mut s, 2, "W2", 3);
         capture(&mut s, 1, "L7 C7 F7", 2);
-        s.hands[1] = cs("D7 W3");
-        s.hands[2] = cs("E7");
+        s = Position::from(s)
+            .hand(1, cs("D7 W3"))
+            .hand(2, cs("E7"))
+            .build();
         let r = round_end(&mut s, 2).expect("7 tricks end the round");
         assert_eq!(r.reason, RoundEnd::Tricks);
         assert_eq!(r.winners, 0b1010);
@@ -332,13 +352,13 @@ mod tests {
     #[test]
     fn r8_3p_tie_goes_to_the_left_of_the_seven_trick_taker() {
         let mut s = position(Variant::ThreePlayer, Scoring::Advanced, Suit::Wind);
-        s.side_scores = [4, 2, 4];
+        s = Position::from(s).side_scores([4, 2, 4]).build();
         capture(&mut s, 1, "W7", 7);
         round_end(&mut s, 1).unwrap();
         assert_eq!(&s.side_scores, &[7, 2, 7]);
         assert_eq!(s.winners, 1 << 2, "seat 2 sits left of seat 1");
         let mut s = position(Variant::ThreePlayer, Scoring::Advanced, Suit::Wind);
-        s.side_scores = [4, 4, 2];
+        s = Position::from(s).side_scores([4, 4, 2]).build();
         capture(&mut s, 2, "W7", 7);
         round_end(&mut s, 2).unwrap();
         assert_eq!(s.winners, 1 << 0, "seat 0 sits left of seat 2");
@@ -347,7 +367,7 @@ mod tests {
     #[test]
     fn r8_basic_scoring_one_point_per_round_won() {
         let mut s = position(Variant::FourPlayer, Scoring::Basic, Suit::Wind);
-        s.side_scores = [1, 0, 0];
+        s = Position::from(s).side_scores([1, 0, 0]).build();
         capture(&mut s, 0, "S7 F7 D7 L7", 4);
         let r = round_end(&mut s, 0).unwrap();
         assert_eq!(r.points, [1, 0, 1, 0]);
@@ -362,7 +382,7 @@ mod tests {
     #[test]
     fn r8_game_continues_below_target() {
         let mut s = position(Variant::FourPlayer, Scoring::Advanced, Suit::Wind);
-        s.side_scores = [3, 6, 0];
+        s = Position::from(s).side_scores([3, 6, 0]).build();
         capture(&mut s, 0, "S7 F7 D7 W7", 4);
         round_end(&mut s, 0).unwrap();
         assert_eq!(s.side_scores[0], 8);
@@ -389,7 +409,7 @@ mod tests {
         assert_eq!(s.seals, [1 << 5, 1 << 6]);
         assert_eq!(s.scores(), [1, 1, 1, 1]);
         // Re-sealing a suit the team holds is not a new seal.
-        s.won = [CardSet::EMPTY; 4];
+        s = Position::from(s).nothing_captured().build();
         capture(&mut s, 0, "F7 F7b", 1);
         assert_eq!(make_seals(&mut s, 0, cs("F7 F7b")), 0);
     }
@@ -397,7 +417,7 @@ mod tests {
     #[test]
     fn r9_seal_short_suits_are_sealed_once_per_game() {
         let mut s = position(Variant::SealShort, Scoring::Advanced, Suit::Wind);
-        s.seals = [0, 1 << Suit::Earth as u8];
+        s = Position::from(s).seals([0, 1 << Suit::Earth as u8]).build();
         capture(&mut s, 0, "E7 E7b C7 C7b", 2);
         let new = make_seals(&mut s, 0, cs("E7 C7b"));
         assert_eq!(
@@ -406,7 +426,7 @@ mod tests {
             "Earth is already sealed by the other team"
         );
         let mut s = position(Variant::Seal, Scoring::Advanced, Suit::Wind);
-        s.seals = [0, 1 << Suit::Earth as u8];
+        s = Position::from(s).seals([0, 1 << Suit::Earth as u8]).build();
         capture(&mut s, 0, "E7 E7b", 1);
         assert_eq!(
             make_seals(&mut s, 0, cs("E7 E7b")),
@@ -418,12 +438,12 @@ mod tests {
     #[test]
     fn r9_winning_seal_ends_the_game_at_once() {
         let mut s = position(Variant::SealShort, Scoring::Advanced, Suit::Wind);
-        s.seals = [0b0000_0111, 0];
-        s.side_scores = [3, 0, 0];
+        s = Position::from(s).seals([0b0000_0111, 0]).build();
+        s = Position::from(s).side_scores([3, 0, 0]).build();
         capture(&mut s, 2, "S7 S7b F7 F7b", 2);
         let new = make_seals(&mut s, 2, cs("S7b F7b"));
         assert_eq!(new, 0b0110_0000, "two seals at once, both made");
-        s.last_trick_winner = 2;
+        s = Position::from(s).last_trick_winner(2).build();
         let r = seal_round_end(&mut s).expect("five seals win seal-short");
         assert_eq!((r.reason, r.winners), (RoundEnd::Sealed, 0b0101));
         assert_eq!(r.points, [2, 0, 2, 0]);
@@ -433,9 +453,9 @@ mod tests {
     #[test]
     fn r9_round_without_a_win_is_complete() {
         let mut s = position(Variant::Seal, Scoring::Advanced, Suit::Wind);
-        s.seals = [0b0011_1111, 0];
+        s = Position::from(s).seals([0b0011_1111, 0]).build();
         capture(&mut s, 1, "W2", 13);
-        s.last_trick_winner = 1;
+        s = Position::from(s).last_trick_winner(1).build();
         assert_eq!(seal_round_end(&mut s), None, "13 tricks: the round goes on");
         capture(&mut s, 1, "W3", 1);
         let r = seal_round_end(&mut s).unwrap();

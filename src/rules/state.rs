@@ -8,6 +8,7 @@
 use super::{passing, scoring, trick};
 use crate::cards::{Card, CardSet, Suit};
 use crate::error::IllegalAction;
+use crate::infoset::view::SeatView;
 use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::rules::deal::Deal;
 
@@ -121,49 +122,53 @@ const NO_SEAT: u8 = u8::MAX;
 const NO_SUIT: u8 = u8::MAX;
 
 /// A whole game in progress. `Copy`, fixed size, no heap.
+///
+/// Its fields are private to the rules (`pub(super)`: this module and its siblings
+/// `passing`, `trick` and `scoring` read them). Only this type writes them: the phase
+/// functions return what changed, and [`State::apply`] applies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
-    pub(crate) config: GameConfig,
-    pub(crate) phase: Phase,
-    pub(crate) current: u8,
+    pub(super) config: GameConfig,
+    pub(super) phase: Phase,
+    pub(super) current: u8,
     /// Round index, 0-based.
-    pub(crate) round: u32,
+    pub(super) round: u32,
 
     // ---- this round ----
-    pub(crate) deal: Deal,
-    pub(crate) hands: [CardSet; 4],
+    pub(super) deal: Deal,
+    pub(super) hands: [CardSet; 4],
     /// Passing picks in the order made; `num_picks[p]` are valid.
-    pub(crate) picks: [[Card; 3]; 4],
-    pub(crate) num_picks: [u8; 4],
-    pub(crate) trump: u8,
+    pub(super) picks: [[Card; 3]; 4],
+    pub(super) num_picks: [u8; 4],
+    pub(super) trump: u8,
     /// The round's first leader (`NO_SEAT` until known).
-    pub(crate) round_leader: u8,
-    pub(crate) trick_leader: u8,
-    pub(crate) trick: [Card; 4],
-    pub(crate) trick_len: u8,
+    pub(super) round_leader: u8,
+    pub(super) trick_leader: u8,
+    pub(super) trick: [Card; 4],
+    pub(super) trick_len: u8,
     /// Tricks completed this round.
-    pub(crate) tricks_played: u8,
+    pub(super) tricks_played: u8,
     /// Every card played this round, current trick included, and by whom.
-    pub(crate) played_by: [CardSet; 4],
+    pub(super) played_by: [CardSet; 4],
     /// Cards captured per seat this round.
-    pub(crate) won: [CardSet; 4],
-    pub(crate) tricks_won: [u8; 4],
+    pub(super) won: [CardSet; 4],
+    pub(super) tricks_won: [u8; 4],
     /// Suits (bit mask) each seat has shown void in by not following (public).
-    pub(crate) voids: [u8; 4],
+    pub(super) voids: [u8; 4],
     /// Seals made this round per team (seal variants).
-    pub(crate) round_seals: [u8; 2],
+    pub(super) round_seals: [u8; 2],
 
     // ---- the game ----
     /// Points per side (team in 4p, player in 3p; seal: sealed suits count).
-    pub(crate) side_scores: [u16; 3],
+    pub(super) side_scores: [u16; 3],
     /// Suits sealed per team (bit masks), kept across rounds.
-    pub(crate) seals: [u8; 2],
+    pub(super) seals: [u8; 2],
     /// Winner of the last completed trick (leads the next round).
-    pub(crate) last_trick_winner: u8,
-    pub(crate) last_result: Option<RoundResult>,
+    pub(super) last_trick_winner: u8,
+    pub(super) last_result: Option<RoundResult>,
     /// Game winners as a seat mask.
-    pub(crate) winners: u8,
-    pub(crate) truncated: bool,
+    pub(super) winners: u8,
+    pub(super) truncated: bool,
 }
 
 impl State {
@@ -441,6 +446,22 @@ impl State {
         (0..4).filter(move |p| self.winners >> p & 1 == 1)
     }
 
+    /// The view of `seat` (`seat < num_players`; panics otherwise): what that seat may
+    /// know, the only input of bots and observations.
+    pub fn view(&self, seat: usize) -> SeatView<'_> {
+        assert!(seat < self.num_players(), "seat {seat} out of range");
+        SeatView::new(self, seat)
+    }
+
+    /// `seat`'s passing pick `k` once it has made all three (the seal variants, whose
+    /// picks are read after the exchange), without a check on the pick count: the
+    /// observation encoder reads it at every step.
+    #[inline]
+    pub(crate) fn pick_after_exchange(&self, seat: usize, k: usize) -> Card {
+        debug_assert_eq!(self.num_picks[seat], 3);
+        self.picks[seat][k]
+    }
+
     /// The legal actions now, as a set of card ids. Empty when the game is over.
     #[inline]
     pub fn legal_actions(&self) -> CardSet {
@@ -485,12 +506,12 @@ impl State {
         match self.phase {
             Phase::Over => Err(IllegalAction::GameOver),
             Phase::Pass => {
-                passing::check_pick(self, p, card)?;
+                passing::check_pick(self.hands[p], self.picks(p), p, card)?;
                 self.pick(p, card);
                 Ok(Outcome::default())
             }
             Phase::Play => {
-                trick::check_play(self, p, card)?;
+                trick::check_play(self.hands[p], self.led_suit(), p, card)?;
                 Ok(self.play(p, card))
             }
         }
@@ -507,9 +528,9 @@ impl State {
             self.current += 1;
             return;
         }
-        passing::exchange(self);
+        self.hands = passing::exchange(self.config.variant, self.hands, &self.picks);
         let leader = if self.round == 0 {
-            passing::first_round_leader(self)
+            passing::first_round_leader(&self.hands[..self.num_players()], self.deal.trump_card)
         } else {
             self.last_trick_winner as usize
         };
@@ -577,24 +598,51 @@ impl State {
             trick: Some(result),
             ..Outcome::default()
         };
-        let end = if self.config.variant.is_seal() {
-            out.new_seals = scoring::make_seals(self, winner, cards);
-            scoring::seal_round_end(self)
+        let score = if self.config.variant.is_seal() {
+            out.new_seals = self.seal(winner, cards);
+            scoring::seal_round_end(self, winner)
         } else {
             scoring::round_end(self, winner)
         };
-        if let Some(result) = end {
-            out.round = Some(result);
-            self.end_round(result);
+        if let Some(score) = score {
+            self.add_round_score(&score);
+            out.round = Some(score.result);
+            self.end_round(score.result, score.game_winners != 0);
             out.game_over = self.phase == Phase::Over;
         }
         out
     }
 
-    fn end_round(&mut self, result: RoundResult) {
+    /// R9: records the seals made by the trick `winner`'s team took with `cards`, and
+    /// returns them (a bit mask over suits).
+    pub(super) fn seal(&mut self, winner: usize, cards: CardSet) -> u8 {
+        let new = scoring::new_seals(self, winner, cards);
+        if new != 0 {
+            let team = winner & 1;
+            let k = new.count_ones() as u8;
+            self.seals[team] |= new;
+            self.round_seals[team] += k;
+            self.side_scores[team] += k as u16;
+        }
+        new
+    }
+
+    /// Adds a finished round's points to the game's scores, and records the game's
+    /// winners when the rules end the game with it.
+    pub(super) fn add_round_score(&mut self, score: &scoring::RoundScore) {
+        for (sc, pt) in self.side_scores.iter_mut().zip(score.side_points) {
+            *sc += pt;
+        }
+        if score.game_winners != 0 {
+            self.winners = score.game_winners;
+        }
+    }
+
+    /// After a round's end: the game is over (by the rules, by the episode or by the round
+    /// cap), or the next round is dealt.
+    fn end_round(&mut self, result: RoundResult, game_won: bool) {
         self.last_result = Some(result);
-        if self.winners != 0 {
-            // The rules ended the game (scoring::* set the winners).
+        if game_won {
             self.phase = Phase::Over;
             return;
         }
@@ -612,5 +660,62 @@ impl State {
         self.round = rounds_done;
         let deal = Deal::from_seed(self.config.variant, self.config.seed, self.round as u64);
         self.start_round(deal);
+    }
+}
+
+/// Determinization: the game as one seat imagines it.
+impl State {
+    /// A copy in which each seat but `me` holds `hands[seat]` (checked against `me`'s
+    /// information set by the caller, [`SeatView::determinized_with_picks`]), scrubbed of
+    /// everything `me` cannot know. The seed is dropped (0): it would reveal every deal.
+    pub(crate) fn with_hidden_hands(
+        &self,
+        me: usize,
+        hands: &[CardSet; 4],
+        picks: Option<&[[Card; 3]; 4]>,
+    ) -> State {
+        let mut s = *self;
+        s.config.seed = 0;
+        for (p, &hand) in hands.iter().enumerate().take(self.num_players()) {
+            if p != me {
+                s.set_hidden_hand(p, hand, me, picks.map(|k| &k[p]));
+            }
+        }
+        s
+    }
+
+    /// Replaces the seed that deals the rounds after this one (a determinization's own
+    /// was dropped; a playout that goes on past its round needs one).
+    #[cfg(feature = "python")]
+    pub(crate) fn set_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
+    }
+
+    /// Replaces `seat`'s hidden hand (determinization for the observer `me`), and scrubs
+    /// what `me` cannot know about `seat` so that nothing hidden survives in the copy:
+    /// its dealt hand becomes `hand` plus what it played, and each pick that did not go to
+    /// `me` becomes `picks[k]` if given (during passing), else one of the hand's lowest
+    /// cards.
+    fn set_hidden_hand(
+        &mut self,
+        seat: usize,
+        hand: CardSet,
+        me: usize,
+        picks: Option<&[Card; 3]>,
+    ) {
+        self.hands[seat] = hand;
+        self.deal.hands[seat] = hand.union(self.played_by[seat]);
+        let v = self.config.variant;
+        let in_passing = self.phase == Phase::Pass;
+        let mut filler = hand.iter();
+        for k in 0..self.num_picks[seat] as usize {
+            let seen_by_me = !in_passing && passing::pass_target(v, seat, k) == me;
+            if !seen_by_me {
+                self.picks[seat][k] = match picks {
+                    Some(p) if in_passing => p[k],
+                    _ => filler.next().unwrap_or(Card::ACE),
+                };
+            }
+        }
     }
 }

@@ -2,7 +2,6 @@
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::error::IllegalAction;
-use crate::rules::state::State;
 
 /// R5: the leader plays anything; a follower holding the led suit must follow it. The A is
 /// a Wind card, so it follows (and must follow, when it is the last Wind card) a Wind lead.
@@ -21,13 +20,17 @@ pub fn legal_plays(hand: CardSet, led: Option<Suit>) -> CardSet {
     }
 }
 
-/// Checks a play by `seat` without changing anything.
-pub(crate) fn check_play(s: &State, seat: usize, card: Card) -> Result<(), IllegalAction> {
-    let hand = s.hands[seat];
+/// Checks a play of `card` by `seat`, who holds `hand`, to a trick whose led suit is `led`.
+pub(super) fn check_play(
+    hand: CardSet,
+    led: Option<Suit>,
+    seat: usize,
+    card: Card,
+) -> Result<(), IllegalAction> {
     if !hand.contains(card) {
         return Err(IllegalAction::NotInHand { card, seat });
     }
-    if let Some(led) = s.led_suit() {
+    if let Some(led) = led {
         if card.suit() != led && !hand.of_suit(led).is_empty() {
             return Err(IllegalAction::MustFollowSuit { card, led });
         }
