@@ -46,6 +46,7 @@ mod cards;
 pub mod cli;
 mod error;
 mod infoset;
+mod names;
 pub mod picture;
 mod record;
 mod rl;

@@ -20,6 +20,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::{bot_by_name, UnknownBot};
+use crate::cards::left_of;
+use crate::rng::arena_seed;
 use crate::rules::config::{GameConfig, Scoring, Variant};
 use crate::rules::state::State;
 
@@ -129,15 +131,6 @@ pub struct GameSetup {
     pub bot_seeds: [u64; 4],
 }
 
-/// One SplitMix64 step (golden-ratio increment, then the finaliser) for deriving seeds.
-fn mix(z: u64) -> u64 {
-    crate::rng::splitmix64_finalize(z.wrapping_add(0x9E37_79B9_7F4A_7C15))
-}
-
-fn derive(master: u64, a: u64, b: u64) -> u64 {
-    mix(mix(mix(master) ^ a) ^ b.wrapping_mul(0xD6E8_FEB8_6659_FD93))
-}
-
 /// Line-up entry of each seat before rotation.
 fn base_seats(config: &ArenaConfig) -> Result<[usize; 4], ArenaError> {
     let n = config.variant.num_players();
@@ -173,11 +166,11 @@ pub fn game_setup(config: &ArenaConfig, index: u64) -> Result<GameSetup, ArenaEr
     let mut entry_of_seat = [0; 4];
     let mut bot_seeds = [0; 4];
     for s in 0..n {
-        entry_of_seat[s] = base[(s + rotation) % n];
-        bot_seeds[s] = derive(config.seed, index, 1 + s as u64);
+        entry_of_seat[s] = base[left_of(s, rotation, n)];
+        bot_seeds[s] = arena_seed(config.seed, index, 1 + s as u64);
     }
     Ok(GameSetup {
-        deal_seed: derive(config.seed, deal_index, 0),
+        deal_seed: arena_seed(config.seed, deal_index, 0),
         entry_of_seat,
         bot_seeds,
     })

@@ -19,7 +19,7 @@ use std::fmt;
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 
 use crate::cards::{Card, CardSet};
 use crate::infoset::view::SeatView;
@@ -158,10 +158,7 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
 
 /// The bot-randomness stream for `seed` (a domain tag keeps it apart from deal streams).
 pub(crate) fn bot_rng(seed: u64) -> ChaCha8Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    key[16..].copy_from_slice(b"yokaiseptet/bots");
-    ChaCha8Rng::from_seed(key)
+    crate::rng::chacha(crate::rng::Stream::Bots, seed, 0)
 }
 
 /// A uniformly random card of `set` (non-empty).

@@ -11,11 +11,11 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::bots::{bot_by_name, Bot};
+use crate::cards::pass_target;
 use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::record::Match;
 use crate::rules::config::{GameConfig, Scoring, Variant};
-use crate::rules::passing::pass_target;
 use crate::rules::state::{Outcome, Phase};
 
 use super::replay::{reason_text, seats_text};

@@ -5,9 +5,9 @@
 //! can reach through it), so reading another player's hand is a type error, not a
 //! discipline.
 
+use crate::cards::{left_of, pass_source, pass_target};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::config::{GameConfig, Variant};
-use crate::rules::passing::pass_target;
 use crate::rules::state::{Phase, RoundResult, State};
 
 /// One seat's information set over a game in progress.
@@ -55,7 +55,8 @@ impl<'a> SeatView<'a> {
     /// Seat `k` places to the left of this seat (0 = me, 1 = left, …).
     #[inline]
     pub fn relative(&self, k: usize) -> usize {
-        (self.seat + k) % self.num_players()
+        let n = self.num_players();
+        left_of(self.seat, k % n, n)
     }
 
     // ---- public ----
@@ -288,25 +289,19 @@ impl<'a> SeatView<'a> {
         let me = self.seat;
         let s = self.state;
         let all = |from: usize| s.picks(from).iter().copied().collect::<CardSet>();
-        match self.variant() {
-            Variant::FourPlayer => {
-                let from = (me + 2) & 3;
-                out[from] = all(from);
+        let v = self.variant();
+        if v.is_seal() {
+            // After the exchange every seat has made its three picks, and each went to a
+            // different seat. (No data-dependent branch: the encoder calls this at every
+            // step.)
+            for k in 0..3 {
+                let from = pass_source(v, me, k);
+                out[from] = CardSet::EMPTY.with(s.pick_after_exchange(from, k));
             }
-            Variant::ThreePlayer => {
-                let from = if me == 0 { 2 } else { me - 1 };
-                out[from] = all(from);
-            }
-            Variant::Seal | Variant::SealShort => {
-                // Seat `from` passes its pick k to seat from + 1 + k (mod 4), and after the
-                // exchange every seat has made its three picks: the seat `b` places to my
-                // left gave me its pick 3 - b. (No data-dependent branch: the encoder
-                // calls this at every step.)
-                for b in 1..4 {
-                    let from = (me + b) & 3;
-                    out[from] = CardSet::EMPTY.with(s.pick_after_exchange(from, 3 - b));
-                }
-            }
+        } else {
+            // Every pick of one seat comes here.
+            let from = pass_source(v, me, 0);
+            out[from] = all(from);
         }
         out
     }

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::cards::Card;
+use crate::cards::{left_of, Card};
 use crate::record::{Match, Record, RoundRecord};
 use crate::rules::deal::Deal;
 use crate::rules::state::State;
@@ -188,7 +188,7 @@ fn trick_text(
         .cards
         .iter()
         .enumerate()
-        .map(|(i, &c)| format!("{}: {}", (trick.leader as usize + i) % n, card(c)))
+        .map(|(i, &c)| format!("{}: {}", left_of(trick.leader as usize, i, n), card(c)))
         .collect();
     let winner = trick.winner.map_or(String::new(), |w| w.to_string());
     let mut s = format!(

@@ -7,10 +7,10 @@
 //! `SeatView`, it cannot show anything that seat does not know (R10): the view is all it
 //! reads.
 
+use crate::cards::{left_of, pass_target};
 use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::rules::config::{GameConfig, Variant};
-use crate::rules::passing::pass_target;
 use crate::rules::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
 
 pub(crate) mod chart;
@@ -172,7 +172,7 @@ impl Table {
         let mut t = Table::from_state(before);
         let n = t.seats.len();
         let cards = trick.cards();
-        let last_seat = (trick.leader as usize + cards.len() - 1) % n;
+        let last_seat = left_of(trick.leader as usize, cards.len() - 1, n);
         let last = cards[cards.len() - 1];
         let seat = &mut t.seats[last_seat];
         if let Some(h) = seat.hand.as_mut() {
@@ -209,7 +209,7 @@ impl Table {
 
     /// The seat that played the `i`-th card of the trick shown.
     pub fn trick_seat(&self, i: usize) -> usize {
-        (self.trick_leader.unwrap_or(0) + i) % self.num_players()
+        left_of(self.trick_leader.unwrap_or(0), i, self.num_players())
     }
 
     /// The headline: variant, scoring, round, phase and who acts.

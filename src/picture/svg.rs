@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::cards::{Card, CardSet, Suit, SEAL_DECK};
+use crate::cards::{relative_to, Card, CardSet, Suit, SEAL_DECK};
 use crate::rules::config::Variant;
 use crate::rules::state::Phase;
 
@@ -52,7 +52,7 @@ enum Place {
 impl Place {
     fn of(t: &Table, seat: usize) -> Place {
         let n = t.num_players();
-        let k = (seat + n - t.viewer.unwrap_or(0)) % n;
+        let k = relative_to(seat, t.viewer.unwrap_or(0), n);
         match (n, k) {
             (_, 0) => Place::Bottom,
             (_, 1) => Place::Left,

@@ -34,7 +34,7 @@
 
 use std::fmt::Write as _;
 
-use crate::cards::{Card, CardSet, Suit, NUM_SUITS};
+use crate::cards::{left_of, relative_to, Card, CardSet, Suit, NUM_SUITS};
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
 use crate::rules::state::{Phase, RoundEnd};
@@ -156,14 +156,6 @@ const fn boss_cards(v: Variant) -> usize {
 }
 
 /// Round-end reasons in `last_round_reason` order.
-const REASONS: [RoundEnd; 5] = [
-    RoundEnd::Bosses,
-    RoundEnd::Tricks,
-    RoundEnd::LastTrick,
-    RoundEnd::Complete,
-    RoundEnd::Sealed,
-];
-
 /// Name, length in `v`, and meaning of a field: the single table both the encoder and
 /// the documentation read.
 const fn spec(f: F, v: Variant) -> (&'static str, usize, &'static str) {
@@ -194,7 +186,7 @@ const fn spec(f: F, v: Variant) -> (&'static str, usize, &'static str) {
         F::Seals => ("seals", if v.is_seal() { 2 * NUM_SUITS } else { 0 }, "two blocks of 7 suits: sealed by my team, by their team"),
         F::Round => ("round", 1, "round index, 0-based, clipped at 255"),
         F::LastRoundWinners => ("last_round_winners", n, "relative seats that won the last completed round (all 0 before one)"),
-        F::LastRoundReason => ("last_round_reason", REASONS.len(), "one-hot reason the last completed round ended: bosses, tricks, last_trick, complete, sealed"),
+        F::LastRoundReason => ("last_round_reason", RoundEnd::ALL.len(), "one-hot reason the last completed round ended: bosses, tricks, last_trick, complete, sealed"),
         F::LastRoundPoints => ("last_round_points", n, "points each relative seat gained in the last completed round (seal: seals its team made)"),
         F::GameWinners => ("game_winners", n, "relative seats that won the game (all 0 until it is over)"),
         F::Truncated => ("truncated", 1, "1 if the game was stopped by the round cap"),
@@ -450,19 +442,10 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
     let out = &mut out[..Lay::<V>::SIZE];
     let (n, d) = (Lay::<V>::N, Lay::<V>::DECK);
     let me = view.seat();
-    // Seat arithmetic without `%` (an integer division per call adds up here); with 4
-    // seats a mask, which also lets the compiler drop the bounds checks.
-    let wrap = |x: usize| {
-        if n == 4 {
-            x & 3
-        } else if x >= n {
-            x - n
-        } else {
-            x
-        }
-    };
-    let rel = |seat: usize| wrap(seat + n - me);
-    let abs = |r: usize| wrap(me + r);
+    // `n` is a constant here, so with 4 seats these are masks, which also lets the
+    // compiler drop the bounds checks.
+    let rel = |seat: usize| relative_to(seat, me, n);
+    let abs = |r: usize| left_of(me, r, n);
     let mut img = Image::<V> {
         words: [0; MAX_WORDS],
     };
@@ -541,7 +524,10 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
     let last = view.last_round_result();
     if let Some(res) = last {
         img.put(F::LastRoundWinners, 0, relative_mask(res.winners, me, n));
-        let reason = REASONS.iter().position(|&r| r == res.reason).unwrap_or(0);
+        let reason = RoundEnd::ALL
+            .iter()
+            .position(|&r| r == res.reason)
+            .unwrap_or(0);
         img.one(F::LastRoundReason, reason);
     }
     img.put(F::GameWinners, 0, relative_mask(view.winners_mask(), me, n));
@@ -636,7 +622,7 @@ pub fn describe(view: &SeatView) -> String {
     } else {
         &["me", "left", "across", "right"]
     };
-    let who = |seat: usize| format!("seat {seat} ({})", names[(seat + n - view.seat()) % n]);
+    let who = |seat: usize| format!("seat {seat} ({})", names[relative_to(seat, view.seat(), n)]);
     let mut s = String::new();
     let _ = writeln!(
         s,

@@ -23,6 +23,7 @@
 //!
 //! [`GameConfig`]: crate::GameConfig
 
+use crate::names::names;
 use crate::rules::state::{Outcome, State};
 
 /// How [`rewards`] scores a step.
@@ -35,16 +36,10 @@ pub enum RewardMode {
     Points,
 }
 
-impl RewardMode {
-    pub const ALL: [RewardMode; 2] = [RewardMode::Win, RewardMode::Points];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            RewardMode::Win => "win",
-            RewardMode::Points => "points",
-        }
-    }
-}
+names!(RewardMode {
+    Win => "win",
+    Points => "points",
+});
 
 /// Rewards per seat for the step that returned `outcome` and left the game in `after`.
 pub fn rewards(mode: RewardMode, outcome: &Outcome, after: &State) -> [f32; 4] {

@@ -9,9 +9,9 @@
 //! hands it numpy arrays; Rust users and benchmarks can hand it [`OwnedBuffers`].
 //!
 //! Determinism: env `i` of a core is env `env_offset + i` of the seed derivation. Its
-//! `e`-th episode is dealt from `derive(seed, env, e, 0)`, its learner seat (when drawn) is
-//! `derive(seed, env, e, 99) % num_players`, and its bots are reseeded from
-//! `derive(seed, env, e, 1 + seat)` at every reset, so every env's trajectory depends only
+//! `e`-th episode is dealt from `vector_seed(seed, env, e, 0)` (in `rng.rs`), its learner seat (when drawn) is
+//! `vector_seed(seed, env, e, 99) % num_players`, and its bots are reseeded from
+//! `vector_seed(seed, env, e, 1 + seat)` at every reset, so every env's trajectory depends only
 //! on the master seed and its own actions — never on the thread count or on how the pool
 //! splits the work.
 //!
@@ -40,18 +40,7 @@ use crate::rl::state_tensor::{encode_state, state_size};
 use crate::rules::config::GameConfig;
 use crate::rules::state::State;
 
-use crate::rng::splitmix64_finalize as mix;
-
-/// A seed for stream `k` of episode `episode` of env `env` under master seed `seed`
-/// (`k` = 0: the deal; `1 + seat`: that seat's bot; 99: the drawn learner seat).
-#[inline]
-pub fn derive(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
-    let mut h = mix(seed ^ 0x9e37_79b9_7f4a_7c15);
-    for x in [env, episode, k] {
-        h = mix(h ^ x.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    }
-    h
-}
+use crate::rng::vector_seed;
 
 /// What every env shares.
 #[derive(Clone, Copy, Debug)]
@@ -215,15 +204,15 @@ impl Slot {
 
     fn reset(&mut self, sh: &Shared) {
         let mut config = sh.config;
-        config.seed = derive(sh.seed, self.index, self.episode, 0);
+        config.seed = vector_seed(sh.seed, self.index, self.episode, 0);
         self.state = State::new(config);
         let n = config.num_players() as u64;
         self.learner = match sh.learner {
             Some(Some(s)) => s,
-            _ => (derive(sh.seed, self.index, self.episode, 99) % n) as u8,
+            _ => (vector_seed(sh.seed, self.index, self.episode, 99) % n) as u8,
         };
         for (p, b) in self.bots.iter_mut().enumerate() {
-            b.reseed(derive(sh.seed, self.index, self.episode, 1 + p as u64));
+            b.reseed(vector_seed(sh.seed, self.index, self.episode, 1 + p as u64));
         }
     }
 

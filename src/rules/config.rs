@@ -1,11 +1,11 @@
 //! Game configuration and sizes (R3, R10): the "Game" of OpenSpiel's split,
 //! separate from the position ([`crate::State`]).
 
-use std::fmt;
 use std::str::FromStr;
 
 use crate::cards::{CardSet, SEAL_DECK, STANDARD_DECK};
 use crate::error::ConfigError;
+use crate::names::names;
 
 /// The four printed variants (R3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,24 +20,14 @@ pub enum Variant {
     SealShort,
 }
 
+names!(Variant {
+    FourPlayer => "4p",
+    ThreePlayer => "3p",
+    Seal => "seal",
+    SealShort => "seal-short",
+});
+
 impl Variant {
-    pub const ALL: [Variant; 4] = [
-        Variant::FourPlayer,
-        Variant::ThreePlayer,
-        Variant::Seal,
-        Variant::SealShort,
-    ];
-
-    /// The name used in configs and records: `4p`, `3p`, `seal`, `seal-short`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::FourPlayer => "4p",
-            Variant::ThreePlayer => "3p",
-            Variant::Seal => "seal",
-            Variant::SealShort => "seal-short",
-        }
-    }
-
     #[inline]
     pub const fn num_players(self) -> usize {
         match self {
@@ -132,19 +122,10 @@ impl Variant {
     }
 }
 
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for Variant {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Variant, ConfigError> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| ConfigError::UnknownVariant(s.to_string()))
+        Variant::from_name(s).ok_or_else(|| ConfigError::UnknownVariant(s.to_string()))
     }
 }
 
@@ -158,16 +139,12 @@ pub enum Scoring {
     Basic,
 }
 
+names!(Scoring {
+    Advanced => "advanced",
+    Basic => "basic",
+});
+
 impl Scoring {
-    pub const ALL: [Scoring; 2] = [Scoring::Advanced, Scoring::Basic];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Scoring::Advanced => "advanced",
-            Scoring::Basic => "basic",
-        }
-    }
-
     /// Points that end the game.
     pub const fn target(self) -> u16 {
         match self {
@@ -177,19 +154,10 @@ impl Scoring {
     }
 }
 
-impl fmt::Display for Scoring {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl FromStr for Scoring {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Scoring, ConfigError> {
-        Scoring::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| ConfigError::UnknownScoring(s.to_string()))
+        Scoring::from_name(s).ok_or_else(|| ConfigError::UnknownScoring(s.to_string()))
     }
 }
 
@@ -201,30 +169,15 @@ pub enum Episode {
     Round,
 }
 
-impl Episode {
-    pub const ALL: [Episode; 2] = [Episode::Game, Episode::Round];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Episode::Game => "game",
-            Episode::Round => "round",
-        }
-    }
-}
-
-impl fmt::Display for Episode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+names!(Episode {
+    Game => "game",
+    Round => "round",
+});
 
 impl FromStr for Episode {
     type Err = ConfigError;
     fn from_str(s: &str) -> Result<Episode, ConfigError> {
-        Episode::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
-            .ok_or_else(|| ConfigError::UnknownEpisode(s.to_string()))
+        Episode::from_name(s).ok_or_else(|| ConfigError::UnknownEpisode(s.to_string()))
     }
 }
 

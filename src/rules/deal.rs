@@ -20,7 +20,7 @@ use rand_core::{RngCore, SeedableRng};
 
 use crate::cards::{Card, CardSet};
 use crate::error::DealError;
-use crate::rng::uniform_below;
+use crate::rng::{self, uniform_below, Stream};
 use crate::rules::config::Variant;
 
 /// One round's deal: every hand as dealt (before passing) and the face-up card.
@@ -32,20 +32,9 @@ pub struct Deal {
     pub trump_card: Option<Card>,
 }
 
-/// Key material domain tag, so that deal streams never coincide with other streams.
-const DEAL_TAG: &[u8; 16] = b"yokaiseptet/deal";
-
 /// The ChaCha8 generator for round `round` of a game seeded with `seed`.
 pub fn deal_rng(seed: u64, round: u64) -> ChaCha8Rng {
-    ChaCha8Rng::from_seed(deal_key(seed, round))
-}
-
-fn deal_key(seed: u64, round: u64) -> [u8; 32] {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    key[8..16].copy_from_slice(&round.to_le_bytes());
-    key[16..].copy_from_slice(DEAL_TAG);
-    key
+    rng::chacha(Stream::Deal, seed, round)
 }
 
 /// Fisher–Yates shuffle of `items` driven by [`uniform_below`].
@@ -92,7 +81,7 @@ impl Deal {
     /// runs that procedure itself.
     pub fn from_seed(variant: Variant, seed: u64, round: u64) -> Deal {
         let n = variant.deck_size();
-        let mut core = ChaCha8Core::from_seed(deal_key(seed, round));
+        let mut core = ChaCha8Core::from_seed(rng::chacha_key(Stream::Deal, seed, round));
         let mut block = <ChaCha8Core as BlockRngCore>::Results::default();
         core.generate(&mut block);
         let words: &[u32] = block.as_ref();

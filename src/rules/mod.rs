@@ -11,9 +11,10 @@ pub(crate) mod scoring;
 pub(crate) mod state;
 pub(crate) mod trick;
 
+pub use crate::cards::pass_target;
 pub use config::{Episode, GameConfig, Scoring, Variant};
 pub use deal::Deal;
-pub use passing::{legal_picks, pass_target};
+pub use passing::legal_picks;
 pub use scoring::{
     blocked_seals, boss_points, boss_threshold, boss_value, seals_to_win, LOSING_TRICKS,
 };

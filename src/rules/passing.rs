@@ -4,7 +4,7 @@
 //! cards stay in the picker's hand (hidden from everyone else) until every seat has picked;
 //! then all passed cards move at once.
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{pass_target, Card, CardSet};
 use crate::error::IllegalAction;
 use crate::rules::config::Variant;
 
@@ -30,24 +30,6 @@ pub(super) fn check_pick(
         return Err(IllegalAction::AlreadyPicked { card, seat });
     }
     Ok(())
-}
-
-/// The seat that receives pick number `k` (0-based) of `seat` (R4.2). `seat` must be a
-/// seat of `variant`. No division: this runs in the observation encoder's hot path.
-#[inline]
-pub fn pass_target(variant: Variant, seat: usize, k: usize) -> usize {
-    match variant {
-        Variant::FourPlayer => (seat + 2) & 3,
-        Variant::ThreePlayer => {
-            if seat == 2 {
-                0
-            } else {
-                seat + 1
-            }
-        }
-        // One card to each other player: left, partner, right, in that order.
-        Variant::Seal | Variant::SealShort => (seat + 1 + k) & 3,
-    }
 }
 
 /// The hands after every seat's `picks` (`pass_count` each) move to their receivers, all

@@ -1,18 +1,8 @@
 //! End of a round and scoring (R7, R8) and sealing (R9).
 
-use crate::cards::{CardSet, Suit};
+use crate::cards::{left_of, side_mask, CardSet, Suit};
 use crate::rules::config::{Scoring, Variant};
 use crate::rules::state::{RoundEnd, RoundResult, State};
-
-/// Seats of `side` as a bit mask (a team in 4-player variants, one seat in `3p`).
-#[inline]
-pub fn side_mask(variant: Variant, side: usize) -> u8 {
-    if variant.has_teams() {
-        (1 << side) | (1 << (side + 2))
-    } else {
-        1 << side
-    }
-}
 
 /// Bosses needed to win a round (R7.1): 4 for a team, 3 for a `3p` player.
 #[inline]
@@ -159,7 +149,7 @@ fn game_winners(v: Variant, scores: &[u16; 3], last_winner: usize) -> u8 {
     }
     let top = *scores.iter().max().unwrap_or(&0);
     let seat = (1..=3)
-        .map(|k| (last_winner + k) % 3)
+        .map(|k| left_of(last_winner, k, 3))
         .find(|&p| scores[p] == top)
         .unwrap_or(last_winner);
     1 << seat

@@ -6,9 +6,10 @@
 //! sequences them.
 
 use super::{passing, scoring, trick};
-use crate::cards::{Card, CardSet, Suit};
+use crate::cards::{left_of, pass_target, Card, CardSet, Suit};
 use crate::error::IllegalAction;
 use crate::infoset::view::SeatView;
+use crate::names::names;
 use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::rules::deal::Deal;
 
@@ -23,15 +24,11 @@ pub enum Phase {
     Over,
 }
 
-impl Phase {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Phase::Pass => "pass",
-            Phase::Play => "play",
-            Phase::Over => "over",
-        }
-    }
-}
+names!(Phase {
+    Pass => "pass",
+    Play => "play",
+    Over => "over",
+});
 
 /// Why a round ended (the record's `reason`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,29 +45,13 @@ pub enum RoundEnd {
     Sealed,
 }
 
-impl RoundEnd {
-    pub const fn name(self) -> &'static str {
-        match self {
-            RoundEnd::Bosses => "bosses",
-            RoundEnd::Tricks => "tricks",
-            RoundEnd::LastTrick => "last_trick",
-            RoundEnd::Complete => "complete",
-            RoundEnd::Sealed => "sealed",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<RoundEnd> {
-        [
-            RoundEnd::Bosses,
-            RoundEnd::Tricks,
-            RoundEnd::LastTrick,
-            RoundEnd::Complete,
-            RoundEnd::Sealed,
-        ]
-        .into_iter()
-        .find(|r| r.name() == s)
-    }
-}
+names!(RoundEnd {
+    Bosses => "bosses",
+    Tricks => "tricks",
+    LastTrick => "last_trick",
+    Complete => "complete",
+    Sealed => "sealed",
+});
 
 /// The result of one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -559,8 +540,7 @@ impl State {
         self.trick[self.trick_len as usize & 3] = card;
         self.trick_len += 1;
         if (self.trick_len as usize) < n {
-            // Next seat clockwise, without a division in the hot path.
-            self.current = if p + 1 == n { 0 } else { p as u8 + 1 };
+            self.current = left_of(p, 1, n) as u8;
             return Outcome::default();
         }
         self.finish_trick()
@@ -571,14 +551,7 @@ impl State {
         // Set by now (a seal round's first lead fixes it).
         let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
         let idx = trick::winning_index(&self.trick[..n], trump);
-        let winner = {
-            let w = self.trick_leader as usize + idx;
-            if w >= n {
-                w - n
-            } else {
-                w
-            }
-        };
+        let winner = left_of(self.trick_leader as usize, idx, n);
         let cards = CardSet(self.trick[..n].iter().fold(0, |a, c| a | 1u64 << c.id()));
         let result = TrickResult {
             leader: self.trick_leader,
@@ -709,7 +682,7 @@ impl State {
         let in_passing = self.phase == Phase::Pass;
         let mut filler = hand.iter();
         for k in 0..self.num_picks[seat] as usize {
-            let seen_by_me = !in_passing && passing::pass_target(v, seat, k) == me;
+            let seen_by_me = !in_passing && pass_target(v, seat, k) == me;
             if !seen_by_me {
                 self.picks[seat][k] = match picks {
                     Some(p) if in_passing => p[k],
