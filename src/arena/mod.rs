@@ -101,6 +101,8 @@ pub enum ArenaError {
     Range(String),
     /// Counts that cannot be merged (overlapping games, different line-ups).
     Merge(String),
+    /// The rayon pool could not start (the operating system's reason).
+    ThreadPool(String),
 }
 
 impl fmt::Display for ArenaError {
@@ -108,6 +110,7 @@ impl fmt::Display for ArenaError {
         match self {
             ArenaError::UnknownBot(e) => e.fmt(f),
             ArenaError::Lineup(s) | ArenaError::Range(s) | ArenaError::Merge(s) => f.write_str(s),
+            ArenaError::ThreadPool(e) => write!(f, "cannot start the thread pool: {e}"),
         }
     }
 }
@@ -505,7 +508,7 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ArenaError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| ArenaError::Lineup(format!("cannot start the thread pool: {e}")))
+        .map_err(|e| ArenaError::ThreadPool(e.to_string()))
 }
 
 /// Plays the games `start..end` of the arena (a slice of `0..config.total_games()`) on
@@ -585,20 +588,31 @@ pub struct PlayoutStats {
 /// moves come from PCG (`Pcg64Mcg`, seeded with `seed`), as the policy's randomness is
 /// not part of the reproducible deal and ChaCha8 would cost a tenth of each step.
 pub fn random_playouts(variant: Variant, min_seconds: f64, seed: u64) -> PlayoutStats {
-    #[cfg(target_arch = "x86_64")]
-    if crate::simd::has_bmi2() {
-        // SAFETY: BMI1, BMI2 and POPCNT were detected on this CPU.
-        return unsafe { random_playouts_bmi2(variant, min_seconds, seed) };
-    }
-    random_playouts_any(variant, min_seconds, seed)
+    // Compiled per CPU level, so that picking a random legal card (`popcnt`, `pdep`)
+    // inlines into the loop.
+    crate::simd::dispatch(
+        crate::simd::Cpu::detect(),
+        Playouts {
+            variant,
+            min_seconds,
+            seed,
+        },
+    )
 }
 
-/// [`random_playouts`] compiled for BMI2 CPUs, so that picking a random legal card
-/// (`popcnt`, `pdep`) inlines into the loop.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,popcnt")]
-unsafe fn random_playouts_bmi2(variant: Variant, min_seconds: f64, seed: u64) -> PlayoutStats {
-    random_playouts_any(variant, min_seconds, seed)
+struct Playouts {
+    variant: Variant,
+    min_seconds: f64,
+    seed: u64,
+}
+
+impl crate::simd::Kernel for Playouts {
+    type Output = PlayoutStats;
+
+    #[inline(always)]
+    fn run(self, _: crate::simd::Cpu) -> PlayoutStats {
+        random_playouts_any(self.variant, self.min_seconds, self.seed)
+    }
 }
 
 #[inline(always)]

@@ -38,7 +38,8 @@ use crate::cards::{left_of, relative_to, Card, CardSet, Suit, NUM_SUITS};
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
 use crate::rules::state::{Phase, RoundEnd};
-use crate::simd::{cpu_level, CpuLevel};
+use crate::simd::expand::expand;
+use crate::simd::{self, Cpu, CpuLevel, Kernel};
 
 /// A value an observation can be written as: every feature is a small non-negative
 /// integer, so `f32` and `u8` are both exact. Implemented for exactly those two (the
@@ -331,16 +332,12 @@ fn relative_mask(mask: u8, me: usize, n: usize) -> u64 {
 /// The `captured_bosses` bits of a seat's captured cards: 7 bits for the first copies by
 /// suit, then 7 for the second copies (`pext` on the boss ids, which rise with the suit).
 #[inline(always)]
-fn boss_bits(level: CpuLevel, won: CardSet) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    if level >= CpuLevel::Bmi2 {
-        // SAFETY: the caller runs on a CPU with `level`, so BMI2 is there.
-        return unsafe { core::arch::x86_64::_pext_u64(won.bits(), CardSet::BOSSES.bits()) };
-    }
-    let _ = level;
-    won.bosses()
-        .into_iter()
-        .fold(0, |m, b| m | 1 << boss_index(b))
+fn boss_bits(cpu: Cpu, won: CardSet) -> u64 {
+    simd::pext(cpu, won.bits(), CardSet::BOSSES.bits()).unwrap_or_else(|| {
+        won.bosses()
+            .into_iter()
+            .fold(0, |m, b| m | 1 << boss_index(b))
+    })
 }
 
 /// Index of a boss card in `captured_bosses` blocks: its suit, plus 7 for a second copy.
@@ -363,78 +360,51 @@ fn pass_block(v: Variant, rel: usize) -> usize {
 /// otherwise). Allocation-free. Works for `f32` and `u8` alike; uses AVX-512 or AVX2
 /// where the CPU has them (detected at run time), with identical output.
 pub fn encode<T: ObsValue>(view: &SeatView, out: &mut [T]) {
-    // SAFETY: the CPU's own level.
-    unsafe { encode_with(cpu_level(), view, out) }
+    encode_with(Cpu::detect(), view, out)
 }
 
 /// [`encode`] with the kernels of `level` or, if the CPU lacks it, of the CPU's own
 /// level (for tests and benchmarks that compare the kernels).
 #[doc(hidden)]
 pub fn encode_at<T: ObsValue>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
-    // SAFETY: at most the CPU's own level.
-    unsafe { encode_with(level.min(cpu_level()), view, out) }
+    encode_with(Cpu::at_most(level), view, out)
 }
 
-/// [`encode`] with the kernels of `level`.
-///
-/// # Safety
-/// The CPU must have `level` (`level <= cpu_level()`).
+/// [`encode`] compiled for `cpu`'s level.
 #[inline(always)]
-unsafe fn encode_with<T: ObsValue>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
+fn encode_with<T: ObsValue>(cpu: Cpu, view: &SeatView, out: &mut [T]) {
     assert_eq!(
         out.len(),
         observation_size(view.variant()),
         "observation buffer has the wrong length"
     );
-    #[cfg(target_arch = "x86_64")]
-    match level {
-        // SAFETY (each arm): the caller guarantees the CPU has `level`.
-        CpuLevel::Avx512 => return encode_avx512(view, out),
-        CpuLevel::Avx2 => return encode_avx2(view, out),
-        CpuLevel::Bmi2 => return encode_bmi2(view, out),
-        CpuLevel::Base => {}
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = level;
-    encode_any(CpuLevel::Base, view, out)
+    simd::dispatch(cpu, Encode { view, out })
 }
 
-/// [`encode`] compiled for AVX-512 (F, BW, VL) CPUs.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt")]
-unsafe fn encode_avx512<T: ObsValue>(view: &SeatView, out: &mut [T]) {
-    encode_any(CpuLevel::Avx512, view, out)
+/// The encoder as a [`Kernel`]: compiled once per CPU level.
+struct Encode<'a, 'v, T> {
+    view: &'a SeatView<'v>,
+    out: &'a mut [T],
 }
 
-/// [`encode`] compiled for AVX2 CPUs.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
-unsafe fn encode_avx2<T: ObsValue>(view: &SeatView, out: &mut [T]) {
-    encode_any(CpuLevel::Avx2, view, out)
-}
+impl<T: ObsValue> Kernel for Encode<'_, '_, T> {
+    type Output = ();
 
-/// [`encode`] compiled for CPUs with POPCNT and BMI2 but no AVX2 (baseline x86-64 has no
-/// `popcnt`, and the encoder counts cards a dozen times).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,popcnt")]
-unsafe fn encode_bmi2<T: ObsValue>(view: &SeatView, out: &mut [T]) {
-    encode_any(CpuLevel::Bmi2, view, out)
-}
-
-#[inline(always)]
-fn encode_any<T: ObsValue>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
-    match view.variant() {
-        Variant::FourPlayer => encode_v::<T, 0>(level, view, out),
-        Variant::ThreePlayer => encode_v::<T, 1>(level, view, out),
-        Variant::Seal => encode_v::<T, 2>(level, view, out),
-        Variant::SealShort => encode_v::<T, 3>(level, view, out),
+    #[inline(always)]
+    fn run(self, cpu: Cpu) {
+        match self.view.variant() {
+            Variant::FourPlayer => encode_v::<T, 0>(cpu, self.view, self.out),
+            Variant::ThreePlayer => encode_v::<T, 1>(cpu, self.view, self.out),
+            Variant::Seal => encode_v::<T, 2>(cpu, self.view, self.out),
+            Variant::SealShort => encode_v::<T, 3>(cpu, self.view, self.out),
+        }
     }
 }
 
-/// [`encode`] for the variant `Variant::ALL[V]`, with `level`'s kernels (a constant
-/// where it is inlined).
+/// [`encode`] for the variant `Variant::ALL[V]`, with the kernels of `cpu`'s level (a
+/// constant where it is inlined).
 #[inline(always)]
-fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: &mut [T]) {
+fn encode_v<T: ObsValue, const V: usize>(cpu: Cpu, view: &SeatView, out: &mut [T]) {
     #[allow(clippy::let_unit_value)]
     let () = Lay::<V>::CHECK;
     let v = Lay::<V>::VARIANT;
@@ -485,9 +455,9 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
     // the whole image at the end: 4p float32 67 ns against 53 in criterion).
     let head_len = 64 * Lay::<V>::HEAD_WORDS;
     let (head, tail) = out.split_at_mut(head_len);
-    // SAFETY: the CPU has `level` (every caller checks it); `expand` reads words
-    // `HEAD_WORDS` and `HEAD_WORDS + 1` as spares and stores nothing from them.
-    unsafe { crate::simd::expand::expand(level, &img.words[..Lay::<V>::HEAD_WORDS + 2], head) };
+    // `expand` reads words `HEAD_WORDS` and `HEAD_WORDS + 1` as spares and stores nothing
+    // from them.
+    expand(cpu, &img.words[..Lay::<V>::HEAD_WORDS + 2], head);
 
     // The small 0/1 fields.
     img.one(
@@ -512,7 +482,7 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
     let mut bosses = [0u64; 4];
     for (r, b) in bosses.iter_mut().enumerate().take(n) {
         let p = abs(r);
-        *b = boss_bits(level, view.won_cards(p));
+        *b = boss_bits(cpu, view.won_cards(p));
         img.put(F::CapturedBosses, r * boss_cards(v), *b);
         img.put(F::Voids, r * NUM_SUITS, view.voids(p) as u64);
     }
@@ -535,14 +505,8 @@ fn encode_v<T: ObsValue, const V: usize>(level: CpuLevel, view: &SeatView, out: 
         img.one(F::Truncated, 0);
     }
 
-    // SAFETY: as above; the tail's words are `HEAD_WORDS..`, with the image's spare.
-    unsafe {
-        crate::simd::expand::expand(
-            level,
-            &img.words[Lay::<V>::HEAD_WORDS..Lay::<V>::WORDS],
-            tail,
-        )
-    };
+    // The tail's words are `HEAD_WORDS..`, with the image's spare.
+    expand(cpu, &img.words[Lay::<V>::HEAD_WORDS..Lay::<V>::WORDS], tail);
 
     // The counts, over the zeros the expansion wrote. Those of a round are at most its
     // cards: no clipping needed.

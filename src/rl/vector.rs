@@ -34,6 +34,7 @@ use std::sync::Mutex;
 
 use crate::bots::{bot_by_name, Bot, UnknownBot};
 use crate::cards::Card;
+use crate::error::IllegalAction;
 use crate::rl::observation::{encode, observation_size, write_mask_bool, ObsValue};
 use crate::rl::reward::{rewards, RewardMode};
 use crate::rl::state_tensor::{encode_state, state_size};
@@ -296,15 +297,15 @@ fn check_range(slots: &[Slot], actions: &[i64], first: usize) -> Result<(), Step
     for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
         let legal = slot.state.legal_actions();
         if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
+            // The quick test above only filters: the engine's own check, on a copy, says
+            // whether and why the action is illegal.
             let mut probe = slot.state;
-            let why = match probe.apply_action(a as i128) {
-                Err(e) => e.to_string(),
-                Ok(_) => "not legal".into(),
-            };
-            return Err(StepError::Illegal {
-                env: first + i,
-                why,
-            });
+            if let Err(action) = probe.apply_action(a as i128) {
+                return Err(StepError::Illegal {
+                    env: first + i,
+                    action,
+                });
+            }
         }
     }
     Ok(())
@@ -487,7 +488,7 @@ pub enum StepError {
     /// Not one action per env.
     Length { expected: usize, got: usize },
     /// The first env whose action is not legal there, and why.
-    Illegal { env: usize, why: String },
+    Illegal { env: usize, action: IllegalAction },
 }
 
 impl std::fmt::Display for StepError {
@@ -496,7 +497,9 @@ impl std::fmt::Display for StepError {
             StepError::Length { expected, got } => {
                 write!(f, "expected {expected} actions (one per env), got {got}")
             }
-            StepError::Illegal { env, why } => write!(f, "illegal action in env {env}: {why}"),
+            StepError::Illegal { env, action } => {
+                write!(f, "illegal action in env {env}: {action}")
+            }
         }
     }
 }

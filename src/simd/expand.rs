@@ -8,7 +8,7 @@
 //! runs on any x86-64. Every kernel writes exactly `out`, with the same values: the tests
 //! below check each against the portable one.
 
-use crate::simd::CpuLevel;
+use crate::simd::{Cpu, CpuLevel};
 
 /// A value type the encoder writes, with a kernel per instruction set. (Public in a
 /// private module: the supertrait that seals [`crate::rl::observation::ObsValue`].)
@@ -27,25 +27,24 @@ pub trait Expand: Copy + 'static {
     unsafe fn expand_avx512(words: &[u64], out: &mut [Self]);
 }
 
-/// [`Expand`]'s kernel for `level`. Inlined into callers compiled for that level, where
-/// the kernel inlines in turn (a `#[target_feature]` function only inlines into one
-/// that has its features).
-///
-/// # Safety
-/// The CPU must have `level` (`level <= cpu_level()`).
+/// [`Expand`]'s kernel for `cpu`'s level. Inlined into callers compiled for that level,
+/// where the kernel inlines in turn (a `#[target_feature]` function only inlines into
+/// one that has its features).
 #[inline(always)]
-pub(crate) unsafe fn expand<T: Expand>(level: CpuLevel, words: &[u64], out: &mut [T]) {
+pub(crate) fn expand<T: Expand>(cpu: Cpu, words: &[u64], out: &mut [T]) {
     assert!(
         words.len() > out.len() / 64 + 1 && out.len() >= 64,
         "expand: {} words for {} values",
         words.len(),
         out.len()
     );
-    match level {
+    match cpu.level() {
+        // SAFETY: `cpu` proves the CPU has AVX-512 F, BW and VL.
         #[cfg(target_arch = "x86_64")]
-        CpuLevel::Avx512 => T::expand_avx512(words, out),
+        CpuLevel::Avx512 => unsafe { T::expand_avx512(words, out) },
+        // SAFETY: `cpu` proves the CPU has AVX2.
         #[cfg(target_arch = "x86_64")]
-        CpuLevel::Avx2 => T::expand_avx2(words, out),
+        CpuLevel::Avx2 => unsafe { T::expand_avx2(words, out) },
         _ => T::expand_portable(words, out),
     }
 }
@@ -248,8 +247,7 @@ mod tests {
                     continue;
                 }
                 let mut got = vec![sentinel; len + 1];
-                // SAFETY: this CPU has `level`.
-                unsafe { expand(level, &words, &mut got[..len]) };
+                expand(Cpu::at_most(level), &words, &mut got[..len]);
                 assert_eq!(got, want, "{level:?}, len {len}");
             }
         }

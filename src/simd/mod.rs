@@ -1,9 +1,15 @@
-//! Bit tricks for the hot path: selecting the k-th set bit of a card set.
+//! Every `unsafe` of the crate, in one audited place: CPU detection, the instructions
+//! beyond baseline x86-64 (BMI2's `pdep`/`pext`, AVX2, AVX-512), and the dispatch that
+//! compiles a computation once per CPU level.
 //!
-//! Picking a uniformly random legal card is "select the k-th set bit". On x86-64 CPUs with
-//! BMI2 this is one `pdep` + `tzcnt`; the instruction set is detected once at run time so
-//! that one binary (and one Python wheel) runs on any x86-64. Elsewhere a portable
-//! fallback skips 16-bit chunks by popcount, then clears low bits.
+//! The instruction sets are detected once at run time, so one binary (and one Python
+//! wheel) runs on any x86-64. Code outside this module never runs an instruction the CPU
+//! may lack: it holds a [`Cpu`], a token that only detection makes, and the functions here
+//! take it as proof.
+//!
+//! Picking a uniformly random legal card is "select the k-th set bit": with BMI2 one
+//! `pdep` + `tzcnt`; elsewhere a portable fallback skips 16-bit chunks by popcount, then
+//! clears low bits.
 
 pub(crate) mod expand;
 
@@ -63,6 +69,91 @@ pub enum CpuLevel {
     Avx2 = 3,
     /// `Avx2` plus AVX-512 F, BW and VL (mask registers for bytes and 256-bit vectors).
     Avx512 = 4,
+}
+
+/// Proof that this CPU runs the instructions of a [`CpuLevel`]: only [`Cpu::detect`] and
+/// [`Cpu::at_most`] make one, so a function that takes a `Cpu` may use that level's
+/// instructions without being `unsafe`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cpu(CpuLevel);
+
+impl Cpu {
+    /// This CPU's own level.
+    #[inline(always)]
+    pub fn detect() -> Cpu {
+        Cpu(cpu_level())
+    }
+
+    /// `level`, or this CPU's own level if it lacks `level` (to compare the kernels).
+    #[inline]
+    pub fn at_most(level: CpuLevel) -> Cpu {
+        Cpu(level.min(cpu_level()))
+    }
+
+    #[inline(always)]
+    pub fn level(self) -> CpuLevel {
+        self.0
+    }
+}
+
+/// A computation compiled once per CPU level by [`dispatch`]. `run` should be
+/// `#[inline(always)]`, so that it inlines into each level's `#[target_feature]`
+/// function and is compiled with that level's instructions (the `Cpu` it receives is a
+/// constant there, so per-level branches fold away).
+pub(crate) trait Kernel {
+    type Output;
+    fn run(self, cpu: Cpu) -> Self::Output;
+}
+
+/// Runs `kernel` compiled for `cpu`'s level.
+#[inline(always)]
+pub(crate) fn dispatch<K: Kernel>(cpu: Cpu, kernel: K) -> K::Output {
+    #[cfg(target_arch = "x86_64")]
+    match cpu.0 {
+        // SAFETY (each arm): `cpu` proves the CPU has the level.
+        CpuLevel::Avx512 => return unsafe { run_avx512(kernel) },
+        CpuLevel::Avx2 => return unsafe { run_avx2(kernel) },
+        CpuLevel::Bmi2 => return unsafe { run_bmi2(kernel) },
+        CpuLevel::Base => {}
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cpu;
+    kernel.run(Cpu(CpuLevel::Base))
+}
+
+/// [`dispatch`] for AVX-512 (F, BW, VL) CPUs.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,bmi1,bmi2,popcnt")]
+unsafe fn run_avx512<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Cpu(CpuLevel::Avx512))
+}
+
+/// [`dispatch`] for AVX2 CPUs.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+unsafe fn run_avx2<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Cpu(CpuLevel::Avx2))
+}
+
+/// [`dispatch`] for CPUs with POPCNT and BMI2 but no AVX2 (baseline x86-64 has no
+/// `popcnt`, and the engine counts cards everywhere).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,popcnt")]
+unsafe fn run_bmi2<K: Kernel>(kernel: K) -> K::Output {
+    kernel.run(Cpu(CpuLevel::Bmi2))
+}
+
+/// The bits of `x` under `mask`, packed low (`pext`), where `cpu` has BMI2; `None`
+/// elsewhere (the caller has its own fallback).
+#[inline(always)]
+pub(crate) fn pext(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if cpu.0 >= CpuLevel::Bmi2 {
+        // SAFETY: `cpu` proves BMI2.
+        return Some(unsafe { core::arch::x86_64::_pext_u64(x, mask) });
+    }
+    let _ = (cpu, x, mask);
+    None
 }
 
 #[cfg(target_arch = "x86_64")]
