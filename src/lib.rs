@@ -66,7 +66,7 @@ pub use bots::{bot_by_name, Bot, UnknownBot};
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use infoset::{sampler, Sampler, SeatView};
-pub use record::{Match, Record};
+pub use record::{record_schema_docs, Match, Record};
 pub use rl::{observation, reward, state_tensor, vector};
 pub use rng::uniform_below;
 pub use rules::{
