@@ -30,11 +30,9 @@
 //!
 //! The field-by-field layout of every variant follows; it is `docs/observation.md`,
 //! generated from [`layout_markdown`] (a test fails when the file is stale).
-#![doc = include_str!("../../docs/observation.md")]
+#![doc = include_str!("../../../docs/observation.md")]
 
-use std::fmt::Write as _;
-
-use crate::cards::{left_of, relative_to, Card, CardSet, Suit, NUM_SUITS};
+use crate::cards::{left_of, relative_to, Card, CardSet, NUM_SUITS};
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
 use crate::rules::state::{Phase, RoundEnd};
@@ -71,7 +69,13 @@ impl ObsValue for u8 {
 }
 
 pub use crate::rl::layout::Field;
+
+mod describe;
+mod mask;
+
 use crate::rl::layout::{Layout, Spec};
+pub use describe::describe;
+pub use mask::{legal_mask, write_mask, write_mask_bool};
 
 /// The fields, in vector order. The encoder writes each through its id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -542,125 +546,6 @@ fn encode_v<T: ObsValue, const V: usize>(cpu: Cpu, view: &SeatView, out: &mut [T
     }
 }
 
-/// Writes the legal-action mask of `view`'s seat into `out` (length `num_actions`): true
-/// (1) for each legal card id; all false when it is not this seat's turn.
-/// `T` is `bool`, `u8` or `f32`.
-#[inline]
-pub fn legal_mask<T: From<bool> + Copy>(view: &SeatView, out: &mut [T]) {
-    write_mask(view.legal_actions(), out);
-}
-
-/// Writes `actions` as a mask indexed by card id into `out`.
-#[inline]
-pub fn write_mask<T: From<bool> + Copy>(actions: CardSet, out: &mut [T]) {
-    let bits = actions.bits();
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = T::from(bits >> i & 1 == 1);
-    }
-}
-
-static BOOL_BYTES: [[bool; 8]; 256] = crate::simd::expand::byte_table!(bool, true, false);
-
-/// [`write_mask`] for `bool` masks, 8 entries at a time from a table (the VectorEnv
-/// writes one per env and step). `out` may have any length up to 64.
-#[inline]
-pub fn write_mask_bool(actions: CardSet, out: &mut [bool]) {
-    let bits = actions.bits();
-    let at = out.len() / 8 * 8;
-    let mut chunks = out.chunks_exact_mut(8);
-    for (j, chunk) in (&mut chunks).enumerate() {
-        chunk.copy_from_slice(&BOOL_BYTES[(bits >> (8 * j) & 0xFF) as usize]);
-    }
-    let tail = chunks.into_remainder();
-    let row = &BOOL_BYTES[(bits.checked_shr(at as u32).unwrap_or(0) & 0xFF) as usize];
-    tail.copy_from_slice(&row[..tail.len()]);
-}
-
-/// A human-readable account of what `view`'s seat knows, for debugging. Seats are shown
-/// both absolute and relative (`me`, `left`, `across`, `right`).
-pub fn describe(view: &SeatView) -> String {
-    let v = view.variant();
-    let n = v.num_players();
-    let names: &[&str] = if n == 3 {
-        &["me", "left", "right"]
-    } else {
-        &["me", "left", "across", "right"]
-    };
-    let who = |seat: usize| format!("seat {seat} ({})", names[relative_to(seat, view.seat(), n)]);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{} round {}, phase {}, seat {}'s view; to act: {}",
-        v.name(),
-        view.round(),
-        view.phase().name(),
-        view.seat(),
-        view.current_player().map_or("nobody".into(), who)
-    );
-    let _ = writeln!(
-        s,
-        "trump: {}{}",
-        view.trump_suit()
-            .map_or("unknown".to_string(), |t| t.name().to_string()),
-        view.trump_card()
-            .map_or(String::new(), |c| format!(" (face-up {c})"))
-    );
-    let _ = writeln!(s, "hand: {}", view.hand());
-    let exchanges = [
-        ("passed", '→', view.my_passes().collect::<Vec<_>>()),
-        ("received", '←', view.received().collect()),
-    ];
-    for (label, arrow, cards) in exchanges {
-        if !cards.is_empty() {
-            let items: Vec<String> = cards
-                .iter()
-                .map(|&(c, p)| format!("{c}{arrow}{}", who(p)))
-                .collect();
-            let _ = writeln!(s, "{label}: {}", items.join(", "));
-        }
-    }
-    if let Some(l) = view.trick_leader() {
-        let cards: Vec<String> = view.trick_cards().iter().map(|c| c.to_string()).collect();
-        let _ = writeln!(s, "trick led by {}: [{}]", who(l), cards.join(" "));
-    }
-    for r in 0..n {
-        let p = view.relative(r);
-        let voids: String = Suit::ALL
-            .iter()
-            .filter(|&&su| view.voids(p) >> su as u8 & 1 == 1)
-            .map(|su| su.letter())
-            .collect();
-        let _ = writeln!(
-            s,
-            "{}: {} cards, picks {}, tricks {}, bosses {}, voids [{}], played {}",
-            who(p),
-            view.hand_len(p),
-            view.num_picks(p),
-            view.tricks_won(p),
-            view.won_cards(p).bosses(),
-            voids,
-            view.played_by(p)
-        );
-    }
-    let scores: Vec<String> = (0..v.num_sides())
-        .map(|side| view.score(view.relative(side)).to_string())
-        .collect();
-    let _ = write!(s, "scores (relative sides): {}", scores.join(" "));
-    if v.is_seal() {
-        let _ = write!(
-            s,
-            "; seals mine {:07b} theirs {:07b}",
-            view.seals(view.seat() & 1),
-            view.seals((view.seat() + 1) & 1)
-        );
-    }
-    if let Some(res) = view.last_round_result() {
-        let _ = write!(s, "; last round: {}", res.reason.name());
-    }
-    s.push('\n');
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -677,23 +562,6 @@ mod tests {
             assert_eq!(at, observation_size(v));
             let md = layout_markdown(v);
             assert_eq!(md.lines().count(), 4 + layout(v).len());
-        }
-    }
-
-    #[test]
-    fn bool_mask_table_agrees_with_write_mask() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..500 {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            for len in [49, 56, 3, 64] {
-                let set = CardSet(x & (u64::MAX >> (64 - len)));
-                let (mut a, mut b) = (vec![false; len], vec![true; len]);
-                write_mask(set, &mut a);
-                write_mask_bool(set, &mut b);
-                assert_eq!(a, b);
-            }
         }
     }
 

@@ -1,6 +1,7 @@
-"""Rendering shared by the Gymnasium and PettingZoo environments: ``"ansi"`` (text),
-``"human"`` (the text, printed) and ``"rgb_array"`` (the table's picture as pixels),
-of the whole table or of one seat's view (the other hands hidden)."""
+"""What the Gymnasium, PettingZoo and vector environments share: the observation bound,
+the checks of their common arguments, and rendering: ``"ansi"`` (text), ``"human"``
+(the text, printed) and ``"rgb_array"`` (the table's picture as pixels), of the whole
+table or of one seat's view (the other hands hidden)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,28 @@ from typing import Any, Optional
 
 import numpy as np
 
+# Every observation value is 0/1 or a count clipped to 255 (docs/observation.md).
+OBS_HIGH = 255
+
 RENDER_MODES = ["ansi", "human", "rgb_array"]
+REWARD_MODES = ("win", "points")
+ILLEGAL_ACTIONS = ("raise", "lose")
+
+
+def check_reward_mode(reward_mode: str) -> None:
+    """``ValueError`` unless ``reward_mode`` is one of :data:`REWARD_MODES`."""
+    if reward_mode not in REWARD_MODES:
+        raise ValueError(
+            f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
+        )
+
+
+def check_illegal_action(illegal_action: str) -> None:
+    """``ValueError`` unless ``illegal_action`` is one of :data:`ILLEGAL_ACTIONS`."""
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(
+            f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
+        )
 
 
 def check_render_mode(render_mode: Optional[str]) -> None:
