@@ -1,5 +1,5 @@
 //! One test or more per rule of docs/rules.md, on explicit deals and positions.
-//! (R7–R9 scoring positions are unit tests in `src/scoring.rs`.)
+//! (R7–R9 scoring positions are unit tests in `src/rules/scoring.rs`.)
 
 mod common;
 use common::*;
