@@ -411,20 +411,36 @@ impl<T: ObsValue> Kernel for Encode<'_, '_, T> {
 fn encode_v<T: ObsValue, const V: usize>(cpu: Cpu, view: &SeatView, out: &mut [T]) {
     #[allow(clippy::let_unit_value)]
     let () = Lay::<V>::CHECK;
-    let v = Lay::<V>::VARIANT;
-    debug_assert_eq!(view.variant(), v);
+    debug_assert_eq!(view.variant(), Lay::<V>::VARIANT);
     let out = &mut out[..Lay::<V>::SIZE];
+    let mut img = Image::<V> {
+        words: [0; MAX_WORDS],
+    };
+    card_blocks(view, &mut img);
+    // The card-id blocks are final: store their words now. For `f32` that store is
+    // most of the encoder's time, and it drains while the rest is computed (storing
+    // the whole image at the end: 4p float32 67 ns against 53 in criterion).
+    let head_len = 64 * Lay::<V>::HEAD_WORDS;
+    let (head, tail) = out.split_at_mut(head_len);
+    // `expand` reads words `HEAD_WORDS` and `HEAD_WORDS + 1` as spares and stores nothing
+    // from them.
+    expand(cpu, &img.words[..Lay::<V>::HEAD_WORDS + 2], head);
+    let bosses = small_fields(cpu, view, &mut img);
+    // The tail's words are `HEAD_WORDS..`, with the image's spare.
+    expand(cpu, &img.words[Lay::<V>::HEAD_WORDS..Lay::<V>::WORDS], tail);
+    count_fields::<T, V>(view, &bosses, out);
+}
+
+/// The card-id blocks of `view`'s observation, into the bit image.
+#[inline(always)]
+fn card_blocks<const V: usize>(view: &SeatView, img: &mut Image<V>) {
+    let v = Lay::<V>::VARIANT;
     let (n, d) = (Lay::<V>::N, Lay::<V>::DECK);
     let me = view.seat();
     // `n` is a constant here, so with 4 seats these are masks, which also lets the
     // compiler drop the bounds checks.
     let rel = |seat: usize| relative_to(seat, me, n);
     let abs = |r: usize| left_of(me, r, n);
-    let mut img = Image::<V> {
-        words: [0; MAX_WORDS],
-    };
-
-    // The card-id blocks.
     img.put(F::Hand, 0, view.hand().bits());
     if v.has_trump_card() {
         if let Some(c) = view.trump_card() {
@@ -453,17 +469,17 @@ fn encode_v<T: ObsValue, const V: usize>(cpu: Cpu, view: &SeatView, out: &mut [T
         img.put(F::Passed, 0, picks.bits());
         img.put(F::Received, 0, view.received_cards().bits());
     }
+}
 
-    // The card-id blocks are final: store their words now. For `f32` that store is
-    // most of the encoder's time, and it drains while the rest is computed (storing
-    // the whole image at the end: 4p float32 67 ns against 53 in criterion).
-    let head_len = 64 * Lay::<V>::HEAD_WORDS;
-    let (head, tail) = out.split_at_mut(head_len);
-    // `expand` reads words `HEAD_WORDS` and `HEAD_WORDS + 1` as spares and stores nothing
-    // from them.
-    expand(cpu, &img.words[..Lay::<V>::HEAD_WORDS + 2], head);
-
-    // The small 0/1 fields.
+/// The small 0/1 fields, into the bit image; returns each relative seat's
+/// `captured_bosses` bits (the counts need them).
+#[inline(always)]
+fn small_fields<const V: usize>(cpu: Cpu, view: &SeatView, img: &mut Image<V>) -> [u64; 4] {
+    let v = Lay::<V>::VARIANT;
+    let n = Lay::<V>::N;
+    let me = view.seat();
+    let rel = |seat: usize| relative_to(seat, me, n);
+    let abs = |r: usize| left_of(me, r, n);
     img.one(
         F::Phase,
         match view.phase() {
@@ -508,12 +524,18 @@ fn encode_v<T: ObsValue, const V: usize>(cpu: Cpu, view: &SeatView, out: &mut [T
     if view.is_truncated() {
         img.one(F::Truncated, 0);
     }
+    bosses
+}
 
-    // The tail's words are `HEAD_WORDS..`, with the image's spare.
-    expand(cpu, &img.words[Lay::<V>::HEAD_WORDS..Lay::<V>::WORDS], tail);
-
-    // The counts, over the zeros the expansion wrote. Those of a round are at most its
-    // cards: no clipping needed.
+/// The count fields, written over the zeros the expansion wrote. Those of a round are at
+/// most its cards: no clipping needed.
+#[inline(always)]
+fn count_fields<T: ObsValue, const V: usize>(view: &SeatView, bosses: &[u64; 4], out: &mut [T]) {
+    let v = Lay::<V>::VARIANT;
+    let n = Lay::<V>::N;
+    let me = view.seat();
+    let rel = |seat: usize| relative_to(seat, me, n);
+    let abs = |r: usize| left_of(me, r, n);
     let mut c = Counts::<T, V> { out };
     let mut team_tricks = [0u8; 2];
     let mut team_bosses = [0u8; 2];
@@ -539,7 +561,7 @@ fn encode_v<T: ObsValue, const V: usize>(cpu: Cpu, view: &SeatView, out: &mut [T
         c.clipped(F::Scores, side, view.score(abs(side)) as usize);
     }
     c.clipped(F::Round, 0, view.round() as usize);
-    if let Some(res) = last {
+    if let Some(res) = view.last_round_result() {
         for (p, &pts) in res.points.iter().enumerate().take(n) {
             c.clipped(F::LastRoundPoints, rel(p), pts as usize);
         }
