@@ -107,12 +107,7 @@ class YokaiSeptetEnv(gym.Env):
 
     def _play_bots(self) -> float:
         """Lets the bots move until the learner's turn or the end; the learner's reward."""
-        total = 0.0
-        g = self.game
-        while g.phase != "over" and g.current_player != self.learner_seat:
-            a = self._bots[g.current_player].act(g)
-            total += g.step_rewards(a, self.reward_mode)[self.learner_seat]
-        return total
+        return self.game.play_bots(self._bots, self.learner_seat, self.reward_mode)
 
     def _info(self) -> dict:
         return {

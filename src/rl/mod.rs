@@ -3,6 +3,7 @@
 //! Python's `VectorEnv`.
 
 pub(crate) mod layout;
+pub(crate) mod learner;
 pub mod observation;
 pub mod reward;
 pub mod state_tensor;

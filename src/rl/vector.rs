@@ -35,6 +35,7 @@ use std::sync::Mutex;
 use crate::bots::{bot_by_name, Bot, UnknownBot};
 use crate::cards::Card;
 use crate::error::IllegalAction;
+use crate::rl::learner::bots_until_turn;
 use crate::rl::observation::{encode, observation_size, write_mask_bool, ObsValue};
 use crate::rl::reward::{rewards, RewardMode};
 use crate::rl::state_tensor::{encode_state, state_size};
@@ -223,17 +224,14 @@ impl Slot {
         if sh.learner.is_none() {
             return;
         }
-        while let Some(p) = self.state.current_player() {
-            if p == self.learner as usize {
-                break;
-            }
-            let card = self.bots[p].act(&self.state.view(p));
-            let out = self
-                .state
-                .apply(card)
-                .expect("a bot returned an illegal action");
-            add(acc, rewards(sh.reward, &out, &self.state));
-        }
+        let bots = &mut self.bots;
+        bots_until_turn(
+            &mut self.state,
+            self.learner as usize,
+            sh.reward,
+            |p, view| bots[p].act(view),
+            |r| add(acc, *r),
+        );
     }
 
     /// The seat whose observation is written: the learner, or the player to move.
