@@ -37,8 +37,9 @@
 //! assert!(s.winners().count() > 0);
 //! ```
 
-// The source is grouped by concern (docs/architecture.md has the map); every group is
-// private, and the public API is what this file re-exports.
+// The source is grouped by concern (docs/architecture.md has the map). Groups whose
+// paths users write (`rules::`, `arena::`, `simd::`, …) are public with curated contents
+// and private children; the others are private, and the root re-exports what they offer.
 pub mod arena;
 pub mod bots;
 mod cards;

@@ -44,7 +44,7 @@ pub struct PlayedGame<'a> {
 }
 
 /// The counts of one game of the arena played elsewhere, to merge with others (and with
-/// counts from [`run_arena_range`]) into a summary. An error if the index is outside the
+/// counts from [`run_arena_range`](super::run_arena_range)) into a summary. An error if the index is outside the
 /// arena, or the game is not over or was not set up as [`game_setup`] says (deal seed and
 /// rules), so that such counts compare with the Rust arena's exactly.
 pub fn played_game_counts(

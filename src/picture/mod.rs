@@ -1,5 +1,5 @@
 //! Pictures of the table: what one picture shows ([`Table`]), drawn as text (the
-//! `Display` impls in `display.rs`), as SVG ([`svg`]), as a self-contained HTML replay
+//! `Display` impls in `text.rs`), as SVG ([`svg`]), as a self-contained HTML replay
 //! viewer ([`html`]) and, with the `raster` feature, as pixels ([`raster`]).
 //!
 //! A [`Table`] is built either from a [`State`] (the referee's view: every hand) or from a

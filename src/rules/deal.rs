@@ -74,7 +74,7 @@ impl Deal {
     /// The deal of round `round` in a game of `variant` seeded with `seed`.
     ///
     /// This is exactly the documented procedure (module docs; `tests/golden.rs` pins it):
-    /// [`shuffle`] with [`deal_rng`], then cut the deck. The fast path reads the stream's
+    /// `shuffle` with `deal_rng`, then cut the deck. The fast path reads the stream's
     /// first 64-word ChaCha8 block directly: as long as no draw falls where Lemire's
     /// method might reject (probability about `n / 2³²` per draw), each draw takes exactly
     /// the next word, which is what the step-by-step procedure does too. Otherwise it
