@@ -37,6 +37,9 @@
 //! assert!(s.winners().count() > 0);
 //! ```
 
+// Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token).
+#![deny(unsafe_code)]
+
 // The source is grouped by concern (docs/architecture.md has the map). Groups whose
 // paths users write (`rules::`, `arena::`, `simd::`, …) are public with curated contents
 // and private children; the others are private, and the root re-exports what they offer.
@@ -53,6 +56,7 @@ mod record;
 mod rl;
 mod rng;
 pub mod rules;
+#[allow(unsafe_code)]
 pub mod simd;
 pub mod solver;
 
