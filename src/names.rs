@@ -32,3 +32,33 @@ macro_rules! names {
 }
 
 pub(crate) use names;
+
+#[cfg(test)]
+mod tests {
+    use crate::rl::reward::RewardMode;
+    use crate::rules::{Episode, Phase, RoundEnd, Scoring, Variant};
+
+    /// Every value's name is unique, finds the value again, and is what it displays.
+    fn round_trip<T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display>(
+        all: &[T],
+        name: impl Fn(T) -> &'static str,
+        from_name: impl Fn(&str) -> Option<T>,
+    ) {
+        for &v in all {
+            assert_eq!(from_name(name(v)), Some(v));
+            assert_eq!(v.to_string(), name(v));
+            assert_eq!(all.iter().filter(|&&w| name(w) == name(v)).count(), 1);
+        }
+        assert_eq!(from_name("no such name"), None);
+    }
+
+    #[test]
+    fn names_find_their_values_and_display() {
+        round_trip(&Variant::ALL, Variant::name, Variant::from_name);
+        round_trip(&Scoring::ALL, Scoring::name, Scoring::from_name);
+        round_trip(&Episode::ALL, Episode::name, Episode::from_name);
+        round_trip(&Phase::ALL, Phase::name, Phase::from_name);
+        round_trip(&RoundEnd::ALL, RoundEnd::name, RoundEnd::from_name);
+        round_trip(&RewardMode::ALL, RewardMode::name, RewardMode::from_name);
+    }
+}
