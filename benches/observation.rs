@@ -10,7 +10,7 @@
 //! time per step minus the bare playout's is the encoder's cost inside a rollout.
 //! `store_floor_*` zeroes a buffer of the observation's size with 64-byte stores, the
 //! encoder's own kind: what writing the vector costs before any encoding work (for
-//! `f32`, most of the encoder's time). `examples/encode_levels.rs` compares each SIMD kernel on scattered
+//! `f32`, most of the encoder's time). `tools/encode_levels.rs` compares each SIMD kernel on scattered
 //! positions. `python3 benches/encode_ratio.py` prints the ratios from the last run.
 //!
 //! `cargo bench --bench observation -- --warm-up-time 1 --measurement-time 3`

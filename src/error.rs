@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::card::{Card, Suit};
+use crate::cards::{Card, Suit};
 
 /// Why an action cannot be applied now. The state is unchanged whenever this is returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,23 +3,27 @@
 //! A fast, exact engine for the trick-taking card game *Yokai Septet*, built for
 //! reinforcement learning. Rules are numbered R1..R10 as in `docs/rules.md`.
 //!
-//! - [`card`]: cards, suits and `u64` card sets (R1).
-//! - [`config`]: variants, scoring, episodes — the game's configuration (R3, R10).
-//! - [`deal`]: the documented seeded shuffle and validated explicit deals (R4.1, R10).
-//! - [`state`]: the position, a small `Copy` value; [`passing`], [`trick`] and
-//!   [`scoring`] hold the rules of each phase (R4–R9).
-//! - [`record`]: JSON game records and validated replays ([`Match`] = state + history).
-//! - [`view`]: [`SeatView`], one seat's information set — all that bots and observations
-//!   may read (R10).
-//! - [`observation`]: the canonical observation encoder and its generated layout;
-//!   [`reward`]: reward modes; [`sampler`]: exactly uniform determinizations.
+//! The source is grouped by concern; `docs/architecture.md` maps it. The public API is
+//! what this file re-exports:
+//!
+//! - cards: [`Card`], [`Suit`], [`CardSet`] (R1).
+//! - [`rules`]: the configuration ([`GameConfig`], [`Variant`], [`Scoring`], [`Episode`];
+//!   R3, R10), the documented seeded shuffle and validated explicit deals ([`Deal`]; R4.1),
+//!   and the position [`State`], a small `Copy` value whose fields only the rules change
+//!   (passing, tricks, scoring and sealing: R4–R9).
+//! - [`Match`] and [`Record`]: JSON game records and validated replays.
+//! - information sets: [`SeatView`], one seat's information set — all that bots and
+//!   observations may read (R10); [`sampler`]: exactly uniform determinizations.
+//! - the RL interface: [`observation`] (the canonical encoder and its generated layout),
+//!   [`state_tensor`] (the privileged full-information tensor), [`reward`] (reward modes),
+//!   [`vector`] (many games stepped together on rayon, writing observations, masks, rewards
+//!   and flags into caller-provided buffers: the core of Python's `VectorEnv`).
+//! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-dd`, `ismcts`), [`arena`]
+//!   (duplicate-deal arenas on rayon, and the round-robin ladder), [`solver`] (the exact
+//!   perfect-information solver for the rest of a round).
 //! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])
 //!   and pixels (feature `raster`), and the HTML replay viewer ([`picture::replay_html`]).
-//! - [`bots`]: `random`, `heuristic`, `pimc`, `pimc-dd`; [`arena`]: duplicate-deal arenas on
-//!   rayon; [`ladder`]: round-robin arenas summarised as an Elo table.
-//! - [`solver`]: the exact perfect-information solver for the rest of a round.
-//! - [`vector`]: many games stepped together on rayon, writing observations, masks,
-//!   rewards and flags into caller-provided buffers (the core of Python's `VectorEnv`).
+//! - [`simd`]: the CPU level the vector kernels run at.
 //! - `cli` (feature `cli`): the `yokai-septet` command-line tool (`arena`, `play`,
 //!   `replay`, `bench`), shared by the binary and the Python console script.
 //!
@@ -33,46 +37,44 @@
 //! assert!(s.winners().count() > 0);
 //! ```
 
+// Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token).
+#![deny(unsafe_code)]
+
+// The source is grouped by concern (docs/architecture.md has the map). Groups whose
+// paths users write (`rules::`, `arena::`, `simd::`, …) are public with curated contents
+// and private children; the others are private, and the root re-exports what they offer.
 pub mod arena;
-pub mod bits;
 pub mod bots;
-pub mod card;
+mod cards;
 #[cfg(feature = "cli")]
 pub mod cli;
-pub mod config;
-pub mod deal;
-mod display;
-pub mod error;
-mod expand;
-pub mod imitation;
-pub mod ladder;
-pub mod layout;
-pub mod observation;
-pub mod passing;
+mod error;
+mod infoset;
+mod names;
 pub mod picture;
-pub mod record;
-pub mod reward;
-pub mod sampler;
-pub mod scoring;
+mod record;
+mod rl;
+mod rng;
+pub mod rules;
+#[allow(unsafe_code)]
+pub mod simd;
 pub mod solver;
-pub mod state;
-pub mod state_tensor;
-pub mod trick;
-pub mod vector;
-pub mod view;
+
+#[cfg(feature = "python")]
+pub mod python;
 
 pub use arena::{
     run_arena, run_arena_range, summarize, ArenaConfig, ArenaCounts, ArenaError, ArenaReport,
     ArenaSummary,
 };
 pub use bots::{bot_by_name, Bot, BotError};
-pub use card::{Card, CardSet, Suit};
-pub use config::{Episode, GameConfig, Scoring, Variant};
-pub use deal::Deal;
+pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
-pub use record::{Match, Record};
-pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};
-pub use view::SeatView;
-
-#[cfg(feature = "python")]
-pub mod python;
+pub use infoset::{sampler, Sampler, SeatView};
+pub use record::{record_schema_docs, Match, Record};
+pub use rl::{observation, reward, state_tensor, vector};
+pub use rng::uniform_below;
+pub use rules::{
+    Deal, Episode, GameConfig, Outcome, Phase, RoundEnd, RoundResult, Scoring, State, TrickResult,
+    Variant,
+};

@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use yokai_septet::arena::run_arena;
-use yokai_septet::deal::uniform_below;
+use yokai_septet::uniform_below;
 use yokai_septet::{bot_by_name, ArenaConfig, Card, GameConfig, Scoring, State, Variant};
 
 /// Random positions of `variant`: every decision point of random games.

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 
 use common::{positions, random_action, rng};
 use rand_core::RngCore;
-use yokai_septet::bits::{cpu_level, CpuLevel};
 use yokai_septet::observation::{
     describe, encode, encode_at, layout, layout_docs, legal_mask, observation_size, Field,
 };
 use yokai_septet::sampler::Sampler;
+use yokai_septet::simd::{cpu_level, CpuLevel};
 use yokai_septet::{Card, CardSet, GameConfig, Phase, SeatView, State, Suit, Variant};
 
 fn obs(view: &SeatView) -> Vec<f32> {
@@ -121,7 +121,7 @@ fn r4_which_card_was_picked_is_seen_only_by_picker_and_receiver() {
             sb.apply(b).unwrap();
             // The receiver sees the card only if this pick completed the exchange.
             let k = s.view(picker).num_picks(picker);
-            let receiver = yokai_septet::passing::pass_target(v, picker, k);
+            let receiver = yokai_septet::rules::pass_target(v, picker, k);
             let exchanged = sa.phase() != Phase::Pass;
             if sa.current_player() != sb.current_player() {
                 // Passing the A (or Snow 13) in the first round publicly moves the lead

@@ -1,10 +1,10 @@
 //! One test or more per rule of docs/rules.md, on explicit deals and positions.
-//! (R7–R9 scoring positions are unit tests in `src/scoring.rs`.)
+//! (R7–R9 scoring positions are unit tests in `src/rules/scoring.rs`.)
 
 mod common;
 use common::*;
 
-use yokai_septet::trick::{legal_plays, winning_index};
+use yokai_septet::rules::{legal_plays, winning_index};
 use yokai_septet::{
     Card, CardSet, Episode, GameConfig, IllegalAction, Match, Phase, Scoring, State, Suit, Variant,
 };

@@ -5,7 +5,7 @@
 //! returns a legal action for the seat to move.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use yokai_septet::bits::CpuLevel;
+use yokai_septet::simd::CpuLevel;
 use yokai_septet::observation::{encode, encode_at, layout, legal_mask, observation_size};
 use yokai_septet::{bot_by_name, GameConfig, State, Variant};
 

@@ -10,9 +10,16 @@ import numpy as np
 from gymnasium import spaces
 
 from ._core import Bot, Game
-from ._render import RENDER_MODES, check_render_mode, check_seat, render
+from ._env_common import (
+    OBS_HIGH,
+    RENDER_MODES,
+    check_illegal_action,
+    check_render_mode,
+    check_reward_mode,
+    check_seat,
+    render,
+)
 
-OBS_HIGH = 255.0
 
 
 class YokaiSeptetEnv(gym.Env):
@@ -77,14 +84,8 @@ class YokaiSeptetEnv(gym.Env):
                     f"opponents lists {len(names)} names, expected one per seat ({n})"
                 )
         self._bots = [Bot(name, seed=0) for name in names]  # ValueError on unknown names
-        if reward_mode not in ("win", "points"):
-            raise ValueError(
-                f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
-            )
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(
-                f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
-            )
+        check_reward_mode(reward_mode)
+        check_illegal_action(illegal_action)
         check_render_mode(render_mode)
         if render_seat != "learner":
             check_seat(render_seat, n)
@@ -106,12 +107,7 @@ class YokaiSeptetEnv(gym.Env):
 
     def _play_bots(self) -> float:
         """Lets the bots move until the learner's turn or the end; the learner's reward."""
-        total = 0.0
-        g = self.game
-        while g.phase != "over" and g.current_player != self.learner_seat:
-            a = self._bots[g.current_player].act(g)
-            total += g.step_rewards(a, self.reward_mode)[self.learner_seat]
-        return total
+        return self.game.play_bots(self._bots, self.learner_seat, self.reward_mode)
 
     def _info(self) -> dict:
         return {

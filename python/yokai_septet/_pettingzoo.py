@@ -10,10 +10,17 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ._core import Game, IllegalActionError
-from ._render import RENDER_MODES, check_render_mode, check_seat, render
+from ._env_common import (
+    OBS_HIGH,
+    RENDER_MODES,
+    check_illegal_action,
+    check_render_mode,
+    check_reward_mode,
+    check_seat,
+    render,
+)
 
 #: Upper bound of every observation value (they are 0/1 flags and small counts).
-OBS_HIGH = 255.0
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -84,10 +91,7 @@ class raw_env(AECEnv):
     ) -> None:
         super().__init__()
         check_render_mode(render_mode)
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(
-                f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
-            )
+        check_illegal_action(illegal_action)
         if observation_key not in ("observation", "observations"):
             raise ValueError(
                 f"unknown observation_key {observation_key!r}: valid keys are "
@@ -97,10 +101,7 @@ class raw_env(AECEnv):
         self.illegal_reward = float(illegal_reward)
         self.observation_key = observation_key
         self._ended_by_illegal_action = False
-        if reward_mode not in ("win", "points"):
-            raise ValueError(
-                f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
-            )
+        check_reward_mode(reward_mode)
         self._config = dict(
             variant=variant, scoring=scoring, episode=episode, max_rounds=max_rounds
         )

@@ -11,9 +11,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from ._core import VectorEnv as _CoreVectorEnv
-
-# Every observation value is 0/1 or a count clipped at 255 (docs/observation.md).
-OBS_HIGH = 255
+from ._env_common import OBS_HIGH
 
 
 class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):

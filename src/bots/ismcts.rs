@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::card::{Card, CardSet};
-use crate::deal::uniform_below;
-use crate::sampler::Sampler;
-use crate::state::Phase;
-use crate::view::SeatView;
+use crate::cards::{Card, CardSet};
+use crate::infoset::sampler::Sampler;
+use crate::infoset::view::SeatView;
+use crate::rng::uniform_below;
+use crate::rules::state::Phase;
 
 use super::heuristic::HeuristicBot;
 use super::pimc::round_value;

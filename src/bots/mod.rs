@@ -21,12 +21,12 @@ use std::fmt;
 use std::time::Duration;
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
 
-use crate::card::{Card, CardSet};
-use crate::config::Variant;
-use crate::deal::uniform_below;
-use crate::view::SeatView;
+use crate::cards::{Card, CardSet};
+use crate::infoset::view::SeatView;
+use crate::rng::uniform_below;
+use crate::rules::config::Variant;
 
 mod eval;
 mod heuristic;
@@ -214,10 +214,7 @@ pub fn bot_for_variant(name: &str, seed: u64, variant: Variant) -> Result<Box<dy
 
 /// The bot-randomness stream for `seed` (a domain tag keeps it apart from deal streams).
 pub(crate) fn bot_rng(seed: u64) -> ChaCha8Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    key[16..].copy_from_slice(b"yokaiseptet/bots");
-    ChaCha8Rng::from_seed(key)
+    crate::rng::chacha(crate::rng::Stream::Bots, seed, 0)
 }
 
 /// A uniformly random card of `set` (non-empty).

@@ -24,10 +24,10 @@ use std::time::SystemTime;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::Bot;
-use crate::card::Card;
-use crate::config::Variant;
-use crate::observation::{encode, observation_size};
-use crate::view::SeatView;
+use crate::cards::Card;
+use crate::infoset::view::SeatView;
+use crate::rl::observation::{encode, observation_size};
+use crate::rules::config::Variant;
 
 /// The `format` metadata value of a weights file this version reads.
 pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
@@ -549,8 +549,8 @@ impl Bot for NnBot {
 mod tests {
     use super::*;
     use crate::bots::{bot_for_variant, BotError};
-    use crate::config::GameConfig;
-    use crate::state::State;
+    use crate::rules::config::GameConfig;
+    use crate::rules::state::State;
     use rand_chacha::ChaCha8Rng;
     use rand_core::{RngCore, SeedableRng};
 

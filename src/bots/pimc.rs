@@ -14,14 +14,14 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::card::Card;
-use crate::scoring::seals_to_win;
-use crate::state::{Phase, RoundResult, State};
-use crate::view::SeatView;
+use crate::cards::Card;
+use crate::infoset::view::SeatView;
+use crate::rules::scoring::seals_to_win;
+use crate::rules::state::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
 use super::{bot_rng, budget_text, uniform_card, Bot, Evaluation};
-use crate::sampler::Sampler;
+use crate::infoset::sampler::Sampler;
 
 /// The policy that finishes a round inside a determinization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

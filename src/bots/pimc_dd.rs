@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::card::{Card, CardSet};
-use crate::config::Variant;
-use crate::sampler::Sampler;
+use crate::cards::{Card, CardSet};
+use crate::infoset::sampler::Sampler;
+use crate::infoset::view::SeatView;
+use crate::rules::config::Variant;
+use crate::rules::state::Phase;
 use crate::solver::Solver;
-use crate::state::Phase;
-use crate::view::SeatView;
 
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};

@@ -9,8 +9,8 @@
 use std::io::Write;
 
 use crate::bots::{Bot, HeuristicBot, IsmctsBot, IsmctsConfig};
-use crate::state::Phase;
-use crate::view::SeatView;
+use crate::infoset::view::SeatView;
+use crate::rules::state::Phase;
 
 use super::Failure;
 
@@ -41,7 +41,7 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, out: &mut W) -> Result<(), Failu
             .find(|(c, _)| *c == card)
             .map_or(f64::NAN, |v| v.1)
     };
-    let mut others: Vec<(crate::card::Card, f64)> = eval
+    let mut others: Vec<(crate::cards::Card, f64)> = eval
         .values
         .iter()
         .copied()

@@ -411,9 +411,9 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     arena.scoring = parse_scoring(&a.scoring)?;
     arena.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
     arena.threads = a.threads;
-    let config = crate::ladder::LadderConfig { arena };
+    let config = crate::arena::ladder::LadderConfig { arena };
     let variant = config.arena.variant.name();
-    let report = crate::ladder::run_ladder(&config, &mut |done, total| {
+    let report = crate::arena::ladder::run_ladder(&config, &mut |done, total| {
         let _ = writeln!(err, "ladder {variant}: pairing {done}/{total} done");
     })
     .map_err(|e| Failure::usage(e.to_string()))?;

@@ -11,12 +11,12 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::bots::{bot_for_variant, Bot, BotError};
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{GameConfig, Scoring, Variant};
-use crate::passing::pass_target;
+use crate::cards::{left_of, pass_target};
+use crate::cards::{Card, CardSet, Suit};
+use crate::infoset::view::SeatView;
 use crate::record::Match;
-use crate::state::{Outcome, Phase};
-use crate::view::SeatView;
+use crate::rules::config::{GameConfig, Scoring, Variant};
+use crate::rules::state::{Outcome, Phase, RoundResult, TrickResult};
 
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};
@@ -583,59 +583,85 @@ fn narrate<W: Write + ?Sized>(
     after: &SeatView,
     out: &mut W,
 ) -> Result<(), Failure> {
-    let st = t.style;
     if before.phase() == Phase::Pass {
-        if p == t.me {
-            let k = before.picks(p).len();
-            writeln!(
-                out,
-                "You will pass {} to {}.",
-                st.card(card),
-                pass_goal(t, k)
-            )?;
-        }
-        if after.phase() == Phase::Play || after.round() != before.round() {
-            let by_seat = |cards: Vec<(Card, usize)>, word: &str| -> String {
-                let parts: Vec<String> = (0..t.n())
-                    .filter_map(|q| {
-                        let mine: Vec<Card> =
-                            cards.iter().filter(|x| x.1 == q).map(|x| x.0).collect();
-                        (!mine.is_empty())
-                            .then(|| format!("{} {word} {}", st.cards(mine), t.short(q)))
-                    })
-                    .collect();
-                parts.join(", ")
-            };
-            writeln!(
-                out,
-                "Cards exchanged. You passed {}.",
-                by_seat(after.my_passes().collect(), "to")
-            )?;
-            writeln!(
-                out,
-                "You received {}.",
-                by_seat(after.received().collect(), "from")
-            )?;
-            if let Some(l) = after.round_leader() {
-                writeln!(
-                    out,
-                    "{} lead{} the first trick.",
-                    capital(&t.who(l)),
-                    if l == t.me { "" } else { "s" }
-                )?;
-            }
-        }
-        return Ok(());
+        return narrate_pick(t, before, p, card, after, out);
     }
     let Some(trick) = outcome.trick else {
         return Ok(());
     };
+    narrate_trick(t, before, &trick, outcome.new_seals, out)?;
+    if let Some(r) = outcome.round {
+        narrate_round_end(t, before, &r, after, out)?;
+    }
+    Ok(())
+}
+
+/// A passing pick: the human's own, and the exchange once every seat has picked.
+fn narrate_pick<W: Write + ?Sized>(
+    t: &Table,
+    before: &crate::State,
+    p: usize,
+    card: Card,
+    after: &SeatView,
+    out: &mut W,
+) -> Result<(), Failure> {
+    let st = t.style;
+    if p == t.me {
+        let k = before.picks(p).len();
+        writeln!(
+            out,
+            "You will pass {} to {}.",
+            st.card(card),
+            pass_goal(t, k)
+        )?;
+    }
+    if after.phase() == Phase::Play || after.round() != before.round() {
+        let by_seat = |cards: Vec<(Card, usize)>, word: &str| -> String {
+            let parts: Vec<String> = (0..t.n())
+                .filter_map(|q| {
+                    let mine: Vec<Card> = cards.iter().filter(|x| x.1 == q).map(|x| x.0).collect();
+                    (!mine.is_empty()).then(|| format!("{} {word} {}", st.cards(mine), t.short(q)))
+                })
+                .collect();
+            parts.join(", ")
+        };
+        writeln!(
+            out,
+            "Cards exchanged. You passed {}.",
+            by_seat(after.my_passes().collect(), "to")
+        )?;
+        writeln!(
+            out,
+            "You received {}.",
+            by_seat(after.received().collect(), "from")
+        )?;
+        if let Some(l) = after.round_leader() {
+            writeln!(
+                out,
+                "{} lead{} the first trick.",
+                capital(&t.who(l)),
+                if l == t.me { "" } else { "s" }
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A completed trick: its cards, its winner, the bosses and seals it took.
+fn narrate_trick<W: Write + ?Sized>(
+    t: &mut Table,
+    before: &crate::State,
+    trick: &TrickResult,
+    new_seals: u8,
+    out: &mut W,
+) -> Result<(), Failure> {
+    let st = t.style;
     let n = t.n();
     let cards: Vec<String> = trick
         .cards()
         .iter()
         .enumerate()
-        .map(|(i, &c)| t.played((trick.leader as usize + i) % n, c))
+        .map(|(i, &c)| t.played(left_of(trick.leader as usize, i, n), c))
         .collect();
     let w = trick.winner as usize;
     write!(
@@ -658,7 +684,7 @@ fn narrate<W: Write + ?Sized>(
     }
     writeln!(out)?;
     for s in Suit::ALL {
-        if outcome.new_seals >> s as u8 & 1 == 1 {
+        if new_seals >> s as u8 & 1 == 1 {
             let team = if w & 1 == t.me & 1 {
                 "Your team"
             } else {
@@ -667,45 +693,54 @@ fn narrate<W: Write + ?Sized>(
             writeln!(out, "{team} seals {}!", st.suit(s))?;
         }
     }
-    if let Some(r) = outcome.round {
-        let winners: Vec<usize> = r.winner_seats().collect();
-        let you = if winners.contains(&t.me) {
-            " (you win the round)"
+    Ok(())
+}
+
+/// The end of a round: why, the bosses each side took, the points and the scores.
+fn narrate_round_end<W: Write + ?Sized>(
+    t: &Table,
+    before: &crate::State,
+    r: &RoundResult,
+    after: &SeatView,
+    out: &mut W,
+) -> Result<(), Failure> {
+    let winners: Vec<usize> = r.winner_seats().collect();
+    let you = if winners.contains(&t.me) {
+        " (you win the round)"
+    } else {
+        ""
+    };
+    writeln!(
+        out,
+        "{} Round {} over: {}{you}\n  Why: {}.",
+        "═".repeat(3),
+        before.round(),
+        if winners.is_empty() {
+            "no winner".into()
         } else {
-            ""
+            seats_text(&winners)
+        },
+        reason_text(r.reason, t.variant)
+    )?;
+    for side in 0..t.variant.num_sides() {
+        let seats = if t.variant.has_teams() {
+            vec![side, side + 2]
+        } else {
+            vec![side]
         };
+        let taken = seats.iter().flat_map(|&q| t.bosses[q].iter().copied());
         writeln!(
             out,
-            "{} Round {} over: {}{you}\n  Why: {}.",
-            "═".repeat(3),
-            before.round(),
-            if winners.is_empty() {
-                "no winner".into()
-            } else {
-                seats_text(&winners)
-            },
-            reason_text(r.reason, t.variant)
+            "  Bosses of {}: {}",
+            t.side_label(side),
+            t.bosses_text(taken)
         )?;
-        for side in 0..t.variant.num_sides() {
-            let seats = if t.variant.has_teams() {
-                vec![side, side + 2]
-            } else {
-                vec![side]
-            };
-            let taken = seats.iter().flat_map(|&q| t.bosses[q].iter().copied());
-            writeln!(
-                out,
-                "  Bosses of {}: {}",
-                t.side_label(side),
-                t.bosses_text(taken)
-            )?;
-        }
-        let pts: Vec<String> = (0..t.variant.num_sides())
-            .map(|side| format!("{} +{}", t.side_label(side), r.points[side]))
-            .collect();
-        writeln!(out, "  Points: {}", pts.join(" · "))?;
-        writeln!(out, "  Scores: {}", t.scores_line(after))?;
     }
+    let pts: Vec<String> = (0..t.variant.num_sides())
+        .map(|side| format!("{} +{}", t.side_label(side), r.points[side]))
+        .collect();
+    writeln!(out, "  Points: {}", pts.join(" · "))?;
+    writeln!(out, "  Scores: {}", t.scores_line(after))?;
     Ok(())
 }
 

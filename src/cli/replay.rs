@@ -2,10 +2,10 @@
 
 use std::io::Write;
 
-use crate::card::{Card, Suit};
-use crate::config::Variant;
+use crate::cards::{Card, Suit};
 use crate::record::{Match, Record, RoundRecord};
-use crate::state::RoundEnd;
+use crate::rules::config::Variant;
+use crate::rules::state::RoundEnd;
 
 use super::{Failure, Style};
 

@@ -10,10 +10,10 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::card::Card;
-use crate::deal::Deal;
+use crate::cards::{left_of, Card};
 use crate::record::{Match, Record, RoundRecord};
-use crate::state::State;
+use crate::rules::deal::Deal;
+use crate::rules::state::State;
 
 use super::svg::{self, esc, Options};
 use super::{seats_text, Table};
@@ -119,7 +119,7 @@ fn steps(m: &Match, rec: &Record) -> Vec<Step> {
     out
 }
 
-fn apply(g: &mut Match, id: u8) -> crate::state::Outcome {
+fn apply(g: &mut Match, id: u8) -> crate::rules::state::Outcome {
     g.apply(card(id))
         .expect("a validated record replays without illegal actions")
 }
@@ -188,7 +188,7 @@ fn trick_text(
         .cards
         .iter()
         .enumerate()
-        .map(|(i, &c)| format!("{}: {}", (trick.leader as usize + i) % n, card(c)))
+        .map(|(i, &c)| format!("{}: {}", left_of(trick.leader as usize, i, n), card(c)))
         .collect();
     let winner = trick.winner.map_or(String::new(), |w| w.to_string());
     let mut s = format!(

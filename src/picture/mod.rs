@@ -1,5 +1,5 @@
 //! Pictures of the table: what one picture shows ([`Table`]), drawn as text (the
-//! `Display` impls in `display.rs`), as SVG ([`svg`]), as a self-contained HTML replay
+//! `Display` impls in `text.rs`), as SVG ([`svg`]), as a self-contained HTML replay
 //! viewer ([`html`]) and, with the `raster` feature, as pixels ([`raster`]).
 //!
 //! A [`Table`] is built either from a [`State`] (the referee's view: every hand) or from a
@@ -7,17 +7,18 @@
 //! `SeatView`, it cannot show anything that seat does not know (R10): the view is all it
 //! reads.
 
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{GameConfig, Variant};
-use crate::passing::pass_target;
-use crate::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
-use crate::view::SeatView;
+use crate::cards::{left_of, pass_target};
+use crate::cards::{Card, CardSet, Suit};
+use crate::infoset::view::SeatView;
+use crate::rules::config::{GameConfig, Variant};
+use crate::rules::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
 
 pub(crate) mod chart;
 pub(crate) mod html;
 #[cfg(feature = "raster")]
 pub(crate) mod raster;
 pub(crate) mod svg;
+mod text;
 
 pub use chart::ladder_svg;
 pub use html::replay_html;
@@ -171,7 +172,7 @@ impl Table {
         let mut t = Table::from_state(before);
         let n = t.seats.len();
         let cards = trick.cards();
-        let last_seat = (trick.leader as usize + cards.len() - 1) % n;
+        let last_seat = left_of(trick.leader as usize, cards.len() - 1, n);
         let last = cards[cards.len() - 1];
         let seat = &mut t.seats[last_seat];
         if let Some(h) = seat.hand.as_mut() {
@@ -208,7 +209,7 @@ impl Table {
 
     /// The seat that played the `i`-th card of the trick shown.
     pub fn trick_seat(&self, i: usize) -> usize {
-        (self.trick_leader.unwrap_or(0) + i) % self.num_players()
+        left_of(self.trick_leader.unwrap_or(0), i, self.num_players())
     }
 
     /// The headline: variant, scoring, round, phase and who acts.

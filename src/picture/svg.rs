@@ -7,9 +7,9 @@
 
 use std::fmt::Write;
 
-use crate::card::{Card, CardSet, Suit, SEAL_DECK};
-use crate::config::Variant;
-use crate::state::Phase;
+use crate::cards::{relative_to, Card, CardSet, Suit, SEAL_DECK};
+use crate::rules::config::Variant;
+use crate::rules::state::Phase;
 
 use super::Table;
 
@@ -52,7 +52,7 @@ enum Place {
 impl Place {
     fn of(t: &Table, seat: usize) -> Place {
         let n = t.num_players();
-        let k = (seat + n - t.viewer.unwrap_or(0)) % n;
+        let k = relative_to(seat, t.viewer.unwrap_or(0), n);
         match (n, k) {
             (_, 0) => Place::Bottom,
             (_, 1) => Place::Left,
@@ -306,8 +306,8 @@ impl Canvas {
         self.text(x + 12.0, y + 22.0, 14, r#"font-weight="bold""#, title);
         if !v.is_seal() {
             let target = match t.config.scoring {
-                crate::config::Scoring::Advanced => 7,
-                crate::config::Scoring::Basic => 2,
+                crate::rules::config::Scoring::Advanced => 7,
+                crate::rules::config::Scoring::Basic => 2,
             };
             self.text(
                 x + 258.0,

@@ -10,11 +10,11 @@ use pyo3::IntoPyObjectExt;
 use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
 use super::{extract_integer, parse_config, Arg};
+use crate::arena::imitation::{self, Dataset, ImitationConfig};
 use crate::arena::{
     game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
     ArenaError, PlayedGame,
 };
-use crate::imitation::{self, Dataset, ImitationConfig};
 
 fn arena_err(e: ArenaError) -> PyErr {
     PyValueError::new_err(e.to_string())

@@ -107,3 +107,14 @@ impl PyBot {
         format!("Bot({:?})", self.name)
     }
 }
+
+impl PyBot {
+    /// The bot's decision for `view`'s seat (called with the GIL released; a bot that
+    /// panicked earlier is poisoned, and this panics in turn, inside `guard`).
+    pub(crate) fn act_on(&self, view: &crate::infoset::view::SeatView) -> crate::cards::Card {
+        self.bot
+            .lock()
+            .expect("this bot failed earlier (poisoned)")
+            .act(view)
+    }
+}

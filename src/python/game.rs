@@ -6,21 +6,23 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
+use super::bot::PyBot;
 use super::json::{json_to_py, py_to_json, record_err};
 use super::{
     extract_integer, extract_seat, extract_seed, guard, parse_config, Arg, IllegalActionError,
 };
-use crate::card::{Card, CardSet};
-use crate::config::{GameConfig, Variant};
-use crate::deal::Deal;
+use crate::cards::{Card, CardSet};
 use crate::error::IllegalAction;
-use crate::layout::Field;
-use crate::observation::{encode, layout, observation_size, ObsValue};
 use crate::picture::{self, Raster};
 use crate::record::Match;
-use crate::reward::rewards;
-use crate::state::{Phase, State};
-use crate::state_tensor::{encode_state, state_layout, state_size};
+use crate::rl::layout::Field;
+use crate::rl::learner::bots_until_turn;
+use crate::rl::observation::{encode, layout, observation_size, ObsValue};
+use crate::rl::reward::rewards;
+use crate::rl::state_tensor::{encode_state, state_layout, state_size};
+use crate::rules::config::{GameConfig, Variant};
+use crate::rules::deal::Deal;
+use crate::rules::state::{Phase, State};
 
 /// A game of Yokai Septet.
 ///
@@ -278,7 +280,7 @@ impl PyGame {
         let slice = rw
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-        crate::observation::write_mask(self.state().legal_actions(), slice);
+        crate::rl::observation::write_mask(self.state().legal_actions(), slice);
         drop(rw);
         Ok(arr)
     }
@@ -323,7 +325,7 @@ impl PyGame {
         };
         fn fill<'py, T: ObsValue + numpy::Element>(
             out: &Bound<'py, PyArray1<T>>,
-            view: &crate::view::SeatView<'_>,
+            view: &crate::infoset::view::SeatView<'_>,
             d: usize,
         ) -> PyResult<()> {
             if out.len() != d {
@@ -410,6 +412,44 @@ impl PyGame {
             }
             Err(e) => Err(self.illegal(e)),
         }
+    }
+
+    /// Lets ``bots`` (a list of :class:`Bot`, one per seat; the learner's is not used)
+    /// play until it is ``learner_seat``'s turn or the game is over, and returns the
+    /// learner's reward summed over their moves under ``reward_mode`` (the single-agent
+    /// env's loop, run in Rust with the GIL released).
+    #[pyo3(signature = (bots, learner_seat, reward_mode = "win"))]
+    fn play_bots(
+        &mut self,
+        py: Python<'_>,
+        bots: Vec<PyRef<'_, PyBot>>,
+        learner_seat: &Bound<'_, PyAny>,
+        reward_mode: &str,
+    ) -> PyResult<f64> {
+        let mode = super::parse_reward_mode(reward_mode)?;
+        let n = self.state().num_players();
+        let learner = extract_seat(learner_seat, n)?;
+        if bots.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "bots lists {} bots, expected one per seat ({n})",
+                bots.len()
+            )));
+        }
+        let bots: Vec<&PyBot> = bots.iter().map(|b| &**b).collect();
+        let m = &mut self.m;
+        py.allow_threads(|| {
+            guard("Game.play_bots", || {
+                let mut total = 0f64;
+                bots_until_turn(
+                    m,
+                    learner,
+                    mode,
+                    |p, view| bots[p].act_on(view),
+                    |r| total += r[learner] as f64,
+                );
+                Ok(total)
+            })
+        })
     }
 
     /// Applies one decision of the current player: a passing pick or a card play.
@@ -570,8 +610,8 @@ impl PyGame {
         let det = py.allow_threads(|| {
             guard("Game.sample_determinization", || {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                let mut det = crate::sampler::sample(&state.view(seat), &mut rng);
-                det.config.seed = rng.next_u64();
+                let mut det = crate::infoset::sampler::sample(&state.view(seat), &mut rng);
+                det.set_seed(rng.next_u64());
                 Ok(det)
             })
         })?;

@@ -14,8 +14,8 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
-use crate::config::{Episode, GameConfig, Scoring, Variant};
-use crate::state::State;
+use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
+use crate::rules::state::State;
 
 mod arena;
 mod bot;
@@ -223,17 +223,17 @@ fn bench_step_parts(
     num_games: usize,
 ) -> PyResult<(u64, f64)> {
     use rand_core::{RngCore, SeedableRng};
-    fn run<T: crate::observation::ObsValue>(v: Variant, seconds: f64, n: usize) -> (u64, f64) {
+    fn run<T: crate::rl::observation::ObsValue>(v: Variant, seconds: f64, n: usize) -> (u64, f64) {
         let mut games: Vec<State> = (0..n as u64)
             .map(|s| State::new(GameConfig::new(v, s)))
             .collect();
-        let mut obs = vec![T::ZERO; n * crate::observation::observation_size(v)];
+        let mut obs = vec![T::ZERO; n * crate::rl::observation::observation_size(v)];
         let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
         let (mut next_seed, mut decisions) = (n as u64, 0);
         let start = std::time::Instant::now();
         while decisions == 0 || start.elapsed().as_secs_f64() < seconds {
-            decisions += crate::vector::yardstick_pass(
+            decisions += crate::rl::vector::yardstick_pass(
                 &mut games,
                 &mut obs,
                 &mut mask,
@@ -336,8 +336,8 @@ impl<'py> Arg<'py> {
 }
 
 /// A reward mode by name (`"win"` or `"points"`); `ValueError` listing them otherwise.
-pub(crate) fn parse_reward_mode(s: &str) -> PyResult<crate::reward::RewardMode> {
-    use crate::reward::RewardMode;
+pub(crate) fn parse_reward_mode(s: &str) -> PyResult<crate::rl::reward::RewardMode> {
+    use crate::rl::reward::RewardMode;
     RewardMode::ALL
         .into_iter()
         .find(|m| m.name() == s)

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::bots::{Mlp, WeightsError};
-use crate::config::Variant;
+use crate::rules::config::Variant;
 
 fn weights_err(e: WeightsError) -> PyErr {
     PyValueError::new_err(e.to_string())

@@ -15,10 +15,10 @@ use rand_chacha::ChaCha8Rng;
 use super::extract_integer;
 use super::game::PyGame;
 use crate::bots::Bot;
-use crate::card::Card;
-use crate::observation::{encode, observation_size, write_mask};
+use crate::cards::Card;
+use crate::infoset::view::SeatView;
 use crate::record::Match;
-use crate::view::SeatView;
+use crate::rl::observation::{encode, observation_size, write_mask};
 
 struct PolicyBot {
     name: String,
@@ -41,7 +41,7 @@ impl PolicyBot {
             write_mask(legal, mask.readwrite().as_slice_mut()?);
             self.policy.bind(py).call1((obs, mask))?.get_item(0)?
         } else {
-            let det = crate::sampler::sample(view, &mut self.rng);
+            let det = crate::infoset::sampler::sample(view, &mut self.rng);
             let game = Py::new(
                 py,
                 PyGame {

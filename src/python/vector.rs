@@ -1,4 +1,4 @@
-//! `yokai_septet._core.VectorEnv`: the Python face of [`crate::vector::VecCore`] (many
+//! `yokai_septet._core.VectorEnv`: the Python face of [`crate::rl::vector::VecCore`] (many
 //! games stepped in Rust on a rayon pool with the GIL released), writing straight into
 //! preallocated numpy buffers. Determinism is documented in [`crate::vector`].
 
@@ -9,10 +9,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError};
-use crate::observation::{observation_size, ObsValue};
-use crate::reward::RewardMode;
-use crate::state_tensor::state_size;
-use crate::vector::{Buffers, Shared, Slot, StepError, VecCore, VecCoreError};
+use crate::rl::observation::{observation_size, ObsValue};
+use crate::rl::reward::RewardMode;
+use crate::rl::state_tensor::state_size;
+use crate::rl::vector::{Buffers, Shared, Slot, StepError, VecCore, VecCoreError};
 
 /// Observation (or state tensor) buffer of either dtype.
 enum ObsBuf {
@@ -134,6 +134,82 @@ fn parse_reward(obj: &Bound<'_, PyAny>) -> PyResult<RewardMode> {
     match obj.extract::<String>() {
         Ok(s) => super::parse_reward_mode(&s),
         Err(_) => super::parse_reward_mode(&obj.repr()?.to_string()),
+    }
+}
+
+/// `learner_seat` and `self_play` as [`Shared::learner`] (the seat's range is checked here,
+/// before it narrows to `u8`).
+fn parse_learner(self_play: bool, learner_seat: Arg<'_>, n: usize) -> PyResult<Option<Option<u8>>> {
+    if self_play {
+        if learner_seat.0.as_ref().is_some_and(|s| !s.is_none()) {
+            return Err(PyValueError::new_err(
+                "learner_seat makes no sense with self_play=True (the caller plays every seat)",
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(match learner_seat.0 {
+        None => Some(Some(0)),
+        Some(s) if s.is_none() => Some(None),
+        Some(s) => match extract_integer(&s, "learner_seat")? {
+            Some(v) if (0..n as i128).contains(&v) => Some(Some(v as u8)),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "learner_seat {} is out of range: seats are 0..{} (or None: drawn per episode)",
+                    s.repr()?,
+                    n - 1
+                )))
+            }
+        },
+    })
+}
+
+/// `opponents`: one bot name for every seat, or a list of them (its length and the
+/// names are [`VecCore::new`]'s to check).
+fn parse_opponents(opponents: Arg<'_>, n: usize) -> PyResult<Vec<String>> {
+    Ok(match opponents.0 {
+        None => vec!["random".to_string(); n],
+        Some(o) if o.is_none() => vec!["random".to_string(); n],
+        Some(o) => {
+            if let Ok(s) = o.extract::<String>() {
+                vec![s; n]
+            } else {
+                o.extract().map_err(|_| {
+                    PyValueError::new_err(
+                        "opponents must be a bot name or a list of one bot name per seat",
+                    )
+                })?
+            }
+        }
+    })
+}
+
+/// `num_threads`: 1..1024, or `None` for the machine's parallelism.
+fn parse_num_threads(num_threads: Arg<'_>) -> PyResult<usize> {
+    let all = || std::thread::available_parallelism().map_or(1, |n| n.get());
+    Ok(match num_threads.0 {
+        None => all(),
+        Some(t) if t.is_none() => all(),
+        Some(t) => match extract_integer(&t, "num_threads")? {
+            Some(v) if (1..=1024).contains(&v) => v as usize,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "num_threads {} is out of range: it must be an integer in 1..1024 (or None)",
+                    t.repr()?
+                )))
+            }
+        },
+    })
+}
+
+/// `obs_dtype`: whether observations are `uint8` (else `float32`).
+fn parse_obs_u8(obs_dtype: &str) -> PyResult<bool> {
+    match obs_dtype {
+        "float32" => Ok(false),
+        "uint8" => Ok(true),
+        other => Err(PyValueError::new_err(format!(
+            "unknown obs_dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
+        ))),
     }
 }
 
@@ -325,68 +401,13 @@ impl PyVectorEnv {
             }
         };
         let n = config.num_players();
-        let learner = if self_play {
-            if learner_seat.0.as_ref().is_some_and(|s| !s.is_none()) {
-                return Err(PyValueError::new_err(
-                    "learner_seat makes no sense with self_play=True (the caller plays every seat)",
-                ));
-            }
-            None
-        } else {
-            match learner_seat.0 {
-                None => Some(Some(0)),
-                Some(s) if s.is_none() => Some(None),
-                Some(s) => match extract_integer(&s, "learner_seat")? {
-                    Some(v) if (0..n as i128).contains(&v) => Some(Some(v as u8)),
-                    _ => {
-                        return Err(PyValueError::new_err(format!(
-                            "learner_seat {} is out of range: seats are 0..{} (or None: drawn per episode)",
-                            s.repr()?,
-                            n - 1
-                        )))
-                    }
-                },
-            }
-        };
-        let opponent_names: Vec<String> = match opponents.0 {
-            None => vec!["random".to_string(); n],
-            Some(o) if o.is_none() => vec!["random".to_string(); n],
-            Some(o) => {
-                if let Ok(s) = o.extract::<String>() {
-                    vec![s; n]
-                } else {
-                    let v: Vec<String> = o.extract().map_err(|_| {
-                        PyValueError::new_err(
-                            "opponents must be a bot name or a list of one bot name per seat",
-                        )
-                    })?;
-                    if v.len() != n {
-                        return Err(PyValueError::new_err(format!(
-                            "opponents lists {} names, expected one per seat ({n})",
-                            v.len()
-                        )));
-                    }
-                    v
-                }
-            }
-        };
+        let learner = parse_learner(self_play, learner_seat, n)?;
+        let opponent_names = parse_opponents(opponents, n)?;
         let reward = match reward_mode.0 {
             None => RewardMode::Win,
             Some(r) => parse_reward(&r)?,
         };
-        let num_threads = match num_threads.0 {
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(t) if t.is_none() => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            Some(t) => match extract_integer(&t, "num_threads")? {
-                Some(v) if (1..=1024).contains(&v) => v as usize,
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                    "num_threads {} is out of range: it must be an integer in 1..1024 (or None)",
-                    t.repr()?
-                )))
-                }
-            },
-        };
+        let num_threads = parse_num_threads(num_threads)?;
         let shared = Shared {
             config,
             seed,
@@ -399,15 +420,7 @@ impl PyVectorEnv {
                 VecCoreError::ThreadPool(_) => PyRuntimeError::new_err(e.to_string()),
                 _ => PyValueError::new_err(e.to_string()),
             })?;
-        let obs_u8 = match obs_dtype {
-            "float32" => false,
-            "uint8" => true,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown obs_dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
-                )))
-            }
-        };
+        let obs_u8 = parse_obs_u8(obs_dtype)?;
         let shape = Shape {
             num_envs,
             obs: observation_size(config.variant),

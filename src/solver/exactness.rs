@@ -9,11 +9,12 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::{utility, Solver};
-use crate::card::{CardSet, Suit};
-use crate::config::{GameConfig, Scoring, Variant};
-use crate::deal::uniform_below;
-use crate::scoring::{boss_threshold, make_seals, seals_to_win, LOSING_TRICKS};
-use crate::state::{Phase, State};
+use crate::cards::{Card, CardSet, Suit};
+use crate::rng::uniform_below;
+use crate::rules::config::{GameConfig, Scoring, Variant};
+use crate::rules::position::Position;
+use crate::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
+use crate::rules::state::{Phase, State};
 
 const VARIANTS: [Variant; 4] = [
     Variant::FourPlayer,
@@ -39,7 +40,7 @@ fn minimax(s: &State, root: usize) -> i32 {
     best
 }
 
-fn child_value(s: &State, c: crate::card::Card, root: usize) -> i32 {
+fn child_value(s: &State, c: crate::cards::Card, root: usize) -> i32 {
     let mut t = *s;
     let out = t.apply(c).expect("a legal card");
     match out.round {
@@ -72,55 +73,52 @@ fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
         let v = variant;
         if v.is_seal() {
             // Seals from earlier rounds, short of a win.
-            for team in 0..2 {
-                let mut m = 0u8;
+            let mut seals = [0u8; 2];
+            for m in seals.iter_mut() {
                 for _ in 0..rand_below(rng, seals_to_win(v) as usize) {
-                    m |= 1 << rand_below(rng, 7);
+                    *m |= 1 << rand_below(rng, 7);
                 }
-                s.seals[team] = m;
-                s.side_scores[team] = m.count_ones() as u16;
             }
             if v == Variant::SealShort {
-                s.seals[1] &= !s.seals[0];
-                s.side_scores[1] = s.seals[1].count_ones() as u16;
+                seals[1] &= !seals[0];
             }
+            let scores = [
+                seals[0].count_ones() as u16,
+                seals[1].count_ones() as u16,
+                0,
+            ];
+            s = Position::from(s).seals(seals).side_scores(scores).build();
         }
         let tricks = v.tricks_per_round();
         let left = 1 + rand_below(rng, max_tricks);
         let mut ok = true;
         for _ in 0..tricks - left {
             let winner = rand_below(rng, n);
-            let mut cards = CardSet::EMPTY;
-            for p in 0..n {
-                let h = s.hands[p];
-                let c = h.nth(rand_below(rng, h.len() as usize) as u32).unwrap();
-                s.hands[p].remove(c);
-                s.played_by[p].insert(c);
-                cards.insert(c);
+            let mut cards = [Card::ACE; 4];
+            for (p, c) in cards.iter_mut().enumerate().take(n) {
+                let h = s.hand(p);
+                *c = h.nth(rand_below(rng, h.len() as usize) as u32).unwrap();
             }
-            if s.trump == u8::MAX {
-                s.trump = rand_below(rng, 7) as u8;
-            }
-            s.won[winner] = s.won[winner].union(cards);
-            s.tricks_won[winner] += 1;
-            s.tricks_played += 1;
-            s.trick_leader = winner as u8;
-            s.current = winner as u8;
-            s.last_trick_winner = winner as u8;
+            let trump = match s.trump_suit() {
+                Some(t) => t,
+                None => Suit::from_index(rand_below(rng, 7)).unwrap(),
+            };
+            s = Position::from(s)
+                .trick_taken(&cards[..n], winner, trump)
+                .build();
             let side = v.side_of(winner);
             if v.is_seal() {
-                make_seals(&mut s, winner, cards);
-                if s.seals[side].count_ones() >= seals_to_win(v) {
+                if s.seals(side).count_ones() >= seals_to_win(v) {
                     ok = false;
                 }
             } else {
-                let won = crate::scoring::side_won(&s, side);
-                let side_tricks: u8 = (0..n)
-                    .filter(|&p| v.side_of(p) == side)
-                    .map(|p| s.tricks_won[p])
-                    .sum();
-                if won.bosses().len() >= boss_threshold(v) || side_tricks as usize >= LOSING_TRICKS
-                {
+                let mut won = CardSet::EMPTY;
+                let mut side_tricks = 0;
+                for p in (0..n).filter(|&p| v.side_of(p) == side) {
+                    won = won.union(s.won_cards(p));
+                    side_tricks += s.tricks_won(p);
+                }
+                if won.bosses().len() >= boss_threshold(v) || side_tricks >= LOSING_TRICKS {
                     ok = false;
                 }
             }
@@ -133,12 +131,12 @@ fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
         }
         if v.is_seal() && rand_below(rng, 8) == 0 {
             // As if no trick had been led yet: the next lead fixes the trump suit (R9).
-            s.trump = u8::MAX;
+            s = Position::from(s).no_trump().build();
         }
         for _ in 0..rand_below(rng, n) {
             play_random(&mut s, rng);
         }
-        debug_assert!(Suit::from_index(s.trump as usize).is_some() || s.trick_len == 0);
+        debug_assert!(s.trump_suit().is_some() || s.trick_cards().is_empty());
         return s;
     }
 }

@@ -45,11 +45,13 @@
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
 
-use crate::card::{Card, CardSet, Suit};
-use crate::config::{Scoring, Variant};
-use crate::scoring::{blocked_seals, boss_points, boss_threshold, seals_to_win, LOSING_TRICKS};
-use crate::state::{Phase, RoundResult, State};
-use crate::trick::{legal_plays, winning_index};
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::config::{Scoring, Variant};
+use crate::rules::scoring::{
+    blocked_seals, boss_points, boss_threshold, seals_to_win, LOSING_TRICKS,
+};
+use crate::rules::state::{Phase, RoundResult, State};
+use crate::rules::trick::{legal_plays, winning_index};
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
 pub const GAME_WIN: i32 = 100;
@@ -138,7 +140,7 @@ struct Entry {
 
 #[inline]
 fn mix(h: u64, w: u64) -> u64 {
-    crate::bits::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
+    crate::rng::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
 }
 
 /// Strength of `c` in a trick led in `led` with trump `trump` (R6; as in
@@ -221,12 +223,12 @@ impl Pos {
         let mut side_bosses = [0u64; 3];
         for p in 0..n {
             let side = v.side_of(p);
-            side_tricks[side] += s.tricks_won[p];
-            side_bosses[side] |= s.won[p].bosses().bits();
+            side_tricks[side] += s.tricks_won(p) as u8;
+            side_bosses[side] |= s.won_cards(p).bosses().bits();
         }
         let mut hands = [0u64; 4];
-        for (h, src) in hands.iter_mut().zip(s.hands).take(n) {
-            *h = src.bits();
+        for (p, h) in hands.iter_mut().enumerate().take(n) {
+            *h = s.hand(p).bits();
         }
         let mut trick = [0u8; 4];
         for (t, c) in trick.iter_mut().zip(s.trick_cards()) {
@@ -235,15 +237,15 @@ impl Pos {
         Pos {
             hands,
             trick,
-            trick_len: s.trick_len,
-            leader: s.trick_leader,
-            current: s.current,
+            trick_len: s.trick_cards().len() as u8,
+            leader: s.trick_leader().map_or(u8::MAX, |l| l as u8),
+            current: s.current_player().map_or(u8::MAX, |p| p as u8),
             trump: s.trump_suit().map_or(NO_SUIT, |t| t as u8),
-            tricks_played: s.tricks_played,
+            tricks_played: s.tricks_played() as u8,
             side_tricks,
             side_bosses,
-            seals: s.seals,
-            round_seals: s.round_seals,
+            seals: [s.seals(0), s.seals(1)],
+            round_seals: [s.round_seals(0), s.round_seals(1)],
         }
     }
 
@@ -536,7 +538,7 @@ impl Solver {
         let v = s.variant();
         let root_side = v.side_of(seat) as u8;
         let scoring = s.config().scoring;
-        let salt = crate::bits::splitmix64_finalize(
+        let salt = crate::rng::splitmix64_finalize(
             0x5EED ^ (v as u64) << 8 ^ (scoring as u64) << 16 ^ (root_side as u64) << 24,
         );
         Some(Ctx {
@@ -551,7 +553,7 @@ impl Solver {
     /// The value of `s` (play phase) for the side of the player to move, under best play
     /// by everyone (see the module docs for the objective). `None` outside the play phase.
     pub fn solve(&mut self, s: &State) -> Option<i32> {
-        self.solve_for(s, s.current as usize)
+        self.solve_for(s, s.current_player()?)
     }
 
     /// The value of `s` (play phase) for `seat`'s side (in `3p`: for `seat`, both others
@@ -564,7 +566,7 @@ impl Solver {
     /// The exact value of every legal card of the player to move, for its side.
     /// `None` outside the play phase.
     pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
-        let ctx = Solver::context(s, s.current as usize)?;
+        let ctx = Solver::context(s, s.current_player()?)?;
         let pos = Pos::from_state(s);
         let legal = pos.legal();
         let reps = reduce_equivalent(legal, pos.live());

@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 use rand_core::SeedableRng;
-use yokai_septet::deal::uniform_below;
+use yokai_septet::uniform_below;
 use yokai_septet::{Card, CardSet, Deal, GameConfig, Match, State, Variant};
 
 /// A deterministic, version-stable policy RNG for tests: ChaCha8 keyed with the seed's

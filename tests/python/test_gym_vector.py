@@ -47,6 +47,32 @@ def test_bot_errors_and_determinism():
 # ---------------------------------------------------------------- Gymnasium
 
 
+@pytest.mark.parametrize("variant", ["4p", "3p", "seal"])
+@pytest.mark.parametrize("reward_mode", ["win", "points"])
+def test_play_bots_is_the_bot_loop(variant, reward_mode):
+    """Game.play_bots plays exactly what Bot.act + step_rewards would, move for move."""
+    for seed in range(3):
+        n = ys.Game(variant).num_players
+        games = [ys.Game(variant, seed=seed) for _ in range(2)]
+        bots = [[ys.Bot("heuristic", seed=10 * seed + p) for p in range(n)] for _ in range(2)]
+        learner = seed % n
+        rng = random.Random(seed)
+        while games[0].phase != "over":
+            want = 0.0
+            g = games[0]
+            while g.phase != "over" and g.current_player != learner:
+                want += g.step_rewards(bots[0][g.current_player].act(g), reward_mode)[learner]
+            got = games[1].play_bots(bots[1], learner, reward_mode)
+            assert got == want
+            assert games[1].record() == games[0].record()
+            if g.phase != "over":
+                a = rng.choice(g.legal_actions())
+                for game in games:
+                    game.step(a)
+    with pytest.raises(ValueError, match="one per seat"):
+        ys.Game("4p").play_bots([ys.Bot("random")], 0)
+
+
 def test_registered():
     assert "YokaiSeptet-v0" in gym.registry
 

@@ -1,0 +1,69 @@
+"""What the Gymnasium, PettingZoo and vector environments share: the observation bound,
+the checks of their common arguments, and rendering: ``"ansi"`` (text), ``"human"``
+(the text, printed) and ``"rgb_array"`` (the table's picture as pixels), of the whole
+table or of one seat's view (the other hands hidden)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+# Every observation value is 0/1 or a count clipped to 255 (docs/observation.md).
+OBS_HIGH = 255
+
+RENDER_MODES = ["ansi", "human", "rgb_array"]
+REWARD_MODES = ("win", "points")
+ILLEGAL_ACTIONS = ("raise", "lose")
+
+
+def check_reward_mode(reward_mode: str) -> None:
+    """``ValueError`` unless ``reward_mode`` is one of :data:`REWARD_MODES`."""
+    if reward_mode not in REWARD_MODES:
+        raise ValueError(
+            f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
+        )
+
+
+def check_illegal_action(illegal_action: str) -> None:
+    """``ValueError`` unless ``illegal_action`` is one of :data:`ILLEGAL_ACTIONS`."""
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(
+            f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
+        )
+
+
+def check_render_mode(render_mode: Optional[str]) -> None:
+    """``ValueError`` unless ``render_mode`` is ``None`` or one of :data:`RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"unknown render_mode {render_mode!r}: valid render modes are None, "
+            + ", ".join(repr(m) for m in RENDER_MODES)
+        )
+
+
+def check_seat(seat: Any, num_players: int, what: str = "render_seat") -> Optional[int]:
+    """A seat for a picture: ``None`` (the whole table) or an int in ``0..num_players-1``."""
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+        raise TypeError(f"{what} must be an int or None, not {seat!r}")
+    if not 0 <= seat < num_players:
+        raise ValueError(f"{what} {seat} is out of range: seats are 0..{num_players - 1}")
+    return int(seat)
+
+
+def render(game: Any, render_mode: Optional[str], seat: Optional[int]) -> Any:
+    """What ``env.render()`` returns for ``game`` (``None`` without a render mode)."""
+    if render_mode is None:
+        import gymnasium
+
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    if render_mode == "rgb_array":
+        return game.to_rgb_array(seat)
+    text = game.to_text(seat)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None

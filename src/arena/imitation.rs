@@ -1,0 +1,323 @@
+//! Imitation data: the decisions of chosen seats in arena games, each labelled with a
+//! teacher bot's choice, for training a policy by behaviour cloning or DAgger.
+//!
+//! The games are the arena's: [`ArenaConfig`] fixes the variant, the line-up, the deals
+//! and the bots' seeds ([`crate::arena::game_setup`]), so a dataset depends only on its
+//! configuration, never on the thread count. At every decision of a seat whose line-up
+//! entry is labelled, the teacher (a bot of its own, seeded from that seat's bot seed) is
+//! asked for its card on the seat's [`crate::SeatView`]; the seat then plays its own bot's
+//! card, or the teacher's when the entry *is* the teacher (one search per decision).
+
+use rayon::prelude::*;
+
+use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
+use crate::bots::bot_for_variant;
+use crate::cards::Card;
+use crate::rl::observation::{encode, observation_size};
+use crate::rng::arena_seed;
+use crate::rules::state::State;
+
+/// The arena seed stream of seat `s`'s teacher: after the deals (0) and the seats' bots
+/// (1..=4), so a teacher's randomness is its own.
+const fn teacher_stream(seat: usize) -> u64 {
+    5 + seat as u64
+}
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImitationConfig {
+    /// The games (variant, scoring, line-up, games, seed, round cap, threads, duplicate).
+    pub arena: ArenaConfig,
+    /// The bot whose choices are the labels.
+    pub teacher: String,
+    /// The line-up entries (indices into `arena.bots`) whose decisions are labelled.
+    pub labelled: Vec<usize>,
+}
+
+/// The labelled decisions, in game order, then decision order.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    pub observation_size: usize,
+    /// `observation_size` values per decision: the deciding seat's observation.
+    pub observations: Vec<u8>,
+    /// The legal actions of each decision, as card-set bits (bit `i` = card id `i`).
+    pub legal: Vec<u64>,
+    /// The teacher's card id.
+    pub labels: Vec<u8>,
+    /// The teacher's value of every card id, `num_actions` per decision, where it
+    /// searched ([`crate::Bot::evaluate`]); `NaN` for the other cards and decisions.
+    pub values: Vec<f32>,
+    /// The card id the seat played (the teacher's, or its own bot's).
+    pub played: Vec<u8>,
+    /// The arena game index.
+    pub games: Vec<u64>,
+    /// The deciding seat.
+    pub seats: Vec<u8>,
+}
+
+impl Dataset {
+    /// Number of labelled decisions.
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    fn append(&mut self, mut other: Dataset) {
+        self.observations.append(&mut other.observations);
+        self.legal.append(&mut other.legal);
+        self.labels.append(&mut other.labels);
+        self.values.append(&mut other.values);
+        self.played.append(&mut other.played);
+        self.games.append(&mut other.games);
+        self.seats.append(&mut other.seats);
+    }
+}
+
+/// Checks `config` (line-up, bot names, teacher, labelled entries) without playing.
+pub fn check(config: &ImitationConfig) -> Result<(), ArenaError> {
+    crate::arena::check(&config.arena)?;
+    bot_for_variant(&config.teacher, 0, config.arena.variant)?;
+    if let Some(&e) = config
+        .labelled
+        .iter()
+        .find(|&&e| e >= config.arena.bots.len())
+    {
+        return Err(ArenaError::Lineup(format!(
+            "labelled entry {e} is out of range: the line-up has {} entries (0..{})",
+            config.arena.bots.len(),
+            config.arena.bots.len() - 1
+        )));
+    }
+    Ok(())
+}
+
+/// Plays game `index` and returns its labelled decisions.
+fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError> {
+    let arena = &config.arena;
+    let setup = game_setup(arena, index)?;
+    let n = arena.variant.num_players();
+    let size = observation_size(arena.variant);
+    let actions = arena.variant.num_actions();
+    let mut bots = Vec::with_capacity(n);
+    let mut teachers = Vec::with_capacity(n);
+    for s in 0..n {
+        let entry = setup.entry_of_seat[s];
+        let name = &arena.bots[entry];
+        let labelled = config.labelled.contains(&entry);
+        let seed = setup.bot_seeds[s];
+        let is_teacher = labelled && *name == config.teacher;
+        bots.push(if is_teacher {
+            None
+        } else {
+            Some(bot_for_variant(name, seed, arena.variant)?)
+        });
+        teachers.push(if labelled {
+            let teacher_seed = if is_teacher {
+                seed
+            } else {
+                arena_seed(arena.seed, index, teacher_stream(s))
+            };
+            Some(bot_for_variant(
+                &config.teacher,
+                teacher_seed,
+                arena.variant,
+            )?)
+        } else {
+            None
+        });
+    }
+    let mut data = Dataset {
+        observation_size: size,
+        ..Dataset::default()
+    };
+    let mut state = State::new(arena.game_config(setup.deal_seed));
+    while let Some(p) = state.current_player() {
+        let view = state.view(p);
+        let evaluation = teachers[p].as_mut().and_then(|t| t.evaluate(&view));
+        let label = match (&evaluation, teachers[p].as_mut()) {
+            (Some(ev), _) => ev
+                .values
+                .iter()
+                .fold(None, |best: Option<(Card, f64)>, &(c, v)| match best {
+                    Some((_, b)) if b >= v => best,
+                    _ => Some((c, v)),
+                })
+                .map(|(c, _)| c),
+            (None, Some(t)) => Some(t.act(&view)),
+            (None, None) => None,
+        };
+        let card = match (&mut bots[p], label) {
+            (Some(bot), _) => bot.act(&view),
+            (None, Some(label)) => label,
+            (None, None) => unreachable!("a seat without a bot is labelled"),
+        };
+        if let Some(label) = label {
+            let start = data.observations.len();
+            data.observations.resize(start + size, 0);
+            encode(&view, &mut data.observations[start..]);
+            data.legal.push(view.legal_actions().bits());
+            data.labels.push(label.id());
+            let start = data.values.len();
+            data.values.resize(start + actions, f32::NAN);
+            for &(c, v) in evaluation.iter().flat_map(|e| &e.values) {
+                data.values[start + c.id() as usize] = v as f32;
+            }
+            data.played.push(card.id());
+            data.games.push(index);
+            data.seats.push(p as u8);
+        }
+        if let Err(e) = state.apply(card) {
+            panic!("seat {p} played an illegal card: {e}");
+        }
+    }
+    Ok(data)
+}
+
+/// Plays every game of `config.arena` on `config.arena.threads` threads (0 = one per core)
+/// and returns the labelled decisions; the result does not depend on the thread count.
+pub fn generate(config: &ImitationConfig) -> Result<Dataset, ArenaError> {
+    check(config)?;
+    let pool = thread_pool(config.arena.threads)?;
+    let parts: Vec<Dataset> = pool.install(|| {
+        (0..config.arena.total_games())
+            .into_par_iter()
+            .map(|i| play_game(config, i))
+            .collect::<Result<_, _>>()
+    })?;
+    let mut data = Dataset {
+        observation_size: observation_size(config.arena.variant),
+        ..Dataset::default()
+    };
+    for part in parts {
+        data.append(part);
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::CardSet;
+    use crate::rules::config::Variant;
+
+    fn config(variant: Variant, bots: &[&str], teacher: &str, games: u64) -> ImitationConfig {
+        let mut arena = ArenaConfig::new(variant, bots, games, 7);
+        arena.max_rounds = Some(3);
+        arena.threads = 1;
+        ImitationConfig {
+            arena,
+            teacher: teacher.into(),
+            labelled: vec![0],
+        }
+    }
+
+    /// Every labelled decision is legal for the teacher and for the seat, and the entry
+    /// that is the teacher plays exactly the labels.
+    #[test]
+    fn labels_are_legal_and_a_teacher_entry_plays_its_labels() {
+        for v in Variant::ALL {
+            let data = generate(&config(v, &["heuristic", "random"], "heuristic", 4)).unwrap();
+            assert!(!data.is_empty());
+            assert_eq!(data.observations.len(), data.len() * observation_size(v));
+            for i in 0..data.len() {
+                let label = Card::new(data.labels[i]).unwrap();
+                assert!(CardSet(data.legal[i]).contains(label));
+                assert_eq!(data.labels[i], data.played[i], "{v}: decision {i}");
+            }
+        }
+    }
+
+    /// A student seat plays its own cards (here `random`), while the labels are the
+    /// teacher's: they differ somewhere, and only entry 0's seats are labelled.
+    #[test]
+    fn a_student_entry_plays_its_own_cards_and_only_labelled_seats_are_recorded() {
+        let c = config(
+            Variant::FourPlayer,
+            &["random", "heuristic"],
+            "heuristic",
+            4,
+        );
+        let data = generate(&c).unwrap();
+        assert!(data.labels.iter().zip(&data.played).any(|(l, p)| l != p));
+        for (&g, &s) in data.games.iter().zip(&data.seats) {
+            let setup = game_setup(&c.arena, g).unwrap();
+            assert_eq!(setup.entry_of_seat[s as usize], 0);
+        }
+    }
+
+    /// A searching teacher's values come with its labels: the label is the first card of
+    /// highest value, and only legal cards have values.
+    #[test]
+    fn a_search_teachers_values_agree_with_its_labels() {
+        let c = config(Variant::FourPlayer, &["pimc:8", "heuristic"], "pimc:8", 2);
+        let data = generate(&c).unwrap();
+        let a = Variant::FourPlayer.num_actions();
+        let mut searched = 0;
+        for i in 0..data.len() {
+            let row = &data.values[i * a..(i + 1) * a];
+            let valued: Vec<usize> = (0..a).filter(|&k| !row[k].is_nan()).collect();
+            if valued.is_empty() {
+                continue;
+            }
+            searched += 1;
+            let best = valued
+                .iter()
+                .copied()
+                .fold(valued[0], |b, k| if row[k] > row[b] { k } else { b });
+            assert_eq!(best, data.labels[i] as usize);
+            for k in valued {
+                assert!(CardSet(data.legal[i]).contains(Card::new(k as u8).unwrap()));
+            }
+        }
+        assert!(searched > 10);
+    }
+
+    /// The same configuration gives the same dataset on 1 and 2 threads.
+    #[test]
+    fn the_dataset_does_not_depend_on_the_thread_count() {
+        let one = config(Variant::ThreePlayer, &["pimc:5", "random"], "pimc:5", 6);
+        let mut two = one.clone();
+        two.arena.threads = 2;
+        let (a, b) = (generate(&one).unwrap(), generate(&two).unwrap());
+        let bits = |d: &Dataset| d.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a), bits(&b));
+        assert_eq!(
+            (
+                &a.observations,
+                &a.legal,
+                &a.labels,
+                &a.played,
+                &a.games,
+                &a.seats
+            ),
+            (
+                &b.observations,
+                &b.legal,
+                &b.labels,
+                &b.played,
+                &b.games,
+                &b.seats
+            )
+        );
+    }
+
+    #[test]
+    fn bad_labelled_entries_and_teachers_are_refused() {
+        let mut c = config(
+            Variant::FourPlayer,
+            &["heuristic", "random"],
+            "heuristic",
+            2,
+        );
+        c.labelled = vec![2];
+        let e = generate(&c).unwrap_err().to_string();
+        assert!(e.contains("labelled entry 2"), "{e}");
+        c.labelled = vec![0];
+        c.teacher = "oracle".into();
+        let e = generate(&c).unwrap_err().to_string();
+        assert!(e.contains("unknown bot 'oracle'"), "{e}");
+    }
+}

@@ -1,0 +1,193 @@
+//! An arena's report: the summary computed from counts alone, and its table.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::counts::ArenaCounts;
+use super::stats::{elo_of_ratio, wilson95};
+use super::{base_seats, ArenaConfig, ArenaError};
+
+/// One line-up entry's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EntrySummary {
+    pub bot: String,
+    /// Seats it occupies in each game.
+    pub seats: u32,
+    pub wins: u64,
+    /// Games that ended without a winner (round cap).
+    pub draws: u64,
+    /// (wins + draws/2) / games.
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    pub ci95: [f64; 2],
+    /// Mean final score of its seats (points; seal variants: suits sealed).
+    pub points_per_game: f64,
+    /// Elo difference to the rest of the line-up, from per-seat win rates.
+    pub elo: f64,
+}
+
+/// Results that depend only on the configuration (identical at any thread count).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArenaSummary {
+    pub variant: String,
+    pub games: u64,
+    pub entries: Vec<EntrySummary>,
+    pub rounds_per_game: f64,
+    pub truncated: u64,
+    pub decisions: u64,
+}
+
+/// Wall-clock figures of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Timing {
+    pub seconds: f64,
+    pub threads: usize,
+    pub decisions_per_second: f64,
+    /// Mean time per decision of each entry's bots, in milliseconds (one core each).
+    pub ms_per_decision: Vec<f64>,
+    /// The slowest single decision of each entry's bots, in milliseconds.
+    pub max_ms_per_decision: Vec<f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ArenaReport {
+    pub config: ArenaConfig,
+    pub summary: ArenaSummary,
+    pub timing: Timing,
+}
+
+/// The report of an arena from the counts of all its games (merged from slices or not):
+/// win rates, Wilson intervals, Elo and points per game are computed from the counts alone.
+/// `seconds` and `threads` only feed [`Timing`]. An error if the counts do not cover
+/// exactly the games `0..config.total_games()` of this line-up.
+pub fn summarize(
+    config: &ArenaConfig,
+    counts: &ArenaCounts,
+    seconds: f64,
+    threads: usize,
+) -> Result<ArenaReport, ArenaError> {
+    if !counts.is_complete(config) {
+        return Err(ArenaError::Range(format!(
+            "counts cover games {:?} ({} games) of {} entries, not 0..{} of {}",
+            counts.ranges,
+            counts.games,
+            counts.wins.len(),
+            config.total_games(),
+            config.bots.len()
+        )));
+    }
+    let n = config.variant.num_players();
+    let l = config.bots.len();
+    let games = counts.games;
+    let base = base_seats(config)?;
+    let seats: Vec<u32> = (0..l)
+        .map(|e| base[..n].iter().filter(|&&x| x == e).count() as u32)
+        .collect();
+    let wins = &counts.wins;
+    let draws = counts.draws;
+    let g = games.max(1) as f64;
+    let rate: Vec<f64> = (0..l)
+        .map(|e| (wins[e] as f64 + 0.5 * draws as f64) / g)
+        .collect();
+    // Per-seat rates, smoothed so that a clean sweep has a finite Elo.
+    let per_seat: Vec<f64> = (0..l)
+        .map(|e| (rate[e] * g + 0.5) / (g + 1.0) / seats[e] as f64)
+        .collect();
+    let entries = (0..l)
+        .map(|e| {
+            let others: Vec<f64> = (0..l).filter(|&o| o != e).map(|o| per_seat[o]).collect();
+            let elo = if others.is_empty() {
+                0.0
+            } else {
+                let mean = others.iter().sum::<f64>() / others.len() as f64;
+                elo_of_ratio(per_seat[e], mean)
+            };
+            EntrySummary {
+                bot: config.bots[e].clone(),
+                seats: seats[e],
+                wins: wins[e],
+                draws,
+                win_rate: rate[e],
+                ci95: wilson95(rate[e], g),
+                points_per_game: counts.points[e] as f64 / seats[e] as f64 / g,
+                elo,
+            }
+        })
+        .collect();
+    let decisions = &counts.decisions;
+    let all_decisions: u64 = decisions.iter().sum();
+    Ok(ArenaReport {
+        config: config.clone(),
+        summary: ArenaSummary {
+            variant: config.variant.name().to_string(),
+            games,
+            entries,
+            rounds_per_game: counts.rounds as f64 / g,
+            truncated: counts.truncated,
+            decisions: all_decisions,
+        },
+        timing: Timing {
+            seconds,
+            threads,
+            decisions_per_second: all_decisions as f64 / seconds.max(1e-9),
+            ms_per_decision: (0..l)
+                .map(|e| counts.act_nanos[e] as f64 / 1e6 / decisions[e].max(1) as f64)
+                .collect(),
+            max_ms_per_decision: counts
+                .act_max_nanos
+                .iter()
+                .map(|&x| x as f64 / 1e6)
+                .collect(),
+        },
+    })
+}
+
+impl fmt::Display for ArenaReport {
+    /// A summary table for people.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.summary;
+        writeln!(
+            f,
+            "{} games of {} ({} duplicate), {:.2} rounds/game, {} truncated",
+            s.games,
+            s.variant,
+            if self.config.duplicate { "with" } else { "no" },
+            s.rounds_per_game,
+            s.truncated
+        )?;
+        writeln!(
+            f,
+            "{:<16} {:>5} {:>8} {:>8} {:>17} {:>8} {:>8} {:>9} {:>9}",
+            "bot", "seats", "wins", "win%", "95% CI", "pts/game", "Elo", "ms/dec", "max ms"
+        )?;
+        for (e, en) in s.entries.iter().enumerate() {
+            writeln!(
+                f,
+                "{:<16} {:>5} {:>8} {:>7.2}% {:>7.2}%..{:>6.2}% {:>8.2} {:>+8.0} {:>9.4} {:>9.3}",
+                en.bot,
+                en.seats,
+                en.wins,
+                100.0 * en.win_rate,
+                100.0 * en.ci95[0],
+                100.0 * en.ci95[1],
+                en.points_per_game,
+                en.elo,
+                self.timing.ms_per_decision[e],
+                self.timing.max_ms_per_decision[e]
+            )?;
+        }
+        let t = &self.timing;
+        write!(
+            f,
+            "{} games, {} decisions in {:.2} s on {} thread{}: {:.0} games/s, {:.0} decisions/s",
+            s.games,
+            s.decisions,
+            t.seconds,
+            t.threads,
+            if t.threads == 1 { "" } else { "s" },
+            s.games as f64 / t.seconds.max(1e-9),
+            t.decisions_per_second
+        )
+    }
+}

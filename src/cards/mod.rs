@@ -1,0 +1,10 @@
+//! Cards, suits and card sets (R1), and the seats that hold them: rotation, sides and
+//! passing targets.
+
+mod card;
+mod seat;
+
+pub use card::{Card, CardSet, CardSetIter, ParseCardError, Suit};
+pub(crate) use card::{NUM_SUITS, SEAL_DECK, STANDARD_DECK};
+pub use seat::pass_target;
+pub(crate) use seat::{left_of, pass_source, relative_to, side_mask};

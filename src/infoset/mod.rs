@@ -1,0 +1,8 @@
+//! Information sets (R10): [`SeatView`], all that one seat may know, and the sampler of
+//! positions consistent with it.
+
+pub mod sampler;
+pub(crate) mod view;
+
+pub use sampler::Sampler;
+pub use view::SeatView;

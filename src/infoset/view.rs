@@ -1,0 +1,401 @@
+//! What one seat may know (R10): the information-set view of a [`State`].
+//!
+//! Bots, the observation encoder and the determinization sampler receive a [`SeatView`],
+//! never the `State`: the view keeps its state private (not even the rest of this crate
+//! can reach through it), so reading another player's hand is a type error, not a
+//! discipline.
+
+use crate::cards::{left_of, pass_source, pass_target};
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::config::{GameConfig, Variant};
+use crate::rules::state::{Phase, RoundResult, State};
+
+/// One seat's information set over a game in progress.
+#[derive(Clone, Copy)]
+pub struct SeatView<'a> {
+    state: &'a State,
+    seat: usize,
+}
+
+impl<'a> SeatView<'a> {
+    /// The view of `seat` over `state` ([`State::view`] checks the seat).
+    #[inline]
+    pub(crate) fn new(state: &'a State, seat: usize) -> SeatView<'a> {
+        SeatView { state, seat }
+    }
+
+    // ---- who and what ----
+
+    /// The seat whose information set this is.
+    #[inline]
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// The game's configuration with the seed hidden (0): the seed determines every deal
+    /// (R10), so knowing it would reveal every hand.
+    #[inline]
+    pub fn config(&self) -> GameConfig {
+        GameConfig {
+            seed: 0,
+            ..*self.state.config()
+        }
+    }
+
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.state.variant()
+    }
+
+    #[inline]
+    pub fn num_players(&self) -> usize {
+        self.state.num_players()
+    }
+
+    /// Seat `k` places to the left of this seat (0 = me, 1 = left, …).
+    #[inline]
+    pub fn relative(&self, k: usize) -> usize {
+        let n = self.num_players();
+        left_of(self.seat, k % n, n)
+    }
+
+    // ---- public ----
+
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    #[inline]
+    pub fn current_player(&self) -> Option<usize> {
+        self.state.current_player()
+    }
+
+    /// Whether it is this seat's decision.
+    #[inline]
+    pub fn is_my_turn(&self) -> bool {
+        self.current_player() == Some(self.seat)
+    }
+
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.state.round()
+    }
+
+    #[inline]
+    pub fn trump_suit(&self) -> Option<Suit> {
+        self.state.trump_suit()
+    }
+
+    #[inline]
+    pub fn trump_card(&self) -> Option<Card> {
+        self.state.trump_card()
+    }
+
+    #[inline]
+    pub fn round_leader(&self) -> Option<usize> {
+        self.state.round_leader()
+    }
+
+    #[inline]
+    pub fn trick_leader(&self) -> Option<usize> {
+        self.state.trick_leader()
+    }
+
+    #[inline]
+    pub fn trick_cards(&self) -> &'a [Card] {
+        self.state.trick_cards()
+    }
+
+    /// The cards of the trick in progress, as a set.
+    #[inline]
+    pub fn trick_set(&self) -> CardSet {
+        self.state.trick_set()
+    }
+
+    /// The led suit as a one-bit mask over suits (0 before the trick's first card).
+    #[inline]
+    pub fn led_suit_mask(&self) -> u8 {
+        self.state.led_suit_mask()
+    }
+
+    #[inline]
+    pub fn led_suit(&self) -> Option<Suit> {
+        self.state.led_suit()
+    }
+
+    #[inline]
+    pub fn tricks_played(&self) -> usize {
+        self.state.tricks_played()
+    }
+
+    /// Cards `seat` has played this round (everyone saw them).
+    #[inline]
+    pub fn played_by(&self, seat: usize) -> CardSet {
+        self.state.played_by(seat)
+    }
+
+    #[inline]
+    pub fn played(&self) -> CardSet {
+        self.state.played()
+    }
+
+    /// Cards `seat` captured this round (everyone saw the tricks).
+    #[inline]
+    pub fn won_cards(&self, seat: usize) -> CardSet {
+        self.state.won_cards(seat)
+    }
+
+    #[inline]
+    pub fn tricks_won(&self, seat: usize) -> usize {
+        self.state.tricks_won(seat)
+    }
+
+    /// Suits `seat` has shown void in this round (bit mask).
+    #[inline]
+    pub fn voids(&self, seat: usize) -> u8 {
+        self.state.voids(seat)
+    }
+
+    /// How many cards `seat` holds (public: everyone can count).
+    #[inline]
+    pub fn hand_len(&self, seat: usize) -> usize {
+        self.state.hand(seat).len() as usize
+    }
+
+    /// How many passing picks `seat` has made this round (public; which cards is not).
+    #[inline]
+    pub fn num_picks(&self, seat: usize) -> usize {
+        self.state.picks(seat).len()
+    }
+
+    /// Whether the passed cards have changed hands this round.
+    #[inline]
+    pub fn exchange_done(&self) -> bool {
+        // Passing always ends with the exchange, and every later phase of the same round
+        // (play, or the game's end) comes after it.
+        self.state.phase() != Phase::Pass
+    }
+
+    #[inline]
+    pub fn score(&self, seat: usize) -> u16 {
+        self.state.score(seat)
+    }
+
+    #[inline]
+    pub fn seals(&self, team: usize) -> u8 {
+        self.state.seals(team)
+    }
+
+    #[inline]
+    pub fn last_round_result(&self) -> Option<RoundResult> {
+        self.state.last_round_result()
+    }
+
+    /// Game winners as a seat mask (0 until the game is over, and when truncated).
+    #[inline]
+    pub fn winners_mask(&self) -> u8 {
+        self.state.winners_mask()
+    }
+
+    /// Whether the game ended by the round cap (R10).
+    #[inline]
+    pub fn is_truncated(&self) -> bool {
+        self.state.is_truncated()
+    }
+
+    /// The card whose holder led the first round (R4.3) and that is known to be in the
+    /// round leader's hand until played: the A, or the Snow 13 when the A is face up.
+    /// `None` outside the first round's play.
+    pub fn leader_key_card(&self) -> Option<Card> {
+        if self.round() != 0 || !self.exchange_done() {
+            return None;
+        }
+        Some(if self.trump_card() == Some(Card::ACE) {
+            Card::SNOW_13
+        } else {
+            Card::ACE
+        })
+    }
+
+    // ---- private to this seat ----
+
+    /// This seat's hand now (during passing: as dealt, picks included).
+    #[inline]
+    pub fn hand(&self) -> CardSet {
+        self.state.hand(self.seat)
+    }
+
+    /// This seat's hand as dealt this round.
+    #[inline]
+    pub fn dealt_hand(&self) -> CardSet {
+        self.state.deal().hands[self.seat]
+    }
+
+    /// This seat's passing picks this round, in the order made.
+    #[inline]
+    pub fn my_picks(&self) -> &'a [Card] {
+        self.state.picks(self.seat)
+    }
+
+    /// Every card this seat received in this round's exchange (empty before it): what it
+    /// holds or has played that it was not dealt. The same cards as
+    /// [`received`](Self::received), without asking who gave them.
+    #[inline]
+    pub fn received_cards(&self) -> CardSet {
+        self.hand()
+            .union(self.played_by(self.seat))
+            .minus(self.dealt_hand())
+    }
+
+    /// This seat's passing picks, in order, with the seat each goes to.
+    pub fn my_passes(&self) -> impl Iterator<Item = (Card, usize)> + 'a {
+        let v = self.variant();
+        let seat = self.seat;
+        self.state
+            .picks(seat)
+            .iter()
+            .enumerate()
+            .map(move |(k, &c)| (c, pass_target(v, seat, k)))
+    }
+
+    /// Cards this seat received in the exchange, with the seat each came from
+    /// (empty until the exchange has happened).
+    pub fn received(&self) -> impl Iterator<Item = (Card, usize)> + 'a {
+        let v = self.variant();
+        let me = self.seat;
+        let state = self.state;
+        let done = self.exchange_done();
+        (0..v.num_players())
+            .filter(move |_| done)
+            .flat_map(move |from| {
+                state
+                    .picks(from)
+                    .iter()
+                    .enumerate()
+                    .filter(move |&(k, _)| pass_target(v, from, k) == me)
+                    .map(move |(_, &c)| (c, from))
+            })
+    }
+
+    /// The cards this seat received in the exchange, by giver (absolute seat): the same
+    /// cards as [`received`](Self::received), gathered without a search.
+    #[inline]
+    pub fn received_by_giver(&self) -> [CardSet; 4] {
+        let mut out = [CardSet::EMPTY; 4];
+        if !self.exchange_done() {
+            return out;
+        }
+        let me = self.seat;
+        let s = self.state;
+        let all = |from: usize| s.picks(from).iter().copied().collect::<CardSet>();
+        let v = self.variant();
+        if v.is_seal() {
+            // After the exchange every seat has made its three picks, and each went to a
+            // different seat. (No data-dependent branch: the encoder calls this at every
+            // step.)
+            for k in 0..3 {
+                let from = pass_source(v, me, k);
+                out[from] = CardSet::EMPTY.with(s.pick_after_exchange(from, k));
+            }
+        } else {
+            // Every pick of one seat comes here.
+            let from = pass_source(v, me, 0);
+            out[from] = all(from);
+        }
+        out
+    }
+
+    /// The legal actions of this seat now (empty when it is not this seat's turn).
+    #[inline]
+    pub fn legal_actions(&self) -> CardSet {
+        if self.is_my_turn() {
+            self.state.legal_actions()
+        } else {
+            CardSet::EMPTY
+        }
+    }
+
+    /// Cards whose location this seat cannot see: in another player's hand (or, in
+    /// `4p`/`3p`, nowhere else — the face-up card is known). During passing, cards already
+    /// picked by others are still in their pickers' hands.
+    pub fn unknown_cards(&self) -> CardSet {
+        let mut known = self.hand().union(self.played());
+        if let Some(c) = self.trump_card() {
+            known.insert(c);
+        }
+        let deck = self.variant().deck();
+        deck.minus(known)
+    }
+
+    /// Cards this seat knows to be in `other`'s hand: what it passed to `other` and
+    /// `other` has not played yet, and, in the first round, the A (or Snow 13) that made
+    /// `other` the round's leader (R4.3) until it is played.
+    pub fn known_in_hand(&self, other: usize) -> CardSet {
+        if other == self.seat || !self.exchange_done() {
+            return CardSet::EMPTY;
+        }
+        let mut known: CardSet = self
+            .my_passes()
+            .filter(|&(_, to)| to == other)
+            .map(|(c, _)| c)
+            .collect();
+        if let Some(key) = self.leader_key_card() {
+            if self.round_leader() == Some(other) {
+                known.insert(key);
+            }
+        }
+        known.minus(self.played_by(other))
+    }
+
+    /// A complete state that agrees with everything this seat knows, with the other
+    /// players' current hands replaced by `hands` (`hands[self.seat()]` is ignored).
+    /// Used by the determinization sampler. Returns `None` if `hands` disagree with what
+    /// this seat knows: the public hand sizes, its own hand and the cards already played,
+    /// the revealed voids, and the cards [`known_in_hand`](Self::known_in_hand).
+    ///
+    /// During passing, each other seat keeps its number of picks, but which cards it
+    /// picked is unknown: they become the lowest cards of its new hand. Use
+    /// [`determinized_with_picks`](Self::determinized_with_picks) to choose them.
+    pub fn determinized(&self, hands: [CardSet; 4]) -> Option<State> {
+        self.determinized_with_picks(hands, None)
+    }
+
+    /// As [`determinized`](Self::determinized), and during passing each other seat's
+    /// hidden picks become `picks[p][..num_picks(p)]` (distinct cards of `hands[p]`,
+    /// in pick order; checked). After the exchange `picks` is ignored.
+    pub fn determinized_with_picks(
+        &self,
+        hands: [CardSet; 4],
+        picks: Option<&[[Card; 3]; 4]>,
+    ) -> Option<State> {
+        let n = self.num_players();
+        let mut union = CardSet::EMPTY;
+        for (p, &hand) in hands.iter().enumerate().take(n) {
+            if p == self.seat {
+                continue;
+            }
+            if hand.len() as usize != self.hand_len(p)
+                || !union.intersect(hand).is_empty()
+                || !self.known_in_hand(p).minus(hand).is_empty()
+                || Suit::ALL
+                    .iter()
+                    .any(|&su| self.voids(p) >> su as u8 & 1 == 1 && !hand.of_suit(su).is_empty())
+            {
+                return None;
+            }
+            if let (Some(picks), false) = (picks, self.exchange_done()) {
+                let mine = &picks[p][..self.num_picks(p)];
+                let set: CardSet = mine.iter().copied().collect();
+                if set.len() as usize != mine.len() || !set.minus(hand).is_empty() {
+                    return None;
+                }
+            }
+            union = union.union(hand);
+        }
+        if union != self.unknown_cards() {
+            return None;
+        }
+        Some(self.state.with_hidden_hands(self.seat, &hands, picks))
+    }
+}

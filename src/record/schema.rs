@@ -1,0 +1,229 @@
+//! The record's schema (version 1): the types [`Match::record`](super::Match::record)
+//! writes, and the table of their fields that documents them (`docs/records.md`,
+//! generated from [`record_schema_docs`]; a test fails when the file is stale).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::cards::Card;
+use crate::rules::state::{RoundEnd, RoundResult, State};
+
+/// The record schema version written and accepted.
+pub const RECORD_VERSION: u64 = 1;
+
+/// One trick as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrickRecord {
+    pub leader: u8,
+    pub cards: Vec<u8>,
+    pub winner: Option<u8>,
+}
+
+/// A round's result as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResultRecord {
+    pub winners: Vec<u8>,
+    pub reason: &'static str,
+    pub points: Vec<u16>,
+}
+
+impl ResultRecord {
+    pub(super) fn new(r: &RoundResult, n: usize) -> ResultRecord {
+        ResultRecord {
+            winners: r.winner_seats().map(|p| p as u8).collect(),
+            reason: r.reason.name(),
+            points: r.points[..n].to_vec(),
+        }
+    }
+}
+
+/// One round as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RoundRecord {
+    pub hands: Vec<Vec<u8>>,
+    pub trump_card: Option<u8>,
+    pub passes: Vec<Vec<u8>>,
+    pub leader: Option<u8>,
+    pub trump_suit: Option<u8>,
+    pub tricks: Vec<TrickRecord>,
+    pub seals: Vec<[u8; 2]>,
+    pub result: Option<ResultRecord>,
+}
+
+impl RoundRecord {
+    pub(super) fn start(s: &State) -> RoundRecord {
+        let n = s.num_players();
+        let d = s.deal();
+        RoundRecord {
+            hands: (0..n).map(|p| d.hands[p].to_ids()).collect(),
+            trump_card: d.trump_card.map(Card::id),
+            passes: vec![Vec::new(); n],
+            leader: s.round_leader().map(|p| p as u8),
+            trump_suit: s.trump_suit().map(|t| t as u8),
+            tricks: Vec::new(),
+            seals: Vec::new(),
+            result: None,
+        }
+    }
+}
+
+/// A whole game record (schema in docs/api.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Record {
+    pub version: u64,
+    pub variant: &'static str,
+    pub scoring: Option<&'static str>,
+    pub seed: u64,
+    /// Written only when not the default (`"game"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub episode: Option<&'static str>,
+    /// Written only when a round cap is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_rounds: Option<u32>,
+    pub rounds: Vec<RoundRecord>,
+    pub scores: Vec<u16>,
+    pub winners: Vec<u8>,
+    pub over: bool,
+}
+
+impl Record {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a record always serialises")
+    }
+
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).expect("a record always serialises")
+    }
+}
+
+/// Every field of a record and what it holds: the single source of `docs/records.md`.
+/// Paths name list entries `[k]` (rounds) and `[i]` (tricks). A test checks that the
+/// keys are exactly those [`Match::record`](super::Match::record) writes.
+const FIELDS: &[(&[&str], &str)] = &[
+    (&["version"], "the schema version, 1"),
+    (&["variant", "seed"], "as given to `Game`"),
+    (&["scoring"], "as given; `null` in the seal variants"),
+    (&["episode", "max_rounds"], "present only when not the defaults"),
+    (&["rounds"], "one entry per round played or in progress"),
+    (&["rounds[k].hands"], "each seat's hand as dealt, before passing, ascending"),
+    (&["rounds[k].trump_card"], "the face-up card (`null` in the seal variants)"),
+    (&["rounds[k].passes"], "each seat's passing picks in the order made (R4.2)"),
+    (&["rounds[k].leader"], "the round's first leader; `null` until known (after passing)"),
+    (&["rounds[k].trump_suit"], "`null` in a seal round until its first lead"),
+    (&["rounds[k].tricks"], "the tricks in the order played"),
+    (
+        &["rounds[k].tricks[i].leader", "rounds[k].tricks[i].cards", "rounds[k].tricks[i].winner"],
+        "the trick's leader, its cards in play order from the leader, and its winner (`null` for a partial last trick)",
+    ),
+    (&["rounds[k].seals"], "seal variants: `[team, suit]` pairs in the order made this round (R9)"),
+    (&["rounds[k].result"], "`null` while the round is played; else an object:"),
+    (&["rounds[k].result.winners"], "the seats that won the round (`[]` for a `complete` seal round)"),
+    (&["rounds[k].result.reason"], "why the round ended (below)"),
+    (
+        &["rounds[k].result.points"],
+        "points gained by each seat this round (seal variants: the seals each seat's team made)",
+    ),
+    (&["scores", "winners", "over"], "as `Game.scores`, `Game.winners`, `Game.is_over`"),
+];
+
+/// What each `reason` means, in [`RoundEnd::ALL`]'s order.
+const REASONS: [(RoundEnd, &str); 5] = [
+    (RoundEnd::Bosses, "a side captured enough bosses (R7.1)"),
+    (
+        RoundEnd::Tricks,
+        "a side took 7 tricks without enough bosses; the others win (R7.2)",
+    ),
+    (
+        RoundEnd::LastTrick,
+        "all hands are empty; the last trick's winner's side wins (R7.3)",
+    ),
+    (
+        RoundEnd::Complete,
+        "a seal round of 14 tricks without a game win (R9)",
+    ),
+    (
+        RoundEnd::Sealed,
+        "a team won the game by sealing in this round (R9)",
+    ),
+];
+
+/// The record schema as Markdown: the content of `docs/records.md`
+/// (`cargo run --example print_layout -- records > docs/records.md`).
+pub fn record_schema_docs() -> String {
+    let mut s = format!(
+        "## The record schema (version {RECORD_VERSION})\n\n\
+         Generated by `cargo run --example print_layout -- records` from \
+         `src/record/schema.rs`; do not edit by hand. `Game.record()` (Python) and \
+         `Match::record` (Rust) write it; `Game.from_record` and `Match::from_record` \
+         replay and validate it.\n\n| field | meaning |\n|---|---|\n"
+    );
+    for (keys, meaning) in FIELDS {
+        let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+        s += &format!("| {} | {meaning} |\n", keys.join(", "));
+    }
+    s += "\n`reason` is one of:\n\n";
+    for (reason, meaning) in REASONS {
+        s += &format!("- `\"{}\"`: {meaning}\n", reason.name());
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Match;
+    use crate::rules::config::{Episode, GameConfig, Variant};
+    use std::collections::BTreeSet;
+
+    /// The key paths of `v`, list entries written `[k]` at depth 1 and `[i]` below.
+    fn key_paths(v: &Value, path: &str, depth: usize, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    let p = if path.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    out.insert(p.clone());
+                    key_paths(child, &p, depth, out);
+                }
+            }
+            Value::Array(items) => {
+                let index = if depth == 0 { "[k]" } else { "[i]" };
+                for item in items.iter().filter(|x| x.is_object()) {
+                    key_paths(item, &format!("{path}{index}"), depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn schema_table_names_exactly_the_fields_records_have() {
+        let mut written = BTreeSet::new();
+        for variant in Variant::ALL {
+            let config = GameConfig::new(variant, 3)
+                .with_episode(Episode::Round)
+                .with_max_rounds(Some(5));
+            for config in [config, GameConfig::new(variant, 4)] {
+                let mut m = Match::new(config);
+                while let Some(card) = m.state().legal_actions().first() {
+                    m.apply(card).unwrap();
+                }
+                key_paths(&m.record().to_value(), "", 0, &mut written);
+            }
+        }
+        let documented: BTreeSet<String> = FIELDS
+            .iter()
+            .flat_map(|(keys, _)| keys.iter().map(|k| k.to_string()))
+            .collect();
+        assert_eq!(written, documented);
+    }
+
+    #[test]
+    fn every_round_end_reason_is_documented_in_order() {
+        let documented: Vec<RoundEnd> = REASONS.iter().map(|(r, _)| *r).collect();
+        assert_eq!(documented, RoundEnd::ALL);
+    }
+}

@@ -1,0 +1,62 @@
+//! The learner-vs-bots loop, once: after the learner's decision the bots play every other
+//! seat until it is the learner's turn again or the game is over. The vector env runs it
+//! on its `State`s, the single-agent Gymnasium env (`Game.play_bots`) on a recorded game.
+
+use crate::cards::Card;
+use crate::error::IllegalAction;
+use crate::infoset::view::SeatView;
+use crate::record::Match;
+use crate::rl::reward::{rewards, RewardMode};
+use crate::rules::state::{Outcome, State};
+
+/// A game the loop can play on: a bare position, or a [`Match`] that records each move.
+pub(crate) trait Playing {
+    fn state(&self) -> &State;
+    fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction>;
+}
+
+impl Playing for State {
+    #[inline]
+    fn state(&self) -> &State {
+        self
+    }
+
+    #[inline]
+    fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
+        State::apply(self, card)
+    }
+}
+
+impl Playing for Match {
+    #[inline]
+    fn state(&self) -> &State {
+        Match::state(self)
+    }
+
+    #[inline]
+    fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
+        Match::apply(self, card)
+    }
+}
+
+/// Lets the bots move until it is `learner`'s turn or the game is over: `act(seat, view)`
+/// is the decision of the bot in `seat`, and `on_rewards` receives every seat's rewards
+/// (under `mode`) after each move. Panics if a bot plays an illegal card (the built-in
+/// bots never do).
+#[inline]
+pub(crate) fn bots_until_turn<G: Playing>(
+    game: &mut G,
+    learner: usize,
+    mode: RewardMode,
+    mut act: impl FnMut(usize, &SeatView) -> Card,
+    mut on_rewards: impl FnMut(&[f32; 4]),
+) {
+    while let Some(p) = game.state().current_player() {
+        if p == learner {
+            break;
+        }
+        let card = act(p, &game.state().view(p));
+        let out = game.apply(card).expect("a bot returned an illegal action");
+        on_rewards(&rewards(mode, &out, game.state()));
+    }
+}

@@ -1,0 +1,163 @@
+//! Rewards and episode ends for reinforcement learning.
+//!
+//! An environment step is one [`State::apply`]; its [`Outcome`] says whether a trick, a
+//! round or the game ended. [`rewards`] turns that into one reward per seat:
+//!
+//! - [`RewardMode::Win`]: sparse, the game's result. At the step that ends the episode,
+//!   +1 for every winner and −1 for every other seat; 0 on every other step. An episode
+//!   with no winners — a game stopped by the round cap (`truncated`), or, with
+//!   `episode = round`, a seal round that ended without a game win — gives 0 to everyone:
+//!   nobody lost, and bootstrapping should take over for truncation.
+//! - [`RewardMode::Points`]: denser, per round. At each round end every seat gets the
+//!   points its side gained this round (R8; seal variants: the seals its team
+//!   made, R9) minus the average of what its opponents gained (4-player variants: the
+//!   other team; `3p`: the two other players). Rewards of a step therefore sum to 0 over
+//!   the seats: the game stays zero-sum, and a round won by many points is worth more.
+//!   0 on steps that end no round.
+//!
+//! Seats a variant does not have (seat 3 in `3p`) always get 0.
+//!
+//! Episodes: `terminated` — the rules ended the game (or the round, with
+//! `episode = round`); `truncated` — the round cap stopped it ([`GameConfig`] `max_rounds`,
+//! R10). They never both hold.
+//!
+//! [`GameConfig`]: crate::GameConfig
+
+use crate::names::names;
+use crate::rules::state::{Outcome, State};
+
+/// How [`rewards`] scores a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RewardMode {
+    /// +1 winners / −1 others at the episode's end; 0 when it has no winners.
+    #[default]
+    Win,
+    /// At each round end: points gained minus the opponents' average (zero-sum).
+    Points,
+}
+
+names!(RewardMode {
+    Win => "win",
+    Points => "points",
+});
+
+/// Rewards per seat for the step that returned `outcome` and left the game in `after`.
+pub fn rewards(mode: RewardMode, outcome: &Outcome, after: &State) -> [f32; 4] {
+    let v = after.variant();
+    let n = v.num_players();
+    let mut r = [0f32; 4];
+    match mode {
+        RewardMode::Win => {
+            let winners = after.winners_mask();
+            if outcome.game_over && winners != 0 {
+                for (p, x) in r.iter_mut().enumerate().take(n) {
+                    *x = if winners >> p & 1 == 1 { 1.0 } else { -1.0 };
+                }
+            }
+        }
+        RewardMode::Points => {
+            if let Some(res) = outcome.round {
+                for (p, x) in r.iter_mut().enumerate().take(n) {
+                    let (mut sum, mut count) = (0f32, 0f32);
+                    for q in 0..n {
+                        if v.side_of(q) != v.side_of(p) {
+                            sum += res.points[q] as f32;
+                            count += 1.0;
+                        }
+                    }
+                    *x = res.points[p] as f32 - sum / count;
+                }
+            }
+        }
+    }
+    r
+}
+
+/// Whether the episode ended by the rules (not by the round cap).
+#[inline]
+pub fn terminated(state: &State) -> bool {
+    state.is_over() && !state.is_truncated()
+}
+
+/// Whether the episode was cut short by the round cap.
+#[inline]
+pub fn truncated(state: &State) -> bool {
+    state.is_truncated()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Episode, GameConfig, Variant};
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    fn play(cfg: GameConfig, seed: u64, mut f: impl FnMut(&Outcome, &State)) -> State {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut s = State::new(cfg);
+        while !s.is_over() {
+            let legal = s.legal_actions();
+            let k = rng.next_u32() % legal.len();
+            let o = s.apply(legal.nth(k).unwrap()).unwrap();
+            f(&o, &s);
+        }
+        s
+    }
+
+    #[test]
+    fn r8_points_rewards_are_zero_sum_and_follow_round_points() {
+        for v in Variant::ALL {
+            for seed in 0..20 {
+                let cfg = GameConfig::new(v, seed).with_max_rounds(Some(6));
+                play(cfg, seed, |o, s| {
+                    let r = rewards(RewardMode::Points, o, s);
+                    let sum: f32 = r.iter().sum();
+                    assert!(sum.abs() < 1e-4, "{v}: {r:?}");
+                    match o.round {
+                        None => assert_eq!(r, [0.0; 4]),
+                        Some(res) => {
+                            // The side that gained the most is never rewarded negatively.
+                            let best = (0..v.num_players()).max_by_key(|&p| res.points[p]);
+                            assert!(r[best.unwrap()] >= 0.0);
+                        }
+                    }
+                    if v.num_players() == 3 {
+                        assert_eq!(r[3], 0.0);
+                    }
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn r10_win_rewards_only_at_the_end_and_zero_when_truncated() {
+        for v in Variant::ALL {
+            for seed in 0..20 {
+                for episode in Episode::ALL {
+                    let cfg = GameConfig::new(v, seed)
+                        .with_episode(episode)
+                        .with_max_rounds(Some(3));
+                    let mut total = [0f32; 4];
+                    let end = play(cfg, seed, |o, s| {
+                        let r = rewards(RewardMode::Win, o, s);
+                        if !o.game_over {
+                            assert_eq!(r, [0.0; 4]);
+                        }
+                        for (t, x) in total.iter_mut().zip(r) {
+                            *t += x;
+                        }
+                    });
+                    assert!(terminated(&end) != truncated(&end));
+                    if end.winners_mask() == 0 {
+                        assert_eq!(total, [0.0; 4]);
+                    } else {
+                        for (p, &t) in total.iter().enumerate().take(v.num_players()) {
+                            let won = end.winners_mask() >> p & 1 == 1;
+                            assert_eq!(t, if won { 1.0 } else { -1.0 });
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,694 @@
+//! The position (OpenSpiel's "State"): a small `Copy` value holding a whole game in
+//! progress. `apply` and `legal_actions` never allocate.
+//!
+//! The rules of each phase live in their own modules: [`super::passing`] (R4.2–R4.3),
+//! [`super::trick`] (R5–R6), [`super::scoring`] (R7–R9). This module owns the state and
+//! sequences them.
+
+use super::{passing, scoring, trick};
+use crate::cards::{left_of, pass_target, Card, CardSet, Suit};
+use crate::error::IllegalAction;
+use crate::infoset::view::SeatView;
+use crate::names::names;
+use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
+use crate::rules::deal::Deal;
+
+/// Whose decision it is, and what kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Passing picks (R4.2): one card per action, seat by seat.
+    Pass,
+    /// Playing tricks (R5).
+    Play,
+    /// The game (or the episode) is over.
+    Over,
+}
+
+names!(Phase {
+    Pass => "pass",
+    Play => "play",
+    Over => "over",
+});
+
+/// Why a round ended (the record's `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundEnd {
+    /// R7.1: a side captured enough bosses.
+    Bosses,
+    /// R7.2: a side took 7 tricks without enough bosses.
+    Tricks,
+    /// R7.3: all hands are empty; the last trick's winner's side wins.
+    LastTrick,
+    /// Seal variants: 14 tricks played, no game win.
+    Complete,
+    /// Seal variants: a team won the game by sealing.
+    Sealed,
+}
+
+names!(RoundEnd {
+    Bosses => "bosses",
+    Tricks => "tricks",
+    LastTrick => "last_trick",
+    Complete => "complete",
+    Sealed => "sealed",
+});
+
+/// The result of one round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RoundResult {
+    /// Seats that won the round, as a bit mask (bit `p` = seat `p`).
+    pub winners: u8,
+    pub reason: RoundEnd,
+    /// What each seat gained this round (seal variants: seals its team made).
+    pub points: [u16; 4],
+}
+
+impl RoundResult {
+    /// Winning seats, ascending.
+    pub fn winner_seats(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..4).filter(move |p| self.winners >> p & 1 == 1)
+    }
+}
+
+/// A completed trick, as reported by [`State::apply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TrickResult {
+    pub leader: u8,
+    /// Cards in play order starting with the leader's; `len` of them are valid.
+    pub cards: [Card; 4],
+    pub len: u8,
+    pub winner: u8,
+}
+
+impl TrickResult {
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+}
+
+/// What one [`State::apply`] did beyond moving a card.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// Set when this action completed a trick.
+    pub trick: Option<TrickResult>,
+    /// Seals made by that trick, as a bit mask over suits (for the trick winner's team).
+    pub new_seals: u8,
+    /// Set when this action ended a round.
+    pub round: Option<RoundResult>,
+    /// Whether the game (episode) is now over.
+    pub game_over: bool,
+}
+
+const NO_SEAT: u8 = u8::MAX;
+const NO_SUIT: u8 = u8::MAX;
+
+/// A whole game in progress. `Copy`, fixed size, no heap.
+///
+/// Its fields are private to the rules (`pub(super)`: this module and its siblings
+/// `passing`, `trick` and `scoring` read them). Only this type writes them: the phase
+/// functions return what changed, and [`State::apply`] applies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    pub(super) config: GameConfig,
+    pub(super) phase: Phase,
+    pub(super) current: u8,
+    /// Round index, 0-based.
+    pub(super) round: u32,
+
+    // ---- this round ----
+    pub(super) deal: Deal,
+    pub(super) hands: [CardSet; 4],
+    /// Passing picks in the order made; `num_picks[p]` are valid.
+    pub(super) picks: [[Card; 3]; 4],
+    pub(super) num_picks: [u8; 4],
+    pub(super) trump: u8,
+    /// The round's first leader (`NO_SEAT` until known).
+    pub(super) round_leader: u8,
+    pub(super) trick_leader: u8,
+    pub(super) trick: [Card; 4],
+    pub(super) trick_len: u8,
+    /// Tricks completed this round.
+    pub(super) tricks_played: u8,
+    /// Every card played this round, current trick included, and by whom.
+    pub(super) played_by: [CardSet; 4],
+    /// Cards captured per seat this round.
+    pub(super) won: [CardSet; 4],
+    pub(super) tricks_won: [u8; 4],
+    /// Suits (bit mask) each seat has shown void in by not following (public).
+    pub(super) voids: [u8; 4],
+    /// Seals made this round per team (seal variants).
+    pub(super) round_seals: [u8; 2],
+
+    // ---- the game ----
+    /// Points per side (team in 4p, player in 3p; seal: sealed suits count).
+    pub(super) side_scores: [u16; 3],
+    /// Suits sealed per team (bit masks), kept across rounds.
+    pub(super) seals: [u8; 2],
+    /// Winner of the last completed trick (leads the next round).
+    pub(super) last_trick_winner: u8,
+    pub(super) last_result: Option<RoundResult>,
+    /// Game winners as a seat mask.
+    pub(super) winners: u8,
+    pub(super) truncated: bool,
+}
+
+impl State {
+    /// A new game dealt from the config's seed.
+    pub fn new(config: GameConfig) -> State {
+        let deal = Deal::from_seed(config.variant, config.seed, 0);
+        State::with_deal(config, deal)
+    }
+
+    /// A new game whose first round uses `deal` (validated by [`Deal::from_ids`]);
+    /// later rounds are dealt from the seed.
+    pub fn with_deal(mut config: GameConfig, deal: Deal) -> State {
+        if config.variant.is_seal() {
+            // The seal variants ignore the scoring mode (R3); one value keeps equal games
+            // equal, and a game equal to its replayed record.
+            config.scoring = Scoring::Advanced;
+        }
+        let mut s = State {
+            config,
+            phase: Phase::Pass,
+            current: 0,
+            round: 0,
+            deal,
+            hands: deal.hands,
+            picks: [[Card::ACE; 3]; 4],
+            num_picks: [0; 4],
+            trump: NO_SUIT,
+            round_leader: NO_SEAT,
+            trick_leader: NO_SEAT,
+            trick: [Card::ACE; 4],
+            trick_len: 0,
+            tricks_played: 0,
+            played_by: [CardSet::EMPTY; 4],
+            won: [CardSet::EMPTY; 4],
+            tricks_won: [0; 4],
+            voids: [0; 4],
+            round_seals: [0; 2],
+            side_scores: [0; 3],
+            seals: [0; 2],
+            last_trick_winner: NO_SEAT,
+            last_result: None,
+            winners: 0,
+            truncated: false,
+        };
+        s.start_round(deal);
+        s
+    }
+
+    /// Replaces the deal of the current round. Only allowed before the round's first
+    /// passing pick (used to replay recorded deals and for duplicate matches).
+    pub fn redeal(&mut self, deal: Deal) -> Result<(), &'static str> {
+        if self.phase != Phase::Pass || self.num_picks.iter().any(|&n| n > 0) {
+            return Err("a round can only be re-dealt before its first passing pick");
+        }
+        self.start_round(deal);
+        Ok(())
+    }
+
+    fn start_round(&mut self, deal: Deal) {
+        self.deal = deal;
+        self.hands = deal.hands;
+        self.num_picks = [0; 4];
+        self.trump = match deal.trump_card {
+            Some(c) => c.suit() as u8,
+            None => NO_SUIT,
+        };
+        // Round 0's leader is found after passing (R4.3); later rounds' is known now.
+        self.round_leader = self.last_trick_winner;
+        self.trick_leader = self.last_trick_winner;
+        self.trick_len = 0;
+        self.tricks_played = 0;
+        self.played_by = [CardSet::EMPTY; 4];
+        self.won = [CardSet::EMPTY; 4];
+        self.tricks_won = [0; 4];
+        self.voids = [0; 4];
+        self.round_seals = [0; 2];
+        self.phase = Phase::Pass;
+        self.current = 0;
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    #[inline]
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    #[inline]
+    pub fn variant(&self) -> Variant {
+        self.config.variant
+    }
+
+    #[inline]
+    pub fn num_players(&self) -> usize {
+        self.config.variant.num_players()
+    }
+
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Whether the game ended by the round cap rather than by the rules.
+    #[inline]
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// The seat to act, or `None` when the game is over.
+    #[inline]
+    pub fn current_player(&self) -> Option<usize> {
+        (self.phase != Phase::Over).then_some(self.current as usize)
+    }
+
+    /// Round index (0-based) of the round in progress (or the last one, when over).
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// The current round's deal (hands before passing, face-up card).
+    #[inline]
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// `seat`'s hand now. During passing: the dealt hand, picked cards included.
+    #[inline]
+    pub fn hand(&self, seat: usize) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// `seat`'s passing picks this round, in order.
+    #[inline]
+    pub fn picks(&self, seat: usize) -> &[Card] {
+        &self.picks[seat][..self.num_picks[seat] as usize]
+    }
+
+    /// The trump suit of the round (`None` in a seal round before its first lead).
+    #[inline]
+    pub fn trump_suit(&self) -> Option<Suit> {
+        Suit::from_index(self.trump as usize)
+    }
+
+    #[inline]
+    pub fn trump_card(&self) -> Option<Card> {
+        self.deal.trump_card
+    }
+
+    /// The round's first leader, once known.
+    #[inline]
+    pub fn round_leader(&self) -> Option<usize> {
+        (self.round_leader != NO_SEAT).then_some(self.round_leader as usize)
+    }
+
+    /// The leader of the trick in progress (or about to start), once known.
+    #[inline]
+    pub fn trick_leader(&self) -> Option<usize> {
+        (self.trick_leader != NO_SEAT).then_some(self.trick_leader as usize)
+    }
+
+    /// Cards of the trick in progress, in play order from its leader.
+    #[inline]
+    pub fn trick_cards(&self) -> &[Card] {
+        &self.trick[..self.trick_len as usize]
+    }
+
+    /// The cards of the trick in progress, as a set (without a branch on its length: the
+    /// observation encoder reads it at every step).
+    #[inline]
+    pub fn trick_set(&self) -> CardSet {
+        let len = self.trick_len as usize;
+        let bits = (0..4).fold(0u64, |m, i| {
+            let keep = ((i < len) as u64).wrapping_neg();
+            m | (1u64 << (self.trick[i].id() & 63)) & keep
+        });
+        CardSet(bits)
+    }
+
+    /// The suit led in the trick in progress as a one-bit mask over suits (0 before its
+    /// first card), without a branch.
+    #[inline]
+    pub fn led_suit_mask(&self) -> u8 {
+        ((self.trick_len > 0) as u8) << (self.trick[0].suit() as u8)
+    }
+
+    /// The suit led in the trick in progress.
+    #[inline]
+    pub fn led_suit(&self) -> Option<Suit> {
+        (self.trick_len > 0).then(|| self.trick[0].suit())
+    }
+
+    #[inline]
+    pub fn tricks_played(&self) -> usize {
+        self.tricks_played as usize
+    }
+
+    /// Cards `seat` has played this round (current trick included).
+    #[inline]
+    pub fn played_by(&self, seat: usize) -> CardSet {
+        self.played_by[seat]
+    }
+
+    /// Every card played this round.
+    #[inline]
+    pub fn played(&self) -> CardSet {
+        self.played_by
+            .iter()
+            .fold(CardSet::EMPTY, |a, &b| a.union(b))
+    }
+
+    /// Cards `seat` has captured this round.
+    #[inline]
+    pub fn won_cards(&self, seat: usize) -> CardSet {
+        self.won[seat]
+    }
+
+    #[inline]
+    pub fn tricks_won(&self, seat: usize) -> usize {
+        self.tricks_won[seat] as usize
+    }
+
+    /// Suits `seat` has publicly shown void in this round (bit `s` = suit `s`).
+    #[inline]
+    pub fn voids(&self, seat: usize) -> u8 {
+        self.voids[seat]
+    }
+
+    /// Score of `seat`'s side (teammates share their team's total; seal: suits sealed).
+    #[inline]
+    pub fn score(&self, seat: usize) -> u16 {
+        self.side_scores[self.config.variant.side_of(seat)]
+    }
+
+    /// Scores per seat.
+    pub fn scores(&self) -> [u16; 4] {
+        let mut out = [0; 4];
+        for (p, o) in out.iter_mut().enumerate().take(self.num_players()) {
+            *o = self.score(p);
+        }
+        out
+    }
+
+    /// Suits sealed by `team` (bit mask), seal variants.
+    #[inline]
+    pub fn seals(&self, team: usize) -> u8 {
+        self.seals[team]
+    }
+
+    /// Seals `team` made in the round in progress (count).
+    #[inline]
+    pub fn round_seals(&self, team: usize) -> u8 {
+        self.round_seals[team]
+    }
+
+    /// The result of the last completed round.
+    #[inline]
+    pub fn last_round_result(&self) -> Option<RoundResult> {
+        self.last_result
+    }
+
+    /// Game winners as a seat mask (0 until over; 0 also when truncated).
+    #[inline]
+    pub fn winners_mask(&self) -> u8 {
+        self.winners
+    }
+
+    /// Game winners, ascending seats.
+    pub fn winners(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..4).filter(move |p| self.winners >> p & 1 == 1)
+    }
+
+    /// The view of `seat` (`seat < num_players`; panics otherwise): what that seat may
+    /// know, the only input of bots and observations.
+    pub fn view(&self, seat: usize) -> SeatView<'_> {
+        assert!(seat < self.num_players(), "seat {seat} out of range");
+        SeatView::new(self, seat)
+    }
+
+    /// `seat`'s passing pick `k` once it has made all three (the seal variants, whose
+    /// picks are read after the exchange), without a check on the pick count: the
+    /// observation encoder reads it at every step.
+    #[inline]
+    pub(crate) fn pick_after_exchange(&self, seat: usize, k: usize) -> Card {
+        debug_assert_eq!(self.num_picks[seat], 3);
+        self.picks[seat][k]
+    }
+
+    /// The legal actions now, as a set of card ids. Empty when the game is over.
+    #[inline]
+    pub fn legal_actions(&self) -> CardSet {
+        let p = self.current as usize;
+        match self.phase {
+            Phase::Pass => passing::legal_picks(self.hands[p], self.picks(p)),
+            Phase::Play => trick::legal_plays(self.hands[p], self.led_suit()),
+            Phase::Over => CardSet::EMPTY,
+        }
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    /// The card a raw action number names, if the game is not over and the number is a
+    /// card id of this variant (`GameOver` / `OutOfRange` otherwise). Legality is
+    /// [`apply`](Self::apply)'s business.
+    pub fn card_for_action(&self, action: i128) -> Result<Card, IllegalAction> {
+        if self.phase == Phase::Over {
+            return Err(IllegalAction::GameOver);
+        }
+        let n = self.config.num_actions();
+        if action < 0 || action >= n as i128 {
+            return Err(IllegalAction::OutOfRange {
+                action,
+                num_actions: n,
+            });
+        }
+        Ok(Card::from_id_unchecked(action as u8))
+    }
+
+    /// Applies the current player's decision given as a raw action number.
+    pub fn apply_action(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
+        let card = self.card_for_action(action)?;
+        self.apply(card)
+    }
+
+    /// Applies the current player's decision: a passing pick or a card play.
+    /// On error nothing changes.
+    #[inline]
+    pub fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
+        let p = self.current as usize;
+        match self.phase {
+            Phase::Over => Err(IllegalAction::GameOver),
+            Phase::Pass => {
+                passing::check_pick(self.hands[p], self.picks(p), p, card)?;
+                self.pick(p, card);
+                Ok(Outcome::default())
+            }
+            Phase::Play => {
+                trick::check_play(self.hands[p], self.led_suit(), p, card)?;
+                Ok(self.play(p, card))
+            }
+        }
+    }
+
+    fn pick(&mut self, p: usize, card: Card) {
+        let k = self.num_picks[p] as usize;
+        self.picks[p][k] = card;
+        self.num_picks[p] += 1;
+        if k + 1 < self.config.variant.pass_count() {
+            return;
+        }
+        if p + 1 < self.num_players() {
+            self.current += 1;
+            return;
+        }
+        self.hands = passing::exchange(self.config.variant, self.hands, &self.picks);
+        let leader = if self.round == 0 {
+            passing::first_round_leader(&self.hands[..self.num_players()], self.deal.trump_card)
+        } else {
+            self.last_trick_winner as usize
+        };
+        self.round_leader = leader as u8;
+        self.trick_leader = leader as u8;
+        self.current = leader as u8;
+        self.phase = Phase::Play;
+    }
+
+    fn play(&mut self, p: usize, card: Card) -> Outcome {
+        let n = self.num_players();
+        self.hands[p].remove(card);
+        self.played_by[p].insert(card);
+        if self.trick_len == 0 {
+            if self.trump == NO_SUIT {
+                // R9: in a seal round the first lead fixes the trump suit.
+                self.trump = card.suit() as u8;
+            }
+        } else {
+            let led = self.trick[0].suit();
+            if card.suit() != led {
+                self.voids[p] |= 1 << led as u8;
+            }
+        }
+        // `& 3`: trick_len < n <= 4 here; the mask lets the compiler drop the bounds check.
+        self.trick[self.trick_len as usize & 3] = card;
+        self.trick_len += 1;
+        if (self.trick_len as usize) < n {
+            self.current = left_of(p, 1, n) as u8;
+            return Outcome::default();
+        }
+        self.finish_trick()
+    }
+
+    fn finish_trick(&mut self) -> Outcome {
+        let n = self.num_players();
+        // Set by now (a seal round's first lead fixes it).
+        let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
+        let idx = trick::winning_index(&self.trick[..n], trump);
+        let winner = left_of(self.trick_leader as usize, idx, n);
+        let cards = CardSet(self.trick[..n].iter().fold(0, |a, c| a | 1u64 << c.id()));
+        let result = TrickResult {
+            leader: self.trick_leader,
+            cards: self.trick,
+            len: n as u8,
+            winner: winner as u8,
+        };
+        self.won[winner] = self.won[winner].union(cards);
+        self.tricks_won[winner] += 1;
+        self.tricks_played += 1;
+        self.trick_len = 0;
+        self.last_trick_winner = winner as u8;
+        self.trick_leader = winner as u8;
+        self.current = winner as u8;
+
+        let mut out = Outcome {
+            trick: Some(result),
+            ..Outcome::default()
+        };
+        let score = if self.config.variant.is_seal() {
+            out.new_seals = self.seal(winner, cards);
+            scoring::seal_round_end(self, winner)
+        } else {
+            scoring::round_end(self, winner)
+        };
+        if let Some(score) = score {
+            self.add_round_score(&score);
+            out.round = Some(score.result);
+            self.end_round(score.result, score.game_winners != 0);
+            out.game_over = self.phase == Phase::Over;
+        }
+        out
+    }
+
+    /// R9: records the seals made by the trick `winner`'s team took with `cards`, and
+    /// returns them (a bit mask over suits).
+    pub(super) fn seal(&mut self, winner: usize, cards: CardSet) -> u8 {
+        let new = scoring::new_seals(self, winner, cards);
+        if new != 0 {
+            let team = winner & 1;
+            let k = new.count_ones() as u8;
+            self.seals[team] |= new;
+            self.round_seals[team] += k;
+            self.side_scores[team] += k as u16;
+        }
+        new
+    }
+
+    /// Adds a finished round's points to the game's scores, and records the game's
+    /// winners when the rules end the game with it.
+    pub(super) fn add_round_score(&mut self, score: &scoring::RoundScore) {
+        for (sc, pt) in self.side_scores.iter_mut().zip(score.side_points) {
+            *sc += pt;
+        }
+        if score.game_winners != 0 {
+            self.winners = score.game_winners;
+        }
+    }
+
+    /// After a round's end: the game is over (by the rules, by the episode or by the round
+    /// cap), or the next round is dealt.
+    fn end_round(&mut self, result: RoundResult, game_won: bool) {
+        self.last_result = Some(result);
+        if game_won {
+            self.phase = Phase::Over;
+            return;
+        }
+        let rounds_done = self.round + 1;
+        if self.config.episode == Episode::Round {
+            self.winners = result.winners;
+            self.phase = Phase::Over;
+            return;
+        }
+        if self.config.max_rounds.is_some_and(|cap| rounds_done >= cap) {
+            self.truncated = true;
+            self.phase = Phase::Over;
+            return;
+        }
+        self.round = rounds_done;
+        let deal = Deal::from_seed(self.config.variant, self.config.seed, self.round as u64);
+        self.start_round(deal);
+    }
+}
+
+/// Determinization: the game as one seat imagines it.
+impl State {
+    /// A copy in which each seat but `me` holds `hands[seat]` (checked against `me`'s
+    /// information set by the caller, [`SeatView::determinized_with_picks`]), scrubbed of
+    /// everything `me` cannot know. The seed is dropped (0): it would reveal every deal.
+    pub(crate) fn with_hidden_hands(
+        &self,
+        me: usize,
+        hands: &[CardSet; 4],
+        picks: Option<&[[Card; 3]; 4]>,
+    ) -> State {
+        let mut s = *self;
+        s.config.seed = 0;
+        for (p, &hand) in hands.iter().enumerate().take(self.num_players()) {
+            if p != me {
+                s.set_hidden_hand(p, hand, me, picks.map(|k| &k[p]));
+            }
+        }
+        s
+    }
+
+    /// Replaces the seed that deals the rounds after this one (a determinization's own
+    /// was dropped; a playout that goes on past its round needs one).
+    #[cfg(feature = "python")]
+    pub(crate) fn set_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
+    }
+
+    /// Replaces `seat`'s hidden hand (determinization for the observer `me`), and scrubs
+    /// what `me` cannot know about `seat` so that nothing hidden survives in the copy:
+    /// its dealt hand becomes `hand` plus what it played, and each pick that did not go to
+    /// `me` becomes `picks[k]` if given (during passing), else one of the hand's lowest
+    /// cards.
+    fn set_hidden_hand(
+        &mut self,
+        seat: usize,
+        hand: CardSet,
+        me: usize,
+        picks: Option<&[Card; 3]>,
+    ) {
+        self.hands[seat] = hand;
+        self.deal.hands[seat] = hand.union(self.played_by[seat]);
+        let v = self.config.variant;
+        let in_passing = self.phase == Phase::Pass;
+        let mut filler = hand.iter();
+        for k in 0..self.num_picks[seat] as usize {
+            let seen_by_me = !in_passing && pass_target(v, seat, k) == me;
+            if !seen_by_me {
+                self.picks[seat][k] = match picks {
+                    Some(p) if in_passing => p[k],
+                    _ => filler.next().unwrap_or(Card::ACE),
+                };
+            }
+        }
+    }
+}
