@@ -24,9 +24,10 @@ fn main() {
     let skip: usize = args
         .next()
         .map_or(0, |a| a.parse().expect("TRICKS: a number"));
-    println!("variant     deals  median ms  p99 ms  max ms  Mnodes/s");
+    println!("variant     deals  median ms  p99 ms  max ms  Mnodes/s  median knodes  max knodes");
     for v in variants {
         let mut times = Vec::new();
+        let mut counts = Vec::new();
         let (mut nodes, mut secs) = (0u64, 0f64);
         let mut solver = Solver::new();
         for seed in 0..deals {
@@ -51,18 +52,22 @@ fn main() {
             let dt = t.elapsed().as_secs_f64();
             times.push(dt * 1e3);
             nodes += solver.nodes() - n0;
+            counts.push(solver.nodes() - n0);
             secs += dt;
         }
         times.sort_by(f64::total_cmp);
+        counts.sort_unstable();
         let q = |f: f64| times[((times.len() - 1) as f64 * f).round() as usize];
         println!(
-            "{:<10} {:>6} {:>10.2} {:>7.1} {:>7.1} {:>9.2}",
+            "{:<10} {:>6} {:>10.2} {:>7.1} {:>7.1} {:>9.2} {:>14.1} {:>11.1}",
             v.name(),
             times.len(),
             q(0.5),
             q(0.99),
             times[times.len() - 1],
-            nodes as f64 / secs / 1e6
+            nodes as f64 / secs / 1e6,
+            counts[counts.len() / 2] as f64 / 1e3,
+            counts[counts.len() - 1] as f64 / 1e3,
         );
     }
 }
