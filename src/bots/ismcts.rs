@@ -39,9 +39,9 @@ pub struct IsmctsConfig {
 impl Default for IsmctsConfig {
     fn default() -> IsmctsConfig {
         IsmctsConfig {
-            iterations: 1000,
+            iterations: 4000,
             time_limit: None,
-            exploration: 0.7,
+            exploration: 1.0,
         }
     }
 }

@@ -32,7 +32,9 @@
 //! - a transposition table probed at trick boundaries, keyed by a hash of the position
 //!   (hands, leader, trump, tricks and bosses per side, seals) and the objective; it stores
 //!   bounds and the best card, and is kept across calls (entries stay true bounds: the
-//!   table only ever speeds later searches up);
+//!   table only ever speeds later searches up). Hands are keyed by each card's rank
+//!   among the live cards of its suit (the A and the bosses also by identity), so
+//!   positions that differ only in which plain cards already fell share an entry;
 //! - move ordering: the table's card first, then cards by what they do to the trick (a
 //!   partner already winning: dump low, bosses first; an opponent winning: the cheapest
 //!   card that beats it, then low losers keeping bosses back);
@@ -169,6 +171,23 @@ fn fold_second_copies(set: u64) -> u64 {
         let s = extra.trailing_zeros() as u64;
         out |= 1 << (6 * s + 6);
         extra &= extra - 1;
+    }
+    out
+}
+
+/// The bits of `set` at the places of `mask`'s bits, packed down (a software `pext`).
+#[inline]
+fn compress(set: u64, mask: u64) -> u64 {
+    let mut out = 0;
+    let mut m = mask;
+    let mut k = 0;
+    while m != 0 {
+        let b = m & m.wrapping_neg();
+        if set & b != 0 {
+            out |= 1 << k;
+        }
+        k += 1;
+        m &= m - 1;
     }
     out
 }
@@ -325,14 +344,33 @@ impl Pos {
         (-(2 * theirs + 1), hi)
     }
 
-    /// The table key of a position at a trick boundary.
+    /// The table key of a position at a trick boundary. A card that is gone plays no
+    /// further part, so the plain cards are keyed by their rank among the suit's live
+    /// cards, not by their own (as bridge solvers do): positions that differ only in
+    /// which low cards fell earlier share an entry. The A and the bosses, which score or
+    /// win on their own, are keyed by identity too.
     #[inline]
     fn key(&self, ctx: &Ctx) -> u64 {
+        let n = ctx.n as usize;
+        let live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        let slots = fold_second_copies(live);
+        let special = CardSet::BOSSES.bits() | 1;
         let mut h = ctx.salt;
-        for &hand in &self.hands[..ctx.n as usize] {
-            h = mix(h, hand);
+        for &hand in &self.hands[..n] {
+            h = mix(h, compress(fold_second_copies(hand), slots));
+            h = mix(h, hand & special);
         }
-        for &b in &self.side_bosses[..if ctx.n == 4 { 2 } else { 3 }] {
+        // Live cards per suit and the bosses' places among them: with the compressed
+        // hands, these say which live card is which.
+        let mut shape = 0u64;
+        for s in 0..7u64 {
+            let suit = slots >> (7 * s) & 0x7F;
+            let below_boss = suit & ((1u64 << (6 - s)) - 1);
+            shape |= (suit.count_ones() as u64) << (6 * s)
+                | (below_boss.count_ones() as u64) << (6 * s + 3);
+        }
+        h = mix(h, shape);
+        for &b in &self.side_bosses[..if n == 4 { 2 } else { 3 }] {
             h = mix(h, b);
         }
         let packed = self.leader as u64
@@ -613,7 +651,9 @@ impl Solver {
         let mut key = 0;
         let mut slot = 0;
         let mut tt_move = NO_MOVE;
+        let mut slots = 0;
         if at_boundary {
+            slots = fold_second_copies(p.live());
             key = p.key(ctx);
             slot = (key & self.mask) as usize;
             let e = self.table[slot];
@@ -635,7 +675,7 @@ impl Solver {
         }
         let (alpha0, beta0) = (alpha, beta);
         let mut moves = [0u8; MAX_MOVES];
-        let k = order_moves(ctx, p, tt_move, &mut moves);
+        let k = order_moves(ctx, p, tt_move, slots, &mut moves);
         let maximizing = ctx.side_of(p.current) == ctx.root_side;
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = moves[0];
@@ -678,7 +718,7 @@ impl Solver {
                 key,
                 lo: lo.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 hi: hi.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                best: best_move,
+                best: live_rank_id(best_move, slots),
             };
         }
         best
@@ -707,10 +747,20 @@ fn representative(c: u8, reps: u64, live: u64) -> u8 {
     }
 }
 
-/// Fills `out` with the reduced legal cards of the player to move, best first; returns
-/// how many.
+/// `c` as the table keys it: its suit and its rank among the live cards of the suit
+/// (`slots`: the live cards, second copies folded), as `8·suit + rank`.
 #[inline]
-fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, out: &mut [u8; MAX_MOVES]) -> usize {
+fn live_rank_id(c: u8, slots: u64) -> u8 {
+    let c = if c >= 49 { 6 * (c - 49) + 6 } else { c };
+    let suit = c / 7;
+    let below = slots & ((1u64 << c) - 1) & !((1u64 << (7 * suit)) - 1);
+    8 * suit + below.count_ones() as u8
+}
+
+/// Fills `out` with the reduced legal cards of the player to move, best first; returns
+/// how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`.
+#[inline]
+fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, slots: u64, out: &mut [u8; MAX_MOVES]) -> usize {
     let legal = p.legal();
     let moves = reduce_equivalent(legal, p.live());
     let bosses = CardSet::BOSSES.bits();
@@ -744,7 +794,7 @@ fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, out: &mut [u8; MAX_MOVES]) -> us
         let c = m.trailing_zeros() as u8;
         m &= m - 1;
         let is_boss = bosses >> c & 1 == 1;
-        let pr = if c == tt_move {
+        let pr = if tt_move != NO_MOVE && live_rank_id(c, slots) == tt_move {
             1 << 20
         } else if p.trick_len == 0 {
             // Leading: strong cards first.
