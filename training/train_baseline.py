@@ -157,6 +157,8 @@ def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
 
 
 def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
+    """The win rate against ``opponent`` after each stage, with its 95% interval and the
+    labels gathered so far (heuristic + search)."""
     try:
         import matplotlib
 
@@ -164,23 +166,23 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         return
-    x = [p["cpu_hours"] for p in curve]
+    x = range(len(curve))
     y = [p["eval"]["win_rate"] for p in curve]
     lo = [p["eval"]["ci95"][0] for p in curve]
     hi = [p["eval"]["ci95"][1] for p in curve]
     fair = 1 / 3 if variant == "3p" else 1 / 2
     fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
     ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
-    ax.plot(x, y, "o-", label=f"student vs {opponent}")
-    ax.axhline(fair, color="k", ls="--", lw=1, label=f"{opponent} level (fair share)")
-    for p in curve:
-        ax.annotate(f"{p['labels'] // 1000}k", (p["cpu_hours"], p["eval"]["win_rate"]),
-                    textcoords="offset points", xytext=(0, 6), fontsize=7, ha="center")
-    ax.set_xlabel("CPU hours (data generation + training + evaluation)")
+    ax.plot(x, y, "o-", label=f"nn vs {opponent} ({curve[-1]['eval']['games']} games)")
+    ax.axhline(fair, color="k", ls="--", lw=1, label=f"as strong as {opponent}")
+    ax.set_xticks(list(x))
+    ax.set_xticklabels(
+        [f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in curve], fontsize=7
+    )
     ax.set_ylabel("win rate (duplicate deals)")
     ax.set_ylim(0, 1)
-    ax.set_title(f"{variant}: imitation of pimc (labels so far annotated)")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(f"{variant}: training/train_baseline.py, after each stage", fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
@@ -214,9 +216,10 @@ def main() -> None:
 
     def checkpoint(stage: str, stats: dict) -> None:
         models.Model.from_torch(
-            net, variant, teacher=teacher, seed=str(seed), stage=stage,
-            labels=str(len(data)), pretrain_labels=str(labels["pretrain"]),
-            trained_by="training/train_baseline.py",
+            net, variant, seed=str(seed), stage=stage, trained_by="training/train_baseline.py",
+            pretrain_teacher=pre["teacher"] if pre else "none",
+            pretrain_labels=str(labels["pretrain"]),
+            search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
         ).save(student)
         ev = evaluate(student, variant, cfg["eval"], threads)
         point = {
@@ -238,8 +241,8 @@ def main() -> None:
         (out / "curve.json").write_text(json.dumps({"config": cfg, "curve": curve}, indent=1))
         plot(curve, variant, cfg["eval"]["opponent"], out / "learning_curve.png")
 
-    checkpoint("untrained", {})
     pre = cfg.get("pretrain")
+    checkpoint("untrained", {})
     if pre:
         # Stage 0: clone a cheap teacher on plenty of games (the basics: follow suit, win
         # and duck tricks), then learn the search teacher's finer choices on top.

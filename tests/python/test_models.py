@@ -168,5 +168,6 @@ def test_the_shipped_models_record_how_they_were_trained():
     for v in VARIANTS:
         meta = models.load(v).metadata
         assert meta.get("trained_by") == "training/train_baseline.py", (v, meta)
-        assert meta.get("teacher") and int(meta.get("labels", "0")) > 0
+        labels = int(meta["pretrain_labels"]) + int(meta["search_labels"])
+        assert labels > 0 and meta["search_teacher"] in ("pimc", "none"), meta
         json.dumps(meta)

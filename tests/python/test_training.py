@@ -95,6 +95,7 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path):
     curve = json.loads((out / "curve.json").read_text())["curve"]
     assert [p["stage"] for p in curve] == ["untrained", "pretrain", "bootstrap", "dagger 1"]
     assert curve[-1]["labels"] > curve[1]["labels"] > 0
+    assert curve[-1]["search_labels"] > curve[2]["search_labels"] > 0
     from yokai_septet import models
 
     m = models.load(out / "student.safetensors")
