@@ -1,4 +1,4 @@
-//! Records (the schema in docs/api.md) round-trip exactly, and tampered records are rejected with the
+//! Records (the schema in docs/records.md) round-trip exactly, and tampered records are rejected with the
 //! path of what is wrong.
 
 mod common;

@@ -530,7 +530,7 @@ impl PyGame {
         Clone::clone(self)
     }
 
-    /// The game record: a JSON-serialisable ``dict`` (schema in docs/api.md).
+    /// The game record: a JSON-serialisable ``dict`` (schema in docs/records.md).
     fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.check_has_record()?;
         json_to_py(py, &self.m.record().to_value())

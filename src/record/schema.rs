@@ -67,7 +67,7 @@ impl RoundRecord {
     }
 }
 
-/// A whole game record (schema in docs/api.md).
+/// A whole game record (schema in docs/records.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Record {
     pub version: u64,
