@@ -85,7 +85,7 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path):
             section = line.strip()
         if line.startswith("games = ") and section in sizes:
             line = f"games = {sizes[section]}"
-        line = {"iterations = 4": "iterations = 1", "epochs = 4": "epochs = 1",
+        line = {"iterations = 0": "iterations = 1", "epochs = 4": "epochs = 1",
                 "epochs = 3": "epochs = 1"}.get(line, line)
         lines.append(line)
     tiny.write_text("\n".join(lines))
