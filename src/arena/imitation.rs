@@ -12,7 +12,6 @@ use rayon::prelude::*;
 
 use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
 use crate::bots::bot_for_variant;
-use crate::cards::Card;
 use crate::rl::observation::{encode, observation_size};
 use crate::rng::arena_seed;
 use crate::rules::state::State;
@@ -138,14 +137,7 @@ fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError
         let view = state.view(p);
         let evaluation = teachers[p].as_mut().and_then(|t| t.evaluate(&view));
         let label = match (&evaluation, teachers[p].as_mut()) {
-            (Some(ev), _) => ev
-                .values
-                .iter()
-                .fold(None, |best: Option<(Card, f64)>, &(c, v)| match best {
-                    Some((_, b)) if b >= v => best,
-                    _ => Some((c, v)),
-                })
-                .map(|(c, _)| c),
+            (Some(ev), _) => ev.best_card(),
             (None, Some(t)) => Some(t.act(&view)),
             (None, None) => None,
         };
@@ -200,7 +192,7 @@ pub fn generate(config: &ImitationConfig) -> Result<Dataset, ArenaError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::CardSet;
+    use crate::cards::{Card, CardSet};
     use crate::rules::config::Variant;
 
     fn config(variant: Variant, bots: &[&str], teacher: &str, games: u64) -> ImitationConfig {

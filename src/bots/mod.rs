@@ -127,6 +127,13 @@ pub struct Evaluation {
     pub exact: bool,
 }
 
+impl Evaluation {
+    /// The first card of highest value: the card the bot plays.
+    pub fn best_card(&self) -> Option<Card> {
+        first_best(self.values.iter().copied())
+    }
+}
+
 /// Why [`bot_by_name`] could not build a bot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotError {
@@ -204,12 +211,31 @@ pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
 /// [`bot_by_name`] for a game of `variant`: also refuses a bot that cannot play it.
 pub fn bot_for_variant(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, BotError> {
     let bot = bot_by_name(name, seed)?;
+    check_variant(bot.as_ref(), name, variant)?;
+    Ok(bot)
+}
+
+/// [`Bot::supports`] as a [`BotError::Unsupported`] naming the bot `name`.
+pub(crate) fn check_variant(bot: &dyn Bot, name: &str, variant: Variant) -> Result<(), BotError> {
     bot.supports(variant).map_err(|why| BotError::Unsupported {
         name: name.to_string(),
         variant,
         why,
-    })?;
-    Ok(bot)
+    })
+}
+
+/// The card of the highest score, the first one on ties (in card order: the lowest id),
+/// as every bot that ranks cards chooses.
+pub(crate) fn first_best<S: PartialOrd>(
+    scored: impl IntoIterator<Item = (Card, S)>,
+) -> Option<Card> {
+    let mut best: Option<(Card, S)> = None;
+    for (card, score) in scored {
+        if best.as_ref().is_none_or(|(_, b)| score > *b) {
+            best = Some((card, score));
+        }
+    }
+    best.map(|(card, _)| card)
 }
 
 /// The bot-randomness stream for `seed` (a domain tag keeps it apart from deal streams).

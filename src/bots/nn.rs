@@ -23,7 +23,7 @@ use std::time::SystemTime;
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
-use super::Bot;
+use super::{check_variant, first_best, Bot};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rl::observation::{encode, observation_size};
@@ -514,23 +514,14 @@ impl Bot for NnBot {
     }
 
     fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
-        self.supports(view.variant()).map_err(|why| {
-            format!(
-                "bot '{}' cannot play {}: {why}",
-                self.name(),
-                view.variant()
-            )
-        })?;
+        check_variant(self, &self.name(), view.variant()).map_err(|e| e.to_string())?;
         let logits = self.logits(view);
-        let mut best: Option<(Card, f32)> = None;
-        for card in view.legal_actions() {
-            let v = logits[card.id() as usize];
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((card, v));
-            }
-        }
-        best.map(|(c, _)| c)
-            .ok_or_else(|| "nn: no legal action to choose from".to_string())
+        first_best(
+            view.legal_actions()
+                .iter()
+                .map(|c| (c, logits[c.id() as usize])),
+        )
+        .ok_or_else(|| "nn: no legal action to choose from".to_string())
     }
 
     fn reseed(&mut self, _seed: u64) {}

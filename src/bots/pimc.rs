@@ -20,7 +20,7 @@ use crate::rules::scoring::seals_to_win;
 use crate::rules::state::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
-use super::{bot_rng, budget_text, uniform_card, Bot, Evaluation};
+use super::{bot_rng, budget_text, first_best, uniform_card, Bot, Evaluation};
 use crate::infoset::sampler::Sampler;
 
 /// The policy that finishes a round inside a determinization.
@@ -198,13 +198,7 @@ impl Bot for PimcBot {
             return HeuristicBot::choose(view);
         }
         let (cards, sums, k, _) = self.scores(view);
-        let mut best = 0;
-        for i in 1..k {
-            if sums[i] > sums[best] {
-                best = i;
-            }
-        }
-        cards[best]
+        first_best(cards[..k].iter().copied().zip(sums)).expect("at least two legal cards")
     }
 
     fn reseed(&mut self, seed: u64) {

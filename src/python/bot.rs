@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use super::game::PyGame;
 use super::{extract_seed, IllegalActionError};
-use crate::bots::{bot_by_name, Bot, BOT_NAMES};
+use crate::bots::{bot_by_name, check_variant, Bot, BOT_NAMES};
 
 /// A built-in bot: ``Bot(name, seed=0)``.
 ///
@@ -77,12 +77,8 @@ impl PyBot {
                     .lock()
                     .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))?;
                 let variant = state.config().variant;
-                bot.supports(variant).map_err(|why| {
-                    PyValueError::new_err(format!(
-                        "bot '{}' cannot play {variant}: {why}",
-                        self.name
-                    ))
-                })?;
+                check_variant(bot.as_ref(), &self.name, variant)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
                 Ok(bot.act(&state.view(seat)))
             })
         })?;

@@ -18,6 +18,21 @@ pub struct Field {
 /// A field's spec: name, length, meaning.
 pub(crate) type Spec = (&'static str, usize, &'static str);
 
+/// One layout per variant, in [`Variant::ALL`](crate::rules::config::Variant::ALL) order
+/// (index a table with `variant as usize`), each built at compile time by the `const fn`
+/// `$build(variant)`.
+macro_rules! per_variant {
+    ($build:path) => {
+        [
+            $build(crate::rules::config::Variant::ALL[0]),
+            $build(crate::rules::config::Variant::ALL[1]),
+            $build(crate::rules::config::Variant::ALL[2]),
+            $build(crate::rules::config::Variant::ALL[3]),
+        ]
+    };
+}
+pub(crate) use per_variant;
+
 /// The layout of `K` fields (some possibly empty), computed at compile time.
 pub(crate) struct Layout<const K: usize> {
     /// Non-empty fields in vector order; the first `count` are valid.

@@ -48,12 +48,7 @@ const fn build(v: Variant) -> Layout<NUM_FIELDS> {
     ])
 }
 
-static LAYOUTS: [Layout<NUM_FIELDS>; 4] = [
-    build(Variant::ALL[0]),
-    build(Variant::ALL[1]),
-    build(Variant::ALL[2]),
-    build(Variant::ALL[3]),
-];
+static LAYOUTS: [Layout<NUM_FIELDS>; 4] = crate::rl::layout::per_variant!(build);
 
 /// Length of the state tensor of `variant`.
 #[inline]

@@ -211,12 +211,7 @@ const fn build(v: Variant) -> Layout<NUM_FIELDS> {
     Layout::new(specs)
 }
 
-static LAYOUTS: [Layout<NUM_FIELDS>; 4] = [
-    build(Variant::ALL[0]),
-    build(Variant::ALL[1]),
-    build(Variant::ALL[2]),
-    build(Variant::ALL[3]),
-];
+static LAYOUTS: [Layout<NUM_FIELDS>; 4] = crate::rl::layout::per_variant!(build);
 
 #[inline]
 fn layout_of(v: Variant) -> &'static Layout<NUM_FIELDS> {
