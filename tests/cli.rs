@@ -192,7 +192,7 @@ fn hint_shows_the_strongest_bots_card_and_its_evaluation() {
     );
     assert_eq!(code, 0);
     assert!(out.contains("Hint: pass "), "{out}");
-    let at = out.find("Hint (ismcts, 4000 searches): play ").expect(&out);
+    let at = out.find("Hint (ismcts, 5000 searches): play ").expect(&out);
     let line = out[at..].lines().next().unwrap();
     // The hinted card is one the player may play: the hand marks those with a number.
     let card = line

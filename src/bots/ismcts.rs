@@ -39,7 +39,7 @@ pub struct IsmctsConfig {
 impl Default for IsmctsConfig {
     fn default() -> IsmctsConfig {
         IsmctsConfig {
-            iterations: 4000,
+            iterations: 5000,
             time_limit: None,
             exploration: 1.0,
         }
