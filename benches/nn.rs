@@ -1,6 +1,7 @@
-//! The `nn` bot: one decision (encode the seat's view, the MLP's forward pass, the best
-//! legal card) of the shipped model of each variant, next to one `heuristic` decision at
-//! the same positions (the peer: the cheapest bot the baseline has to beat).
+//! The `nn` bot: one decision (encode the seat's view, the heuristic's card that the
+//! shipped models also read, the MLP's forward pass, the best legal card) of the shipped
+//! model of each variant, next to one `heuristic` decision at the same positions (the
+//! peer: the cheapest bot the baseline has to beat).
 //!
 //! `cargo bench --bench nn`
 

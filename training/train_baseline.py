@@ -1,19 +1,22 @@
-"""Trains a baseline policy for one variant by imitating a search bot (DAgger), and
-evaluates it against the heuristic bot after every iteration.
+"""Trains a baseline policy for one variant by imitating a search bot, and evaluates it
+against the heuristic bot after every stage.
 
     pip install ".[train]"                                   # torch (CPU is enough)
     python training/train_baseline.py training/configs/4p.toml --out runs/4p
 
 The recipe (``docs/baselines.md`` says why):
 
-1. Bootstrap: games where the teacher (``pimc``, a search bot) plays every seat; every
-   decision is recorded with the teacher's card (``yokai_septet.models.imitation_data``,
-   generated in Rust on every core).
-2. Behaviour cloning: an MLP over the canonical observation learns the teacher's card
-   (cross-entropy over the legal cards).
-3. DAgger: the student (``nn:student.safetensors``, run by the Rust ``nn`` bot) plays one
-   side against the heuristic; the teacher labels the student's decisions; the network
-   is trained again on everything gathered so far. Repeat.
+0. Pretrain (``[pretrain]``): the heuristic bot plays every seat and the network learns
+   its card. With ``inputs = "observation+heuristic"`` (the network also reads a one-hot
+   of the heuristic's card) this teaches it to copy the heuristic exactly.
+1. Bootstrap (``[bootstrap]``): games where the teacher (``pimc``, a search bot) plays
+   every seat; every decision is recorded with the teacher's card and its value of each
+   legal card (``yokai_septet.models.imitation_data``, generated in Rust on every core).
+2. Behaviour cloning: the MLP learns a softmax of the teacher's values (cross-entropy
+   over the legal cards), so it departs from the heuristic where the search does.
+3. DAgger (``[dagger]``, off in the shipped configs): the student (``nn:student.safetensors``,
+   run by the Rust ``nn`` bot) plays one side against the heuristic; the teacher labels
+   the student's decisions; the network is trained again on everything so far. Repeat.
 
 After every iteration the student plays a duplicate-deal arena against ``[eval]
 opponent`` (the Rust arena). The script writes into ``--out``: ``student.safetensors``
@@ -63,9 +66,10 @@ def make_net(obs_size: int, hidden: list, actions: int) -> nn.Sequential:
 
 class Data:
     """Every labelled decision gathered so far: uint8 observations, bool masks, the
-    teacher's cards and its per-card values (NaN where it did not search)."""
+    teacher's cards, its per-card values (NaN where it did not search) and the heuristic
+    bot's cards (the extra input of an ``observation+heuristic`` network)."""
 
-    KEYS = ("observations", "masks", "labels", "values")
+    KEYS = ("observations", "masks", "labels", "values", "heuristic")
 
     def __init__(self) -> None:
         self.parts: list = []
@@ -88,7 +92,7 @@ def gather(out: Path, name: str, **kwargs) -> dict:
     key = json.dumps({k: v for k, v in kwargs.items() if k != "threads"}, sort_keys=True)
     if path.exists():
         cached = np.load(path)
-        if str(cached["key"]) == key:
+        if str(cached["key"]) == key and all(k in cached.files for k in Data.KEYS):
             return {k: cached[k] for k in Data.KEYS}
     d = models.imitation_data(**kwargs)
     np.savez(path, key=key, **{k: d[k] for k in Data.KEYS})
@@ -96,26 +100,48 @@ def gather(out: Path, name: str, **kwargs) -> dict:
 
 
 def targets(masks: torch.Tensor, labels: torch.Tensor, values: torch.Tensor,
-            temperature: float) -> torch.Tensor:
+            heuristic: torch.Tensor, temperature: float, margin: float) -> torch.Tensor:
     """The distribution to imitate: where the teacher searched, a softmax of its values
     over the cards it valued (near-equal cards share the mass: the teacher's choice
-    between them is noise); elsewhere, and with ``temperature = 0``, its card."""
+    between them is noise); elsewhere, and with ``temperature = 0``, its card. With
+    ``margin > 0``, where the heuristic's card is valued within ``margin`` of the best
+    card, the heuristic's card alone: depart from it only where the search is sure."""
     onehot = torch.zeros(masks.shape).scatter_(1, labels[:, None], 1.0)
-    if temperature <= 0:
-        return onehot
     valued = ~torch.isnan(values)
-    soft = torch.softmax(
-        torch.where(valued, values / temperature, torch.full_like(values, -1e9)), dim=1
-    )
     searched = valued.any(dim=1, keepdim=True)
-    return torch.where(searched, soft, onehot)
+    if temperature > 0:
+        soft = torch.softmax(
+            torch.where(valued, values / temperature, torch.full_like(values, -1e9)), dim=1
+        )
+        target = torch.where(searched, soft, onehot)
+    else:
+        target = onehot
+    if margin > 0:
+        filled = torch.where(valued, values, torch.full_like(values, -1e9))
+        best = filled.max(dim=1).values
+        at_heuristic = filled.gather(1, heuristic[:, None])[:, 0]
+        keep = searched[:, 0] & (at_heuristic >= best - margin)
+        heur = torch.zeros(masks.shape).scatter_(1, heuristic[:, None], 1.0)
+        target = torch.where(keep[:, None], heur, target)
+    return target
 
 
-def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator) -> dict:
+def net_input(obs: torch.Tensor, heuristic: torch.Tensor, inputs: str,
+              actions: int) -> torch.Tensor:
+    """The network's input rows, as ``yokai_septet.models.features`` builds them."""
+    x = obs.float()
+    if inputs == "observation+heuristic":
+        x = torch.cat([x, nn.functional.one_hot(heuristic, actions).float()], dim=1)
+    return x
+
+
+def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
+          inputs: str) -> dict:
     """``cfg["epochs"]`` passes of masked cross-entropy against :func:`targets` over all
     data but a held-out twentieth; returns the loss and the agreement with the teacher's
     card on the training and the held-out decisions."""
-    obs, masks, labels, values = (torch.from_numpy(a) for a in data.arrays())
+    obs, masks, labels, values, heur = (torch.from_numpy(a) for a in data.arrays())
+    actions = masks.shape[1]
     n = len(labels)
     perm = torch.from_numpy(np.random.default_rng(0).permutation(n))
     held, fit = perm[: n // 20], perm[n // 20 :]
@@ -123,13 +149,15 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator) -
         net.parameters(), lr=cfg["learning_rate"], weight_decay=cfg["weight_decay"]
     )
     bs, temp = cfg["batch_size"], cfg.get("temperature", 0.0)
+    margin = cfg.get("margin", 0.0)
     for _ in range(cfg["epochs"]):
         order = fit[torch.from_numpy(rng.permutation(len(fit)))]
         total, agree = 0.0, 0
         for start in range(0, len(order), bs):
             idx = order[start : start + bs]
-            logits = net(obs[idx].float()).masked_fill(~masks[idx], -1e9)
-            target = targets(masks[idx], labels[idx], values[idx], temp)
+            x = net_input(obs[idx], heur[idx], inputs, actions)
+            logits = net(x).masked_fill(~masks[idx], -1e9)
+            target = targets(masks[idx], labels[idx], values[idx], heur[idx], temp, margin)
             loss = -(target * torch.log_softmax(logits, dim=1)).sum(1).mean()
             opt.zero_grad()
             loss.backward()
@@ -137,7 +165,8 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator) -
             total += loss.item() * len(idx)
             agree += (logits.argmax(1) == labels[idx]).sum().item()
     with torch.no_grad():
-        logits = net(obs[held].float()).masked_fill(~masks[held], -1e9)
+        x = net_input(obs[held], heur[held], inputs, actions)
+        logits = net(x).masked_fill(~masks[held], -1e9)
         held_agree = (logits.argmax(1) == labels[held]).float().mean().item()
     return {"loss": total / len(fit), "agreement": agree / len(fit),
             "held_out_agreement": held_agree}
@@ -205,7 +234,9 @@ def main() -> None:
 
     game = ys.Game(variant=variant)
     obs_size, actions = len(game.observation()), len(game.legal_mask())
-    net = make_net(obs_size, cfg["hidden"], actions)
+    inputs = cfg.get("inputs", "observation")
+    in_size = obs_size + (actions if inputs == "observation+heuristic" else 0)
+    net = make_net(in_size, cfg["hidden"], actions)
     student = out / "student.safetensors"
     data = Data()
     curve: list = []
@@ -215,7 +246,7 @@ def main() -> None:
 
     def checkpoint(stage: str, stats: dict) -> None:
         models.Model.from_torch(
-            net, variant, seed=str(seed), stage=stage, trained_by="training/train_baseline.py",
+            net, variant, inputs, seed=str(seed), stage=stage, trained_by="training/train_baseline.py",
             pretrain_teacher=pre["teacher"] if pre else "none",
             pretrain_labels=str(labels["pretrain"]),
             search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
@@ -253,18 +284,23 @@ def main() -> None:
             max_rounds=pre["max_rounds"], threads=threads,
         ))
         labels["pretrain"] = len(warm)
-        stats = train(net, warm, {**cfg["train"], "epochs": pre["epochs"]}, rng)
+        stats = train(net, warm, {**cfg["train"], "epochs": pre["epochs"]}, rng, inputs)
         del warm
         checkpoint("pretrain", stats)
     boot = cfg.get("bootstrap", {})
     if boot.get("games", 0) > 0:
         labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
-        data.add(gather(
-            out, "bootstrap", bots=[teacher] * len(labelled), teacher=teacher,
-            labelled=labelled, variant=variant, games=boot["games"], seed=seed,
-            max_rounds=boot["max_rounds"], threads=threads,
-        ))
-        checkpoint("bootstrap", train(net, data, cfg["train"], rng))
+        # In chunks of `chunk_games` (each cached on its own, chunk k on seed + 100 k), so a
+        # bigger run reuses a smaller one's search labels.
+        chunk = boot.get("chunk_games", boot["games"])
+        for k, start in enumerate(range(0, boot["games"], chunk)):
+            data.add(gather(
+                out, "bootstrap" if k == 0 else f"bootstrap-{k}", bots=[teacher] * len(labelled),
+                teacher=teacher, labelled=labelled, variant=variant,
+                games=min(chunk, boot["games"] - start), seed=seed + 100 * k,
+                max_rounds=boot["max_rounds"], threads=threads,
+            ))
+        checkpoint("bootstrap", train(net, data, cfg["train"], rng, inputs))
     dag = cfg.get("dagger", {})
     for k in range(1, dag.get("iterations", 0) + 1):
         data.add(models.imitation_data(
@@ -272,7 +308,7 @@ def main() -> None:
             games=dag["games"], seed=seed + k, max_rounds=dag["max_rounds"],
             threads=threads,
         ))
-        checkpoint(f"dagger {k}", train(net, data, cfg["train"], rng))
+        checkpoint(f"dagger {k}", train(net, data, cfg["train"], rng, inputs))
     if args.install:
         target = ROOT / "assets" / "models" / f"{variant}.safetensors"
         shutil.copyfile(student, target)

@@ -5,12 +5,14 @@ The ``nn`` bot (``ys.Bot("nn")``, ``--bots nn``, a ``VectorEnv`` opponent, the l
 plays the model shipped for the game's variant; ``"nn:PATH"`` plays a model you saved.
 It runs in Rust (no torch at run time): a multilayer perceptron over the canonical
 observation (``Game.observation()``), ReLU between layers, one logit per card id; the
-bot plays the legal card with the highest logit.
+bot plays the legal card with the highest logit. A model whose ``inputs`` are
+``"observation+heuristic"`` also reads a one-hot of the card the ``heuristic`` bot would
+play (the shipped baselines do: they learn where to depart from it).
 
 Weights are a safetensors file: tensors ``layers.{i}.weight`` (``[outputs, inputs]``,
 as ``torch.nn.Linear`` stores them) and ``layers.{i}.bias``, float32, and metadata
-``format = "yokai-septet-mlp/1"`` and ``variant``. ``docs/baselines.md`` has the details,
-the training pipeline and its results.
+``format = "yokai-septet-mlp/1"``, ``variant`` and ``inputs``. ``docs/baselines.md`` has
+the details, the training pipeline and its results.
 
     import yokai_septet as ys
     from yokai_septet import models
@@ -35,17 +37,47 @@ from . import _core
 #: The ``format`` metadata of the weights files this version reads and writes.
 MODEL_FORMAT = "yokai-septet-mlp/1"
 
+#: What a model's first layer may read (its ``inputs``).
+INPUTS = ("observation", "observation+heuristic")
+
 Layers = List[Tuple[np.ndarray, np.ndarray]]
+
+
+def features(
+    observations: np.ndarray, heuristic: Optional[np.ndarray], inputs: str, num_actions: int
+) -> np.ndarray:
+    """The float32 input rows of a model whose first layer reads ``inputs``: the
+    observations ``[B, observation_size]``, then, for ``"observation+heuristic"``, a
+    one-hot ``[B, num_actions]`` of the ``heuristic`` bot's card ids ``heuristic`` (the
+    ``heuristic`` column of :func:`imitation_data`)."""
+    x = np.asarray(observations, np.float32)
+    if inputs == "observation":
+        return x
+    if inputs != "observation+heuristic":
+        raise ValueError(f"inputs '{inputs}', expected one of {INPUTS}")
+    if heuristic is None:
+        raise ValueError(
+            "this model also reads the heuristic bot's card: pass heuristic= (card ids), "
+            "or play it as Bot('nn:PATH'), which computes it"
+        )
+    ids = np.asarray(heuristic, np.int64)
+    if ids.shape != (x.shape[0],):
+        raise ValueError(f"heuristic has shape {ids.shape}, expected ({x.shape[0]},)")
+    hint = np.zeros((x.shape[0], num_actions), np.float32)
+    hint[np.arange(x.shape[0]), ids] = 1.0
+    return np.concatenate([x, hint], axis=1)
 
 
 @dataclass
 class Model:
-    """An MLP policy for one variant: ``layers`` from the observation to the logits, each
-    ``(weight [outputs, inputs], bias [outputs])`` as float32 arrays."""
+    """An MLP policy for one variant: ``layers`` from the input to the logits, each
+    ``(weight [outputs, inputs], bias [outputs])`` as float32 arrays. ``inputs`` is what
+    the first layer reads (:data:`INPUTS`, :func:`features`)."""
 
     variant: str
     layers: Layers
     metadata: Dict[str, str] = field(default_factory=dict)
+    inputs: str = "observation"
 
     def save(self, path: Union[str, os.PathLike]) -> None:
         """Writes the model as a safetensors file that ``Bot("nn:PATH")`` plays. The
@@ -55,23 +87,47 @@ class Model:
             for w, b in self.layers
         ]
         meta = [(str(k), str(v)) for k, v in self.metadata.items()]
-        _core._model_write(os.fspath(path), self.variant, layers, meta)
+        _core._model_write(os.fspath(path), self.variant, self.inputs, layers, meta)
 
-    def logits(self, observations: np.ndarray) -> np.ndarray:
+    def logits(
+        self, observations: np.ndarray, heuristic: Optional[np.ndarray] = None
+    ) -> np.ndarray:
         """The logits of a batch of observations ``[B, observation_size]`` (numpy; the
-        same numbers the Rust bot computes, up to float rounding)."""
-        h = np.asarray(observations, np.float32)
+        same numbers the Rust bot computes, up to float rounding). An
+        ``"observation+heuristic"`` model also needs the heuristic bot's card ids."""
+        num_actions = self.layers[-1][1].shape[0]
+        h = features(observations, heuristic, self.inputs, num_actions)
         for i, (w, b) in enumerate(self.layers):
             h = h @ w.T + b
             if i + 1 < len(self.layers):
                 h = np.maximum(h, 0.0)
         return h
 
-    def policy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """A batched policy for :func:`yokai_septet.evaluate`: the legal card with the
-        highest logit (ties to the lowest card id), as the ``nn`` bot plays."""
-        logits = np.where(np.asarray(masks, bool), self.logits(observations), -np.inf)
+    def policy(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        heuristic: Optional[np.ndarray] = None,
+    ) -> np.ndarray:
+        """The legal card with the highest logit (ties to the lowest card id), as the
+        ``nn`` bot plays. An ``"observation"`` model is a batched policy for
+        :func:`yokai_septet.evaluate`; an ``"observation+heuristic"`` model needs the
+        heuristic's card ids too (seat it by name, ``"nn:PATH"``, instead)."""
+        logits = np.where(
+            np.asarray(masks, bool), self.logits(observations, heuristic), -np.inf
+        )
         return logits.argmax(axis=1)
+
+    def act(self, game: Any) -> int:
+        """The card id this model plays for the seat to act in ``game`` (a
+        :class:`yokai_septet.Game`), as ``Bot("nn:PATH")`` would; so a model is also an
+        agent for :func:`yokai_septet.evaluate` and :func:`evaluate_vs_baseline`."""
+        from . import Bot
+
+        hint = None
+        if self.inputs == "observation+heuristic":
+            hint = np.array([Bot("heuristic").act(game)])
+        return int(self.policy(game.observation()[None, :], game.legal_mask()[None, :], hint)[0])
 
     def to_torch(self):  # type: ignore[no-untyped-def]
         """The model as a ``torch.nn.Sequential`` of ``Linear`` and ``ReLU`` layers
@@ -90,10 +146,12 @@ class Model:
         return torch.nn.Sequential(*modules)
 
     @classmethod
-    def from_torch(cls, module: Any, variant: str, **metadata: str) -> "Model":
+    def from_torch(
+        cls, module: Any, variant: str, inputs: str = "observation", **metadata: str
+    ) -> "Model":
         """The ``torch.nn.Linear`` layers of ``module``, in order, as a model for
-        ``variant``. The module must compute exactly Linear → ReLU → … → Linear (the
-        bot applies ReLU between every two layers)."""
+        ``variant`` whose first layer reads ``inputs``. The module must compute exactly
+        Linear → ReLU → … → Linear (the bot applies ReLU between every two layers)."""
         import torch
 
         linears = [m for m in module.modules() if isinstance(m, torch.nn.Linear)]
@@ -106,7 +164,7 @@ class Model:
             )
             for lin in linears
         ]
-        return cls(variant, layers, {k: str(v) for k, v in metadata.items()})
+        return cls(variant, layers, {k: str(v) for k, v in metadata.items()}, inputs)
 
 
 def load(source: Union[str, os.PathLike]) -> Model:
@@ -114,10 +172,12 @@ def load(source: Union[str, os.PathLike]) -> Model:
     safetensors file (``load("mine.safetensors")``)."""
     src = os.fspath(source)
     if src in _core.VARIANTS:
-        variant, layers, meta = _core._model_read(variant=src)
+        variant, inputs, layers, meta = _core._model_read(variant=src)
     else:
-        variant, layers, meta = _core._model_read(path=src)
-    return Model(variant, [(np.asarray(w), np.asarray(b)) for w, b in layers], dict(meta))
+        variant, inputs, layers, meta = _core._model_read(path=src)
+    return Model(
+        variant, [(np.asarray(w), np.asarray(b)) for w, b in layers], dict(meta), inputs
+    )
 
 
 def imitation_data(
@@ -142,7 +202,10 @@ def imitation_data(
     Returns a dict of numpy arrays, one row per decision, in game order:
     ``observations`` (uint8 ``[N, observation_size]``, the canonical observation),
     ``masks`` (bool ``[N, num_actions]``), ``labels`` (the teacher's card ids),
-    ``played`` (the card ids played), ``games`` (arena game index) and ``seats``. The
+    ``values`` (float32 ``[N, num_actions]``: the teacher's value of each card where it
+    searched, else NaN), ``played`` (the card ids played), ``heuristic`` (the card ids the
+    ``heuristic`` bot would play: an ``"observation+heuristic"`` model's extra input),
+    ``games`` (arena game index) and ``seats``. The
     result depends on the arguments, never on ``threads``."""
     return _core._imitation_data(
         teacher,
@@ -188,7 +251,9 @@ def evaluate_vs_baseline(
 
 __all__ = [
     "MODEL_FORMAT",
+    "INPUTS",
     "Model",
+    "features",
     "load",
     "imitation_data",
     "evaluate_vs_baseline",

@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
-use crate::bots::bot_for_variant;
+use crate::bots::{bot_for_variant, HeuristicBot};
 use crate::rl::observation::{encode, observation_size};
 use crate::rng::arena_seed;
 use crate::rules::state::State;
@@ -48,6 +48,9 @@ pub struct Dataset {
     pub values: Vec<f32>,
     /// The card id the seat played (the teacher's, or its own bot's).
     pub played: Vec<u8>,
+    /// The card id the `heuristic` bot would play: the extra input of an
+    /// `observation+heuristic` model ([`crate::bots::Inputs`]).
+    pub heuristic: Vec<u8>,
     /// The arena game index.
     pub games: Vec<u64>,
     /// The deciding seat.
@@ -70,6 +73,7 @@ impl Dataset {
         self.labels.append(&mut other.labels);
         self.values.append(&mut other.values);
         self.played.append(&mut other.played);
+        self.heuristic.append(&mut other.heuristic);
         self.games.append(&mut other.games);
         self.seats.append(&mut other.seats);
     }
@@ -158,6 +162,7 @@ fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError
                 data.values[start + c.id() as usize] = v as f32;
             }
             data.played.push(card.id());
+            data.heuristic.push(HeuristicBot::choose(&view).id());
             data.games.push(index);
             data.seats.push(p as u8);
         }
@@ -218,6 +223,8 @@ mod tests {
                 let label = Card::new(data.labels[i]).unwrap();
                 assert!(CardSet(data.legal[i]).contains(label));
                 assert_eq!(data.labels[i], data.played[i], "{v}: decision {i}");
+                // The heuristic teacher's label is the heuristic's card.
+                assert_eq!(data.labels[i], data.heuristic[i], "{v}: decision {i}");
             }
         }
     }
@@ -282,6 +289,7 @@ mod tests {
                 &a.legal,
                 &a.labels,
                 &a.played,
+                &a.heuristic,
                 &a.games,
                 &a.seats
             ),
@@ -290,6 +298,7 @@ mod tests {
                 &b.legal,
                 &b.labels,
                 &b.played,
+                &b.heuristic,
                 &b.games,
                 &b.seats
             )

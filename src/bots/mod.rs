@@ -37,7 +37,7 @@ mod pimc_dd;
 
 pub use heuristic::HeuristicBot;
 pub use ismcts::{IsmctsBot, IsmctsConfig};
-pub use nn::{Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
+pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{default_exact_tricks, PimcDdBot, PimcDdConfig};
 

@@ -10,7 +10,10 @@
 //!
 //! - tensors `layers.{i}.weight` (`[outputs, inputs]`, as `torch.nn.Linear` stores them)
 //!   and `layers.{i}.bias` (`[outputs]`), `F32`, for `i = 0..L`;
-//! - metadata `format` = [`MODEL_FORMAT`] and `variant` (`4p`, `3p`, `seal`, `seal-short`).
+//! - metadata `format` = [`MODEL_FORMAT`] and `variant` (`4p`, `3p`, `seal`, `seal-short`),
+//!   and optionally `inputs` ([`Inputs`]): `observation` (the default) or
+//!   `observation+heuristic`, where the first layer also reads a one-hot of the card the
+//!   `heuristic` bot would play, so that the network learns where to depart from it.
 //!
 //! `nn` plays the model shipped for the game's variant ([`Mlp::shipped`]); `nn:PATH` plays
 //! the model in the file `PATH`.
@@ -23,7 +26,7 @@ use std::time::SystemTime;
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
-use super::{check_variant, first_best, Bot};
+use super::{check_variant, first_best, Bot, HeuristicBot};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rl::observation::{encode, observation_size};
@@ -31,6 +34,9 @@ use crate::rules::config::Variant;
 
 /// The `format` metadata value of a weights file this version reads.
 pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
+
+/// Metadata keys the model itself sets from its shape, not the user.
+const OWN_METADATA: [&str; 3] = ["format", "variant", "inputs"];
 
 /// The baseline models shipped with the crate, by variant (in [`Variant::ALL`] order).
 static SHIPPED_BYTES: [&[u8]; 4] = [
@@ -93,11 +99,63 @@ impl Dense {
     }
 }
 
-/// A multilayer perceptron policy for one variant: observation in, one logit per card id
-/// out.
+/// What the first layer of an [`Mlp`] reads (metadata key `inputs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inputs {
+    /// The canonical observation ([`encode`]).
+    Observation,
+    /// The canonical observation, then a one-hot of the card id [`HeuristicBot::choose`]
+    /// picks (one input per card id). The heuristic is deterministic and costs under a
+    /// microsecond, and a network that sees its card need only learn where to deviate.
+    ObservationAndHeuristic,
+}
+
+impl Inputs {
+    /// The metadata value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Inputs::Observation => "observation",
+            Inputs::ObservationAndHeuristic => "observation+heuristic",
+        }
+    }
+
+    /// Parses a metadata value.
+    pub fn parse(value: &str) -> Result<Inputs, WeightsError> {
+        [Inputs::Observation, Inputs::ObservationAndHeuristic]
+            .into_iter()
+            .find(|i| i.name() == value)
+            .ok_or_else(|| WeightsError::Metadata {
+                key: "inputs",
+                problem: format!("'{value}', expected 'observation' or 'observation+heuristic'"),
+            })
+    }
+
+    /// Width of the first layer's input in `variant`.
+    pub fn size(self, variant: Variant) -> usize {
+        match self {
+            Inputs::Observation => observation_size(variant),
+            Inputs::ObservationAndHeuristic => observation_size(variant) + variant.num_actions(),
+        }
+    }
+
+    /// Writes the input of the seat of `view` into `out` (length [`Inputs::size`]).
+    pub fn encode(self, view: &SeatView, out: &mut [f32]) {
+        let obs = observation_size(view.variant());
+        encode(view, &mut out[..obs]);
+        if self == Inputs::ObservationAndHeuristic {
+            let hint = &mut out[obs..];
+            hint.fill(0.0);
+            hint[HeuristicBot::choose(view).id() as usize] = 1.0;
+        }
+    }
+}
+
+/// A multilayer perceptron policy for one variant: observation (and, per [`Inputs`], the
+/// heuristic's card) in, one logit per card id out.
 #[derive(Clone, Debug)]
 pub struct Mlp {
     variant: Variant,
+    inputs: Inputs,
     layers: Vec<Dense>,
     /// The header's other metadata (how the model was made, say), kept by `to_bytes`.
     metadata: BTreeMap<String, String>,
@@ -137,13 +195,22 @@ impl Mlp {
     /// `weight` row-major `[outputs][inputs]` (as `torch.nn.Linear` stores it). The first
     /// layer takes the observation, the last gives one logit per card id.
     pub fn new(variant: Variant, layers: Vec<(Vec<f32>, Vec<f32>)>) -> Result<Mlp, WeightsError> {
+        Mlp::with_inputs(variant, Inputs::Observation, layers)
+    }
+
+    /// [`Mlp::new`] for a first layer that reads `inputs`.
+    pub fn with_inputs(
+        variant: Variant,
+        inputs_kind: Inputs,
+        layers: Vec<(Vec<f32>, Vec<f32>)>,
+    ) -> Result<Mlp, WeightsError> {
         if layers.is_empty() {
             return Err(WeightsError::Tensor {
                 name: "layers.0.weight".into(),
                 problem: "missing: a model has at least one layer".into(),
             });
         }
-        let mut inputs = observation_size(variant);
+        let mut inputs = inputs_kind.size(variant);
         let mut dense = Vec::with_capacity(layers.len());
         for (i, (weight, bias)) in layers.into_iter().enumerate() {
             let outputs = bias.len();
@@ -156,8 +223,9 @@ impl Mlp {
                     "weight",
                     format!(
                         "{} values, expected [{outputs}, {inputs}] (outputs from the bias, \
-                         inputs from the previous layer or the {variant} observation)",
-                        weight.len()
+                         inputs from the previous layer or the {variant} {})",
+                        weight.len(),
+                        inputs_kind.name()
                     ),
                 ));
             }
@@ -194,6 +262,7 @@ impl Mlp {
         }
         Ok(Mlp {
             variant,
+            inputs: inputs_kind,
             layers: dense,
             metadata: BTreeMap::new(),
         })
@@ -225,8 +294,12 @@ impl Mlp {
                 key: "variant",
                 problem: format!("{e}"),
             })?;
+        let inputs_kind = match meta.get("inputs") {
+            Some(v) => Inputs::parse(v)?,
+            None => Inputs::Observation,
+        };
         let mut layers = Vec::new();
-        let mut inputs = observation_size(variant);
+        let mut inputs = inputs_kind.size(variant);
         loop {
             let (w, b) = (
                 format!("layers.{}.weight", layers.len()),
@@ -244,7 +317,8 @@ impl Mlp {
                     problem: format!(
                         "shape {shape:?}, expected [{outputs}, {inputs}] ([outputs, inputs]: \
                          outputs from the bias, inputs from the previous layer or the \
-                         {variant} observation)"
+                         {variant} {})",
+                        inputs_kind.name()
                     ),
                 });
             }
@@ -268,22 +342,23 @@ impl Mlp {
                     .into(),
             });
         }
-        let mut mlp = Mlp::new(variant, layers)?;
+        let mut mlp = Mlp::with_inputs(variant, inputs_kind, layers)?;
         mlp.metadata = meta
             .into_iter()
-            .filter(|(k, _)| k != "format" && k != "variant")
+            .filter(|(k, _)| !OWN_METADATA.contains(&k.as_str()))
             .collect();
         Ok(mlp)
     }
 
-    /// The header metadata other than `format` and `variant`.
+    /// The header metadata other than `format`, `variant` and `inputs`.
     pub fn metadata(&self) -> &BTreeMap<String, String> {
         &self.metadata
     }
 
-    /// Sets a metadata entry (`format` and `variant` belong to the model and are refused).
+    /// Sets a metadata entry (`format`, `variant` and `inputs` belong to the model and are
+    /// refused).
     pub fn set_metadata(&mut self, key: &str, value: &str) -> Result<(), WeightsError> {
-        if let Some(key) = ["format", "variant"].into_iter().find(|k| *k == key) {
+        if let Some(key) = OWN_METADATA.into_iter().find(|k| *k == key) {
             return Err(WeightsError::Metadata {
                 key,
                 problem: "set by the model itself".into(),
@@ -298,6 +373,7 @@ impl Mlp {
         let mut meta: HashMap<String, String> = self.metadata.clone().into_iter().collect();
         meta.insert("format".into(), MODEL_FORMAT.into());
         meta.insert("variant".into(), self.variant.name().into());
+        meta.insert("inputs".into(), self.inputs.name().into());
         let layers = self.layers();
         let bytes: Vec<(String, Vec<usize>, Vec<u8>)> = layers
             .iter()
@@ -354,6 +430,11 @@ impl Mlp {
         self.variant
     }
 
+    /// What the first layer reads.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
+    }
+
     /// The layers as [`Mlp::new`] takes them: `(weight [outputs][inputs], bias)`.
     pub fn layers(&self) -> Vec<(Vec<f32>, Vec<f32>)> {
         self.layers
@@ -370,7 +451,7 @@ impl Mlp {
             .collect()
     }
 
-    /// Widths from the input to the output: `[observation size, hidden..., actions]`.
+    /// Widths from the input to the output: `[input size, hidden..., actions]`.
     pub fn widths(&self) -> Vec<usize> {
         let mut w = vec![self.layers[0].inputs];
         w.extend(self.layers.iter().map(|l| l.outputs));
@@ -385,12 +466,12 @@ impl Mlp {
             .sum()
     }
 
-    /// The logits of `observation` (length [`observation_size`]) into `out` (one per card
-    /// id), using `scratch` for the hidden layers.
-    pub fn logits(&self, observation: &[f32], scratch: &mut Scratch, out: &mut [f32]) {
+    /// The logits of `input` (length [`Inputs::size`], as [`Inputs::encode`] writes it) into
+    /// `out` (one per card id), using `scratch` for the hidden layers.
+    pub fn logits(&self, input: &[f32], scratch: &mut Scratch, out: &mut [f32]) {
         let (last, hidden) = self.layers.split_last().expect("at least one layer");
         scratch.hidden.resize_with(hidden.len(), Vec::new);
-        let mut input = observation;
+        let mut input = input;
         for (layer, buffer) in hidden.iter().zip(scratch.hidden.iter_mut()) {
             buffer.resize(layer.outputs, 0.0);
             layer.forward(input, buffer);
@@ -413,7 +494,8 @@ pub struct Scratch {
 /// game; a training loop rewrites its file between evaluations).
 fn load_cached(path: &Path) -> Result<Arc<Mlp>, WeightsError> {
     type Key = (Option<SystemTime>, u64);
-    static CACHE: OnceLock<Mutex<HashMap<PathBuf, (Key, Arc<Mlp>)>>> = OnceLock::new();
+    type Cache = Mutex<HashMap<PathBuf, (Key, Arc<Mlp>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
     let io = |e: std::io::Error| WeightsError::Io {
         path: path.display().to_string(),
         message: e.to_string(),
@@ -455,7 +537,7 @@ fn model_for(model: &Model, variant: Variant) -> &Mlp {
 #[derive(Clone, Debug)]
 pub struct NnBot {
     model: Model,
-    observation: Vec<f32>,
+    input: Vec<f32>,
     logits: Vec<f32>,
     scratch: Scratch,
 }
@@ -478,7 +560,7 @@ impl NnBot {
     fn with_model(model: Model) -> NnBot {
         NnBot {
             model,
-            observation: Vec::new(),
+            input: Vec::new(),
             logits: Vec::new(),
             scratch: Scratch::default(),
         }
@@ -487,16 +569,17 @@ impl NnBot {
     /// The logit of every card id for the seat of `view` (whatever is legal).
     pub fn logits(&mut self, view: &SeatView) -> &[f32] {
         let variant = view.variant();
-        self.observation.resize(observation_size(variant), 0.0);
-        self.logits.resize(variant.num_actions(), 0.0);
-        encode(view, &mut self.observation);
         let NnBot {
             model,
-            observation,
+            input,
             logits,
             scratch,
         } = self;
-        model_for(model, variant).logits(observation, scratch, logits);
+        let mlp = model_for(model, variant);
+        input.resize(mlp.inputs.size(variant), 0.0);
+        logits.resize(variant.num_actions(), 0.0);
+        mlp.inputs.encode(view, input);
+        mlp.logits(input, scratch, logits);
         logits
     }
 }
@@ -586,7 +669,9 @@ mod tests {
         for v in Variant::ALL {
             let mlp = Mlp::shipped(v);
             assert_eq!(mlp.variant(), v);
-            assert_eq!(mlp.widths()[0], observation_size(v));
+            // The shipped models read the heuristic's card too (docs/baselines.md).
+            assert_eq!(mlp.inputs(), Inputs::ObservationAndHeuristic);
+            assert_eq!(mlp.widths()[0], observation_size(v) + v.num_actions());
             assert_eq!(*mlp.widths().last().unwrap(), v.num_actions());
             let mut bot = bot_for_variant("nn", 0, v).unwrap();
             let mut s = State::new(GameConfig::new(v, 3).with_max_rounds(Some(3)));
@@ -653,6 +738,43 @@ mod tests {
             Some("pimc")
         );
         assert!(mlp.set_metadata("variant", "4p").is_err());
+        assert!(mlp.set_metadata("inputs", "observation").is_err());
+        assert_eq!(back.inputs(), Inputs::Observation);
+    }
+
+    /// A one-layer `observation+heuristic` model whose logits are its heuristic one-hot
+    /// plays the heuristic's card at every decision, and keeps its `inputs` through a file.
+    #[test]
+    fn an_observation_and_heuristic_model_reads_the_heuristics_card() {
+        for v in Variant::ALL {
+            let (obs, act) = (observation_size(v), v.num_actions());
+            let width = Inputs::ObservationAndHeuristic.size(v);
+            assert_eq!(width, obs + act);
+            let mut weight = vec![0.0; act * width];
+            for o in 0..act {
+                weight[o * width + obs + o] = 1.0;
+            }
+            let mlp =
+                Mlp::with_inputs(v, Inputs::ObservationAndHeuristic, vec![(weight, vec![0.0; act])])
+                    .unwrap();
+            let back = Mlp::from_bytes(&mlp.to_bytes()).unwrap();
+            assert_eq!(back.inputs(), Inputs::ObservationAndHeuristic);
+            assert_eq!(back.widths(), vec![obs + act, act]);
+            let mut bot = NnBot::with_model(Model::File {
+                path: "copy-of-heuristic".into(),
+                mlp: Arc::new(back),
+            });
+            let mut s = State::new(GameConfig::new(v, 5).with_max_rounds(Some(2)));
+            let mut decisions = 0;
+            while let Some(p) = s.current_player() {
+                let view = s.view(p);
+                let card = bot.act(&view);
+                assert_eq!(card, HeuristicBot::choose(&view), "{v}: decision {decisions}");
+                s.apply(card).unwrap();
+                decisions += 1;
+            }
+            assert!(decisions > 20);
+        }
     }
 
     /// A safetensors file with these tensors (name, dtype, shape, values) and metadata.
@@ -711,6 +833,25 @@ mod tests {
             (
                 file(&[layer0(vec![obs, act]), bias0.clone()], &ok_meta),
                 "tensor 'layers.0.weight': shape [711, 49], expected [49, 711]",
+            ),
+            (
+                file(
+                    &[layer0(vec![act, obs]), bias0.clone()],
+                    &[("format", MODEL_FORMAT), ("variant", "4p"), ("inputs", "cards")],
+                ),
+                "metadata 'inputs': 'cards', expected 'observation' or 'observation+heuristic'",
+            ),
+            (
+                // An `observation+heuristic` first layer is 49 inputs wider.
+                file(
+                    &[layer0(vec![act, obs]), bias0.clone()],
+                    &[
+                        ("format", MODEL_FORMAT),
+                        ("variant", "4p"),
+                        ("inputs", "observation+heuristic"),
+                    ],
+                ),
+                "tensor 'layers.0.weight': shape [49, 711], expected [49, 760]",
             ),
             (
                 file(&[layer0(vec![act, obs])], &ok_meta),

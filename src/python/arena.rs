@@ -254,7 +254,7 @@ arena_fn!(
     /// a dict of numpy arrays: ``observations`` (uint8 ``[N, observation_size]``), ``masks``
     /// (bool ``[N, num_actions]``), ``labels`` and ``played`` (card ids), ``values`` (float32
     /// ``[N, num_actions]``: the teacher's value of each card where it searched, else NaN),
-    /// ``games`` and ``seats``.
+    /// ``heuristic`` (the ``heuristic`` bot's card ids), ``games`` and ``seats``.
     imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), |py, config| {
         let config = ImitationConfig { arena: config, teacher, labelled };
         let data = py.allow_threads(|| {
@@ -285,6 +285,7 @@ fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<B
     };
     out.set_item("labels", ids(d.labels))?;
     out.set_item("played", ids(d.played))?;
+    out.set_item("heuristic", ids(d.heuristic))?;
     out.set_item("seats", ids(d.seats))?;
     out.set_item("games", d.games.into_pyarray(py))?;
     Ok(out.into_any())

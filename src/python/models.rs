@@ -5,15 +5,15 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::{Mlp, WeightsError};
+use crate::bots::{Inputs, Mlp, WeightsError};
 use crate::rules::config::Variant;
 
 fn weights_err(e: WeightsError) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// ``(variant, [(weight [out, in] float32, bias [out] float32), ...], metadata)`` of the
-/// model shipped for the variant ``variant``, or of the safetensors file ``path``.
+/// ``(variant, inputs, [(weight [out, in] float32, bias [out] float32), ...], metadata)``
+/// of the model shipped for the variant ``variant``, or of the safetensors file ``path``.
 #[pyfunction(name = "_model_read")]
 #[pyo3(signature = (variant = None, path = None))]
 pub(crate) fn model_read<'py>(
@@ -21,6 +21,7 @@ pub(crate) fn model_read<'py>(
     variant: Option<&str>,
     path: Option<std::path::PathBuf>,
 ) -> PyResult<(
+    String,
     String,
     Vec<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<f32>>)>,
     Bound<'py, PyDict>,
@@ -49,15 +50,22 @@ pub(crate) fn model_read<'py>(
     for (k, v) in mlp.metadata() {
         meta.set_item(k, v)?;
     }
-    Ok((mlp.variant().name().to_string(), layers, meta))
+    Ok((
+        mlp.variant().name().to_string(),
+        mlp.inputs().name().to_string(),
+        layers,
+        meta,
+    ))
 }
 
-/// Writes a model for ``variant`` to the safetensors file ``path``; the layers are checked
-/// exactly as the ``nn`` bot checks them on loading (``ValueError`` says what is wrong).
+/// Writes a model for ``variant`` whose first layer reads ``inputs`` to the safetensors file
+/// ``path``; the layers are checked exactly as the ``nn`` bot checks them on loading
+/// (``ValueError`` says what is wrong).
 #[pyfunction(name = "_model_write")]
 pub(crate) fn model_write(
     path: std::path::PathBuf,
     variant: &str,
+    inputs: &str,
     layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
     metadata: Vec<(String, String)>,
 ) -> PyResult<()> {
@@ -76,7 +84,8 @@ pub(crate) fn model_write(
         }
         owned.push((w.iter().copied().collect(), b.to_vec()));
     }
-    let mut mlp = Mlp::new(v, owned).map_err(weights_err)?;
+    let inputs = Inputs::parse(inputs).map_err(weights_err)?;
+    let mut mlp = Mlp::with_inputs(v, inputs, owned).map_err(weights_err)?;
     for (k, val) in &metadata {
         mlp.set_metadata(k, val).map_err(weights_err)?;
     }

@@ -17,7 +17,8 @@ def test_the_shipped_model_of_each_variant_is_small_and_fits_its_variant(variant
     m = models.load(variant)
     g = ys.Game(variant=variant)
     assert m.variant == variant
-    assert m.layers[0][0].shape[1] == len(g.observation())
+    hint = len(g.legal_mask()) if m.inputs == "observation+heuristic" else 0
+    assert m.layers[0][0].shape[1] == len(g.observation()) + hint
     assert m.layers[-1][0].shape[0] == len(g.legal_mask())
     for (w, b), (w2, _) in zip(m.layers, m.layers[1:]):
         assert w2.shape[1] == w.shape[0] == b.shape[0]
@@ -29,18 +30,19 @@ def test_the_shipped_model_of_each_variant_is_small_and_fits_its_variant(variant
 def test_the_rust_bot_plays_what_the_numpy_forward_pass_chooses(variant):
     """``Model.policy`` (numpy) and ``Bot("nn")`` (Rust) are the same policy."""
     m = models.load(variant)
-    bot = ys.Bot("nn")
+    bot, heuristic = ys.Bot("nn"), ys.Bot("heuristic")
     g = ys.Game(variant=variant, seed=3, max_rounds=2)
     checked = 0
     while g.phase != "over":
         obs = g.observation()[None, :]
         mask = g.legal_mask()[None, :]
-        logits = np.where(mask, m.logits(obs), -np.inf)[0]
+        hint = np.array([heuristic.act(g)]) if m.inputs == "observation+heuristic" else None
+        logits = np.where(mask, m.logits(obs, hint), -np.inf)[0]
         a = bot.act(g)
         # Equal up to float rounding: the Rust sum runs in another order.
         assert logits[a] >= logits.max() - 1e-4 * (1 + abs(logits.max()))
         if np.sort(logits)[-2] < logits.max() - 1e-3:
-            assert a == int(m.policy(obs, mask)[0])
+            assert a == int(m.policy(obs, mask, hint)[0]) == m.act(g)
             checked += 1
         g.step(a)
     assert checked > 20
@@ -49,9 +51,9 @@ def test_the_rust_bot_plays_what_the_numpy_forward_pass_chooses(variant):
 def test_a_saved_model_round_trips_and_plays_as_nn_path(tmp_path):
     m = models.load("4p")
     path = tmp_path / "mine.safetensors"
-    models.Model(m.variant, m.layers, {"note": "copy"}).save(path)
+    models.Model(m.variant, m.layers, {"note": "copy"}, m.inputs).save(path)
     back = models.load(path)
-    assert back.metadata["note"] == "copy"
+    assert back.metadata["note"] == "copy" and back.inputs == m.inputs
     for (w, b), (w2, b2) in zip(m.layers, back.layers):
         np.testing.assert_array_equal(w, w2)
         np.testing.assert_array_equal(b, b2)
@@ -66,12 +68,17 @@ def test_a_torch_round_trip_keeps_the_weights():
     import torch
     m = models.load("3p")
     net = m.to_torch()
-    back = models.Model.from_torch(net, "3p")
+    back = models.Model.from_torch(net, "3p", m.inputs)
+    assert back.inputs == m.inputs
     for (w, b), (w2, b2) in zip(m.layers, back.layers):
         np.testing.assert_array_equal(w, w2)
         np.testing.assert_array_equal(b, b2)
-    x = np.random.default_rng(0).integers(0, 2, (5, m.layers[0][0].shape[1])).astype(np.float32)
-    np.testing.assert_allclose(net(torch.from_numpy(x)).detach().numpy(), m.logits(x),
+    rng = np.random.default_rng(0)
+    obs = rng.integers(0, 2, (5, len(ys.Game(variant="3p").observation()))).astype(np.uint8)
+    actions = m.layers[-1][1].shape[0]
+    ids = rng.integers(0, actions, 5) if m.inputs == "observation+heuristic" else None
+    x = models.features(obs, ids, m.inputs, actions)
+    np.testing.assert_allclose(net(torch.from_numpy(x)).detach().numpy(), m.logits(obs, ids),
                                rtol=1e-5, atol=1e-5)
 
 
@@ -88,9 +95,9 @@ def test_bad_weights_are_refused_with_what_and_where(tmp_path):
     bad = w0.copy()
     bad[1, 2] = np.nan
     with pytest.raises(ValueError, match="not finite"):
-        models.Model("4p", [(bad, b0)] + m.layers[1:]).save(tmp_path / "d.safetensors")
+        models.Model("4p", [(bad, b0)] + m.layers[1:], {}, m.inputs).save(tmp_path / "d.safetensors")
     with pytest.raises(ValueError, match="metadata 'variant': set by the model"):
-        models.Model("4p", m.layers, {"variant": "3p"}).save(tmp_path / "e.safetensors")
+        models.Model("4p", m.layers, {"variant": "3p"}, m.inputs).save(tmp_path / "e.safetensors")
     for name in "abcde":
         assert not (tmp_path / f"{name}.safetensors").exists()  # nothing half-written
     junk = tmp_path / "junk.safetensors"
@@ -141,6 +148,7 @@ def test_imitation_data_labels_the_teachers_cards_whatever_the_thread_count():
     assert one["observations"].shape == (n, len(ys.Game(variant="4p").observation()))
     assert one["masks"][np.arange(n), one["labels"]].all()
     np.testing.assert_array_equal(one["labels"], one["played"])  # the teacher's own entry
+    np.testing.assert_array_equal(one["labels"], one["heuristic"])  # the teacher is it
     # A student entry plays its own cards; the labels are still the teacher's.
     st = models.imitation_data(["random", "heuristic"], "heuristic", [0], threads=1, **args)
     assert (st["labels"] != st["played"]).any()
@@ -151,8 +159,8 @@ def test_imitation_data_labels_the_teachers_cards_whatever_the_thread_count():
 
 def test_evaluate_vs_baseline_seats_an_agent_against_the_shipped_model():
     m = models.load("4p")
-    # The baseline's own policy, in numpy, is the baseline: exactly even on duplicate deals.
-    r = models.evaluate_vs_baseline(m.policy, variant="4p", games=20, seed=4)
+    # The baseline's own model, in numpy, is the baseline: exactly even on duplicate deals.
+    r = models.evaluate_vs_baseline(m, variant="4p", games=20, seed=4)
     assert r["win_rate"] == pytest.approx(0.5) and r["games"] == 20
     weak = models.evaluate_vs_baseline("random", variant="4p", games=20, seed=4)
     assert weak["win_rate"] < 0.5 and weak["baseline"] == "nn"
@@ -171,3 +179,43 @@ def test_the_shipped_models_record_how_they_were_trained():
         labels = int(meta["pretrain_labels"]) + int(meta["search_labels"])
         assert labels > 0 and meta["search_teacher"] in ("pimc", "none"), meta
         json.dumps(meta)
+
+
+def _copy_of_heuristic(variant):
+    """An ``observation+heuristic`` model whose logits are its heuristic one-hot."""
+    g = ys.Game(variant=variant)
+    obs, act = len(g.observation()), len(g.legal_mask())
+    w = np.zeros((act, obs + act), np.float32)
+    w[:, obs:] = np.eye(act, dtype=np.float32)
+    return models.Model(variant, [(w, np.zeros(act, np.float32))], {}, "observation+heuristic")
+
+
+@pytest.mark.parametrize("variant", ["4p", "seal"])
+def test_an_observation_and_heuristic_model_reads_the_heuristics_card(tmp_path, variant):
+    m = _copy_of_heuristic(variant)
+    path = tmp_path / "copy.safetensors"
+    m.save(path)
+    back = models.load(path)
+    assert back.inputs == "observation+heuristic"
+    assert back.layers[0][0].shape[1] == m.layers[0][0].shape[1]
+    # In Rust (the arena) and in numpy (Model.act) it plays exactly the heuristic's cards.
+    s = ys.arena([f"nn:{path}", "heuristic"], variant=variant, games=10, seed=2, threads=1)
+    assert s["entries"][0]["win_rate"] == pytest.approx(0.5)
+    g, h = ys.Game(variant=variant, seed=6, max_rounds=1), ys.Bot("heuristic")
+    while g.phase != "over":
+        a = h.act(g)
+        assert back.act(g) == a
+        g.step(a)
+    # Its logits need the heuristic's cards; the error says how to give them.
+    obs = ys.Game(variant=variant).observation()[None, :]
+    with pytest.raises(ValueError, match="pass heuristic="):
+        back.logits(obs)
+    with pytest.raises(ValueError, match=r"heuristic has shape \(2,\), expected \(1,\)"):
+        back.logits(obs, heuristic=np.array([0, 1]))
+    with pytest.raises(ValueError, match="metadata 'inputs': 'cards'"):
+        models.Model(variant, m.layers, {}, "cards").save(tmp_path / "bad.safetensors")
+    # An observation-only layer does not fit an observation+heuristic model.
+    narrow = models.Model(variant, [(m.layers[0][0][:, :len(obs[0])], m.layers[0][1])], {},
+                          "observation+heuristic")
+    with pytest.raises(ValueError, match=r"layers\.0\.weight.*observation\+heuristic"):
+        narrow.save(tmp_path / "narrow.safetensors")

@@ -100,5 +100,6 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path):
 
     m = models.load(out / "student.safetensors")
     assert m.variant == "4p" and m.metadata["stage"] == "dagger 1"
+    assert m.inputs == "observation+heuristic"  # as the 4p config says
     s = ys.arena([f"nn:{out / 'student.safetensors'}", "random"], games=10, threads=1)
     assert s["games"] == 10
