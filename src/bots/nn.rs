@@ -754,9 +754,12 @@ mod tests {
             for o in 0..act {
                 weight[o * width + obs + o] = 1.0;
             }
-            let mlp =
-                Mlp::with_inputs(v, Inputs::ObservationAndHeuristic, vec![(weight, vec![0.0; act])])
-                    .unwrap();
+            let mlp = Mlp::with_inputs(
+                v,
+                Inputs::ObservationAndHeuristic,
+                vec![(weight, vec![0.0; act])],
+            )
+            .unwrap();
             let back = Mlp::from_bytes(&mlp.to_bytes()).unwrap();
             assert_eq!(back.inputs(), Inputs::ObservationAndHeuristic);
             assert_eq!(back.widths(), vec![obs + act, act]);
@@ -769,7 +772,11 @@ mod tests {
             while let Some(p) = s.current_player() {
                 let view = s.view(p);
                 let card = bot.act(&view);
-                assert_eq!(card, HeuristicBot::choose(&view), "{v}: decision {decisions}");
+                assert_eq!(
+                    card,
+                    HeuristicBot::choose(&view),
+                    "{v}: decision {decisions}"
+                );
                 s.apply(card).unwrap();
                 decisions += 1;
             }
@@ -837,7 +844,11 @@ mod tests {
             (
                 file(
                     &[layer0(vec![act, obs]), bias0.clone()],
-                    &[("format", MODEL_FORMAT), ("variant", "4p"), ("inputs", "cards")],
+                    &[
+                        ("format", MODEL_FORMAT),
+                        ("variant", "4p"),
+                        ("inputs", "cards"),
+                    ],
                 ),
                 "metadata 'inputs': 'cards', expected 'observation' or 'observation+heuristic'",
             ),
