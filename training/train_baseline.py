@@ -128,11 +128,8 @@ def targets(masks: torch.Tensor, labels: torch.Tensor, values: torch.Tensor,
 
 def net_input(obs: torch.Tensor, heuristic: torch.Tensor, inputs: str,
               actions: int) -> torch.Tensor:
-    """The network's input rows, as ``yokai_septet.models.features`` builds them."""
-    x = obs.float()
-    if inputs == "observation+heuristic":
-        x = torch.cat([x, nn.functional.one_hot(heuristic, actions).float()], dim=1)
-    return x
+    """The network's input rows: ``yokai_septet.models.features``, as a tensor."""
+    return torch.from_numpy(models.features(obs.numpy(), heuristic.numpy(), inputs, actions))
 
 
 def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
@@ -235,7 +232,7 @@ def main() -> None:
     game = ys.Game(variant=variant)
     obs_size, actions = len(game.observation()), len(game.legal_mask())
     inputs = cfg.get("inputs", "observation")
-    in_size = obs_size + (actions if inputs == "observation+heuristic" else 0)
+    in_size = models.features(np.zeros((1, obs_size)), np.zeros(1, int), inputs, actions).shape[1]
     net = make_net(in_size, cfg["hidden"], actions)
     student = out / "student.safetensors"
     data = Data()
