@@ -111,6 +111,9 @@ pub enum Inputs {
 }
 
 impl Inputs {
+    /// Every kind, in the order error messages list them.
+    pub const ALL: [Inputs; 2] = [Inputs::Observation, Inputs::ObservationAndHeuristic];
+
     /// The metadata value.
     pub fn name(self) -> &'static str {
         match self {
@@ -121,12 +124,16 @@ impl Inputs {
 
     /// Parses a metadata value.
     pub fn parse(value: &str) -> Result<Inputs, WeightsError> {
-        [Inputs::Observation, Inputs::ObservationAndHeuristic]
+        Inputs::ALL
             .into_iter()
             .find(|i| i.name() == value)
             .ok_or_else(|| WeightsError::Metadata {
                 key: "inputs",
-                problem: format!("'{value}', expected 'observation' or 'observation+heuristic'"),
+                problem: format!(
+                    "'{value}', expected '{}' or '{}'",
+                    Inputs::ALL[0].name(),
+                    Inputs::ALL[1].name()
+                ),
             })
     }
 
@@ -201,7 +208,7 @@ impl Mlp {
     /// [`Mlp::new`] for a first layer that reads `inputs`.
     pub fn with_inputs(
         variant: Variant,
-        inputs_kind: Inputs,
+        inputs: Inputs,
         layers: Vec<(Vec<f32>, Vec<f32>)>,
     ) -> Result<Mlp, WeightsError> {
         if layers.is_empty() {
@@ -210,7 +217,7 @@ impl Mlp {
                 problem: "missing: a model has at least one layer".into(),
             });
         }
-        let mut inputs = inputs_kind.size(variant);
+        let mut width = inputs.size(variant);
         let mut dense = Vec::with_capacity(layers.len());
         for (i, (weight, bias)) in layers.into_iter().enumerate() {
             let outputs = bias.len();
@@ -218,14 +225,14 @@ impl Mlp {
                 name: format!("layers.{i}.{name}"),
                 problem,
             };
-            if outputs == 0 || weight.len() != outputs * inputs {
+            if outputs == 0 || weight.len() != outputs * width {
                 return Err(problem(
                     "weight",
                     format!(
-                        "{} values, expected [{outputs}, {inputs}] (outputs from the bias, \
+                        "{} values, expected [{outputs}, {width}] (outputs from the bias, \
                          inputs from the previous layer or the {variant} {})",
                         weight.len(),
-                        inputs_kind.name()
+                        inputs.name()
                     ),
                 ));
             }
@@ -239,30 +246,30 @@ impl Mlp {
             }
             let mut weight_t = vec![0.0; weight.len()];
             for o in 0..outputs {
-                for j in 0..inputs {
-                    weight_t[j * outputs + o] = weight[o * inputs + j];
+                for j in 0..width {
+                    weight_t[j * outputs + o] = weight[o * width + j];
                 }
             }
             dense.push(Dense {
-                inputs,
+                inputs: width,
                 outputs,
                 weight_t,
                 bias,
             });
-            inputs = outputs;
+            width = outputs;
         }
-        if inputs != variant.num_actions() {
+        if width != variant.num_actions() {
             return Err(WeightsError::Tensor {
                 name: format!("layers.{}.weight", dense.len() - 1),
                 problem: format!(
-                    "{inputs} outputs, expected one per card id of {variant} ({})",
+                    "{width} outputs, expected one per card id of {variant} ({})",
                     variant.num_actions()
                 ),
             });
         }
         Ok(Mlp {
             variant,
-            inputs: inputs_kind,
+            inputs,
             layers: dense,
             metadata: BTreeMap::new(),
         })
@@ -294,12 +301,12 @@ impl Mlp {
                 key: "variant",
                 problem: format!("{e}"),
             })?;
-        let inputs_kind = match meta.get("inputs") {
+        let inputs = match meta.get("inputs") {
             Some(v) => Inputs::parse(v)?,
             None => Inputs::Observation,
         };
         let mut layers = Vec::new();
-        let mut inputs = inputs_kind.size(variant);
+        let mut width = inputs.size(variant);
         loop {
             let (w, b) = (
                 format!("layers.{}.weight", layers.len()),
@@ -311,19 +318,19 @@ impl Mlp {
             let (bias, shape) = f32_tensor(&file, &b, 1)?;
             let outputs = shape[0];
             let (weight, shape) = f32_tensor(&file, &w, 2)?;
-            if shape != [outputs, inputs] {
+            if shape != [outputs, width] {
                 return Err(WeightsError::Tensor {
                     name: w,
                     problem: format!(
-                        "shape {shape:?}, expected [{outputs}, {inputs}] ([outputs, inputs]: \
+                        "shape {shape:?}, expected [{outputs}, {width}] ([outputs, inputs]: \
                          outputs from the bias, inputs from the previous layer or the \
                          {variant} {})",
-                        inputs_kind.name()
+                        inputs.name()
                     ),
                 });
             }
             layers.push((weight, bias));
-            inputs = outputs;
+            width = outputs;
         }
         let mut names = file.names();
         names.sort();
@@ -342,7 +349,7 @@ impl Mlp {
                     .into(),
             });
         }
-        let mut mlp = Mlp::with_inputs(variant, inputs_kind, layers)?;
+        let mut mlp = Mlp::with_inputs(variant, inputs, layers)?;
         mlp.metadata = meta
             .into_iter()
             .filter(|(k, _)| !OWN_METADATA.contains(&k.as_str()))
