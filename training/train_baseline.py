@@ -290,9 +290,12 @@ def main() -> None:
         # In chunks of `chunk_games` (each cached on its own, chunk k on seed + 100 k), so a
         # bigger run reuses a smaller one's search labels.
         chunk = boot.get("chunk_games", boot["games"])
+        # Who plays the labelled games: the teacher itself, or another bot whose positions
+        # the teacher labels (`players = "heuristic"`: the positions the student meets).
+        players = boot.get("players", teacher)
         for k, start in enumerate(range(0, boot["games"], chunk)):
             data.add(gather(
-                out, "bootstrap" if k == 0 else f"bootstrap-{k}", bots=[teacher] * len(labelled),
+                out, "bootstrap" if k == 0 else f"bootstrap-{k}", bots=[players] * len(labelled),
                 teacher=teacher, labelled=labelled, variant=variant,
                 games=min(chunk, boot["games"] - start), seed=seed + 100 * k,
                 max_rounds=boot["max_rounds"], threads=threads,

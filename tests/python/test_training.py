@@ -70,13 +70,17 @@ def test_cleanrl_style_ppo_example_trains_on_vector_env():
     assert isinstance(ys.VectorEnv(2), __import__("gymnasium").vector.VectorEnv)
 
 
-def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path):
-    """training/train_baseline.py end to end on a tiny config: every stage runs, the model
-    it writes plays as ``nn:PATH``, and the learning curve has a point per stage."""
+@pytest.mark.parametrize("variant", ["4p", "seal-short"])
+def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant):
+    """training/train_baseline.py end to end on a tiny copy of a shipped config: every
+    stage runs, the model it writes plays as ``nn:PATH``, the learning curve has a point
+    per stage, and the search labels come from games played by the config's ``players``
+    (the teacher in 4p, the heuristic in seal-short)."""
     import subprocess
     import sys
+    import tomllib
 
-    config = (ROOT / "training" / "configs" / "4p.toml").read_text()
+    config = (ROOT / "training" / "configs" / f"{variant}.toml").read_text()
     tiny = tmp_path / "tiny.toml"
     sizes = {"[pretrain]": 6, "[bootstrap]": 4, "[dagger]": 4, "[eval]": 20}
     section, lines = None, []
@@ -99,7 +103,12 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path):
     from yokai_septet import models
 
     m = models.load(out / "student.safetensors")
-    assert m.variant == "4p" and m.metadata["stage"] == "dagger 1"
-    assert m.inputs == "observation+heuristic"  # as the 4p config says
-    s = ys.arena([f"nn:{out / 'student.safetensors'}", "random"], games=10, threads=1)
+    assert m.variant == variant and m.metadata["stage"] == "dagger 1"
+    assert m.inputs == "observation+heuristic"  # as the shipped configs say
+    cfg = tomllib.loads(config)
+    players = cfg["bootstrap"].get("players", cfg["teacher"])
+    key = json.loads(str(np.load(out / "bootstrap.npz")["key"]))
+    assert key["bots"] == [players, players] and key["teacher"] == cfg["teacher"]
+    s = ys.arena([f"nn:{out / 'student.safetensors'}", "random"], variant=variant, games=10,
+                 threads=1)
     assert s["games"] == 10
