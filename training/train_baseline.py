@@ -9,9 +9,10 @@ The recipe (``docs/baselines.md`` says why):
 0. Pretrain (``[pretrain]``): the heuristic bot plays every seat and the network learns
    its card. With ``inputs = "observation+heuristic"`` (the network also reads a one-hot
    of the heuristic's card) this teaches it to copy the heuristic exactly.
-1. Bootstrap (``[bootstrap]``): games where the teacher (``pimc``, a search bot) plays
-   every seat; every decision is recorded with the teacher's card and its value of each
-   legal card (``yokai_septet.models.imitation_data``, generated in Rust on every core).
+1. Bootstrap (``[bootstrap]``): games where the teacher (``pimc``, a search bot), or the
+   bot named by ``players``, plays every seat; every decision is recorded with the
+   teacher's card and its value of each legal card (``yokai_septet.models.imitation_data``,
+   generated in Rust on every core).
 2. Behaviour cloning: the MLP learns a softmax of the teacher's values (cross-entropy
    over the legal cards), so it departs from the heuristic where the search does.
 3. DAgger (``[dagger]``, off in the shipped configs): the student (``nn:student.safetensors``,
