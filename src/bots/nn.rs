@@ -130,9 +130,8 @@ impl Inputs {
             .ok_or_else(|| WeightsError::Metadata {
                 key: "inputs",
                 problem: format!(
-                    "'{value}', expected '{}' or '{}'",
-                    Inputs::ALL[0].name(),
-                    Inputs::ALL[1].name()
+                    "'{value}', expected {}",
+                    Inputs::ALL.map(|i| format!("'{}'", i.name())).join(" or ")
                 ),
             })
     }
