@@ -248,6 +248,7 @@ def main() -> None:
             pretrain_teacher=pre["teacher"] if pre else "none",
             pretrain_labels=str(labels["pretrain"]),
             search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
+            search_players=boot.get("players", teacher) if len(data) else "none",
         ).save(student)
         ev = evaluate(student, variant, cfg["eval"], threads)
         point = {

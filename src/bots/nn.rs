@@ -196,6 +196,35 @@ fn f32_tensor(
     Ok((values, t.shape().to_vec()))
 }
 
+/// One entry of a safetensors header: the metadata, or a tensor's place in the file.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+enum HeaderEntry {
+    Metadata(BTreeMap<String, String>),
+    Tensor {
+        dtype: String,
+        shape: Vec<usize>,
+        data_offsets: (usize, usize),
+    },
+}
+
+/// `safetensors::serialize` writes the metadata in `HashMap` order, which changes from run
+/// to run. The header is rewritten with its keys sorted so that a model always has the same
+/// bytes (and the same hash).
+fn sort_header(bytes: &[u8]) -> Vec<u8> {
+    let n = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")) as usize;
+    let header: BTreeMap<String, HeaderEntry> = serde_json::from_slice(&bytes[8..8 + n])
+        .expect("safetensors writes a JSON header of this shape");
+    let mut json = serde_json::to_vec(&header).expect("a map of strings serializes");
+    // The data that follows starts on an 8-byte boundary, as safetensors pads it.
+    json.resize(json.len().next_multiple_of(8), b' ');
+    let mut out = Vec::with_capacity(8 + json.len() + bytes.len() - 8 - n);
+    out.extend_from_slice(&(json.len() as u64).to_le_bytes());
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&bytes[8 + n..]);
+    out
+}
+
 impl Mlp {
     /// A model for `variant` from its layers, input first, each `(weight, bias)` with
     /// `weight` row-major `[outputs][inputs]` (as `torch.nn.Linear` stores it). The first
@@ -405,7 +434,9 @@ impl Mlp {
                 (name.clone(), view)
             })
             .collect();
-        safetensors::serialize(views, Some(meta)).expect("F32 tensors always serialize")
+        let bytes =
+            safetensors::serialize(views, Some(meta)).expect("F32 tensors always serialize");
+        sort_header(&bytes)
     }
 
     /// Reads a model from the safetensors file at `path`.
@@ -730,6 +761,22 @@ mod tests {
             s.apply(card).unwrap();
         }
         std::fs::remove_file(path).ok();
+    }
+
+    #[test]
+    fn a_model_always_has_the_same_bytes() {
+        let mut mlp = random_model(Variant::SealShort, &[16], 9);
+        for key in ["teacher", "seed", "stage", "labels", "trained_by"] {
+            mlp.set_metadata(key, key).unwrap();
+        }
+        let bytes = mlp.to_bytes();
+        // Each HashMap has its own random order: twenty of them all but surely differ.
+        for _ in 0..20 {
+            assert_eq!(mlp.to_bytes(), bytes);
+        }
+        let back = Mlp::from_bytes(&bytes).unwrap();
+        assert_eq!(back.metadata(), mlp.metadata());
+        assert_eq!(back.to_bytes(), bytes);
     }
 
     #[test]

@@ -109,6 +109,7 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
     players = cfg["bootstrap"].get("players", cfg["teacher"])
     key = json.loads(str(np.load(out / "bootstrap.npz")["key"]))
     assert key["bots"] == [players, players] and key["teacher"] == cfg["teacher"]
+    assert m.metadata["search_players"] == players
     s = ys.arena([f"nn:{out / 'student.safetensors'}", "random"], variant=variant, games=10,
                  threads=1)
     assert s["games"] == 10
