@@ -241,6 +241,10 @@ def main() -> None:
     t0, c0 = time.time(), time.process_time()
 
     labels = {"pretrain": 0}
+    pre, boot = cfg.get("pretrain"), cfg.get("bootstrap", {})
+    # Who plays the labelled games: the teacher itself, or another bot whose positions the
+    # teacher labels (`players = "heuristic"`: the positions the student meets).
+    players = boot.get("players", teacher)
 
     def checkpoint(stage: str, stats: dict) -> None:
         models.Model.from_torch(
@@ -248,7 +252,7 @@ def main() -> None:
             pretrain_teacher=pre["teacher"] if pre else "none",
             pretrain_labels=str(labels["pretrain"]),
             search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
-            search_players=boot.get("players", teacher) if len(data) else "none",
+            search_players=players if len(data) else "none",
         ).save(student)
         ev = evaluate(student, variant, cfg["eval"], threads)
         point = {
@@ -270,7 +274,6 @@ def main() -> None:
         (out / "curve.json").write_text(json.dumps({"config": cfg, "curve": curve}, indent=1))
         plot(curve, variant, cfg["eval"]["opponent"], out / "learning_curve.png")
 
-    pre = cfg.get("pretrain")
     checkpoint("untrained", {})
     if pre:
         # Stage 0: clone a cheap teacher on plenty of games (the basics: follow suit, win
@@ -286,15 +289,11 @@ def main() -> None:
         stats = train(net, warm, {**cfg["train"], "epochs": pre["epochs"]}, rng, inputs)
         del warm
         checkpoint("pretrain", stats)
-    boot = cfg.get("bootstrap", {})
     if boot.get("games", 0) > 0:
         labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
         # In chunks of `chunk_games` (each cached on its own, chunk k on seed + 100 k), so a
         # bigger run reuses a smaller one's search labels.
         chunk = boot.get("chunk_games", boot["games"])
-        # Who plays the labelled games: the teacher itself, or another bot whose positions
-        # the teacher labels (`players = "heuristic"`: the positions the student meets).
-        players = boot.get("players", teacher)
         for k, start in enumerate(range(0, boot["games"], chunk)):
             data.add(gather(
                 out, "bootstrap" if k == 0 else f"bootstrap-{k}", bots=[players] * len(labelled),
