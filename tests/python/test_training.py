@@ -113,3 +113,37 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
     s = ys.arena([f"nn:{out / 'student.safetensors'}", "random"], variant=variant, games=10,
                  threads=1)
     assert s["games"] == 10
+
+
+def _train_baseline():
+    spec = importlib.util.spec_from_file_location(
+        "train_baseline", ROOT / "training" / "train_baseline.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cosine_schedule_decays_the_learning_rate_from_one_to_zero():
+    tb = _train_baseline()
+    cosine = tb.lr_factor("cosine", 100)
+    assert cosine(0) == 1.0 and abs(cosine(50) - 0.5) < 1e-12 and cosine(100) == 0.0
+    assert all(cosine(t) >= cosine(t + 1) for t in range(100))
+    assert tb.lr_factor("constant", 100)(100) == 1.0
+    with pytest.raises(ValueError, match="schedule 'linear'"):
+        tb.lr_factor("linear", 100)
+
+
+def test_a_config_with_an_unknown_schedule_is_refused_before_any_work(tmp_path):
+    import subprocess
+    import sys
+
+    config = (ROOT / "training" / "configs" / "4p.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(config.replace("[train]\n", '[train]\nschedule = "linear"\n'))
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, str(ROOT / "training" / "train_baseline.py"), str(bad),
+                        "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert f"{bad}: [train] schedule = 'linear', expected one of" in r.stderr
+    assert not out.exists()
