@@ -244,7 +244,10 @@ def main() -> None:
     ap.add_argument("--install", action="store_true",
                     help="copy the final model to assets/models/<variant>.safetensors")
     args = ap.parse_args()
-    cfg = tomllib.loads(args.config.read_text())
+    try:
+        cfg = tomllib.loads(args.config.read_text())
+    except tomllib.TOMLDecodeError as e:
+        sys.exit(f"{args.config}: {e}")
     schedule = cfg.get("train", {}).get("schedule", "constant")
     if schedule not in SCHEDULES:
         # Before hours of label generation, not after.

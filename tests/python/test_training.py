@@ -140,10 +140,24 @@ def test_a_config_with_an_unknown_schedule_is_refused_before_any_work(tmp_path):
 
     config = (ROOT / "training" / "configs" / "4p.toml").read_text()
     bad = tmp_path / "bad.toml"
-    bad.write_text(config.replace("[train]\n", '[train]\nschedule = "linear"\n'))
+    assert 'schedule = "cosine"' in config
+    bad.write_text(config.replace('schedule = "cosine"', 'schedule = "linear"'))
     out = tmp_path / "run"
     r = subprocess.run([sys.executable, str(ROOT / "training" / "train_baseline.py"), str(bad),
                         "--out", str(out)], capture_output=True, text=True, timeout=120)
     assert r.returncode != 0
     assert f"{bad}: [train] schedule = 'linear', expected one of" in r.stderr
     assert not out.exists()
+
+
+def test_a_config_that_is_not_toml_is_refused_with_the_file_and_line(tmp_path):
+    import subprocess
+    import sys
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text('variant = "4p"\nvariant = "3p"\n')
+    r = subprocess.run([sys.executable, str(ROOT / "training" / "train_baseline.py"), str(bad),
+                        "--out", str(tmp_path / "run")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"{bad}: Cannot overwrite a value (at line 2" in r.stderr
