@@ -147,7 +147,7 @@ def lr_factor(schedule: str, steps: int) -> Callable[[int], float]:
     if schedule == "constant":
         return lambda t: 1.0
     if schedule == "cosine":
-        return lambda t: 0.5 * (1 + math.cos(math.pi * min(t, steps) / steps))
+        return lambda t: 0.5 * (1 + math.cos(math.pi * min(t, steps) / max(steps, 1)))
     raise ValueError(f"schedule '{schedule}', expected one of {SCHEDULES}")
 
 
