@@ -9,6 +9,8 @@ and left out of the default run:
 
 import importlib.util
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +21,21 @@ pytestmark = pytest.mark.training
 import yokai_septet as ys  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+TRAIN_BASELINE = ROOT / "training" / "train_baseline.py"
+
+
+def _load_script(path: Path):
+    """A repository script (not a package module) imported by its path."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run_train_baseline(config: Path, out: Path, **kwargs):
+    """``python training/train_baseline.py CONFIG --out OUT``, as a user runs it."""
+    return subprocess.run([sys.executable, str(TRAIN_BASELINE), str(config), "--out", str(out)],
+                          **kwargs)
 
 
 def test_maskable_ppo_trains_on_the_vector_env_with_its_masks():
@@ -60,9 +77,7 @@ def test_sb3_vec_env_refuses_self_play():
 
 
 def test_cleanrl_style_ppo_example_trains_on_vector_env():
-    spec = importlib.util.spec_from_file_location("cleanrl_ppo", ROOT / "examples" / "cleanrl_ppo.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _load_script(ROOT / "examples" / "cleanrl_ppo.py")
     out = mod.train(total_steps=4096, num_envs=16, num_steps=32, threads=2)
     assert out["updates"] == 8
     assert out["episodes"] > 16
@@ -76,8 +91,6 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
     stage runs, the model it writes plays as ``nn:PATH``, the learning curve has a point
     per stage, and the search labels come from games played by the config's ``players``
     (the teacher in 4p, the heuristic in seal-short)."""
-    import subprocess
-    import sys
     import tomllib
 
     config = (ROOT / "training" / "configs" / f"{variant}.toml").read_text()
@@ -94,8 +107,7 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
         lines.append(line)
     tiny.write_text("\n".join(lines))
     out = tmp_path / "run"
-    subprocess.run([sys.executable, str(ROOT / "training" / "train_baseline.py"), str(tiny),
-                    "--out", str(out)], check=True, timeout=600)
+    _run_train_baseline(tiny, out, check=True, timeout=600)
     curve = json.loads((out / "curve.json").read_text())["curve"]
     assert [p["stage"] for p in curve] == ["untrained", "pretrain", "bootstrap", "dagger 1"]
     assert curve[-1]["labels"] > curve[1]["labels"] > 0
@@ -115,17 +127,8 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
     assert s["games"] == 10
 
 
-def _train_baseline():
-    spec = importlib.util.spec_from_file_location(
-        "train_baseline", ROOT / "training" / "train_baseline.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_cosine_schedule_decays_the_learning_rate_from_one_to_zero():
-    tb = _train_baseline()
+    tb = _load_script(TRAIN_BASELINE)
     cosine = tb.lr_factor("cosine", 100)
     assert cosine(0) == 1.0 and abs(cosine(50) - 0.5) < 1e-12 and cosine(100) == 0.0
     assert all(cosine(t) >= cosine(t + 1) for t in range(100))
@@ -140,7 +143,7 @@ def test_training_steps_the_schedule_once_per_batch_to_its_end(monkeypatch, sche
     learning rate ends at zero with the cosine, where it started with a constant rate."""
     from yokai_septet import models
 
-    tb = _train_baseline()
+    tb = _load_script(TRAIN_BASELINE)
     made = []
 
     class Recorded(tb.torch.optim.AdamW):
@@ -171,30 +174,21 @@ def test_training_steps_the_schedule_once_per_batch_to_its_end(monkeypatch, sche
 
 
 def test_a_config_with_an_unknown_schedule_is_refused_before_any_work(tmp_path):
-    import subprocess
-    import sys
-
     config = (ROOT / "training" / "configs" / "4p.toml").read_text()
     bad = tmp_path / "bad.toml"
     lines = [line for line in config.splitlines() if not line.startswith("schedule = ")]
     at = lines.index("[train]") + 1
     bad.write_text("\n".join(lines[:at] + ['schedule = "linear"'] + lines[at:]))
     out = tmp_path / "run"
-    r = subprocess.run([sys.executable, str(ROOT / "training" / "train_baseline.py"), str(bad),
-                        "--out", str(out)], capture_output=True, text=True, timeout=120)
+    r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
     assert r.returncode != 0
     assert f"{bad}: [train] schedule = 'linear', expected one of" in r.stderr
     assert not out.exists()
 
 
 def test_a_config_that_is_not_toml_is_refused_with_the_file_and_line(tmp_path):
-    import subprocess
-    import sys
-
     bad = tmp_path / "bad.toml"
     bad.write_text('variant = "4p"\nvariant = "3p"\n')
-    r = subprocess.run([sys.executable, str(ROOT / "training" / "train_baseline.py"), str(bad),
-                        "--out", str(tmp_path / "run")], capture_output=True, text=True,
-                       timeout=120)
+    r = _run_train_baseline(bad, tmp_path / "run", capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert f"{bad}: " in r.stderr and "line 2" in r.stderr
