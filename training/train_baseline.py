@@ -20,17 +20,21 @@ The recipe (``docs/baselines.md`` says why):
 3. DAgger (``[dagger]``, off in the shipped configs): the student (``nn:student.safetensors``,
    run by the Rust ``nn`` bot) plays one side against the heuristic; the teacher labels
    the student's decisions; the network is trained again on everything so far. Repeat.
+4. Fine-tuning (``[finetune]``, in the seal config): PPO from the model above, playing
+   one side of whole games against ``opponent`` bots for a +1 win / -1 loss reward,
+   with a critic that reads the full state (:func:`finetune`).
 
 After every iteration the student plays a duplicate-deal arena against ``[eval]
 opponent`` (the Rust arena). The script writes into ``--out``: ``student.safetensors``
-(the final model, playable as ``nn:PATH``), ``curve.json`` (per iteration: labels so far,
+(the final model, playable as ``nn:PATH``; PPO's evaluated checkpoints are also kept as
+``student-ppo-U.safetensors``), ``curve.json`` (per iteration: labels so far,
 CPU and wall seconds, win rate and its Wilson 95% interval) and ``learning_curve.png``
 (with matplotlib). ``--install`` copies the model to ``assets/models/<variant>.safetensors``,
 the file the ``nn`` bot ships.
 
 Everything is seeded from the config's ``seed``: the games and labels come from the
-Rust arena's seeds, torch's initialisation and the shuffling from ``seed``; with the same
-torch build and thread count a run reproduces its model.
+Rust arena's seeds, torch's initialisation, the shuffling and PPO's sampling from
+``seed``; with the same torch build and thread count a run reproduces its model.
 """
 
 from __future__ import annotations
@@ -193,6 +197,139 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
             "held_out_agreement": held_agree}
 
 
+FINETUNE_KEYS = ("updates", "opponent", "envs", "steps", "max_rounds", "temperature",
+                 "learning_rate", "critic_learning_rate", "critic_warmup", "clip", "epochs",
+                 "minibatch", "gae_lambda", "eval_every")
+
+
+def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int,
+             checkpoint: Callable[[str, dict], None]) -> None:
+    """PPO from the imitation model. The network plays one side (both seats of a team; one
+    seat in ``3p``) of whole games against ``cfg["opponent"]`` bots, rewarded +1 for a
+    win and -1 otherwise, and samples its card from a softmax of its logits at
+    ``temperature``: at 1 the imitation model's sampled play loses most games, at 0.2 it
+    plays about as well as its greedy self (the bot plays greedily). The critic is a
+    separate network that reads the full state (``state_tensor``) besides the side's
+    observation; only training sees it, and the policy still reads its seat's view alone.
+    For the first ``critic_warmup`` updates only the critic learns, so the first policy
+    steps use a fitted baseline. Calls ``checkpoint("ppo U", stats)`` every
+    ``eval_every`` updates and after the last."""
+    sides = 3 if variant == "3p" else 2
+    n_envs, steps = cfg["envs"], cfg["steps"]
+    env = ys.VectorEnv(
+        n_envs, variant, seed=seed + 5000, episode="game", max_rounds=cfg["max_rounds"],
+        self_play=True, opponents=cfg["opponent"], reward_mode="win", num_threads=1,
+        obs_dtype="uint8", state_tensor=True,
+    )
+    actions = env.single_action_space_n
+    obs, info = env.reset()
+    critic = nn.Sequential(
+        nn.Linear(info["state"].shape[1] + obs.shape[1], 256), nn.ReLU(),
+        nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 1),
+    )
+    opt = torch.optim.Adam(net.parameters(), lr=cfg["learning_rate"])
+    copt = torch.optim.Adam(critic.parameters(), lr=cfg["critic_learning_rate"])
+    side = np.arange(n_envs) % sides  # env i's learner: the seats with seat % sides == side[i]
+    rows = np.arange(n_envs)
+    tau, clip, lam = cfg["temperature"], cfg["clip"], cfg["gae_lambda"]
+    stats = {"decisions": 0, "games": 0, "wins": 0}
+
+    def logits_of(x: torch.Tensor, m: torch.Tensor) -> torch.Tensor:
+        return (net(x) / tau).masked_fill(~m, -1e9)
+
+    # Each env's decision still in flight when a rollout ends: (inputs, mask, card,
+    # log-prob, value, critic input, env, reward so far). It is trained in the next
+    # rollout, once its return is known, and bootstraps the decisions before it.
+    held = None
+    for update in range(1, cfg["updates"] + 1):
+        cols: list = [[] for _ in range(7)] if held is None else [[h] for h in held[:7]]
+        cap = steps * n_envs + n_envs
+        rew, done = np.zeros(cap, np.float32), np.zeros(cap, bool)
+        last = np.full(n_envs, -1)  # each env's latest learner decision
+        bounds = [0]
+        if held is not None:
+            n_held = held[6].size
+            rew[:n_held] = held[7]
+            last[held[6]] = np.arange(n_held)
+            bounds.append(n_held)
+        with torch.inference_mode():
+            for _ in range(steps):
+                a = env.bot_actions()  # the opponents' cards, and the heuristic's at ours
+                idx = np.flatnonzero(info["to_play"] % sides == side)
+                if idx.size:
+                    x = torch.from_numpy(models.features(obs[idx], a[idx], inputs, actions))
+                    m = torch.from_numpy(info["action_mask"][idx])
+                    c = torch.from_numpy(
+                        np.concatenate([info["state"][idx], obs[idx]], 1).astype(np.float32))
+                    logits = logits_of(x, m)
+                    card = torch.distributions.Categorical(logits=logits).sample()
+                    logp = torch.log_softmax(logits, -1).gather(1, card[:, None])[:, 0]
+                    for col, v in zip(cols, (x, m, card, logp, critic(c)[:, 0], c, idx)):
+                        col.append(v)
+                    a[idx] = card.numpy()
+                    last[idx] = np.arange(bounds[-1], bounds[-1] + idx.size)
+                    bounds.append(bounds[-1] + idx.size)
+                obs, r, term, trunc, info = env.step(a)
+                mine = r[rows, side]
+                has = last >= 0
+                rew[last[has]] += mine[has]
+                ended = term | trunc
+                stats["games"] += int(ended.sum())
+                stats["wins"] += int((mine[ended] > 0).sum())
+                done[last[ended & has]] = True
+        n = bounds[-1]
+        x, m, card, logp, value, c = (torch.cat(col) for col in cols[:6])
+        env_of = np.concatenate(cols[6])
+        rew, done, value_np = rew[:n], done[:n], value.numpy()
+        stats["decisions"] += n
+        # ---- GAE (gamma 1), per env, backwards over the step chunks
+        hold = np.zeros(n, bool)
+        open_ = (last >= 0) & ~done[np.maximum(last, 0)]
+        hold[last[open_]] = True
+        next_v, next_adv = np.zeros(n_envs, np.float32), np.zeros(n_envs, np.float32)
+        next_v[open_] = value_np[last[open_]]
+        adv = np.zeros(n, np.float32)
+        for j in range(len(bounds) - 2, -1, -1):
+            s, e = bounds[j], bounds[j + 1]
+            ids, live = env_of[s:e], (~done[s:e]).astype(np.float32)
+            delta = rew[s:e] + live * next_v[ids] - value_np[s:e]
+            ad = delta + lam * live * next_adv[ids]
+            ad[hold[s:e]] = 0.0
+            adv[s:e] = ad
+            next_v[ids], next_adv[ids] = value_np[s:e], ad
+        h = torch.from_numpy(np.flatnonzero(hold))
+        held = (x[h], m[h], card[h], logp[h], value[h], c[h], env_of[hold], rew[hold])
+        keep = torch.from_numpy(np.flatnonzero(~hold))
+        ret = torch.from_numpy(adv + value_np)[keep]
+        ad = torch.from_numpy(adv)[keep]
+        ad = (ad - ad.mean()) / (ad.std() + 1e-8)
+        x, m, card, logp, c = x[keep], m[keep], card[keep], logp[keep], c[keep]
+        # ---- PPO epochs (the policy only after the critic's warm-up)
+        for _ in range(cfg["epochs"]):
+            for mb in torch.randperm(len(keep)).split(cfg["minibatch"]):
+                vloss = (critic(c[mb])[:, 0] - ret[mb]).pow(2).mean()
+                copt.zero_grad()
+                vloss.backward()
+                nn.utils.clip_grad_norm_(critic.parameters(), 1.0)
+                copt.step()
+                if update > cfg["critic_warmup"]:
+                    new = torch.log_softmax(logits_of(x[mb], m[mb]), -1)
+                    ratio = (new.gather(1, card[mb, None])[:, 0] - logp[mb]).exp()
+                    loss = -torch.min(ratio * ad[mb],
+                                      ratio.clamp(1 - clip, 1 + clip) * ad[mb]).mean()
+                    opt.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(net.parameters(), 0.5)
+                    opt.step()
+        if update % cfg["eval_every"] == 0 or update == cfg["updates"]:
+            checkpoint(f"ppo {update}", {
+                "decisions": stats["decisions"], "updates": update,
+                "sampled_win_rate": stats["wins"] / max(stats["games"], 1),
+                "critic_loss": vloss.item(),
+            })
+            stats["games"] = stats["wins"] = 0
+
+
 def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
     s = ys.arena(
         [f"nn:{path}", cfg["opponent"]],
@@ -207,7 +344,7 @@ def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
 
 def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     """The win rate against ``opponent`` after each stage, with its 95% interval and the
-    labels gathered so far (heuristic + search)."""
+    labels gathered so far (heuristic + search), or PPO's decisions played so far."""
     try:
         import matplotlib
 
@@ -226,7 +363,8 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     ax.axhline(fair, color="k", ls="--", lw=1, label=f"as strong as {opponent}")
     ax.set_xticks(list(x))
     ax.set_xticklabels(
-        [f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in curve], fontsize=7
+        [f"{p['stage']}\n{p['train']['decisions'] / 1e6:.1f}M played" if "decisions" in p["train"]
+         else f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in curve], fontsize=7
     )
     ax.set_ylabel("win rate (duplicate deals)")
     ax.set_ylim(0, 1)
@@ -252,6 +390,12 @@ def main() -> None:
     if schedule not in SCHEDULES:
         # Before hours of label generation, not after.
         sys.exit(f"{args.config}: [train] schedule = '{schedule}', expected one of {SCHEDULES}")
+    ft = cfg.get("finetune", {})
+    missing = [k for k in FINETUNE_KEYS if k not in ft]
+    if ft.get("updates", 0) > 0 and missing:
+        sys.exit(f"{args.config}: [finetune] lacks {', '.join(missing)}")
+    if ft.get("updates", 0) > 0 and not ft["temperature"] > 0:
+        sys.exit(f"{args.config}: [finetune] temperature = {ft['temperature']}, expected > 0")
     variant, seed, teacher = cfg["variant"], cfg["seed"], cfg["teacher"]
     out = args.out or Path("runs") / variant
     out.mkdir(parents=True, exist_ok=True)
@@ -283,7 +427,11 @@ def main() -> None:
             pretrain_labels=str(labels["pretrain"]),
             search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
             search_players=players if len(data) else "none",
+            ppo_decisions=str(stats.get("decisions", 0)),
         ).save(student)
+        if stage.startswith("ppo"):
+            # Kept: a run with fewer `updates` (same seed) would stop at this very model.
+            shutil.copyfile(student, out / f"student-{stage.replace(' ', '-')}.safetensors")
         ev = evaluate(student, variant, cfg["eval"], threads)
         point = {
             "stage": stage,
@@ -296,9 +444,14 @@ def main() -> None:
         }
         curve.append(point)
         lo, hi = ev["ci95"]
+        if "decisions" in stats:
+            fit = (f"{stats['decisions']:>9} decisions (sampled play won"
+                   f" {stats['sampled_win_rate']:.3f})")
+        else:
+            fit = (f"agreement {stats.get('agreement', 0):.3f}"
+                   f" (held out {stats.get('held_out_agreement', 0):.3f})")
         print(f"{stage:>10}: {point['labels']:>8} labels  cpu {point['cpu_hours'] * 60:6.1f} min"
-              f"  wall {point['wall_minutes']:6.1f} min  agreement {stats.get('agreement', 0):.3f}"
-              f" (held out {stats.get('held_out_agreement', 0):.3f})"
+              f"  wall {point['wall_minutes']:6.1f} min  {fit}"
               f"  vs {cfg['eval']['opponent']}: {ev['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
               flush=True)
         (out / "curve.json").write_text(json.dumps({"config": cfg, "curve": curve}, indent=1))
@@ -343,6 +496,8 @@ def main() -> None:
             threads=threads,
         ))
         checkpoint(f"dagger {k}", train(net, data, cfg["train"], rng, inputs))
+    if cfg.get("finetune", {}).get("updates", 0) > 0:
+        finetune(net, variant, inputs, cfg["finetune"], seed, checkpoint)
     if args.install:
         target = ROOT / "assets" / "models" / f"{variant}.safetensors"
         shutil.copyfile(student, target)

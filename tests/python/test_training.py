@@ -85,12 +85,19 @@ def test_cleanrl_style_ppo_example_trains_on_vector_env():
     assert isinstance(ys.VectorEnv(2), __import__("gymnasium").vector.VectorEnv)
 
 
-@pytest.mark.parametrize("variant", ["4p", "seal-short"])
+# The [finetune] settings of a tiny run: 3 PPO updates on 8 tables, evaluated after the
+# second and the third.
+TINY_FINETUNE = {"updates": 3, "envs": 8, "steps": 16, "critic_warmup": 1, "eval_every": 2,
+                 "minibatch": 64}
+
+
+@pytest.mark.parametrize("variant", ["4p", "seal-short", "seal"])
 def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant):
     """training/train_baseline.py end to end on a tiny copy of a shipped config: every
     stage runs, the model it writes plays as ``nn:PATH``, the learning curve has a point
     per stage, and the search labels come from games played by the config's ``players``
-    (the teacher in 4p, the heuristic in seal-short)."""
+    (the teacher in 4p, the heuristic in seal-short). A config with a ``[finetune]``
+    section (seal) ends with PPO, whose evaluated checkpoints are kept."""
     import tomllib
 
     config = (ROOT / "training" / "configs" / f"{variant}.toml").read_text()
@@ -102,22 +109,33 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
             section = line.strip()
         if line.startswith("games = ") and section in sizes:
             line = f"games = {sizes[section]}"
-        line = {"iterations = 0": "iterations = 1", "epochs = 4": "epochs = 1",
-                "epochs = 3": "epochs = 1"}.get(line, line)
+        key = line.split(" = ")[0]
+        if section == "[finetune]" and key in TINY_FINETUNE:
+            line = f"{key} = {TINY_FINETUNE[key]}"
+        elif section != "[finetune]":
+            line = {"iterations = 0": "iterations = 1", "epochs = 4": "epochs = 1",
+                    "epochs = 3": "epochs = 1"}.get(line, line)
         lines.append(line)
     tiny.write_text("\n".join(lines))
     out = tmp_path / "run"
     _run_train_baseline(tiny, out, check=True, timeout=600)
     curve = json.loads((out / "curve.json").read_text())["curve"]
-    assert [p["stage"] for p in curve] == ["untrained", "pretrain", "bootstrap", "dagger 1"]
-    assert curve[-1]["labels"] > curve[1]["labels"] > 0
-    assert curve[-1]["search_labels"] > curve[2]["search_labels"] > 0
+    cfg = tomllib.loads(config)
+    ppo = ["ppo 2", "ppo 3"] if "finetune" in cfg else []
+    assert [p["stage"] for p in curve] == ["untrained", "pretrain", "bootstrap", "dagger 1"] + ppo
+    assert curve[3]["labels"] > curve[1]["labels"] > 0
+    assert curve[3]["search_labels"] > curve[2]["search_labels"] > 0
     from yokai_septet import models
 
     m = models.load(out / "student.safetensors")
-    assert m.variant == variant and m.metadata["stage"] == "dagger 1"
+    assert m.variant == variant and m.metadata["stage"] == (ppo or ["dagger 1"])[-1]
+    if ppo:
+        assert 0 < curve[-2]["train"]["decisions"] < curve[-1]["train"]["decisions"]
+        assert m.metadata["ppo_decisions"] == str(curve[-1]["train"]["decisions"])
+        kept = models.load(out / "student-ppo-2.safetensors")
+        assert kept.metadata["stage"] == "ppo 2"
+        assert not all(np.array_equal(a, b) for (a, _), (b, _) in zip(kept.layers, m.layers))
     assert m.inputs == "observation+heuristic"  # as the shipped configs say
-    cfg = tomllib.loads(config)
     players = cfg["bootstrap"].get("players", cfg["teacher"])
     key = json.loads(str(np.load(out / "bootstrap.npz")["key"]))
     assert key["bots"] == [players, players] and key["teacher"] == cfg["teacher"]
@@ -192,3 +210,63 @@ def test_a_config_that_is_not_toml_is_refused_with_the_file_and_line(tmp_path):
     r = _run_train_baseline(bad, tmp_path / "run", capture_output=True, text=True, timeout=120)
     assert r.returncode != 0 and "Traceback" not in r.stderr
     assert f"{bad}: " in r.stderr and "line 2" in r.stderr
+
+
+def torch_equal(a, b) -> bool:
+    return bool((a == b).all())
+
+
+def _finetune(variant: str, net, **cfg):
+    """train_baseline.finetune() on ``net`` with a tiny configuration (seed 3); returns
+    the stages it evaluated."""
+    tb = _load_script(TRAIN_BASELINE)
+    full = {"opponent": "heuristic", "envs": 8, "steps": 16, "max_rounds": 30,
+            "temperature": 0.2, "learning_rate": 1e-3, "critic_learning_rate": 1e-3,
+            "critic_warmup": 0, "clip": 0.1, "epochs": 2, "minibatch": 64,
+            "gae_lambda": 0.95, "updates": 2, "eval_every": 1, **cfg}
+    assert set(full) == set(tb.FINETUNE_KEYS)
+    seen = []
+    tb.torch.manual_seed(3)
+    tb.finetune(net, variant, "observation+heuristic", full, 3,
+                lambda stage, stats: seen.append((stage, stats)))
+    return seen
+
+
+@pytest.mark.parametrize("variant", ["4p", "3p"])
+def test_ppo_finetuning_is_reproducible_and_leaves_the_policy_alone_while_the_critic_warms_up(
+        variant):
+    """Same seed, same start: the same weights after PPO. With ``critic_warmup`` covering
+    every update, the policy is exactly the model it started from; without it, it moves.
+    3p has one learner seat per table, the 4-player variants a team of two."""
+    import copy
+
+    from yokai_septet import models
+
+    start = models.load(variant).to_torch()
+    weights = [p.detach().clone() for p in start.parameters()]
+
+    def params(net):
+        return [p.detach() for p in net.parameters()]
+
+    warm = copy.deepcopy(start)
+    _finetune(variant, warm, critic_warmup=2)
+    assert all(torch_equal(a, b) for a, b in zip(params(warm), weights))
+    first, second = copy.deepcopy(start), copy.deepcopy(start)
+    seen = _finetune(variant, first)
+    _finetune(variant, second)
+    assert all(torch_equal(a, b) for a, b in zip(params(first), params(second)))
+    assert not all(torch_equal(a, b) for a, b in zip(params(first), weights))
+    assert [stage for stage, _ in seen] == ["ppo 1", "ppo 2"]
+    assert 0 < seen[0][1]["decisions"] < seen[1][1]["decisions"]
+
+
+def test_a_finetune_section_that_lacks_a_setting_is_refused_before_any_work(tmp_path):
+    config = (ROOT / "training" / "configs" / "seal.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text("\n".join(line for line in config.splitlines()
+                             if not line.startswith("clip = ")))
+    out = tmp_path / "run"
+    r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert f"{bad}: [finetune] lacks clip" in r.stderr
+    assert not out.exists()
