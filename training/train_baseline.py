@@ -357,13 +357,13 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     lo = [p["eval"]["ci95"][0] for p in curve]
     hi = [p["eval"]["ci95"][1] for p in curve]
     fair = 1 / 3 if variant == "3p" else 1 / 2
-    fig, ax = plt.subplots(figsize=(6, 3.6), dpi=120)
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.8 * len(curve)), 3.6), dpi=120)
     ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
     ax.plot(x, y, "o-", label=f"nn vs {opponent} ({curve[-1]['eval']['games']} games)")
     ax.axhline(fair, color="k", ls="--", lw=1, label=f"as strong as {opponent}")
     ax.set_xticks(list(x))
     ax.set_xticklabels(
-        [f"{p['stage']}\n{p['train']['decisions'] / 1e6:.1f}M played" if "decisions" in p["train"]
+        [f"{p['stage']}\n{p['train']['decisions'] / 1e6:.1f}M moves" if "decisions" in p["train"]
          else f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in curve], fontsize=7
     )
     ax.set_ylabel("win rate (duplicate deals)")
@@ -396,6 +396,13 @@ def main() -> None:
         sys.exit(f"{args.config}: [finetune] lacks {', '.join(missing)}")
     if ft.get("updates", 0) > 0 and not ft["temperature"] > 0:
         sys.exit(f"{args.config}: [finetune] temperature = {ft['temperature']}, expected > 0")
+    if (ft.get("updates", 0) > 0 and cfg.get("inputs") == "observation+heuristic"
+            and ft["opponent"] != "heuristic"):
+        # VectorEnv.bot_actions() gives the opponents' bot's card at the learner's seat
+        # too: that is the heuristic's card, which this network reads, only if they are
+        # heuristic bots.
+        sys.exit(f"{args.config}: [finetune] opponent = '{ft['opponent']}', expected"
+                 " 'heuristic' for a network that reads the heuristic's card")
     variant, seed, teacher = cfg["variant"], cfg["seed"], cfg["teacher"]
     out = args.out or Path("runs") / variant
     out.mkdir(parents=True, exist_ok=True)

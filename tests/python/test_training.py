@@ -260,13 +260,20 @@ def test_ppo_finetuning_is_reproducible_and_leaves_the_policy_alone_while_the_cr
     assert 0 < seen[0][1]["decisions"] < seen[1][1]["decisions"]
 
 
-def test_a_finetune_section_that_lacks_a_setting_is_refused_before_any_work(tmp_path):
+@pytest.mark.parametrize("edit, message", [
+    (lambda line: None if line.startswith("clip = ") else line, "[finetune] lacks clip"),
+    (lambda line: 'opponent = "pimc"' if line == 'opponent = "heuristic"' else line,
+     "[finetune] opponent = 'pimc', expected 'heuristic' for a network that reads"),
+    (lambda line: "temperature = 0" if line.startswith("temperature = 0.2") else line,
+     "[finetune] temperature = 0, expected > 0"),
+])
+def test_a_bad_finetune_section_is_refused_before_any_work(tmp_path, edit, message):
     config = (ROOT / "training" / "configs" / "seal.toml").read_text()
     bad = tmp_path / "bad.toml"
-    bad.write_text("\n".join(line for line in config.splitlines()
-                             if not line.startswith("clip = ")))
+    bad.write_text("\n".join(line for line in map(edit, config.splitlines())
+                             if line is not None))
     out = tmp_path / "run"
     r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
     assert r.returncode != 0
-    assert f"{bad}: [finetune] lacks clip" in r.stderr
+    assert f"{bad}: {message}" in r.stderr
     assert not out.exists()
