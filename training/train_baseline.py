@@ -20,8 +20,9 @@ The recipe (``docs/baselines.md`` says why):
 3. DAgger (``[dagger]``, off in the shipped configs): the student (``nn:student.safetensors``,
    run by the Rust ``nn`` bot) plays one side against the heuristic; the teacher labels
    the student's decisions; the network is trained again on everything so far. Repeat.
-4. Fine-tuning (``[finetune]``, in the seal config): PPO from the model above, playing
-   one side of whole games against ``opponent`` bots for a +1 win / -1 loss reward,
+4. Fine-tuning (``[finetune]``, in every shipped config): PPO from the model above,
+   playing one side of whole games against ``opponent`` bots for a +1 win / -1 loss
+   reward (0 for a game stopped by ``max_rounds``),
    with a critic that reads the full state (:func:`finetune`).
 
 After every iteration the student plays a duplicate-deal arena against ``[eval]
@@ -202,11 +203,62 @@ FINETUNE_KEYS = ("updates", "opponent", "envs", "steps", "max_rounds", "temperat
                  "minibatch", "gae_lambda", "eval_every")
 
 
+def finetune_config_problem(cfg: dict) -> str:
+    """What is wrong with the config's ``[finetune]`` section ("" if nothing or if
+    ``updates = 0``, which turns the stage off)."""
+    ft = cfg.get("finetune")
+    if ft is None or ft.get("updates", 1) == 0:
+        return ""
+    missing = [k for k in FINETUNE_KEYS if k not in ft]
+    if missing:
+        return f"lacks {', '.join(missing)}"
+    for k in ("updates", "envs", "steps", "epochs", "minibatch", "eval_every"):
+        if type(ft[k]) is not int or ft[k] <= 0:
+            return f"{k} = {ft[k]!r}, expected a positive integer"
+    for k in ("temperature", "learning_rate", "critic_learning_rate", "clip", "gae_lambda"):
+        if type(ft[k]) not in (int, float) or not ft[k] > 0:
+            return f"{k} = {ft[k]!r}, expected > 0"
+    if cfg.get("inputs") == "observation+heuristic" and ft["opponent"] != "heuristic":
+        # VectorEnv.bot_actions() gives the opponents' bot's card at the learner's seat
+        # too: that is the heuristic's card, which this network reads, only if they are
+        # heuristic bots.
+        return (f"opponent = '{ft['opponent']}', expected 'heuristic' for a network that"
+                " reads the heuristic's card")
+    return ""
+
+
+def gae(rew: np.ndarray, done: np.ndarray, value: np.ndarray, env_of: np.ndarray,
+        bounds: list, last: np.ndarray, lam: float) -> tuple:
+    """Generalised advantage estimates (gamma 1) of a rollout's learner decisions, in the
+    order they were taken: ``env_of[k]`` is decision ``k``'s env, ``rew[k]`` the reward
+    that came after it, ``done[k]`` whether its episode ended before that env's next one;
+    ``bounds`` cut the decisions into table steps; ``last[i]`` is env ``i``'s latest
+    decision (-1: none). An env's latest decision whose episode goes on is *held*: its
+    return is not known yet, so it gets no advantage here and its value bootstraps the
+    decisions before it. Returns ``(advantages, held)``."""
+    n, n_envs = len(rew), len(last)
+    hold = np.zeros(n, bool)
+    open_ = (last >= 0) & ~done[np.maximum(last, 0)]
+    hold[last[open_]] = True
+    next_v, next_adv = np.zeros(n_envs, np.float32), np.zeros(n_envs, np.float32)
+    next_v[open_] = value[last[open_]]
+    adv = np.zeros(n, np.float32)
+    for j in range(len(bounds) - 2, -1, -1):
+        s, e = bounds[j], bounds[j + 1]
+        ids, live = env_of[s:e], (~done[s:e]).astype(np.float32)
+        delta = rew[s:e] + live * next_v[ids] - value[s:e]
+        ad = delta + lam * live * next_adv[ids]
+        ad[hold[s:e]] = 0.0
+        adv[s:e] = ad
+        next_v[ids], next_adv[ids] = value[s:e], ad
+    return adv, hold
+
+
 def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int,
              checkpoint: Callable[[str, dict], None]) -> None:
     """PPO from the imitation model. The network plays one side (both seats of a team; one
     seat in ``3p``) of whole games against ``cfg["opponent"]`` bots, rewarded +1 for a
-    win and -1 otherwise, and samples its card from a softmax of its logits at
+    win and -1 for a loss (0 for a game stopped by ``max_rounds``), and samples its card from a softmax of its logits at
     ``temperature``: at 1 the imitation model's sampled play loses most games, at 0.2 it
     plays about as well as its greedy self (the bot plays greedily). The critic is a
     separate network that reads the full state (``state_tensor``) besides the side's
@@ -281,22 +333,8 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
         x, m, card, logp, value, c = (torch.cat(col) for col in cols[:6])
         env_of = np.concatenate(cols[6])
         rew, done, value_np = rew[:n], done[:n], value.numpy()
-        stats["decisions"] += n
-        # ---- GAE (gamma 1), per env, backwards over the step chunks
-        hold = np.zeros(n, bool)
-        open_ = (last >= 0) & ~done[np.maximum(last, 0)]
-        hold[last[open_]] = True
-        next_v, next_adv = np.zeros(n_envs, np.float32), np.zeros(n_envs, np.float32)
-        next_v[open_] = value_np[last[open_]]
-        adv = np.zeros(n, np.float32)
-        for j in range(len(bounds) - 2, -1, -1):
-            s, e = bounds[j], bounds[j + 1]
-            ids, live = env_of[s:e], (~done[s:e]).astype(np.float32)
-            delta = rew[s:e] + live * next_v[ids] - value_np[s:e]
-            ad = delta + lam * live * next_adv[ids]
-            ad[hold[s:e]] = 0.0
-            adv[s:e] = ad
-            next_v[ids], next_adv[ids] = value_np[s:e], ad
+        stats["decisions"] += n - (0 if held is None else held[6].size)  # new ones only
+        adv, hold = gae(rew, done, value_np, env_of, bounds, last, lam)
         h = torch.from_numpy(np.flatnonzero(hold))
         held = (x[h], m[h], card[h], logp[h], value[h], c[h], env_of[hold], rew[hold])
         keep = torch.from_numpy(np.flatnonzero(~hold))
@@ -390,19 +428,10 @@ def main() -> None:
     if schedule not in SCHEDULES:
         # Before hours of label generation, not after.
         sys.exit(f"{args.config}: [train] schedule = '{schedule}', expected one of {SCHEDULES}")
-    ft = cfg.get("finetune", {})
-    missing = [k for k in FINETUNE_KEYS if k not in ft]
-    if ft.get("updates", 0) > 0 and missing:
-        sys.exit(f"{args.config}: [finetune] lacks {', '.join(missing)}")
-    if ft.get("updates", 0) > 0 and not ft["temperature"] > 0:
-        sys.exit(f"{args.config}: [finetune] temperature = {ft['temperature']}, expected > 0")
-    if (ft.get("updates", 0) > 0 and cfg.get("inputs") == "observation+heuristic"
-            and ft["opponent"] != "heuristic"):
-        # VectorEnv.bot_actions() gives the opponents' bot's card at the learner's seat
-        # too: that is the heuristic's card, which this network reads, only if they are
-        # heuristic bots.
-        sys.exit(f"{args.config}: [finetune] opponent = '{ft['opponent']}', expected"
-                 " 'heuristic' for a network that reads the heuristic's card")
+    problem = finetune_config_problem(cfg)
+    if problem:
+        # Before hours of label generation, not after.
+        sys.exit(f"{args.config}: [finetune] {problem}")
     variant, seed, teacher = cfg["variant"], cfg["seed"], cfg["teacher"]
     out = args.out or Path("runs") / variant
     out.mkdir(parents=True, exist_ok=True)

@@ -266,6 +266,10 @@ def test_ppo_finetuning_is_reproducible_and_leaves_the_policy_alone_while_the_cr
      "[finetune] opponent = 'pimc', expected 'heuristic' for a network that reads"),
     (lambda line: "temperature = 0" if line.startswith("temperature = 0.2") else line,
      "[finetune] temperature = 0, expected > 0"),
+    (lambda line: "eval_every = 0" if line.startswith("eval_every = ") else line,
+     "[finetune] eval_every = 0, expected a positive integer"),
+    (lambda line: 'updates = "300"' if line.startswith("updates = ") else line,
+     "[finetune] updates = '300', expected a positive integer"),
 ])
 def test_a_bad_finetune_section_is_refused_before_any_work(tmp_path, edit, message):
     config = (ROOT / "training" / "configs" / "seal.toml").read_text()
@@ -277,3 +281,24 @@ def test_a_bad_finetune_section_is_refused_before_any_work(tmp_path, edit, messa
     assert r.returncode != 0
     assert f"{bad}: {message}" in r.stderr
     assert not out.exists()
+
+
+def test_ppo_advantages_end_at_the_game_and_hold_back_the_decision_still_in_flight():
+    """gae() on a hand-made rollout of two tables. Table 0: decisions a (value 0.5), b
+    (0.2), whose game is then won (+1), and c (0.7), the first of the next game, still in
+    flight. Table 1: d (0.1) then e (0.4), in flight. With lambda 1 an advantage is the
+    return minus the value: a and b return 1; d returns e's value, which bootstraps it;
+    c and e are held, with no advantage yet. With lambda 0 a's target is b's value."""
+    tb = _load_script(TRAIN_BASELINE)
+    #               a    d    b    e    c      (the order they were taken in)
+    env_of = np.array([0, 1, 0, 1, 0])
+    bounds = [0, 2, 4, 5]  # table steps: {a, d}, {b, e}, {c}
+    rew = np.array([0, 0, 1, 0, 0], np.float32)
+    done = np.array([False, False, True, False, False])
+    value = np.array([0.5, 0.1, 0.2, 0.4, 0.7], np.float32)
+    last = np.array([4, 3])
+    adv, held = tb.gae(rew, done, value, env_of, bounds, last, 1.0)
+    assert held.tolist() == [False, False, False, True, True]
+    assert np.allclose(adv, [0.5, 0.3, 0.8, 0.0, 0.0])
+    adv0, _ = tb.gae(rew, done, value, env_of, bounds, last, 0.0)
+    assert np.allclose(adv0[0], 0.2 - 0.5)
