@@ -22,8 +22,8 @@ The recipe (``docs/baselines.md`` says why):
    the student's decisions; the network is trained again on everything so far. Repeat.
 4. Fine-tuning (``[finetune]``, in every shipped config): PPO from the model above,
    playing one side of whole games against ``opponent`` bots for a +1 win / -1 loss
-   reward (0 for a game stopped by ``max_rounds``),
-   with a critic that reads the full state (:func:`finetune`).
+   reward (0 for a game stopped by ``max_rounds``), with a critic that reads the full
+   state (:func:`finetune`).
 
 After every iteration the student plays a duplicate-deal arena against ``[eval]
 opponent`` (the Rust arena). The script writes into ``--out``: ``student.safetensors``
@@ -258,9 +258,10 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
              checkpoint: Callable[[str, dict], None]) -> None:
     """PPO from the imitation model. The network plays one side (both seats of a team; one
     seat in ``3p``) of whole games against ``cfg["opponent"]`` bots, rewarded +1 for a
-    win and -1 for a loss (0 for a game stopped by ``max_rounds``), and samples its card from a softmax of its logits at
-    ``temperature``: at 1 the imitation model's sampled play loses most games, at 0.2 it
-    plays about as well as its greedy self (the bot plays greedily). The critic is a
+    win and -1 for a loss (0 for a game stopped by ``max_rounds``), and samples its card
+    from a softmax of its logits at ``temperature``: at 1 the imitation model's sampled
+    play loses most games, at 0.2 it plays about as well as its greedy self (the bot
+    plays greedily). The critic is a
     separate network that reads the full state (``state_tensor``) besides the side's
     observation; only training sees it, and the policy still reads its seat's view alone.
     For the first ``critic_warmup`` updates only the critic learns, so the first policy
