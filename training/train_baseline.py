@@ -203,27 +203,31 @@ FINETUNE_KEYS = ("updates", "opponent", "envs", "steps", "max_rounds", "temperat
                  "minibatch", "gae_lambda", "eval_every")
 
 
-def finetune_config_problem(cfg: dict) -> str:
-    """What is wrong with the config's ``[finetune]`` section ("" if nothing or if
-    ``updates = 0``, which turns the stage off)."""
+def config_problem(cfg: dict) -> str:
+    """What is wrong with the config's ``[train] schedule`` or ``[finetune]`` section, as
+    "[section] key = value, expected ..." ("" if nothing; ``updates = 0`` turns the
+    fine-tuning stage off)."""
+    schedule = cfg.get("train", {}).get("schedule", "constant")
+    if schedule not in SCHEDULES:
+        return f"[train] schedule = '{schedule}', expected one of {SCHEDULES}"
     ft = cfg.get("finetune")
     if ft is None or ft.get("updates", 1) == 0:
         return ""
     missing = [k for k in FINETUNE_KEYS if k not in ft]
     if missing:
-        return f"lacks {', '.join(missing)}"
+        return f"[finetune] lacks {', '.join(missing)}"
     for k in ("updates", "envs", "steps", "epochs", "minibatch", "eval_every"):
         if type(ft[k]) is not int or ft[k] <= 0:
-            return f"{k} = {ft[k]!r}, expected a positive integer"
+            return f"[finetune] {k} = {ft[k]!r}, expected a positive integer"
     for k in ("temperature", "learning_rate", "critic_learning_rate", "clip", "gae_lambda"):
         if type(ft[k]) not in (int, float) or not ft[k] > 0:
-            return f"{k} = {ft[k]!r}, expected > 0"
+            return f"[finetune] {k} = {ft[k]!r}, expected > 0"
     if cfg.get("inputs") == "observation+heuristic" and ft["opponent"] != "heuristic":
         # VectorEnv.bot_actions() gives the opponents' bot's card at the learner's seat
         # too: that is the heuristic's card, which this network reads, only if they are
         # heuristic bots.
-        return (f"opponent = '{ft['opponent']}', expected 'heuristic' for a network that"
-                " reads the heuristic's card")
+        return (f"[finetune] opponent = '{ft['opponent']}', expected 'heuristic' for a"
+                " network that reads the heuristic's card")
     return ""
 
 
@@ -261,9 +265,9 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
     win and -1 for a loss (0 for a game stopped by ``max_rounds``), and samples its card
     from a softmax of its logits at ``temperature``: at 1 the imitation model's sampled
     play loses most games, at 0.2 it plays about as well as its greedy self (the bot
-    plays greedily). The critic is a
-    separate network that reads the full state (``state_tensor``) besides the side's
-    observation; only training sees it, and the policy still reads its seat's view alone.
+    plays greedily). The critic is a separate network that reads the full state
+    (``state_tensor``) besides the side's observation; only training sees it, and the
+    policy still reads its seat's view alone.
     For the first ``critic_warmup`` updates only the critic learns, so the first policy
     steps use a fitted baseline. Calls ``checkpoint("ppo U", stats)`` every
     ``eval_every`` updates and after the last."""
@@ -425,14 +429,10 @@ def main() -> None:
         cfg = tomllib.loads(args.config.read_text())
     except tomllib.TOMLDecodeError as e:
         sys.exit(f"{args.config}: {e}")
-    schedule = cfg.get("train", {}).get("schedule", "constant")
-    if schedule not in SCHEDULES:
-        # Before hours of label generation, not after.
-        sys.exit(f"{args.config}: [train] schedule = '{schedule}', expected one of {SCHEDULES}")
-    problem = finetune_config_problem(cfg)
+    problem = config_problem(cfg)
     if problem:
         # Before hours of label generation, not after.
-        sys.exit(f"{args.config}: [finetune] {problem}")
+        sys.exit(f"{args.config}: {problem}")
     variant, seed, teacher = cfg["variant"], cfg["seed"], cfg["teacher"]
     out = args.out or Path("runs") / variant
     out.mkdir(parents=True, exist_ok=True)
@@ -466,7 +466,7 @@ def main() -> None:
             search_players=players if len(data) else "none",
             ppo_decisions=str(stats.get("decisions", 0)),
         ).save(student)
-        if stage.startswith("ppo"):
+        if "decisions" in stats:  # a PPO checkpoint
             # Kept: a run with fewer `updates` (same seed) would stop at this very model.
             shutil.copyfile(student, out / f"student-{stage.replace(' ', '-')}.safetensors")
         ev = evaluate(student, variant, cfg["eval"], threads)

@@ -97,7 +97,7 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
     stage runs, the model it writes plays as ``nn:PATH``, the learning curve has a point
     per stage, and the search labels come from games played by the config's ``players``
     (the teacher in 4p, the heuristic in seal-short). A config with a ``[finetune]``
-    section (seal) ends with PPO, whose evaluated checkpoints are kept."""
+    section (every shipped one) ends with PPO, whose evaluated checkpoints are kept."""
     import tomllib
 
     config = (ROOT / "training" / "configs" / f"{variant}.toml").read_text()
