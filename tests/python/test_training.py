@@ -216,10 +216,10 @@ def torch_equal(a, b) -> bool:
     return bool((a == b).all())
 
 
-def _finetune(variant: str, net, **cfg):
+def _finetune(variant: str, net, tb=None, **cfg):
     """train_baseline.finetune() on ``net`` with a tiny configuration (seed 3); returns
-    the stages it evaluated."""
-    tb = _load_script(TRAIN_BASELINE)
+    the stages it evaluated. ``tb``: the loaded script, when a test has patched it."""
+    tb = tb or _load_script(TRAIN_BASELINE)
     full = {"opponent": "heuristic", "envs": 8, "steps": 16, "max_rounds": 30,
             "temperature": 0.2, "learning_rate": 1e-3, "critic_learning_rate": 1e-3,
             "critic_warmup": 0, "clip": 0.1, "epochs": 2, "minibatch": 64,
@@ -302,3 +302,103 @@ def test_ppo_advantages_end_at_the_game_and_hold_back_the_decision_still_in_flig
     assert np.allclose(adv, [0.5, 0.3, 0.8, 0.0, 0.0])
     adv0, _ = tb.gae(rew, done, value, env_of, bounds, last, 0.0)
     assert np.allclose(adv0[0], 0.2 - 0.5)
+
+
+class _ScriptedTables:
+    """A stand-in for ``ys.VectorEnv(self_play=True)`` whose every step is known. Table
+    ``i``'s seat to move at step ``t`` is ``(t + i // 2) % seats``; its ``g``-th game lasts
+    ``7 + i`` steps and is won by side ``(i + g) % sides`` (+1 to that side's seats, -1 to
+    the others'). The bots' card is 0, which the mask forbids, so a card other than 0 was
+    the learner's. It records, per step, the tables the learner should have moved at and
+    those it did."""
+
+    def __init__(self, n: int, variant: str, **_kwargs):
+        self.n, self.seats = n, (3 if variant == "3p" else 4)
+        self.sides = 3 if variant == "3p" else 2
+        self.single_action_space_n = 8
+        self.clock, self.t, self.games = (np.zeros(n, int) for _ in range(3))
+        self.expected, self.moved = [], []
+
+    def _now(self):
+        tables = np.arange(self.n)
+        mask = np.zeros((self.n, 8), bool)
+        mask[:, 1:4] = True
+        info = {"to_play": (self.clock + tables // 2) % self.seats, "action_mask": mask,
+                "state": np.stack([self.clock, self.t, tables], 1).astype(np.float32)}
+        return np.zeros((self.n, 5), np.uint8) + self.t[:, None].astype(np.uint8), info
+
+    def reset(self):
+        return self._now()
+
+    def bot_actions(self):
+        return np.zeros(self.n, np.int64)
+
+    def step(self, actions):
+        tables = np.arange(self.n)
+        self.expected.append(np.flatnonzero((self.clock + tables // 2) % self.seats % self.sides
+                                            == tables % self.sides))
+        self.moved.append(np.flatnonzero(np.asarray(actions) != 0))
+        self.clock += 1
+        self.t += 1
+        ended = self.t == 7 + tables
+        r = np.zeros((self.n, self.seats), np.float32)
+        for i in np.flatnonzero(ended):
+            winner = (i + self.games[i]) % self.sides
+            r[i] = np.where(np.arange(self.seats) % self.sides == winner, 1.0, -1.0)
+        self.games[ended] += 1
+        self.t[ended] = 0
+        obs, info = self._now()
+        return obs, r, ended, np.zeros(self.n, bool), info
+
+
+@pytest.mark.parametrize("variant", ["4p", "3p"])
+def test_ppo_learns_at_its_own_seats_and_is_paid_its_own_sides_outcome(monkeypatch, variant):
+    """finetune() on scripted tables: table ``i``'s learner is the seats with
+    ``seat % sides == i % sides`` (one team, or one seat in 3p), so it must move there and
+    nowhere else; each game's outcome for that side must land, once, on the learner's last
+    decision of that game, and nowhere else (a decision held over a rollout's end keeps
+    its reward until it is trained)."""
+    from types import SimpleNamespace
+
+    from yokai_septet import models
+
+    tb = _load_script(TRAIN_BASELINE)
+    tables: list = []
+
+    def make(n, variant, **kwargs):
+        tables.append(_ScriptedTables(n, variant, **kwargs))
+        return tables[-1]
+
+    monkeypatch.setattr(tb, "ys", SimpleNamespace(VectorEnv=make))
+    rollouts = []
+    real_gae = tb.gae
+
+    def recording_gae(rew, done, value, env_of, bounds, last, lam):
+        adv, hold = real_gae(rew, done, value, env_of, bounds, last, lam)
+        rollouts.append((rew.copy(), done.copy(), env_of.copy(), hold.copy()))
+        return adv, hold
+
+    monkeypatch.setattr(tb, "gae", recording_gae)
+    width = models.features(np.zeros((1, 5)), np.zeros(1, int), "observation+heuristic",
+                            8).shape[1]
+    seen = _finetune(variant, tb.make_net(width, [16], 8), tb=tb, envs=6, steps=16,
+                     updates=3, eval_every=3)
+    (env,) = tables
+    assert len(env.moved) == 48
+    for expected, moved in zip(env.expected, env.moved):
+        assert moved.tolist() == expected.tolist()
+    # Every decision once: each rollout's trained ones, then the last rollout's held ones.
+    resolved = [(e[~h], r[~h], d[~h]) for r, d, e, h in rollouts]
+    r, d, e, h = rollouts[-1]
+    resolved.append((e[h], r[h], d[h]))
+    env_of, rew, done = (np.concatenate(col) for col in zip(*resolved))
+    assert len(env_of) == sum(len(m) for m in env.moved) == seen[-1][1]["decisions"]
+    sides = env.sides
+    wins = 0
+    for i in range(env.n):
+        mine = np.flatnonzero(env_of == i)
+        outcomes = [1.0 if (i + g) % sides == i % sides else -1.0 for g in range(env.games[i])]
+        assert rew[mine][done[mine]].tolist() == outcomes
+        assert (rew[mine][~done[mine]] == 0).all()
+        wins += outcomes.count(1.0)
+    assert seen[-1][1]["sampled_win_rate"] == pytest.approx(wins / env.games.sum())
