@@ -400,14 +400,18 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     lo = [p["eval"]["ci95"][0] for p in curve]
     hi = [p["eval"]["ci95"][1] for p in curve]
     fair = 1 / 3 if variant == "3p" else 1 / 2
-    fig, ax = plt.subplots(figsize=(max(6.0, 0.8 * len(curve)), 3.6), dpi=120)
+    fig, ax = plt.subplots(figsize=(min(10.0, max(6.0, 0.8 * len(curve))), 3.6), dpi=120)
     ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
     ax.plot(x, y, "o-", label=f"nn vs {opponent} ({curve[-1]['eval']['games']} games)")
     ax.axhline(fair, color="k", ls="--", lw=1, label=f"as strong as {opponent}")
-    ax.set_xticks(list(x))
+    # At most 12 labels, counted back from the last stage so that the final model is named.
+    every = math.ceil(len(curve) / 12)
+    ticks = list(range(len(curve) - 1, -1, -every))[::-1]
+    ax.set_xticks(ticks)
     ax.set_xticklabels(
         [f"{p['stage']}\n{p['train']['decisions'] / 1e6:.1f}M moves" if "decisions" in p["train"]
-         else f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in curve], fontsize=7
+         else f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in map(curve.__getitem__, ticks)],
+        fontsize=7,
     )
     ax.set_ylabel("win rate (duplicate deals)")
     ax.set_ylim(0, 1)
