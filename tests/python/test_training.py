@@ -307,8 +307,9 @@ def test_ppo_advantages_end_at_the_game_and_hold_back_the_decision_still_in_flig
 class _ScriptedTables:
     """A stand-in for ``ys.VectorEnv(self_play=True)`` whose every step is known. Table
     ``i``'s seat to move at step ``t`` is ``(t + i // 2) % seats``; its ``g``-th game lasts
-    ``7 + i`` steps and is won by side ``(i + g) % sides`` (+1 to that side's seats, -1 to
-    the others'). The bots' card is 0, which the mask forbids, so a card other than 0 was
+    ``6 + i`` steps and is won by side ``(i + g) % sides`` (+1 to that side's seats, -1 to
+    the others'), except its third, stopped by the round cap (truncated, 0 to everyone).
+    The bots' card is 0, which the mask forbids, so a card other than 0 was
     the learner's. It records, per step, the tables the learner should have moved at and
     those it did."""
 
@@ -340,24 +341,25 @@ class _ScriptedTables:
         self.moved.append(np.flatnonzero(np.asarray(actions) != 0))
         self.clock += 1
         self.t += 1
-        ended = self.t == 7 + tables
+        ended = self.t == 6 + tables
+        capped = ended & (self.games == 2)
         r = np.zeros((self.n, self.seats), np.float32)
-        for i in np.flatnonzero(ended):
+        for i in np.flatnonzero(ended & ~capped):
             winner = (i + self.games[i]) % self.sides
             r[i] = np.where(np.arange(self.seats) % self.sides == winner, 1.0, -1.0)
         self.games[ended] += 1
         self.t[ended] = 0
         obs, info = self._now()
-        return obs, r, ended, np.zeros(self.n, bool), info
+        return obs, r, ended & ~capped, capped, info
 
 
 @pytest.mark.parametrize("variant", ["4p", "3p"])
 def test_ppo_learns_at_its_own_seats_and_is_paid_its_own_sides_outcome(monkeypatch, variant):
     """finetune() on scripted tables: table ``i``'s learner is the seats with
     ``seat % sides == i % sides`` (one team, or one seat in 3p), so it must move there and
-    nowhere else; each game's outcome for that side must land, once, on the learner's last
-    decision of that game, and nowhere else (a decision held over a rollout's end keeps
-    its reward until it is trained)."""
+    nowhere else; each game's outcome for that side (0 for a truncated game) must land,
+    once, on the learner's last decision of that game, and nowhere else, also where that
+    decision was held over a rollout's end and its game ended in the next rollout."""
     from types import SimpleNamespace
 
     from yokai_septet import models
@@ -397,8 +399,11 @@ def test_ppo_learns_at_its_own_seats_and_is_paid_its_own_sides_outcome(monkeypat
     wins = 0
     for i in range(env.n):
         mine = np.flatnonzero(env_of == i)
-        outcomes = [1.0 if (i + g) % sides == i % sides else -1.0 for g in range(env.games[i])]
+        outcomes = [0.0 if g == 2 else 1.0 if (i + g) % sides == i % sides else -1.0
+                    for g in range(env.games[i])]
         assert rew[mine][done[mine]].tolist() == outcomes
         assert (rew[mine][~done[mine]] == 0).all()
         wins += outcomes.count(1.0)
     assert seen[-1][1]["sampled_win_rate"] == pytest.approx(wins / env.games.sum())
+    # The schedule does exercise a game that ends after its last decision was held over.
+    assert any(rollouts[k][1][:rollouts[k - 1][3].sum()].any() for k in range(1, len(rollouts)))
