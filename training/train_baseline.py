@@ -410,7 +410,7 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     ax.set_xticks(ticks)
     ax.set_xticklabels(
         [f"{p['stage']}\n{p['train']['decisions'] / 1e6:.1f}M moves" if "decisions" in p["train"]
-         else f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in map(curve.__getitem__, ticks)],
+         else f"{p['stage']}\n{p['labels'] // 1000}k labels" for p in (curve[i] for i in ticks)],
         fontsize=7,
     )
     ax.set_ylabel("win rate (duplicate deals)")

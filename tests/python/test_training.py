@@ -309,9 +309,8 @@ class _ScriptedTables:
     ``i``'s seat to move at step ``t`` is ``(t + i // 2) % seats``; its ``g``-th game lasts
     ``6 + i`` steps and is won by side ``(i + g) % sides`` (+1 to that side's seats, -1 to
     the others'), except its third, stopped by the round cap (truncated, 0 to everyone).
-    The bots' card is 0, which the mask forbids, so a card other than 0 was
-    the learner's. It records, per step, the tables the learner should have moved at and
-    those it did."""
+    The bots' card is 0, which the mask forbids, so a card other than 0 was the learner's.
+    It records, per step, the tables the learner should have moved at and those it did."""
 
     def __init__(self, n: int, variant: str, **_kwargs):
         self.n, self.seats = n, (3 if variant == "3p" else 4)
