@@ -25,6 +25,10 @@ The recipe (``docs/baselines.md`` says why):
    reward (0 for a game stopped by ``max_rounds``), with a critic that reads the full
    state (:func:`finetune`).
 
+A config may start from a saved model instead of a fresh network: ``init = "PATH"``
+(same variant, inputs and hidden widths), e.g. another run's ``student.safetensors``, so
+that PPO goes on where that run stopped (its metadata records the file's name and hash).
+
 After every iteration the student plays a duplicate-deal arena against ``[eval]
 opponent`` (the Rust arena). The script writes into ``--out``: ``student.safetensors``
 (the final model, playable as ``nn:PATH``; PPO's evaluated checkpoints are also kept as
@@ -41,6 +45,7 @@ Rust arena's seeds, torch's initialisation, the shuffling and PPO's sampling fro
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import shutil
@@ -204,12 +209,21 @@ FINETUNE_KEYS = ("updates", "opponent", "envs", "steps", "max_rounds", "temperat
 
 
 def config_problem(cfg: dict) -> str:
-    """What is wrong with the config's ``[train] schedule`` or ``[finetune]`` section, as
-    "[section] key = value, expected ..." ("" if nothing; ``updates = 0`` turns the
-    fine-tuning stage off)."""
+    """What is wrong with the config's ``teacher``, ``init``, ``[train] schedule`` or
+    ``[finetune]`` section, as "[section] key = value, expected ..." ("" if nothing;
+    ``updates = 0`` turns the fine-tuning stage off)."""
     schedule = cfg.get("train", {}).get("schedule", "constant")
     if schedule not in SCHEDULES:
         return f"[train] schedule = '{schedule}', expected one of {SCHEDULES}"
+    searched = (cfg.get("bootstrap", {}).get("games", 0) > 0
+                or cfg.get("dagger", {}).get("iterations", 0) > 0)
+    if searched and "teacher" not in cfg:
+        return "teacher is missing (the bot whose values [bootstrap] and [dagger] learn)"
+    init = cfg.get("init")
+    if init is not None:
+        problem = init_problem(cfg, Path(init))
+        if problem:
+            return problem
     ft = cfg.get("finetune")
     if ft is None or ft.get("updates", 1) == 0:
         return ""
@@ -228,6 +242,24 @@ def config_problem(cfg: dict) -> str:
         # heuristic bots.
         return (f"[finetune] opponent = '{ft['opponent']}', expected 'heuristic' for a"
                 " network that reads the heuristic's card")
+    return ""
+
+
+def init_problem(cfg: dict, path: Path) -> str:
+    """What keeps the model file ``init`` from being this config's starting network ("" if
+    nothing): it must exist and have the config's variant, inputs and hidden widths."""
+    if not path.is_file():
+        return f"init = '{path}': no such file"
+    try:
+        m = models.load(path)
+    except ValueError as e:
+        return f"init = '{path}': {e}"
+    widths = [w.shape[0] for w, _ in m.layers[:-1]]
+    for key, have, want in (("variant", m.variant, cfg["variant"]),
+                            ("inputs", m.inputs, cfg.get("inputs", "observation")),
+                            ("hidden", widths, cfg["hidden"])):
+        if have != want:
+            return f"init = '{path}': its {key} is {have!r}, the config's {want!r}"
     return ""
 
 
@@ -437,7 +469,7 @@ def main() -> None:
     if problem:
         # Before hours of label generation, not after.
         sys.exit(f"{args.config}: {problem}")
-    variant, seed, teacher = cfg["variant"], cfg["seed"], cfg["teacher"]
+    variant, seed, teacher = cfg["variant"], cfg["seed"], cfg.get("teacher")
     out = args.out or Path("runs") / variant
     out.mkdir(parents=True, exist_ok=True)
     threads = cfg.get("threads", 0)
@@ -450,6 +482,16 @@ def main() -> None:
     inputs = cfg.get("inputs", "observation")
     in_size = models.features(np.zeros((1, obs_size)), np.zeros(1, int), inputs, actions).shape[1]
     net = make_net(in_size, cfg["hidden"], actions)
+    # `init`: start from a saved model (e.g. another run's student) instead of a fresh
+    # network, so PPO can go on from where a run stopped. Its file's hash goes into the
+    # metadata, which names the chain that made the model.
+    init = cfg.get("init")
+    if init is not None:
+        net.load_state_dict(models.load(init).to_torch().state_dict())
+        provenance = {"init": Path(init).name,
+                      "init_sha256": hashlib.sha256(Path(init).read_bytes()).hexdigest()}
+    else:
+        provenance = {}
     student = out / "student.safetensors"
     data = Data()
     curve: list = []
@@ -468,7 +510,7 @@ def main() -> None:
             pretrain_labels=str(labels["pretrain"]),
             search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
             search_players=players if len(data) else "none",
-            ppo_decisions=str(stats.get("decisions", 0)),
+            ppo_decisions=str(stats.get("decisions", 0)), **provenance,
         ).save(student)
         if "decisions" in stats:  # a PPO checkpoint
             # Kept: a run with fewer `updates` (same seed) would stop at this very model.
@@ -488,9 +530,11 @@ def main() -> None:
         if "decisions" in stats:
             fit = (f"{stats['decisions']:>9} decisions (sampled play won"
                    f" {stats['sampled_win_rate']:.3f})")
-        else:
-            fit = (f"agreement {stats.get('agreement', 0):.3f}"
-                   f" (held out {stats.get('held_out_agreement', 0):.3f})")
+        elif stats:
+            fit = (f"agreement {stats['agreement']:.3f}"
+                   f" (held out {stats['held_out_agreement']:.3f})")
+        else:  # the starting network, before any training
+            fit = ""
         print(f"{stage:>10}: {point['labels']:>8} labels  cpu {point['cpu_hours'] * 60:6.1f} min"
               f"  wall {point['wall_minutes']:6.1f} min  {fit}"
               f"  vs {cfg['eval']['opponent']}: {ev['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
@@ -498,7 +542,7 @@ def main() -> None:
         (out / "curve.json").write_text(json.dumps({"config": cfg, "curve": curve}, indent=1))
         plot(curve, variant, cfg["eval"]["opponent"], out / "learning_curve.png")
 
-    checkpoint("untrained", {})
+    checkpoint("untrained" if init is None else "init", {})
     if pre:
         # Stage 0: clone a cheap teacher on plenty of games (the basics: follow suit, win
         # and duck tricks), then learn the search teacher's finer choices on top.

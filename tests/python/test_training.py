@@ -283,6 +283,75 @@ def test_a_bad_finetune_section_is_refused_before_any_work(tmp_path, edit, messa
     assert not out.exists()
 
 
+def _continued_config(tmp_path, init, **finetune) -> Path:
+    """training/configs/seal-short-continued.toml with its ``init`` replaced, tiny PPO
+    settings and ``finetune`` on top."""
+    config = (ROOT / "training" / "configs" / "seal-short-continued.toml").read_text()
+    edits = {**TINY_FINETUNE, **finetune}
+    lines = []
+    for line in config.splitlines():
+        key = line.split(" = ")[0]
+        if key == "init":
+            line = f"init = {str(init)!r}"
+        elif key == "games":
+            line = "games = 20"
+        elif key in edits:
+            line = f"{key} = {edits[key]}"
+        lines.append(line)
+    path = tmp_path / "continued.toml"
+    path.write_text("\n".join(lines))
+    return path
+
+
+def test_a_config_with_init_goes_on_from_that_models_weights(tmp_path):
+    """``init = PATH`` starts from the saved model: with the critic warming up through
+    every update the policy is still exactly that model, and the metadata names the file
+    and its hash. With the policy learning, it moves away from it."""
+    import hashlib
+    import shutil
+
+    from yokai_septet import models
+
+    start = tmp_path / "start.safetensors"
+    shutil.copyfile(ROOT / "assets" / "models" / "seal-short.safetensors", start)
+    shipped = models.load(start)
+    cfg = _continued_config(tmp_path, start, critic_warmup=3)
+    out = tmp_path / "frozen"
+    _run_train_baseline(cfg, out, check=True, timeout=600)
+    curve = json.loads((out / "curve.json").read_text())["curve"]
+    assert [p["stage"] for p in curve] == ["init", "ppo 2", "ppo 3"]
+    m = models.load(out / "student.safetensors")
+    assert all(np.array_equal(a, b) and np.array_equal(c, d)
+               for (a, c), (b, d) in zip(m.layers, shipped.layers))
+    assert m.metadata["init"] == "start.safetensors"
+    assert m.metadata["init_sha256"] == hashlib.sha256(start.read_bytes()).hexdigest()
+    assert m.metadata["stage"] == "ppo 3" and int(m.metadata["ppo_decisions"]) > 0
+    out = tmp_path / "learning"
+    _run_train_baseline(_continued_config(tmp_path, start), out, check=True, timeout=600)
+    m = models.load(out / "student.safetensors")
+    assert not all(np.array_equal(a, b) for (a, _), (b, _) in zip(m.layers, shipped.layers))
+
+
+@pytest.mark.parametrize("model, message", [
+    ("missing.safetensors", "no such file"),
+    ("4p", "its variant is '4p', the config's 'seal-short'"),
+])
+def test_an_init_model_that_does_not_fit_the_config_is_refused_before_any_work(
+        tmp_path, model, message):
+    import shutil
+
+    init = tmp_path / model
+    if model == "4p":
+        init = tmp_path / "4p.safetensors"
+        shutil.copyfile(ROOT / "assets" / "models" / "4p.safetensors", init)
+    bad = _continued_config(tmp_path, init)
+    out = tmp_path / "run"
+    r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"{bad}: init = '{init}': " in r.stderr and message in r.stderr
+    assert not out.exists()
+
+
 def test_ppo_advantages_end_at_the_game_and_hold_back_the_decision_still_in_flight():
     """gae() on a hand-made rollout of two tables. Table 0: decisions a (value 0.5), b
     (0.2), whose game is then won (+1), and c (0.7), the first of the next game, still in
