@@ -457,7 +457,7 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("config", type=Path)
-    ap.add_argument("--out", type=Path, default=None, help="default runs/<variant>")
+    ap.add_argument("--out", type=Path, default=None, help="default runs/<the config's name>, e.g. runs/4p")
     ap.add_argument("--install", action="store_true",
                     help="copy the final model to assets/models/<variant>.safetensors")
     args = ap.parse_args()
@@ -470,7 +470,11 @@ def main() -> None:
         # Before hours of label generation, not after.
         sys.exit(f"{args.config}: {problem}")
     variant, seed, teacher = cfg["variant"], cfg["seed"], cfg.get("teacher")
-    out = args.out or Path("runs") / variant
+    out = args.out or Path("runs") / args.config.stem
+    if "init" in cfg and (out / "student.safetensors").resolve() == Path(cfg["init"]).resolve():
+        # The run would overwrite the model it starts from, and a rerun start elsewhere.
+        sys.exit(f"{args.config}: init = '{cfg['init']}' is the student.safetensors this run"
+                 f" writes in {out}; pass another --out")
     out.mkdir(parents=True, exist_ok=True)
     threads = cfg.get("threads", 0)
     torch.set_num_threads(cfg.get("torch_threads", 1))

@@ -332,6 +332,21 @@ def test_a_config_with_init_goes_on_from_that_models_weights(tmp_path):
     assert not all(np.array_equal(a, b) for (a, _), (b, _) in zip(m.layers, shipped.layers))
 
 
+def test_a_run_that_would_overwrite_its_init_model_is_refused(tmp_path):
+    import shutil
+
+    out = tmp_path / "run"
+    out.mkdir()
+    init = out / "student.safetensors"
+    shutil.copyfile(ROOT / "assets" / "models" / "seal-short.safetensors", init)
+    before = init.read_bytes()
+    bad = _continued_config(tmp_path, init)
+    r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "is the student.safetensors this run writes" in r.stderr
+    assert init.read_bytes() == before and sorted(out.iterdir()) == [init]
+
+
 @pytest.mark.parametrize("model, message", [
     ("missing.safetensors", "no such file"),
     ("4p", "its variant is '4p', the config's 'seal-short'"),
