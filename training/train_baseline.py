@@ -212,9 +212,10 @@ def config_problem(cfg: dict) -> str:
     """What is wrong with the config's ``teacher``, ``init``, ``[train] schedule`` or
     ``[finetune]`` section, as "[section] key = value, expected ..." ("" if nothing;
     ``updates = 0`` turns the fine-tuning stage off)."""
-    schedule = cfg.get("train", {}).get("schedule", "constant")
-    if schedule not in SCHEDULES:
-        return f"[train] schedule = '{schedule}', expected one of {SCHEDULES}"
+    for section in ("train", "finetune"):
+        schedule = cfg.get(section, {}).get("schedule", "constant")
+        if schedule not in SCHEDULES:
+            return f"[{section}] schedule = '{schedule}', expected one of {SCHEDULES}"
     searched = (cfg.get("bootstrap", {}).get("games", 0) > 0
                 or cfg.get("dagger", {}).get("iterations", 0) > 0)
     if searched and "teacher" not in cfg:
@@ -317,6 +318,11 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
         nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 1),
     )
     opt = torch.optim.Adam(net.parameters(), lr=cfg["learning_rate"])
+    # The policy's rate over its own updates (after the critic's warm-up): constant, or
+    # a cosine to zero, so the last updates settle instead of wandering with the noise of
+    # each rollout's ~340 game results.
+    policy_updates = cfg["updates"] - cfg["critic_warmup"]
+    factor = lr_factor(cfg.get("schedule", "constant"), policy_updates)
     copt = torch.optim.Adam(critic.parameters(), lr=cfg["critic_learning_rate"])
     side = np.arange(n_envs) % sides  # env i's learner: the seats with seat % sides == side[i]
     rows = np.arange(n_envs)
@@ -380,6 +386,8 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
         ad = (ad - ad.mean()) / (ad.std() + 1e-8)
         x, m, card, logp, c = x[keep], m[keep], card[keep], logp[keep], c[keep]
         # ---- PPO epochs (the policy only after the critic's warm-up)
+        opt.param_groups[0]["lr"] = cfg["learning_rate"] * factor(
+            max(update - cfg["critic_warmup"] - 1, 0))
         for _ in range(cfg["epochs"]):
             for mb in torch.randperm(len(keep)).split(cfg["minibatch"]):
                 vloss = (critic(c[mb])[:, 0] - ret[mb]).pow(2).mean()
@@ -517,7 +525,8 @@ def main() -> None:
             ppo_decisions=str(stats.get("decisions", 0)), **provenance,
         ).save(student)
         if "decisions" in stats:  # a PPO checkpoint
-            # Kept: a run with fewer `updates` (same seed) would stop at this very model.
+            # Kept: with a constant schedule, a run with fewer `updates` (same seed) would
+            # stop at this very model.
             shutil.copyfile(student, out / f"student-{stage.replace(' ', '-')}.safetensors")
         ev = evaluate(student, variant, cfg["eval"], threads)
         point = {

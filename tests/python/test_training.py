@@ -224,7 +224,7 @@ def _finetune(variant: str, net, tb=None, **cfg):
             "temperature": 0.2, "learning_rate": 1e-3, "critic_learning_rate": 1e-3,
             "critic_warmup": 0, "clip": 0.1, "epochs": 2, "minibatch": 64,
             "gae_lambda": 0.95, "updates": 2, "eval_every": 1, **cfg}
-    assert set(full) == set(tb.FINETUNE_KEYS)
+    assert set(full) - {"schedule"} == set(tb.FINETUNE_KEYS)
     seen = []
     tb.torch.manual_seed(3)
     tb.finetune(net, variant, "observation+heuristic", full, 3,
@@ -260,6 +260,40 @@ def test_ppo_finetuning_is_reproducible_and_leaves_the_policy_alone_while_the_cr
     assert 0 < seen[0][1]["decisions"] < seen[1][1]["decisions"]
 
 
+@pytest.mark.parametrize("schedule, rates", [
+    ("constant", [1.0]),
+    ("cosine", [1.0, 0.75, 0.25]),  # 0.5 (1 + cos(pi k / 3)) for policy updates k = 0, 1, 2
+])
+def test_ppo_steps_the_policy_at_the_scheduled_rate_after_the_critic_warms_up(
+        monkeypatch, schedule, rates):
+    """The policy's optimiser steps only after ``critic_warmup`` updates, at
+    ``learning_rate`` times the schedule's factor over the updates that remain; the
+    critic's rate stays constant."""
+    from yokai_septet import models
+
+    tb = _load_script(TRAIN_BASELINE)
+    net = models.load("4p").to_torch()
+    seen: list = []
+
+    class Recording(tb.torch.optim.Adam):
+        def step(self, *args, **kwargs):
+            mine = self.param_groups[0]["params"][0] is next(net.parameters())
+            seen.append((mine, self.param_groups[0]["lr"]))
+            return super().step(*args, **kwargs)
+
+    monkeypatch.setattr(tb.torch.optim, "Adam", Recording)
+    _finetune("4p", net, tb=tb, updates=4, critic_warmup=1, learning_rate=1e-3,
+              critic_learning_rate=2e-3, schedule=schedule)
+    policy = [lr for mine, lr in seen if mine]
+    critic = [lr for mine, lr in seen if not mine]
+    # The policy's steps, one run of equal rates per update (minibatches vary in number).
+    runs = [lr for i, lr in enumerate(policy) if i == 0 or lr != policy[i - 1]]
+    assert runs == pytest.approx([1e-3 * r for r in rates])
+    assert set(critic) == {2e-3}
+    first = next(i for i, (mine, _) in enumerate(seen) if mine)
+    assert first > 0 and len(critic) > len(policy)  # the warm-up update stepped the critic alone
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda line: None if line.startswith("clip = ") else line, "[finetune] lacks clip"),
     (lambda line: 'opponent = "pimc"' if line == 'opponent = "heuristic"' else line,
@@ -270,6 +304,8 @@ def test_ppo_finetuning_is_reproducible_and_leaves_the_policy_alone_while_the_cr
      "[finetune] eval_every = 0, expected a positive integer"),
     (lambda line: 'updates = "300"' if line.startswith("updates = ") else line,
      "[finetune] updates = '300', expected a positive integer"),
+    (lambda line: 'clip = 0.1\nschedule = "linear"' if line.startswith("clip = ") else line,
+     "[finetune] schedule = 'linear', expected one of"),
 ])
 def test_a_bad_finetune_section_is_refused_before_any_work(tmp_path, edit, message):
     config = (ROOT / "training" / "configs" / "seal.toml").read_text()
