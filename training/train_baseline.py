@@ -222,6 +222,8 @@ def config_problem(cfg: dict) -> str:
         return "teacher is missing (the bot whose values [bootstrap] and [dagger] learn)"
     init = cfg.get("init")
     if init is not None:
+        if not isinstance(init, str):
+            return f"init = {init!r}, expected the path of a model file"
         problem = init_problem(cfg, Path(init))
         if problem:
             return problem
@@ -465,7 +467,8 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("config", type=Path)
-    ap.add_argument("--out", type=Path, default=None, help="default runs/<the config's name>, e.g. runs/4p")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="default runs/<the config's name>, e.g. runs/4p")
     ap.add_argument("--install", action="store_true",
                     help="copy the final model to assets/models/<variant>.safetensors")
     args = ap.parse_args()

@@ -386,12 +386,24 @@ def test_a_run_that_would_overwrite_its_init_model_is_refused(tmp_path):
 @pytest.mark.parametrize("model, message", [
     ("missing.safetensors", "no such file"),
     ("4p", "its variant is '4p', the config's 'seal-short'"),
+    ("garbage.safetensors", "not a safetensors file"),
+    ("narrow.safetensors", "its hidden is [64], the config's [512, 256]"),
 ])
 def test_an_init_model_that_does_not_fit_the_config_is_refused_before_any_work(
         tmp_path, model, message):
     import shutil
 
     init = tmp_path / model
+    if model == "garbage.safetensors":
+        init.write_bytes(b"garbage")
+    if model == "narrow.safetensors":  # the right variant and inputs, one hidden layer of 64
+        from yokai_septet import models
+
+        shipped = models.load("seal-short")
+        inputs, actions = shipped.layers[0][0].shape[1], shipped.layers[-1][1].shape[0]
+        layers = [(np.zeros((64, inputs)), np.zeros(64)),
+                  (np.zeros((actions, 64)), np.zeros(actions))]
+        models.Model("seal-short", layers, {}, shipped.inputs).save(init)
     if model == "4p":
         init = tmp_path / "4p.safetensors"
         shutil.copyfile(ROOT / "assets" / "models" / "4p.safetensors", init)
