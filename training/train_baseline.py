@@ -322,7 +322,7 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
     opt = torch.optim.Adam(net.parameters(), lr=cfg["learning_rate"])
     # The policy's rate over its own updates (after the critic's warm-up): constant, or
     # a cosine to zero, so the last updates settle instead of wandering with the noise of
-    # each rollout's ~340 game results.
+    # each rollout's game results.
     policy_updates = cfg["updates"] - cfg["critic_warmup"]
     factor = lr_factor(cfg.get("schedule", "constant"), policy_updates)
     copt = torch.optim.Adam(critic.parameters(), lr=cfg["critic_learning_rate"])

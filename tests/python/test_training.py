@@ -385,7 +385,7 @@ def test_a_run_that_would_overwrite_its_init_model_is_refused(tmp_path):
 
 @pytest.mark.parametrize("model, message", [
     ("missing.safetensors", "no such file"),
-    ("4p", "its variant is '4p', the config's 'seal-short'"),
+    ("4p.safetensors", "its variant is '4p', the config's 'seal-short'"),
     ("garbage.safetensors", "not a safetensors file"),
     ("narrow.safetensors", "its hidden is [64], the config's [512, 256]"),
 ])
@@ -404,8 +404,7 @@ def test_an_init_model_that_does_not_fit_the_config_is_refused_before_any_work(
         layers = [(np.zeros((64, inputs)), np.zeros(64)),
                   (np.zeros((actions, 64)), np.zeros(actions))]
         models.Model("seal-short", layers, {}, shipped.inputs).save(init)
-    if model == "4p":
-        init = tmp_path / "4p.safetensors"
+    if model == "4p.safetensors":
         shutil.copyfile(ROOT / "assets" / "models" / "4p.safetensors", init)
     bad = _continued_config(tmp_path, init)
     out = tmp_path / "run"
