@@ -483,7 +483,7 @@ def main() -> None:
     variant, seed, teacher = cfg["variant"], cfg["seed"], cfg.get("teacher")
     out = args.out or Path("runs") / args.config.stem
     if "init" in cfg and (out / "student.safetensors").resolve() == Path(cfg["init"]).resolve():
-        # The run would overwrite the model it starts from, and a rerun start elsewhere.
+        # The run would overwrite the model it starts from, and a rerun would start elsewhere.
         sys.exit(f"{args.config}: init = '{cfg['init']}' is the student.safetensors this run"
                  f" writes in {out}; pass another --out")
     out.mkdir(parents=True, exist_ok=True)
