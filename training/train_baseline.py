@@ -427,6 +427,18 @@ def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
     return {"win_rate": me["win_rate"], "ci95": me["ci95"], "games": s["games"]}
 
 
+def plot_ticks(curve: list, most: int = 12) -> list:
+    """The stages the plot names: every imitation stage, and PPO's checkpoints thinned to
+    fill the rest of ``most``, counted back from the last so that the final model is named
+    (a long PPO run would otherwise crowd out the stages it started from)."""
+    ppo = [i for i, p in enumerate(curve) if "decisions" in p["train"]]
+    ticks = [i for i, p in enumerate(curve) if "decisions" not in p["train"]]
+    if ppo:
+        every = math.ceil(len(ppo) / max(most - len(ticks), 1))
+        ticks += ppo[::-1][::every]
+    return sorted(ticks)
+
+
 def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     """The win rate against ``opponent`` after each stage, with its 95% interval and the
     labels gathered so far (heuristic + search), or PPO's decisions played so far."""
@@ -446,9 +458,7 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
     ax.plot(x, y, "o-", label=f"nn vs {opponent} ({curve[-1]['eval']['games']} games)")
     ax.axhline(fair, color="k", ls="--", lw=1, label=f"as strong as {opponent}")
-    # At most 12 labels, counted back from the last stage so that the final model is named.
-    every = math.ceil(len(curve) / 12)
-    ticks = list(range(len(curve) - 1, -1, -every))[::-1]
+    ticks = plot_ticks(curve)
     ax.set_xticks(ticks)
     ax.set_xticklabels(
         [f"{p['stage']}\n{p['train']['decisions'] / 1e6:.1f}M moves" if "decisions" in p["train"]

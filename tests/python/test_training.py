@@ -145,6 +145,18 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
     assert s["games"] == 10
 
 
+def test_the_plot_names_every_imitation_stage_and_the_last_ppo_checkpoint():
+    tb = _load_script(TRAIN_BASELINE)
+    curve = ([{"stage": s, "train": {}} for s in ("untrained", "pretrain", "bootstrap")]
+             + [{"stage": f"ppo {u}", "train": {"decisions": u}} for u in range(50, 1050, 50)])
+    ticks = tb.plot_ticks(curve)
+    assert ticks[:3] == [0, 1, 2]  # a long PPO run does not crowd out where it started
+    assert ticks[-1] == len(curve) - 1 and len(ticks) <= 12
+    assert ticks == sorted(set(ticks))
+    assert len(ticks) == 3 + 7  # 20 checkpoints, every third counted back from the last
+    assert tb.plot_ticks(curve[:3]) == [0, 1, 2]
+
+
 def test_the_cosine_schedule_decays_the_learning_rate_from_one_to_zero():
     tb = _load_script(TRAIN_BASELINE)
     cosine = tb.lr_factor("cosine", 100)
