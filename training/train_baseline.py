@@ -428,9 +428,9 @@ def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
 
 
 def plot_ticks(curve: list, most: int = 12) -> list:
-    """The stages the plot names: every imitation stage, and PPO's checkpoints thinned to
-    fill the rest of ``most``, counted back from the last so that the final model is named
-    (a long PPO run would otherwise crowd out the stages it started from)."""
+    """The stages the plot names: every stage before PPO, and PPO's checkpoints thinned to
+    at most the rest of ``most`` (at least the last), counted back from the last so that
+    the final model is named (a long PPO run would otherwise crowd out where it started)."""
     ppo = [i for i, p in enumerate(curve) if "decisions" in p["train"]]
     ticks = [i for i, p in enumerate(curve) if "decisions" not in p["train"]]
     if ppo:
