@@ -156,7 +156,8 @@ def test_the_plot_names_every_imitation_stage_and_the_last_ppo_checkpoint():
     assert len(ticks) == 3 + 7  # 20 checkpoints, every third counted back from the last
     assert tb.plot_ticks(curve[:3]) == [0, 1, 2]
     continued = [{"stage": "init", "train": {}}] + curve[3:]  # a run with `init`
-    assert tb.plot_ticks(continued)[0] == 0 and tb.plot_ticks(continued)[-1] == 20
+    ticks = tb.plot_ticks(continued)
+    assert ticks[0] == 0 and ticks[-1] == 20
     dagger = [{"stage": f"dagger {k}", "train": {}} for k in range(12)] + curve[3:]
     assert tb.plot_ticks(dagger)[-1] == len(dagger) - 1  # the final model, even then
 
