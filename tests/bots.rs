@@ -49,6 +49,7 @@ fn bots_play_legal_cards_in_every_variant() {
             assert_legal("random", &states, 1);
             assert_legal("heuristic", &states, 1);
             assert_legal("pimc:6", &states, 15);
+            assert_legal("pimc:6/12", &states, 15);
             assert_legal("pimc-random", &states, 120);
             assert_legal("pimc-dd:2", &states, 60);
             assert_legal("ismcts:40", &states, 60);
@@ -142,5 +143,38 @@ fn search_bots_evaluate_what_they_play() {
         assert_eq!(eval.worlds, 64);
         let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
         assert!(mine.is_finite(), "{card}: {:?}", eval.values);
+    }
+}
+
+/// `pimc` passes as the heuristic does unless its name gives passes a budget
+/// (`pimc:N/P`); then it scores every card of the hand on P / hand-size worlds and passes
+/// a best one.
+#[test]
+fn pimc_searches_passing_picks_only_with_a_pass_budget() {
+    let passes: Vec<State> = Variant::ALL
+        .into_iter()
+        .flat_map(|v| positions(v, 2, Scoring::Advanced))
+        .filter(|s| s.phase() == yokai_septet::Phase::Pass)
+        .step_by(7)
+        .collect();
+    assert!(passes.len() >= 10, "{}", passes.len());
+    for s in passes {
+        let view = s.view(s.current_player().unwrap());
+        let hand = s.legal_actions().len() as u32;
+        let heuristic = bot_by_name("heuristic", 0).unwrap().act(&view);
+        let mut plain = bot_by_name("pimc:50", 3).unwrap();
+        assert!(plain.evaluate(&view).is_none());
+        assert_eq!(plain.act(&view), heuristic);
+
+        let eval = bot_by_name("pimc:50/60", 3)
+            .unwrap()
+            .evaluate(&view)
+            .expect("a pass budget searches passes");
+        assert_eq!(eval.values.len() as u32, hand);
+        assert_eq!(eval.worlds, (60 / hand).max(1));
+        let card = bot_by_name("pimc:50/60", 3).unwrap().act(&view);
+        let best = eval.values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
+        let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
+        assert_eq!(mine, best, "{card} is not a best pick: {:?}", eval.values);
     }
 }

@@ -69,7 +69,8 @@ pub trait Bot: Send {
 }
 
 /// The bot names [`bot_by_name`] accepts (`pimc:N` sets N playouts per decision,
-/// `pimc:Nms` a time limit of N milliseconds per decision; `pimc-dd:N` N solved worlds,
+/// `pimc:Nms` a time limit of N milliseconds per decision, `pimc:N/P` also searches the
+/// passing picks with P playouts each; `pimc-dd:N` N solved worlds,
 /// `pimc-dd:Nms` a time limit; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
 /// `nn:PATH` the neural-network model in the safetensors file `PATH`).
 pub const BOT_NAMES: [&str; 11] = [
@@ -155,7 +156,7 @@ impl fmt::Display for BotError {
             BotError::Unknown(name) => write!(
                 f,
                 "unknown bot '{name}': valid names are {} (N a number of playouts or worlds, \
-                 or a time limit such as pimc:20ms)",
+                 or a time limit such as pimc:20ms; pimc:N/P also searches passes with P)",
                 BOT_NAMES.join(", ")
             ),
             BotError::Weights { name, error } => write!(f, "bot '{name}': {error}"),
@@ -286,6 +287,8 @@ mod tests {
         for spec in [
             "pimc:12",
             "pimc:20ms",
+            "pimc:12/300",
+            "pimc:20ms/300",
             "pimc-dd:3",
             "pimc-dd:5ms",
             "ismcts:30",
@@ -305,6 +308,7 @@ mod tests {
             "pimc-random",
             "pimc:8",
             "pimc:5ms",
+            "pimc:8/40",
             "pimc-dd",
             "pimc-dd:3",
             "pimc-dd:5ms",
@@ -321,6 +325,12 @@ mod tests {
             "pimc:",
             "pimc:x",
             "pimc:0",
+            "pimc:8/",
+            "pimc:8/0",
+            "pimc:8/x",
+            "pimc:8/5ms",
+            "pimc:/40",
+            "pimc:8/40/40",
             "alpha",
             "pimc-dd:",
             "pimc-dd:0",

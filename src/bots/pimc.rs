@@ -8,7 +8,9 @@
 //! less noisy than independent samples would. PIMC cannot reason about what others know
 //! (strategy fusion), but in trick-taking games it is a strong, well-understood baseline.
 //!
-//! Passing picks are left to the heuristic: their effect shows only after the exchange.
+//! Passing picks are left to the heuristic unless the name gives them a budget of their
+//! own (`pimc:200/1400`): a pick's effect shows only over the whole round, so each pick
+//! needs full-round playouts and more worlds than a card does late in the round.
 
 use std::time::{Duration, Instant};
 
@@ -39,6 +41,9 @@ pub struct PimcConfig {
     /// depend on machine speed, so arenas that must be reproducible leave it unset).
     pub time_limit: Option<Duration>,
     pub playout: Playout,
+    /// Playouts per passing pick, spread over the hand like `playouts`; `None` passes as
+    /// the heuristic does.
+    pub pass_playouts: Option<u32>,
 }
 
 impl Default for PimcConfig {
@@ -47,19 +52,35 @@ impl Default for PimcConfig {
             playouts: 200,
             time_limit: None,
             playout: Playout::Heuristic,
+            pass_playouts: None,
         }
     }
 }
 
 impl PimcConfig {
-    /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds.
+    /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds,
+    /// optionally followed by `/P`, the playouts per passing pick (`pimc:200/1400`).
     pub fn parse_budget(arg: &str) -> Option<PimcConfig> {
-        let (playouts, time_limit) = super::parse_budget(arg)?;
+        let (play, pass) = match arg.split_once('/') {
+            Some((play, pass)) => (play, Some(pass.parse().ok().filter(|&p: &u32| p > 0)?)),
+            None => (arg, None),
+        };
+        let (playouts, time_limit) = super::parse_budget(play)?;
         Some(PimcConfig {
             playouts,
             time_limit,
+            pass_playouts: pass,
             ..PimcConfig::default()
         })
+    }
+
+    /// Whether a decision in `phase` is searched (else the heuristic picks).
+    fn searches(&self, phase: Phase) -> bool {
+        match phase {
+            Phase::Play => true,
+            Phase::Pass => self.pass_playouts.is_some(),
+            Phase::Over => false,
+        }
     }
 }
 
@@ -137,7 +158,11 @@ impl PimcBot {
             *slot = c;
         }
         let mut sums = [0f32; 56];
-        let worlds = (self.config.playouts / k as u32).max(1);
+        let budget = match view.phase() {
+            Phase::Pass => self.config.pass_playouts.unwrap_or(self.config.playouts),
+            _ => self.config.playouts,
+        };
+        let worlds = (budget / k as u32).max(1);
         let mut done = 0;
         for _ in 0..worlds {
             let world = self.sampler.sample(view, &mut self.rng);
@@ -157,11 +182,11 @@ impl PimcBot {
         (cards, sums, k, done)
     }
 
-    /// The mean playout value of each legal card for `view`'s seat (its turn, play
-    /// phase; `None` otherwise): the score difference over the game's target, +0.1 for a
-    /// round won, ±1 for a game won or lost.
+    /// The mean playout value of each legal card for `view`'s seat (its turn, in the play
+    /// phase, or passing when passes have a budget; `None` otherwise): the score
+    /// difference over the game's target, +0.1 for a round won, ±1 for a game won or lost.
     pub fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
-        if view.phase() != Phase::Play || !view.is_my_turn() {
+        if !self.config.searches(view.phase()) || !view.is_my_turn() {
             return None;
         }
         let (cards, sums, k, worlds) = self.scores(view);
@@ -177,7 +202,10 @@ impl PimcBot {
 
 impl Bot for PimcBot {
     fn name(&self) -> String {
-        let budget = budget_text(self.config.playouts, self.config.time_limit);
+        let mut budget = budget_text(self.config.playouts, self.config.time_limit);
+        if let Some(p) = self.config.pass_playouts {
+            budget = format!("{budget}/{p}");
+        }
         match self.config.playout {
             Playout::Heuristic => format!("pimc:{budget}"),
             Playout::Random => format!("pimc-random:{budget}"),
@@ -194,7 +222,7 @@ impl Bot for PimcBot {
 
     fn act(&mut self, view: &SeatView) -> Card {
         let legal = view.legal_actions();
-        if legal.len() == 1 || view.phase() == Phase::Pass {
+        if legal.len() == 1 || !self.config.searches(view.phase()) {
             return HeuristicBot::choose(view);
         }
         let (cards, sums, k, _) = self.scores(view);

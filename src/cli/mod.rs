@@ -135,7 +135,7 @@ struct PlayArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Bots for the other seats: one name for all, or one per other seat in seat order
-    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms, pimc-dd, pimc-dd:N,
+    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms, pimc:N/P, pimc-dd, pimc-dd:N,
     /// pimc-dd:Nms; through the Python console script also a Python policy,
     /// module:attribute.
     #[arg(long, default_value = "heuristic")]

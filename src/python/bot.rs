@@ -13,7 +13,8 @@ use crate::bots::{bot_by_name, check_variant, Bot, BOT_NAMES};
 ///
 /// ``name`` is ``"random"``, ``"heuristic"``, ``"pimc"`` (determinized search),
 /// ``"pimc-random"``, ``"pimc:N"`` (N playouts per decision), ``"pimc:Nms"`` (a time
-/// limit per decision, not reproducible), ``"pimc-dd"`` (determinized search with exact
+/// limit per decision, not reproducible), ``"pimc:N/P"`` (also searches its passing
+/// picks, P playouts each), ``"pimc-dd"`` (determinized search with exact
 /// solver leaves), ``"pimc-dd:N"`` (N worlds per decision), ``"pimc-dd:Nms"``,
 /// ``"ismcts"`` (information-set tree search; ``"ismcts:N"``, ``"ismcts:Nms"``), ``"nn"``
 /// (the neural-network baseline shipped for the game's variant) or ``"nn:PATH"`` (a model
