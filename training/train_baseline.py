@@ -114,6 +114,17 @@ def gather(out: Path, name: str, **kwargs) -> dict:
     return d
 
 
+def passing_picks(d: dict, variant: str) -> np.ndarray:
+    """Which of ``d``'s decisions are passing picks (the observation's phase field)."""
+    phase = next(f for f in ys.Game(variant=variant).layout() if f["name"] == "phase")
+    return d["observations"][:, phase["offset"]] == 1  # its first entry: "pass"
+
+
+def subset(d: dict, keep: np.ndarray) -> dict:
+    """The decisions of ``d`` where ``keep`` is true."""
+    return {k: d[k][keep] for k in Data.KEYS}
+
+
 def targets(masks: torch.Tensor, labels: torch.Tensor, values: torch.Tensor,
             heuristic: torch.Tensor, temperature: float, margin: float) -> torch.Tensor:
     """The distribution to imitate: where the teacher searched, a softmax of its values
@@ -220,6 +231,13 @@ def config_problem(cfg: dict) -> str:
                 or cfg.get("dagger", {}).get("iterations", 0) > 0)
     if searched and "teacher" not in cfg:
         return "teacher is missing (the bot whose values [bootstrap] and [dagger] learn)"
+    boot = cfg.get("bootstrap", {})
+    if boot.get("pass_games", 0) > 0:
+        if "pass_teacher" not in boot:
+            return ("[bootstrap] pass_games is set but pass_teacher is missing (the search"
+                    " that labels the passing picks, e.g. 'pimc:1/1400')")
+        if "players" not in boot and "teacher" not in cfg:
+            return "[bootstrap] players is missing (who plays the games whose passes are labelled)"
     init = cfg.get("init")
     if init is not None:
         if not isinstance(init, str):
@@ -522,7 +540,7 @@ def main() -> None:
     curve: list = []
     t0, c0 = time.time(), time.process_time()
 
-    labels = {"pretrain": 0}
+    labels = {"pretrain": 0, "passes": 0}
     pre, boot = cfg.get("pretrain"), cfg.get("bootstrap", {})
     # Who plays the labelled games: the teacher itself, or another bot whose positions the
     # teacher labels (`players = "heuristic"`: the positions the student meets).
@@ -535,6 +553,8 @@ def main() -> None:
             pretrain_labels=str(labels["pretrain"]),
             search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
             search_players=players if len(data) else "none",
+            pass_teacher=boot.get("pass_teacher", "none") if labels["passes"] else "none",
+            pass_labels=str(labels["passes"]),
             ppo_decisions=str(stats.get("decisions", 0)), **provenance,
         ).save(student)
         if "decisions" in stats:  # a PPO checkpoint
@@ -586,18 +606,31 @@ def main() -> None:
                       rng, inputs)
         del warm
         checkpoint("pretrain", stats)
-    if boot.get("games", 0) > 0:
+    pass_games = boot.get("pass_games", 0)
+    if boot.get("games", 0) > 0 or pass_games > 0:
         labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
         # In chunks of `chunk_games` (each cached on its own, chunk k on seed + 100 k), so a
         # bigger run reuses a smaller one's search labels.
-        chunk = boot.get("chunk_games", boot["games"])
-        for k, start in enumerate(range(0, boot["games"], chunk)):
-            data.add(gather(
+        chunk = boot.get("chunk_games", max(boot.get("games", 0), pass_games))
+        for k, start in enumerate(range(0, boot.get("games", 0), chunk)):
+            d = gather(
                 out, "bootstrap" if k == 0 else f"bootstrap-{k}", bots=[players] * len(labelled),
                 teacher=teacher, labelled=labelled, variant=variant,
                 games=min(chunk, boot["games"] - start), seed=seed + 100 * k,
                 max_rounds=boot["max_rounds"], threads=threads,
-            ))
+            )
+            # With a `pass_teacher` its labels replace the teacher's passing picks.
+            data.add(subset(d, ~passing_picks(d, variant)) if pass_games else d)
+        # Passing picks of other games (chunk k on seed + 100 k + 50), labelled by a
+        # search that gives them a budget (`pimc:N/P`): `pimc` passes as the heuristic.
+        for k, start in enumerate(range(0, pass_games, chunk)):
+            d = gather(
+                out, "passes" if k == 0 else f"passes-{k}", bots=[players] * len(labelled),
+                teacher=boot["pass_teacher"], labelled=labelled, variant=variant,
+                games=min(chunk, pass_games - start), seed=seed + 100 * k + 50,
+                max_rounds=boot["max_rounds"], threads=threads,
+            )
+            labels["passes"] += data.add(subset(d, passing_picks(d, variant)))
         checkpoint("bootstrap", train(net, data, cfg["train"], rng, inputs))
     dag = cfg.get("dagger", {})
     for k in range(1, dag.get("iterations", 0) + 1):

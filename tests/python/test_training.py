@@ -107,10 +107,12 @@ def test_the_baseline_pipeline_trains_a_model_the_nn_bot_plays(tmp_path, variant
     for line in config.splitlines():
         if line.startswith("["):
             section = line.strip()
-        if line.startswith("games = ") and section in sizes:
-            line = f"games = {sizes[section]}"
+        if line.startswith(("games = ", "pass_games = ")) and section in sizes:
+            line = line.split(" = ")[0] + f" = {sizes[section]}"
         key = line.split(" = ")[0]
-        if section == "[finetune]" and key in TINY_FINETUNE:
+        if key == "pass_teacher":
+            line = 'pass_teacher = "pimc:1/14"'
+        elif section == "[finetune]" and key in TINY_FINETUNE:
             line = f"{key} = {TINY_FINETUNE[key]}"
         elif section != "[finetune]":
             line = {"iterations = 0": "iterations = 1", "epochs = 4": "epochs = 1",
@@ -383,6 +385,69 @@ def test_a_config_with_init_goes_on_from_that_models_weights(tmp_path):
     _run_train_baseline(_continued_config(tmp_path, start), out, check=True, timeout=600)
     m = models.load(out / "student.safetensors")
     assert not all(np.array_equal(a, b) for (a, _), (b, _) in zip(m.layers, shipped.layers))
+
+
+def _pass_picks(npz) -> np.ndarray:
+    """Which decisions of a cached imitation dataset are passing picks."""
+    phase = next(f for f in ys.Game(variant="seal-short").layout() if f["name"] == "phase")
+    return npz["observations"][:, phase["offset"]] == 1
+
+
+def test_passing_picks_are_learned_from_a_search_that_gives_them_a_budget(tmp_path):
+    """``[bootstrap] pass_games`` (training/configs/seal-short.toml): the passing picks of
+    those games, labelled by ``pass_teacher`` (a ``pimc:N/P`` that searched every one of
+    them), replace the bootstrap teacher's passing picks (``pimc`` passes as the
+    heuristic), whose card decisions stay. The metadata names the pass teacher and counts
+    its labels."""
+    from yokai_septet import models
+
+    config = (ROOT / "training" / "configs" / "seal-short.toml").read_text()
+    sizes = {"[pretrain]": 4, "[bootstrap]": 3, "[eval]": 10}
+    section, lines = None, []
+    for line in config.splitlines():
+        if line.startswith("["):
+            section = line.strip()
+        key = line.split(" = ")[0]
+        if key in ("games", "pass_games") and section in sizes:
+            line = f"{key} = {sizes[section]}"
+        elif key == "pass_teacher":
+            line = 'pass_teacher = "pimc:1/14"'
+        elif key == "updates":
+            line = "updates = 0"
+        lines.append(line)
+    tiny = tmp_path / "tiny.toml"
+    tiny.write_text("\n".join(lines))
+    out = tmp_path / "run"
+    _run_train_baseline(tiny, out, check=True, timeout=600)
+
+    passes = np.load(out / "passes.npz")
+    picks = _pass_picks(passes)
+    assert json.loads(str(passes["key"]))["teacher"] == "pimc:1/14"
+    assert 0 < picks.sum() < len(picks)
+    # The search valued every card of the hand at every passing pick.
+    assert np.array_equal(~np.isnan(passes["values"][picks]), passes["masks"][picks])
+    boot = np.load(out / "bootstrap.npz")
+    assert _pass_picks(boot).any()  # dropped: the teacher's are the heuristic's
+    search_labels = int(picks.sum() + (~_pass_picks(boot)).sum())
+    m = models.load(out / "student.safetensors")
+    assert m.metadata["pass_teacher"] == "pimc:1/14"
+    assert m.metadata["pass_labels"] == str(int(picks.sum()))
+    assert m.metadata["search_labels"] == str(search_labels)
+    curve = json.loads((out / "curve.json").read_text())["curve"]
+    assert [p["stage"] for p in curve] == ["untrained", "pretrain", "bootstrap"]
+    assert curve[-1]["search_labels"] == search_labels
+
+
+def test_pass_games_without_a_pass_teacher_are_refused_before_any_work(tmp_path):
+    config = (ROOT / "training" / "configs" / "seal-short.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text("\n".join(line for line in config.splitlines()
+                             if not line.startswith("pass_teacher")))
+    out = tmp_path / "run"
+    r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"{bad}: [bootstrap] pass_games is set but pass_teacher is missing" in r.stderr
+    assert not out.exists()
 
 
 def test_a_run_that_would_overwrite_its_init_model_is_refused(tmp_path):
