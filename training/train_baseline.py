@@ -236,6 +236,13 @@ def config_problem(cfg: dict) -> str:
         if "pass_teacher" not in boot:
             return ("[bootstrap] pass_games is set but pass_teacher is missing (the search"
                     " that labels the passing picks, e.g. 'pimc:1/1400')")
+        if type(boot["pass_games"]) is not int or boot.get("games", 0) <= 0:
+            return ("[bootstrap] pass_games needs bootstrap games beside it (a positive integer"
+                    " `games`): trained on passing picks alone, the network loses its card play")
+        try:
+            ys.Bot(boot["pass_teacher"])
+        except (ValueError, TypeError) as e:
+            return f"[bootstrap] pass_teacher = {boot['pass_teacher']!r}: {e}"
         if "players" not in boot and "teacher" not in cfg:
             return "[bootstrap] players is missing (who plays the games whose passes are labelled)"
     init = cfg.get("init")

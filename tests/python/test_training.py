@@ -313,28 +313,41 @@ def test_ppo_steps_the_policy_at_the_scheduled_rate_after_the_critic_warms_up(
     assert first > 0 and len(critic) > len(policy)  # the warm-up update stepped the critic alone
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda line: None if line.startswith("clip = ") else line, "[finetune] lacks clip"),
-    (lambda line: 'opponent = "pimc"' if line == 'opponent = "heuristic"' else line,
+@pytest.mark.parametrize("config, edit, message", [
+    ("seal.toml", lambda line: None if line.startswith("clip = ") else line, "[finetune] lacks clip"),
+    ("seal.toml", lambda line: 'opponent = "pimc"' if line == 'opponent = "heuristic"' else line,
      "[finetune] opponent = 'pimc', expected 'heuristic' for a network that reads"),
-    (lambda line: "temperature = 0" if line.startswith("temperature = 0.2") else line,
+    ("seal.toml", lambda line: "temperature = 0" if line.startswith("temperature = 0.2") else line,
      "[finetune] temperature = 0, expected > 0"),
-    (lambda line: "eval_every = 0" if line.startswith("eval_every = ") else line,
+    ("seal.toml", lambda line: "eval_every = 0" if line.startswith("eval_every = ") else line,
      "[finetune] eval_every = 0, expected a positive integer"),
-    (lambda line: 'updates = "300"' if line.startswith("updates = ") else line,
+    ("seal.toml", lambda line: 'updates = "300"' if line.startswith("updates = ") else line,
      "[finetune] updates = '300', expected a positive integer"),
-    (lambda line: 'clip = 0.1\nschedule = "linear"' if line.startswith("clip = ") else line,
+    ("seal.toml", lambda line: 'clip = 0.1\nschedule = "linear"' if line.startswith("clip = ") else line,
      "[finetune] schedule = 'linear', expected one of"),
+    ("seal-short.toml", lambda line: None if line.startswith("pass_teacher") else line,
+     "[bootstrap] pass_games is set but pass_teacher is missing"),
+    ("seal-short.toml", lambda line: 'pass_teacher = "pimc:1/"' if line.startswith("pass_teacher") else line,
+     "[bootstrap] pass_teacher = 'pimc:1/': unknown bot 'pimc:1/'"),
+    ("seal-short.toml", lambda line: "games = 0" if line.startswith("games = 9000") else line,
+     "[bootstrap] pass_games needs bootstrap games beside it"),
+    ("seal-short.toml", lambda line: "pass_games = 3000.0" if line.startswith("pass_games") else line,
+     "[bootstrap] pass_games needs bootstrap games beside it"),
 ])
-def test_a_bad_finetune_section_is_refused_before_any_work(tmp_path, edit, message):
-    config = (ROOT / "training" / "configs" / "seal.toml").read_text()
+def test_a_bad_finetune_or_pass_setting_is_refused_before_any_work(tmp_path, config, edit, message):
+    _assert_refused(tmp_path, config, edit, message)
+
+
+def _assert_refused(tmp_path, config: str, edit, message: str) -> None:
+    """training/configs/CONFIG with ``edit`` applied to each line (None drops it) is
+    refused with ``message``, without a traceback and before the run folder is made."""
+    text = (ROOT / "training" / "configs" / config).read_text()
     bad = tmp_path / "bad.toml"
-    bad.write_text("\n".join(line for line in map(edit, config.splitlines())
-                             if line is not None))
+    bad.write_text("\n".join(line for line in map(edit, text.splitlines()) if line is not None))
     out = tmp_path / "run"
     r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
-    assert r.returncode != 0
-    assert f"{bad}: {message}" in r.stderr
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"{bad}: {message}" in r.stderr, r.stderr
     assert not out.exists()
 
 
@@ -436,18 +449,6 @@ def test_passing_picks_are_learned_from_a_search_that_gives_them_a_budget(tmp_pa
     curve = json.loads((out / "curve.json").read_text())["curve"]
     assert [p["stage"] for p in curve] == ["untrained", "pretrain", "bootstrap"]
     assert curve[-1]["search_labels"] == search_labels
-
-
-def test_pass_games_without_a_pass_teacher_are_refused_before_any_work(tmp_path):
-    config = (ROOT / "training" / "configs" / "seal-short.toml").read_text()
-    bad = tmp_path / "bad.toml"
-    bad.write_text("\n".join(line for line in config.splitlines()
-                             if not line.startswith("pass_teacher")))
-    out = tmp_path / "run"
-    r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
-    assert r.returncode != 0 and "Traceback" not in r.stderr
-    assert f"{bad}: [bootstrap] pass_games is set but pass_teacher is missing" in r.stderr
-    assert not out.exists()
 
 
 def test_a_run_that_would_overwrite_its_init_model_is_refused(tmp_path):
