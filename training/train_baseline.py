@@ -613,30 +613,28 @@ def main() -> None:
                       rng, inputs)
         del warm
         checkpoint("pretrain", stats)
-    pass_games = boot.get("pass_games", 0)
-    if boot.get("games", 0) > 0 or pass_games > 0:
+    pass_games = boot.get("pass_games", 0)  # checked: only beside bootstrap games
+    if boot.get("games", 0) > 0:
         labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
-        # In chunks of `chunk_games` (each cached on its own, chunk k on seed + 100 k), so a
-        # bigger run reuses a smaller one's search labels.
-        chunk = boot.get("chunk_games", max(boot.get("games", 0), pass_games))
-        for k, start in enumerate(range(0, boot.get("games", 0), chunk)):
-            d = gather(
-                out, "bootstrap" if k == 0 else f"bootstrap-{k}", bots=[players] * len(labelled),
-                teacher=teacher, labelled=labelled, variant=variant,
-                games=min(chunk, boot["games"] - start), seed=seed + 100 * k,
-                max_rounds=boot["max_rounds"], threads=threads,
-            )
+        chunk = boot.get("chunk_games", boot["games"])
+
+        def chunks(name: str, labeller: str, games: int, offset: int):
+            """The labelled games in chunks of `chunk_games`, each cached on its own (chunk
+            k on seed + offset + 100 k), so a bigger run reuses a smaller one's labels."""
+            for k, start in enumerate(range(0, games, chunk)):
+                yield gather(
+                    out, name if k == 0 else f"{name}-{k}", bots=[players] * len(labelled),
+                    teacher=labeller, labelled=labelled, variant=variant,
+                    games=min(chunk, games - start), seed=seed + offset + 100 * k,
+                    max_rounds=boot["max_rounds"], threads=threads,
+                )
+
+        for d in chunks("bootstrap", teacher, boot["games"], 0):
             # With a `pass_teacher` its labels replace the teacher's passing picks.
             data.add(subset(d, ~passing_picks(d, variant)) if pass_games else d)
-        # Passing picks of other games (chunk k on seed + 100 k + 50), labelled by a
-        # search that gives them a budget (`pimc:N/P`): `pimc` passes as the heuristic.
-        for k, start in enumerate(range(0, pass_games, chunk)):
-            d = gather(
-                out, "passes" if k == 0 else f"passes-{k}", bots=[players] * len(labelled),
-                teacher=boot["pass_teacher"], labelled=labelled, variant=variant,
-                games=min(chunk, pass_games - start), seed=seed + 100 * k + 50,
-                max_rounds=boot["max_rounds"], threads=threads,
-            )
+        # Passing picks of other games, labelled by a search that gives them a budget
+        # (`pimc:N/P`): `pimc` passes as the heuristic.
+        for d in chunks("passes", boot.get("pass_teacher", ""), pass_games, 50):
             labels["passes"] += data.add(subset(d, passing_picks(d, variant)))
         checkpoint("bootstrap", train(net, data, cfg["train"], rng, inputs))
     dag = cfg.get("dagger", {})
