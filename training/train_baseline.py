@@ -232,19 +232,20 @@ def config_problem(cfg: dict) -> str:
     if searched and "teacher" not in cfg:
         return "teacher is missing (the bot whose values [bootstrap] and [dagger] learn)"
     boot = cfg.get("bootstrap", {})
-    if boot.get("pass_games", 0) > 0:
+    pass_games = boot.get("pass_games", 0)
+    if pass_games != 0:
+        if type(pass_games) is not int or pass_games < 0:
+            return f"[bootstrap] pass_games = {pass_games!r}, expected a positive integer"
         if "pass_teacher" not in boot:
             return ("[bootstrap] pass_games is set but pass_teacher is missing (the search"
                     " that labels the passing picks, e.g. 'pimc:1/1400')")
-        if type(boot["pass_games"]) is not int or boot.get("games", 0) <= 0:
+        if boot.get("games", 0) <= 0:
             return ("[bootstrap] pass_games needs bootstrap games beside it (a positive integer"
                     " `games`): trained on passing picks alone, the network loses its card play")
         try:
             ys.Bot(boot["pass_teacher"])
         except (ValueError, TypeError) as e:
             return f"[bootstrap] pass_teacher = {boot['pass_teacher']!r}: {e}"
-        if "players" not in boot and "teacher" not in cfg:
-            return "[bootstrap] players is missing (who plays the games whose passes are labelled)"
     init = cfg.get("init")
     if init is not None:
         if not isinstance(init, str):

@@ -332,7 +332,9 @@ def test_ppo_steps_the_policy_at_the_scheduled_rate_after_the_critic_warms_up(
     ("seal-short.toml", lambda line: "games = 0" if line.startswith("games = 9000") else line,
      "[bootstrap] pass_games needs bootstrap games beside it"),
     ("seal-short.toml", lambda line: "pass_games = 3000.0" if line.startswith("pass_games") else line,
-     "[bootstrap] pass_games needs bootstrap games beside it"),
+     "[bootstrap] pass_games = 3000.0, expected a positive integer"),
+    ("seal-short.toml", lambda line: 'pass_games = "3000"' if line.startswith("pass_games") else line,
+     "[bootstrap] pass_games = '3000', expected a positive integer"),
 ])
 def test_a_bad_finetune_or_pass_setting_is_refused_before_any_work(tmp_path, config, edit, message):
     _assert_refused(tmp_path, config, edit, message)
