@@ -11,7 +11,7 @@
 //! assumes the others see through the deal (strategy fusion).
 //!
 //! Earlier in the round, a whole-round solve costs far more than a decision may (see
-//! `docs/performance.md`), so the bot plays as `pimc` does there (heuristic playouts to
+//! `docs/search.md`), so the bot plays as `pimc` does there (heuristic playouts to
 //! the round's end, 30 per world of the budget: 600 by default). Passing picks are the heuristic's.
 
 use std::time::{Duration, Instant};
@@ -66,7 +66,7 @@ impl PimcDdConfig {
 }
 
 /// Tricks left from which solving a world costs about a millisecond or less
-/// (`docs/performance.md`).
+/// (`docs/search.md`).
 pub fn default_exact_tricks(variant: Variant) -> u32 {
     match variant {
         Variant::FourPlayer => 5,
