@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo test --locked
+cargo test --locked --workspace
+# The declared rust-version (Cargo.toml) really builds the crate: no std or core API newer
+# than it.
+cargo clippy --locked --all-targets --features python,cli,raster -- -A clippy::all -D clippy::incompatible_msrv
 
 python3 -m venv .venv-test
 # shellcheck disable=SC1091

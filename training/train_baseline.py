@@ -34,7 +34,7 @@ opponent`` (the Rust arena). The script writes into ``--out``: ``student.safeten
 (the final model, playable as ``nn:PATH``; PPO's evaluated checkpoints are also kept as
 ``student-ppo-U.safetensors``), ``curve.json`` (per iteration: labels so far,
 CPU and wall seconds, win rate and its Wilson 95% interval) and ``learning_curve.png``
-(with matplotlib). ``--install`` copies the model to ``assets/models/<variant>.safetensors``,
+(with matplotlib). ``--install`` copies the model to ``crates/yokai-septet-models/models/<variant>.safetensors``,
 the file the ``nn`` bot ships.
 
 Everything is seeded from the config's ``seed``: the games and labels come from the
@@ -506,7 +506,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None,
                     help="default runs/<the config's name>, e.g. runs/4p")
     ap.add_argument("--install", action="store_true",
-                    help="copy the final model to assets/models/<variant>.safetensors")
+                    help="copy the final model to crates/yokai-septet-models/models/<variant>.safetensors")
     args = ap.parse_args()
     try:
         cfg = tomllib.loads(args.config.read_text())
@@ -649,7 +649,7 @@ def main() -> None:
     if cfg.get("finetune", {}).get("updates", 0) > 0:
         finetune(net, variant, inputs, cfg["finetune"], seed, checkpoint)
     if args.install:
-        target = ROOT / "assets" / "models" / f"{variant}.safetensors"
+        target = ROOT / "crates" / "yokai-septet-models" / "models" / f"{variant}.safetensors"
         shutil.copyfile(student, target)
         print(f"installed {target}")
     print(f"done: {out}", file=sys.stderr)

@@ -38,13 +38,11 @@ pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
 /// Metadata keys the model itself sets from its shape, not the user.
 const OWN_METADATA: [&str; 3] = ["format", "variant", "inputs"];
 
-/// The baseline models shipped with the crate, by variant (in [`Variant::ALL`] order).
-static SHIPPED_BYTES: [&[u8]; 4] = [
-    include_bytes!("../../assets/models/4p.safetensors"),
-    include_bytes!("../../assets/models/3p.safetensors"),
-    include_bytes!("../../assets/models/seal.safetensors"),
-    include_bytes!("../../assets/models/seal-short.safetensors"),
-];
+/// The baseline model shipped for `variant` (the `yokai-septet-models` crate, which has
+/// one for every variant: `the_shipped_model_of_every_variant_loads_and_plays_whole_games`).
+fn shipped_file(variant: Variant) -> &'static [u8] {
+    yokai_septet_models::model(variant.name()).expect("every variant has a shipped model")
+}
 
 /// What is wrong with a weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -452,14 +450,14 @@ impl Mlp {
     pub fn shipped(variant: Variant) -> &'static Mlp {
         static MODELS: [OnceLock<Mlp>; 4] = [const { OnceLock::new() }; 4];
         MODELS[variant as usize].get_or_init(|| {
-            Mlp::from_bytes(SHIPPED_BYTES[variant as usize])
+            Mlp::from_bytes(shipped_file(variant))
                 .unwrap_or_else(|e| panic!("the shipped {variant} model is invalid: {e}"))
         })
     }
 
     /// The shipped model's file, byte for byte (to export, inspect or fine-tune it).
     pub fn shipped_bytes(variant: Variant) -> &'static [u8] {
-        SHIPPED_BYTES[variant as usize]
+        shipped_file(variant)
     }
 
     /// The variant the model plays.

@@ -383,7 +383,7 @@ def test_a_config_with_init_goes_on_from_that_models_weights(tmp_path):
     from yokai_septet import models
 
     start = tmp_path / "start.safetensors"
-    shutil.copyfile(ROOT / "assets" / "models" / "seal-short.safetensors", start)
+    shutil.copyfile(ROOT / "crates" / "yokai-septet-models" / "models" / "seal-short.safetensors", start)
     shipped = models.load(start)
     cfg = _continued_config(tmp_path, start, critic_warmup=3)
     out = tmp_path / "frozen"
@@ -459,7 +459,7 @@ def test_a_run_that_would_overwrite_its_init_model_is_refused(tmp_path):
     out = tmp_path / "run"
     out.mkdir()
     init = out / "student.safetensors"
-    shutil.copyfile(ROOT / "assets" / "models" / "seal-short.safetensors", init)
+    shutil.copyfile(ROOT / "crates" / "yokai-septet-models" / "models" / "seal-short.safetensors", init)
     before = init.read_bytes()
     bad = _continued_config(tmp_path, init)
     r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
@@ -490,7 +490,7 @@ def test_an_init_model_that_does_not_fit_the_config_is_refused_before_any_work(
                   (np.zeros((actions, 64)), np.zeros(actions))]
         models.Model("seal-short", layers, {}, shipped.inputs).save(init)
     if model == "4p.safetensors":
-        shutil.copyfile(ROOT / "assets" / "models" / "4p.safetensors", init)
+        shutil.copyfile(ROOT / "crates" / "yokai-septet-models" / "models" / "4p.safetensors", init)
     bad = _continued_config(tmp_path, init)
     out = tmp_path / "run"
     r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
