@@ -125,8 +125,9 @@ def main() -> None:
     for opponent in ("random", "heuristic"):
         t = time.perf_counter()
         s = ys.evaluate([loaded, opponent], args.variant, args.games, seed=args.seed + 1)
-        print(f"{loaded.name} vs {opponent}: {s['games']} duplicate games in "
-              f"{time.perf_counter() - t:.1f} s")
+        dt = time.perf_counter() - t
+        print(f"{loaded.name} vs {opponent}: {s['games']} duplicate games in {dt:.1f} s "
+              f"({s['decisions'] / dt:,.0f} decisions/s)")
         report(s)
 
 

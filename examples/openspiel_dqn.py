@@ -49,7 +49,11 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=5.0, help="training time budget")
     ap.add_argument("--eval-games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.torch_threads)  # one per core contends with the env's threads
 
     params = {"variant": args.variant, "scoring": "basic", "max_rounds": 20}
     env = rl_environment.Environment(

@@ -105,7 +105,11 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--eval-games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.torch_threads)  # one per core contends with the env's threads
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
@@ -121,7 +125,8 @@ def main() -> None:
                   f"{runners.get('num_env_steps_sampled_lifetime', 0):.0f} env steps, "
                   f"{runners.get('num_episodes_lifetime', 0):.0f} episodes, "
                   f"total loss {learner.get('total_loss', float('nan')):.4f}, "
-                  f"{time.perf_counter() - t0:.0f} s")
+                  f"{time.perf_counter() - t0:.0f} s, "
+                  f"{runners.get('num_env_steps_sampled_lifetime', 0) / (time.perf_counter() - t0):,.0f} steps/s")
         policy = RLlibPolicy(algo.get_module("shared"))
         for opponent in ("random", "heuristic"):
             s = ys.evaluate([policy, opponent], args.variant, args.eval_games, seed=args.seed)

@@ -10,7 +10,8 @@ at a ``4p`` table of ``heuristic`` bots and trains on single-round episodes.
 The script evaluates the untrained policy first and the trained one at the end, on the
 same games, so a run shows whether it learned. The default budget (20,000 steps) only
 shows the wiring; docs/training.md says which budget shows learning. torch runs on one
-thread by default (``--threads``): on a small machine the environment needs a core too.
+thread by default (``--torch-threads``): on a small machine the environment needs a core
+too. ``--variant`` picks the table.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ import gymnasium
 import yokai_septet  # noqa: F401  (registers YokaiSeptet-v0)
 
 
-def win_rate(model, opponents: str, games: int, seed: int = 1000) -> float:
-    env = gymnasium.make("YokaiSeptet-v0", variant="4p", episode="game", max_rounds=30,
+def win_rate(model, opponents: str, games: int, seed: int = 1000, variant: str = "4p") -> float:
+    env = gymnasium.make("YokaiSeptet-v0", variant=variant, episode="game", max_rounds=30,
                          learner_seat=None, opponents=opponents)
     wins = 0
     for g in range(games):
@@ -39,20 +40,22 @@ def win_rate(model, opponents: str, games: int, seed: int = 1000) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="4p", choices=yokai_septet.VARIANTS)
     ap.add_argument("--timesteps", type=int, default=20_000)
     ap.add_argument("--games", type=int, default=100, help="evaluation games per table")
-    ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument("--torch-threads", "--threads", dest="torch_threads", type=int, default=1,
+                    help="torch CPU threads (default 1)")
     args = ap.parse_args()
 
     import torch
     from sb3_contrib import MaskablePPO
 
-    torch.set_num_threads(args.threads)
-    env = gymnasium.make("YokaiSeptet-v0", variant="4p", episode="round", learner_seat=None,
+    torch.set_num_threads(args.torch_threads)
+    env = gymnasium.make("YokaiSeptet-v0", variant=args.variant, episode="round", learner_seat=None,
                          opponents="heuristic", reward_mode="win")
     model = MaskablePPO("MlpPolicy", env, n_steps=1024, batch_size=256, seed=0, verbose=0)
-    before = {opp: win_rate(model, opp, args.games) for opp in ("random", "heuristic")}
+    before = {opp: win_rate(model, opp, args.games, variant=args.variant) for opp in ("random", "heuristic")}
     start = time.perf_counter()
     model.learn(total_timesteps=args.timesteps)
     minutes = (time.perf_counter() - start) / 60
@@ -60,7 +63,7 @@ def main() -> None:
           f"({args.timesteps / 60 / max(minutes, 1e-9):.0f} steps/s)")
     for opp in ("random", "heuristic"):
         print(f"  game win rate vs a {opp} table: untrained {before[opp]:.2f}, "
-              f"trained {win_rate(model, opp, args.games):.2f} ({args.games} games)")
+              f"trained {win_rate(model, opp, args.games, variant=args.variant):.2f} ({args.games} games)")
 
 
 if __name__ == "__main__":

@@ -45,7 +45,11 @@ def main() -> None:
     ap.add_argument("--envs", type=int, default=16)
     ap.add_argument("--steps", type=int, default=20_000)
     ap.add_argument("--subprocess", action="store_true", help="SubprocVectorEnv")
+    ap.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.torch_threads)  # one per core contends with the env's threads
     collector, _ = make_collector(args.envs, args.variant, args.subprocess)
     collector.reset()
     t = time.perf_counter()

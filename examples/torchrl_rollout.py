@@ -55,7 +55,11 @@ def main() -> None:
     ap.add_argument("--envs", type=int, default=8)
     ap.add_argument("--steps", type=int, default=200, help="steps per env")
     ap.add_argument("--processes", action="store_true", help="ParallelEnv")
+    ap.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.torch_threads)  # one per core contends with the env's threads
     groups = make_env(args.variant).group_map
     env = batched(args.envs, args.variant, args.processes)
     t = time.perf_counter()

@@ -3,7 +3,10 @@ bots with ``yokai_septet.VectorEnv`` (``self_play=True``), then plot its learnin
 and play a final arena-style evaluation against ``random`` and ``heuristic`` teams.
 
     pip install ".[examples]"          # torch, matplotlib (and sb3-contrib)
-    python examples/train_selfplay.py --minutes 8
+    python examples/train_selfplay.py --minutes 8            # --variant seal, seal-short
+
+The learner is a team, so the team variants (``4p``, ``seal``, ``seal-short``) are the
+choices of ``--variant``; ``3p`` has no teams.
 
 Training. ``--envs`` 4-player tables are stepped together in Rust. In every table one
 team (seats {0,2} or {1,3}, alternating between tables) is the learner: whenever one of
@@ -36,7 +39,7 @@ The script measures the random-policy baselines under exactly this evaluation at
 start, and plays a larger final evaluation (``--final-games``) at the end. Timings:
 wall-clock minutes (the ``--minutes`` budget counts training only, not evaluation) and
 the process's CPU minutes are both reported, since a shared machine makes wall time noisy.
-The env steps on one thread and torch uses ``--threads`` (default 1: env + torch = 2
+The env steps on one thread and torch uses ``--torch-threads`` (default 1: env + torch = 2
 threads). On a 2-core machine shared with another busy process, 2 torch threads were
 ~10x *slower* than 1 (thread contention), so keep the default there.
 
@@ -84,10 +87,13 @@ class Policy(nn.Module):
         return logits, self.v(h).squeeze(-1)
 
 
+VARIANT = "4p"  # set from --variant in main()
+
+
 def make_env(num_envs: int, opponents: str, seed: int, episode: str, reward: str):
     return ys.VectorEnv(
         num_envs,
-        variant="4p",
+        variant=VARIANT,
         seed=seed,
         episode=episode,
         max_rounds=30,
@@ -149,7 +155,8 @@ def greedy(policy):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=8.0, help="training time budget (wall)")
-    ap.add_argument("--threads", type=int, default=1,
+    ap.add_argument("--variant", default="4p", choices=("4p", "seal", "seal-short"))
+    ap.add_argument("--torch-threads", "--threads", dest="torch_threads", type=int, default=1,
                     help="torch threads (the env steps on one more); 1 is best on busy 2 cores")
     ap.add_argument("--envs", type=int, default=512, help="tables stepped together")
     ap.add_argument("--steps", type=int, default=64, help="env steps per rollout")
@@ -168,7 +175,9 @@ def main() -> None:
     ap.add_argument("--out", default="train_out")
     args = ap.parse_args()
 
-    torch.set_num_threads(args.threads)
+    global VARIANT
+    VARIANT = args.variant
+    torch.set_num_threads(args.torch_threads)
     torch.set_num_interop_threads(1)
     torch.manual_seed(args.seed)
     os.makedirs(args.out, exist_ok=True)
@@ -199,7 +208,7 @@ def main() -> None:
             "vs_heuristic": evaluate(policy, "heuristic", games),
             # Duplicate deals against the shipped baseline (the nn bot), as Pgx logs it.
             "vs_baseline": evaluate_vs_baseline(
-                greedy(policy), "4p", games=games, seed=args.seed)["win_rate"],
+                greedy(policy), VARIANT, games=games, seed=args.seed)["win_rate"],
             "games": games,
         }
         policy.train()

@@ -50,12 +50,12 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
+from ._extras import missing_extra
+
 try:
     import ray
-except ImportError as e:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "yokai_septet.distributed needs Ray: pip install 'yokai-septet[ray]'"
-    ) from e
+except ModuleNotFoundError as e:
+    raise missing_extra(e, "ray", "yokai_septet.distributed") from e
 
 from . import _core
 from ._vector import VectorEnv

@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
+from ._extras import missing_extra
 
 #: The ``format`` metadata of the weights files this version reads and writes.
 MODEL_FORMAT = "yokai-septet-mlp/1"
@@ -131,8 +132,11 @@ class Model:
 
     def to_torch(self):  # type: ignore[no-untyped-def]
         """The model as a ``torch.nn.Sequential`` of ``Linear`` and ``ReLU`` layers
-        (needs torch)."""
-        import torch
+        (needs torch: the ``train`` extra)."""
+        try:
+            import torch
+        except ModuleNotFoundError as e:
+            raise missing_extra(e, "train", "Model.to_torch") from e
 
         modules: list = []
         for i, (w, b) in enumerate(self.layers):
@@ -152,7 +156,10 @@ class Model:
         """The ``torch.nn.Linear`` layers of ``module``, in order, as a model for
         ``variant`` whose first layer reads ``inputs``. The module must compute exactly
         Linear → ReLU → … → Linear (the bot applies ReLU between every two layers)."""
-        import torch
+        try:
+            import torch
+        except ModuleNotFoundError as e:
+            raise missing_extra(e, "train", "Model.from_torch") from e
 
         linears = [m for m in module.modules() if isinstance(m, torch.nn.Linear)]
         if not linears:

@@ -42,7 +42,13 @@ from __future__ import annotations
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
-import pyspiel
+
+from ._extras import missing_extra
+
+try:
+    import pyspiel
+except ModuleNotFoundError as e:
+    raise missing_extra(e, "openspiel", "yokai_septet.openspiel") from e
 
 from ._core import Game
 

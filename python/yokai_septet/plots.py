@@ -1,7 +1,7 @@
 """PNG plots of the numbers the package produces: Elo ratings as bars (a ladder, or an
 arena report) and learning curves.
 
-Needs matplotlib (``pip install "yokai-septet[examples]"``), imported only when a plot
+Needs matplotlib (``pip install "yokai-septet[plots]"``), imported only when a plot
 is drawn: ``import yokai_septet.plots`` works without it. Plots are written with the
 non-interactive ``Agg`` backend, so they work on machines without a display.
 """
@@ -11,16 +11,16 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Optional, Sequence, Union
 
+from ._extras import missing_extra
+
 Path = Union[str, "os.PathLike[str]"]
 
 
 def _pyplot() -> Any:
     try:
         import matplotlib
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            'yokai_septet.plots needs matplotlib: pip install "yokai-septet[examples]"'
-        ) from e
+    except ModuleNotFoundError as e:
+        raise missing_extra(e, "plots", "yokai_septet.plots") from e
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -1,13 +1,17 @@
 """``yokai_septet.sb3``: Stable-Baselines3 ``VecEnv`` over :class:`yokai_septet.VectorEnv`
 (needs the ``train`` extra: ``pip install "yokai-septet[train]"``).
 
+Wrap it in SB3's ``VecMonitor`` to get episode statistics (``ep_rew_mean``, ``ep_len_mean``):
+SB3 reads them from ``infos[i]["episode"]``, which only ``VecMonitor`` writes.
+
 ``SB3VecEnv(num_envs, **kwargs)`` (or ``SB3VecEnv(env=VectorEnv(...))``) lets SB3 and
 sb3-contrib's ``MaskablePPO`` train on the batch stepped in Rust::
 
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
     from yokai_septet.sb3 import SB3VecEnv
 
-    env = SB3VecEnv(64, variant="4p", opponents="heuristic", obs_dtype="uint8")
+    env = VecMonitor(SB3VecEnv(64, variant="4p", opponents="heuristic", obs_dtype="uint8"))
     MaskablePPO("MlpPolicy", env, n_steps=64).learn(100_000)
 
 Learner mode only (one seat per env is the agent, the built-in bots play the others):
@@ -24,9 +28,14 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from ._extras import missing_extra
 from ._vector import VectorEnv
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ModuleNotFoundError as e:
+    raise missing_extra(e, "train", "yokai_septet.sb3") from e
 
 
 class SB3VecEnv(VecEnv):
