@@ -21,7 +21,7 @@ mod stats;
 
 pub use counts::{played_game_counts, ArenaCounts, PlayedGame};
 pub use playouts::{random_playouts, PlayoutStats};
-pub use report::{summarize, ArenaReport, ArenaSummary, EntrySummary, Timing};
+pub use report::{rate_text, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing};
 pub(crate) use run::thread_pool;
 pub use run::{run_arena, run_arena_range};
 pub use stats::{elo_of_ratio, wilson95};
