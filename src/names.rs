@@ -62,3 +62,12 @@ mod tests {
         round_trip(&RewardMode::ALL, RewardMode::name, RewardMode::from_name);
     }
 }
+
+/// `k` of `noun` in words: `1 card`, `3 cards` (a regular plural: add `s`).
+pub(crate) fn count(k: usize, noun: &str) -> String {
+    if k == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{k} {noun}s")
+    }
+}

@@ -20,6 +20,7 @@ use crate::rules::state::{Outcome, Phase, RoundResult, TrickResult};
 
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};
+use crate::names::count;
 
 /// Makes the bot for a `--bots` name that is not a built-in one, if it knows the name
 /// (`None` otherwise). The Python console script registers one that seats Python policies
@@ -855,15 +856,6 @@ fn narrate_round_end<W: Write + ?Sized>(
     writeln!(out, "  Points: {}", pts.join(" · "))?;
     writeln!(out, "  Scores: {}", t.scores_line(after))?;
     Ok(())
-}
-
-/// `1 card`, `3 cards`.
-pub(crate) fn count(k: usize, noun: &str) -> String {
-    if k == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{k} {noun}s")
-    }
 }
 
 fn capital(s: &str) -> String {
