@@ -649,6 +649,13 @@ fn play_load_resumes_a_saved_game_where_it_stopped() {
         let (code, _, err) = cli(&load, "");
         assert_eq!(code, 2);
         assert!(err.contains("this game is over"), "{err}");
+        let (code, out, err) = cli(&["play", "--save", "/nonexistent/g.json"], "1\n");
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("--save /nonexistent/g.json: cannot write"),
+            "{err}"
+        );
+        assert!(out.is_empty(), "refused before the game: {out}");
         let (code, _, err) = cli(&["play", "--load", "no-such.json"], "");
         assert_eq!(code, 2);
         assert!(err.contains("cannot read"), "{err}");

@@ -618,11 +618,12 @@ mod raster {
             let r = rasterize(&svg, 1.0).unwrap();
             let cards = hand_cards(&doc, p);
             let y0 = hand_top(&doc, p);
-            for k in 1..cards.len().saturating_sub(1) {
-                if !cards[k].1.ends_with("-dim") {
+            // Every dimmed card between two others (covering one, covered by one).
+            for (code, face, x) in cards.iter().take(cards.len().saturating_sub(1)).skip(1) {
+                if !face.ends_with("-dim") {
                     continue;
                 }
-                let c: Card = cards[k].0.parse().unwrap();
+                let c: Card = code.parse().unwrap();
                 // 45% of the suit colour on the paper (#f7f4ea), drawn opaque.
                 let paper = [0xf7, 0xf4, 0xea];
                 let bg = hex(svg_colour(c));
@@ -630,7 +631,7 @@ mod raster {
                     .map(|i| (bg[i] as f32 * 0.45 + paper[i] as f32 * 0.55).round() as i32)
                     .collect();
                 // A point of the card's strip over the card before it, below its index.
-                let x = cards[k].2 as u32 + 8;
+                let x = *x as u32 + 8;
                 let i = 3 * ((y0 + 46) * r.width + x) as usize;
                 let got: Vec<i32> = r.rgb[i..i + 3].iter().map(|&v| v as i32).collect();
                 for ch in 0..3 {

@@ -375,6 +375,9 @@ fn play_cmd(
     style: Style,
 ) -> Result<(), Failure> {
     let variant = parse_variant(&a.variant)?;
+    if let Some(path) = &a.save {
+        check_writable("--save", path)?;
+    }
     let opts = play::PlayOptions {
         variant,
         scoring: parse_scoring(&a.scoring)?,

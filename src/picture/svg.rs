@@ -345,7 +345,6 @@ impl Canvas {
     }
 
     /// A card face in `look` at `(x, y)` (top-left), scaled by `scale`.
-    #[allow(clippy::too_many_arguments)]
     fn card_as(&mut self, c: Card, look: Look, x: f32, y: f32, scale: f32, extra: &str) {
         self.used[look.index()].insert(c);
         let place = if scale == 1.0 {
