@@ -94,6 +94,9 @@ fn the_main_command_shows_its_progress_bar_and_finishes_on_a_terminal() {
         screen.contains("arena 4p: 4000 games of heuristic vs random on "),
         "{screen}"
     );
+    // A calibration first: each bot's time per decision and a game's length.
+    assert!(screen.contains(": roughly "), "{screen}");
+    assert!(screen.contains("(per decision heuristic "), "{screen}");
     assert!(screen.contains("in all, judging by the first "), "{screen}");
 }
 
@@ -119,6 +122,13 @@ fn the_ladder_shows_its_plan_and_a_bar_per_pairing_on_a_terminal() {
         "{screen}"
     );
     assert!(screen.contains("/90 games"), "no overall bar: {screen}");
+    assert!(
+        screen.contains("; roughly ") || screen.contains(": roughly "),
+        "{screen}"
+    );
+    assert!(screen.contains("pimc:4 "), "{screen}");
+    // Pairings go at different speeds: no estimate from the first games.
+    assert!(!screen.contains("judging by the first"), "{screen}");
     assert!(
         screen.contains("random vs heuristic"),
         "no pairing bar: {screen}"

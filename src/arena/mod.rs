@@ -12,6 +12,7 @@
 //! summary is identical at any thread count. Wall-clock figures live apart, in [`Timing`].
 
 mod counts;
+pub mod estimate;
 pub mod imitation;
 pub mod ladder;
 mod playouts;

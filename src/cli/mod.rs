@@ -21,10 +21,12 @@
 
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use indicatif::ProgressBar;
 
+use crate::arena::estimate::Estimate;
 use crate::{run_arena, ArenaConfig, Scoring, Variant};
 
 pub mod bench;
@@ -344,17 +346,19 @@ fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
     crate::arena::check(&config).map_err(|e| Failure::usage(e.to_string()))?;
 
     let total = config.total_games();
+    let threads = worker_threads(a.threads);
     let progress = GameProgress::new(&format!("arena {variant}"), total, a.threads, !a.json);
-    progress.plan(&format!(
-        "arena {variant}: {total} games of {} on {} thread{}",
-        bots.join(" vs "),
-        worker_threads(a.threads),
-        if worker_threads(a.threads) == 1 {
-            ""
-        } else {
-            "s"
-        }
-    ));
+    let estimate = calibrated(&progress, &config.bots, &config, |e| {
+        e.seconds(&config, threads)
+    });
+    progress.plan(
+        &format!(
+            "arena {variant}: {total} games of {} on {threads} thread{}",
+            bots.join(" vs "),
+            if threads == 1 { "" } else { "s" }
+        ),
+        estimate,
+    );
     let report = run_arena(&config, &|| progress.game_done(None))
         .map_err(|e| Failure::usage(e.to_string()))?;
     progress.finish();
@@ -423,6 +427,37 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
         None => Variant::ALL.to_vec(),
     };
     bench::bench(&variants, a.seconds, out)
+}
+
+/// A rough duration of the run (`seconds` of a calibration of `bots`) and how it was
+/// found, where the progress is shown (a terminal); `None` elsewhere, or if the
+/// calibration fails (the run itself then reports the error).
+fn calibrated(
+    progress: &GameProgress,
+    bots: &[String],
+    config: &ArenaConfig,
+    seconds: impl FnOnce(&Estimate) -> Result<f64, crate::arena::ArenaError>,
+) -> Option<(f64, String)> {
+    if !progress.is_visible() {
+        return None;
+    }
+    progress.note("timing a few decisions of each bot…");
+    let mut names: Vec<String> = Vec::new();
+    for b in bots {
+        if !names.contains(b) {
+            names.push(b.clone());
+        }
+    }
+    let e = crate::arena::estimate::calibrate(config, &names, Duration::from_millis(500)).ok()?;
+    let s = seconds(&e).ok()?;
+    Some((
+        s,
+        format!(
+            "per decision {}; {:.0} decisions a game",
+            e.costs_text(),
+            e.decisions_per_game
+        ),
+    ))
 }
 
 /// The picture format `--plot` asks for, refused before any work where this build cannot
@@ -556,11 +591,29 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         ),
         part: std::sync::Mutex::new(None),
     };
-    bars.progress.plan(&format!(
-        "ladder {variant}: {pairings} pairings × {per_pair} games = {} games on {threads} thread{}",
-        pairings * per_pair,
-        if threads == 1 { "" } else { "s" }
-    ));
+    let estimate = calibrated(&bars.progress, &config.arena.bots, &config.arena, |e| {
+        let m = config.arena.bots.len();
+        let mut seconds = 0.0;
+        for a in 0..m {
+            for b in a + 1..m {
+                let pair = ArenaConfig {
+                    bots: vec![config.arena.bots[a].clone(), config.arena.bots[b].clone()],
+                    ..config.arena.clone()
+                };
+                seconds += e.seconds(&pair, threads)?;
+            }
+        }
+        Ok(seconds)
+    });
+    bars.progress.plan(
+        &format!(
+            "ladder {variant}: {pairings} pairings × {per_pair} games = {} games on {threads} \
+             thread{}",
+            pairings * per_pair,
+            if threads == 1 { "" } else { "s" }
+        ),
+        estimate,
+    );
     let report = crate::arena::ladder::run_ladder(&config, &bars)
         .map_err(|e| Failure::usage(e.to_string()))?;
     bars.progress.finish();

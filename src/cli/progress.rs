@@ -16,12 +16,13 @@ use indicatif::{HumanDuration, MultiProgress, ProgressBar, ProgressDrawTarget, P
 pub struct GameProgress {
     multi: MultiProgress,
     overall: ProgressBar,
-    start: Instant,
+    /// When the games started (set again by [`GameProgress::plan`]).
+    start: std::sync::Mutex<Instant>,
     done: AtomicU64,
     total: u64,
     /// Games after which the first estimate of the run's duration is printed: one per
-    /// worker thread, so that every thread has finished a game.
-    calibrate_at: u64,
+    /// worker thread, so that every thread has finished a game (never, in a run of parts).
+    calibrate_at: AtomicU64,
 }
 
 fn style(template: &str) -> ProgressStyle {
@@ -59,10 +60,10 @@ impl GameProgress {
         GameProgress {
             multi,
             overall,
-            start: Instant::now(),
+            start: std::sync::Mutex::new(Instant::now()),
             done: AtomicU64::new(0),
             total,
-            calibrate_at: (worker_threads(threads) as u64).clamp(1, total.max(1)),
+            calibrate_at: AtomicU64::new((worker_threads(threads) as u64).clamp(1, total.max(1))),
         }
     }
 
@@ -76,16 +77,35 @@ impl GameProgress {
         let _ = self.multi.println(line);
     }
 
-    /// Says what will be played (the games, the line-up, the threads), before the first
-    /// game; the estimate of the time follows once the first games have finished.
-    pub fn plan(&self, line: &str) {
-        self.note(line);
+    /// Says what will be played (`line`: the games, the line-up, the threads) and roughly
+    /// how long it takes (`seconds`, from a calibration, when known), before the first
+    /// game; a second estimate follows once the first games have finished.
+    pub fn plan(&self, line: &str, estimate: Option<(f64, String)>) {
+        // The clocks start with the games, not with the calibration.
+        *self.start.lock().unwrap() = Instant::now();
+        self.overall.reset_elapsed();
+        self.overall.reset_eta();
+        match estimate {
+            Some((seconds, how)) => self.note(&format!(
+                "{line}: roughly {} ({how})",
+                HumanDuration(Duration::from_secs_f64(seconds.max(0.0)))
+            )),
+            None => self.note(line),
+        }
     }
 
     /// A bar for one part of the run (`games` games labelled `label`), under the overall
     /// one; finish it with [`ProgressBar::finish_and_clear`].
     pub fn part(&self, label: &str, games: u64) -> ProgressBar {
+        // One bar ticking on its own clock: a second one's ticks would be dropped by the
+        // shared terminal's rate limit, and its line would stand still. The part's bar
+        // ticks; the overall one moves with every game.
+        self.overall.disable_steady_tick();
+        // Parts (a ladder's pairings) go at different speeds: the first games say nothing
+        // of the whole.
+        self.calibrate_at.store(u64::MAX, Ordering::Relaxed);
         let bar = self.multi.add(ProgressBar::new(games));
+        bar.enable_steady_tick(Duration::from_millis(500));
         bar.set_style(style(
             "  {prefix} {bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}]",
         ));
@@ -100,8 +120,8 @@ impl GameProgress {
             p.inc(1);
         }
         let k = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if k == self.calibrate_at && k < self.total {
-            let elapsed = self.start.elapsed();
+        if k == self.calibrate_at.load(Ordering::Relaxed) && k < self.total {
+            let elapsed = self.start.lock().unwrap().elapsed();
             let whole = elapsed.mul_f64(self.total as f64 / k as f64);
             self.note(&format!(
                 "about {} in all, judging by the first {k} game{}",

@@ -98,6 +98,9 @@ def test_arena_on_a_terminal_shows_progress_and_finishes():
     # while the worker threads drew the progress bar.
     code, text, raw = on_terminal(ARENA, timeout=120)
     assert code == 0, text
+    assert re.search(r"arena 4p: 20000 games of heuristic vs random on \d+ threads?: roughly ",
+                     text), text
+    assert "in all, judging by the first" in text
     assert re.search(r"\d+/20000 games", text), "no progress bar was drawn:\n" + text[-800:]
     assert "heuristic" in text and "random" in text
     assert re.search(r"20000 games, \d+ decisions in [\d.]+ s on \d+ threads?: \d+ games/s", text), text
@@ -128,7 +131,8 @@ def test_ladder_on_a_terminal_says_what_it_plays_and_shows_each_pairing():
     code, text, _ = on_terminal(LADDER, timeout=180)
     assert code == 0, text[-800:]
     assert re.search(r"ladder 4p: 3 pairings × 40 games = 120 games on \d+ threads?", text), text
-    assert re.search(r"about .+ in all, judging by the first \d+ games?", text), text
+    assert re.search(r"120 games on \d+ threads?: roughly .+ \(per decision random [\d.]+ ms, "
+                     r"heuristic [\d.]+ ms, pimc:4 [\d.]+ ms; \d+ decisions a game\)", text), text
     assert re.search(r"random vs heuristic .*\d+/40 games", text), text
     assert re.search(r"ladder 4p .*\d+/120 games", text), text
     assert "pairing 3/3 done: heuristic vs pimc:4" in text
