@@ -678,3 +678,38 @@ fn rules_piped_are_plain_text() {
     assert!(!out.contains("## ") && !out.contains("|---") && !out.contains("**"));
     assert!(!out.contains("\x1b["));
 }
+
+/// A ladder whose picture cannot be written still prints its table, and says so with exit
+/// code 3 (the results are there, the extra output is not). `/dev/full` takes the file
+/// open but refuses every byte.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_ladder_whose_picture_fails_keeps_its_table_and_exits_3() {
+    let link = tmp("full.svg");
+    std::fs::remove_file(&link).ok();
+    std::os::unix::fs::symlink("/dev/full", &link).unwrap();
+    let (code, out, err) = cli(
+        &[
+            "ladder",
+            "--bots",
+            "random,heuristic",
+            "--games",
+            "4",
+            "--max-rounds",
+            "2",
+            "--plot",
+            link.to_str().unwrap(),
+        ],
+        "",
+    );
+    std::fs::remove_file(&link).ok();
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        out.contains("| rank | bot | Elo |"),
+        "the table is lost: {out}"
+    );
+    assert!(
+        err.contains("the table is written, but not the picture"),
+        "{err}"
+    );
+}

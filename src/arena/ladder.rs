@@ -226,16 +226,12 @@ impl LadderReport {
                 p.elo95[1]
             );
         }
-        let _ = writeln!(
-            out,
-            "\n{:.0} s on {} thread(s).",
-            self.seconds,
-            if c.threads == 0 {
-                "all".to_string()
-            } else {
-                c.threads.to_string()
-            }
-        );
+        let threads = match c.threads {
+            0 => "every core".to_string(),
+            1 => "1 thread".to_string(),
+            k => format!("{k} threads"),
+        };
+        let _ = writeln!(out, "\n{:.0} s on {threads}.", self.seconds);
         out
     }
 }
