@@ -247,6 +247,7 @@ fn replay_html_is_self_contained_and_steps_through_every_trick_of_a_record() {
         let m = Match::from_json(&json).unwrap();
         let rec = m.record();
         let html = replay_html(&m);
+        assert!(html.contains(" · 1 round · "), "a count in words");
         let name = path.display();
         // No network, no external files.
         for needle in ["<link", " src=", "url(", "@import", "https:"] {
@@ -462,6 +463,7 @@ fn replay_pass_texts_name_each_card_with_its_receiver() {
         }
         let rec = m.record();
         let html = replay_html(&m);
+        assert!(html.contains(" · 1 round · "), "a count in words");
         let text = steps(&html)
             .iter()
             .find(|s| s["label"].as_str().unwrap().ends_with("passing"))

@@ -352,9 +352,9 @@ fn page(rec: &Record, steps: &[Step], n: usize) -> String {
         (false, _) => "not finished".to_string(),
     };
     let summary = format!(
-        "seed {} · {} round(s) · {}",
+        "seed {} · {} · {}",
         rec.seed,
-        rec.rounds.len(),
+        count(rec.rounds.len(), "round"),
         end
     );
     let mut seat_css = String::new();
