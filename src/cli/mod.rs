@@ -10,8 +10,13 @@
 //! - `replay FILE`: a validated record, trick by trick ([`replay`]); with `--html OUT`, the
 //!   self-contained HTML replay viewer ([`crate::picture::replay_html`]).
 //! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
-//! - `rules`: the rules reference (`docs/rules.md`, built in).
+//! - `rules`: the rules reference (`docs/rules.md`, built in), set for a terminal
+//!   ([`rules::render`]).
 //! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.
+//!
+//! Long runs (`arena`, `ladder`) show their progress on a terminal's stderr only
+//! ([`progress::GameProgress`]), after saying what they play and roughly how long it takes
+//! ([`crate::arena::estimate`]).
 //!
 //! Exit codes (also in `--help`): 0 success (also quitting a game, or its input closing);
 //! 1 a runtime error while working (a file that cannot be written, a bot that fails);
