@@ -33,6 +33,15 @@ macro_rules! names {
 
 pub(crate) use names;
 
+/// `k` of `noun` in words: `1 card`, `3 cards` (a regular plural: add `s`).
+pub(crate) fn count(k: usize, noun: &str) -> String {
+    if k == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{k} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::rl::reward::RewardMode;

@@ -180,8 +180,25 @@ fn wrong_input_gets_a_message_and_a_new_prompt() {
     assert!(out.contains("You already chose") || out.contains("You left the game"));
     let (_, out, _) = cli(&["play", "--seed", "0"], "1\n1\n");
     assert!(out.contains("(picked: "), "{out}");
+    // The same card twice in one line: nothing was chosen before, so it must not say so.
     let (_, out, _) = cli(&["play", "--seed", "0"], "1 1\nq\n");
-    assert!(out.contains("You already chose"), "{out}");
+    assert!(out.contains("twice"), "{out}");
+    assert!(!out.contains("You already chose"), "{out}");
+    assert!(!out.contains("(picked: "), "nothing was picked: {out}");
+    // A card chosen at an earlier prompt is named as chosen.
+    let (_, out, _) = cli(&["play", "--seed", "0"], "1\n1 1\nq\n");
+    let first = out.split("You will pass ").nth(1).unwrap()[..3]
+        .trim()
+        .to_string();
+    let first = first.trim_end_matches(' ');
+    let (_, out2, _) = cli(&["play", "--seed", "0"], &format!("1\n{first}\nq\n"));
+    assert!(
+        out2.contains(&format!("You already chose {first} to pass.")),
+        "{first}: {out2}"
+    );
+    // Counts are plural only when they are not 1.
+    let (_, out, _) = cli(&["play", "--seed", "0"], "1\n1\n1 2\nq\n");
+    assert!(out.contains("You have 1 card left to pass"), "{out}");
 }
 
 #[test]
@@ -360,7 +377,8 @@ fn bench_runs_quickly_with_a_tiny_budget() {
             .lines()
             .find(|l| l.trim_start().starts_with(&format!("{}:", v.name())))
             .unwrap();
-        assert!(line.contains("decisions/s"), "{line}");
+        assert!(line.contains("decisions/s wall"), "{line}");
+        assert!(line.contains("decisions/s CPU"), "{line}");
     }
     let (code, out, _) = cli(&["bench", "--seconds", "0.01", "--variant", "3p"], "");
     assert_eq!(code, 0);
@@ -413,7 +431,12 @@ fn ladder_writes_a_markdown_elo_table() {
         "{out}"
     );
     assert!(out.contains("`random` vs `heuristic`"), "{out}");
-    assert!(err.contains("pairing 1/1 done"), "{err}");
+    // Piped, no progress reaches stdout or stderr: the table alone is the output.
+    assert!(
+        !err.contains("pairing") && !err.contains("games ["),
+        "{err}"
+    );
+    assert!(out.starts_with("### 3p"), "{out}");
     // --out appends to a file.
     let path = tmp("ladder.md");
     std::fs::write(&path, "# Ladder\n").unwrap();
@@ -480,8 +503,213 @@ fn ladder_plot_draws_the_printed_ratings() {
         let mut with_png = args.to_vec();
         let last = with_png.len() - 1;
         with_png[last] = png.to_str().unwrap();
-        let (code, _, err) = cli(&with_png, "");
+        let (code, out, err) = cli(&with_png, "");
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("name a .svg file"), "{err}");
+        assert!(out.is_empty(), "refused before any game: {out}");
     }
+}
+
+/// Everything `ladder` can refuse is refused before the first game: unwritable output
+/// paths, picture formats, bot names anywhere in the list. Such a ladder of `pimc-dd`
+/// bots would take minutes; refused, it takes no time and writes nothing.
+#[test]
+fn ladder_checks_its_options_before_any_game() {
+    let slow = ["ladder", "--games", "400"];
+    let bots = ["--bots", "pimc-dd,ismcts"];
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--out", "/nonexistent/x.md", bots[0], bots[1]],
+            "--out /nonexistent/x.md: cannot write",
+        ),
+        (
+            &["--plot", "/nonexistent/x.svg", bots[0], bots[1]],
+            "--plot /nonexistent/x.svg: cannot write",
+        ),
+        (
+            &["--plot", "ladder.gif", bots[0], bots[1]],
+            "name a .svg or .png file",
+        ),
+        (
+            &["--bots", "pimc-dd,ismcts,heuristik"],
+            "unknown bot 'heuristik'",
+        ),
+        (&["--bots", "pimc-dd"], "at least two bots"),
+    ];
+    for (extra, message) in cases {
+        let mut args = slow.to_vec();
+        args.extend_from_slice(extra);
+        let t = std::time::Instant::now();
+        let (code, out, err) = cli(&args, "");
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(err.contains(message), "{extra:?}: {err}");
+        assert!(out.is_empty(), "{extra:?}: {out}");
+        // Not a timing assertion on the engine: a ladder of these bots plays for minutes,
+        // a refusal returns at once.
+        assert!(
+            t.elapsed().as_secs() < 20,
+            "{extra:?} was refused only after playing"
+        );
+    }
+    assert!(!std::path::Path::new("ladder.gif").exists());
+}
+
+/// `play --help` names every bot family that `--bots` accepts, with its budget forms.
+#[test]
+fn play_help_lists_every_bot_family() {
+    let (code, out, _) = cli(&["play", "--help"], "");
+    assert_eq!(code, 0);
+    for name in yokai_septet::bots::BOT_NAMES {
+        assert!(
+            out.contains(name),
+            "play --help does not name {name}: {out}"
+        );
+    }
+    for form in ["pimc:Nms", "pimc:N/P", "pimc-dd:Nms", "ismcts:Nms"] {
+        assert!(out.contains(form), "{form}: {out}");
+    }
+}
+
+/// The seal variants' score line names the sealed suits of each team.
+#[test]
+fn the_seal_score_line_shows_the_seals_by_suit() {
+    let input = "1\n".repeat(3000);
+    let (code, out, err) = cli(
+        &[
+            "play",
+            "--variant",
+            "seal",
+            "--seed",
+            "5",
+            "--max-rounds",
+            "3",
+        ],
+        &input,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("[]"), "{out}");
+    assert!(
+        out.contains("us no seals · them no seals · 7 seals win"),
+        "{out}"
+    );
+    // Some team seals in three rounds of this game: its suits are named by letter.
+    let letters = |l: &str| {
+        l.split(" seal")
+            .skip(1)
+            .filter_map(|part| part.split_once('(').and_then(|(_, r)| r.split_once(')')))
+            .all(|(inside, _)| {
+                inside
+                    .split(' ')
+                    .all(|x| "WECLDFS".contains(x) && x.len() == 1)
+            })
+    };
+    let score_lines: Vec<&str> = out.lines().filter(|l| l.contains("Scores:")).collect();
+    assert!(
+        score_lines
+            .iter()
+            .any(|l| l.contains(" seal (") || l.contains(" seals (")),
+        "no seal is ever shown: {out}"
+    );
+    assert!(score_lines.iter().all(|l| letters(l)), "{score_lines:?}");
+    assert!(score_lines.iter().all(|l| !l.contains(" 1 seals")), "{out}");
+}
+
+/// `play --load` goes on with a saved game exactly as the game would have gone on without
+/// the break: the same deals, and bots whose random streams are where they were.
+#[test]
+fn play_load_resumes_a_saved_game_where_it_stopped() {
+    for (variant, bots) in [("4p", "pimc:6"), ("seal-short", "pimc:6,heuristic,random")] {
+        let whole = tmp(&format!("whole-{variant}.json"));
+        let part = tmp(&format!("part-{variant}.json"));
+        let base = ["play", "--variant", variant, "--seed", "11", "--bots", bots];
+        let mut args = base.to_vec();
+        args.extend(["--max-rounds", "2", "--save", whole.to_str().unwrap()]);
+        let input = "1\n".repeat(400);
+        let (code, _, err) = cli(&args, &input);
+        assert_eq!(code, 0, "{err}");
+        // The same game, stopped after 7 decisions, then loaded and played on.
+        let mut args = base.to_vec();
+        args.extend(["--max-rounds", "2", "--save", part.to_str().unwrap()]);
+        let (code, out, _) = cli(&args, &"1\n".repeat(7));
+        assert_eq!(code, 0);
+        assert!(out.contains("Input closed"), "{out}");
+        let load = ["play", "--bots", bots, "--load", part.to_str().unwrap()];
+        let mut args = load.to_vec();
+        args.extend(["--save", part.to_str().unwrap()]);
+        let (code, out, err) = cli(&args, &input);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("Resumed "), "{out}");
+        assert!(out.contains(&format!("Yokai Septet {variant}")), "{out}");
+        assert_eq!(
+            std::fs::read_to_string(&part).unwrap(),
+            std::fs::read_to_string(&whole).unwrap(),
+            "{variant}: the resumed game differs from the one played in one go"
+        );
+        // A finished game, a tampered record and a seed given beside --load are refused.
+        let (code, _, err) = cli(&load, "");
+        assert_eq!(code, 2);
+        assert!(err.contains("this game is over"), "{err}");
+        let (code, out, err) = cli(&["play", "--save", "/nonexistent/g.json"], "1\n");
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("--save /nonexistent/g.json: cannot write"),
+            "{err}"
+        );
+        assert!(out.is_empty(), "refused before the game: {out}");
+        let (code, _, err) = cli(&["play", "--load", "no-such.json"], "");
+        assert_eq!(code, 2);
+        assert!(err.contains("cannot read"), "{err}");
+        let (code, _, err) = cli(
+            &["play", "--seed", "3", "--load", part.to_str().unwrap()],
+            "",
+        );
+        assert_eq!(code, 2, "{err}");
+        std::fs::remove_file(whole).ok();
+        std::fs::remove_file(part).ok();
+    }
+}
+
+/// `rules` through a pipe is plain text: no Markdown marks, no escapes.
+#[test]
+fn rules_piped_are_plain_text() {
+    let (code, out, _) = cli(&["rules"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("R6. Winning a trick\n═"), "{out}");
+    assert!(!out.contains("## ") && !out.contains("|---") && !out.contains("**"));
+    assert!(!out.contains("\x1b["));
+}
+
+/// A ladder whose picture cannot be written still prints its table, and says so with exit
+/// code 3 (the results are there, the extra output is not). `/dev/full` takes the file
+/// open but refuses every byte.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_ladder_whose_picture_fails_keeps_its_table_and_exits_3() {
+    let link = tmp("full.svg");
+    std::fs::remove_file(&link).ok();
+    std::os::unix::fs::symlink("/dev/full", &link).unwrap();
+    let (code, out, err) = cli(
+        &[
+            "ladder",
+            "--bots",
+            "random,heuristic",
+            "--games",
+            "4",
+            "--max-rounds",
+            "2",
+            "--plot",
+            link.to_str().unwrap(),
+        ],
+        "",
+    );
+    std::fs::remove_file(&link).ok();
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        out.contains("| rank | bot | Elo |"),
+        "the table is lost: {out}"
+    );
+    assert!(
+        err.contains("the table is written, but not the picture"),
+        "{err}"
+    );
 }

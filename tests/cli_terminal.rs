@@ -89,6 +89,55 @@ fn the_main_command_shows_its_progress_bar_and_finishes_on_a_terminal() {
     assert_eq!(code, 0, "{screen}");
     assert!(screen.contains("/4000 games"), "no progress bar: {screen}");
     assert!(screen.contains("games/s"), "no summary: {screen}");
+    // Before the games: what will be played; after the first ones: how long it takes.
+    assert!(
+        screen.contains("arena 4p: 4000 games of heuristic vs random on "),
+        "{screen}"
+    );
+    // A calibration first: each bot's time per decision and a game's length.
+    assert!(screen.contains(": roughly "), "{screen}");
+    assert!(screen.contains("(per decision heuristic "), "{screen}");
+    assert!(screen.contains("in all, judging by the first "), "{screen}");
+}
+
+/// `ladder` on a terminal: its plan, the estimate, a bar for the whole ladder and one for
+/// the pairing in progress, then the table.
+#[test]
+fn the_ladder_shows_its_plan_and_a_bar_per_pairing_on_a_terminal() {
+    let (code, screen) = on_terminal(
+        &[
+            "ladder",
+            "--bots",
+            "random,heuristic,pimc:4",
+            "--games",
+            "30",
+            "--max-rounds",
+            "3",
+        ],
+        Duration::from_secs(180),
+    );
+    assert_eq!(code, 0, "{screen}");
+    assert!(
+        screen.contains("ladder 4p: 3 pairings × 30 games = 90 games on "),
+        "{screen}"
+    );
+    assert!(screen.contains("/90 games"), "no overall bar: {screen}");
+    assert!(
+        screen.contains("; roughly ") || screen.contains(": roughly "),
+        "{screen}"
+    );
+    assert!(screen.contains("pimc:4 "), "{screen}");
+    // Pairings go at different speeds: no estimate from the first games.
+    assert!(!screen.contains("judging by the first"), "{screen}");
+    assert!(
+        screen.contains("random vs heuristic"),
+        "no pairing bar: {screen}"
+    );
+    assert!(
+        screen.contains("pairing 3/3 done: heuristic vs pimc:4"),
+        "{screen}"
+    );
+    assert!(screen.contains("| rank | bot | Elo |"), "{screen}");
 }
 
 #[test]
@@ -98,7 +147,12 @@ fn replay_bench_and_rules_finish_on_a_terminal() {
     assert!(screen.contains("decisions/s"), "{screen}");
     let (code, screen) = on_terminal(&["rules"], Duration::from_secs(30));
     assert_eq!(code, 0, "{screen}");
-    assert!(screen.contains("R6. Winning a trick"), "{screen}");
+    // Set for the terminal: a coloured heading, no Markdown marks.
+    assert!(screen.contains("\x1b[1;36mR6. Winning a trick"), "{screen}");
+    assert!(
+        !screen.contains("## R6") && !screen.contains("|---"),
+        "{screen}"
+    );
     let (code, screen) = on_terminal(&["replay", "no-such-file.json"], Duration::from_secs(30));
     assert_eq!(code, 2, "{screen}");
     assert!(screen.contains("cannot read"), "{screen}");

@@ -60,6 +60,7 @@ import torch.nn as nn
 
 import yokai_septet as ys
 from yokai_septet import models
+from yokai_septet._progress import progress_bar
 
 try:
     import tomllib
@@ -191,7 +192,10 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lr_factor(cfg.get("schedule", "constant"), steps)
     )
-    for _ in range(cfg["epochs"]):
+    epoch_done, close = progress_bar(None, "imitation", unit="epoch")
+    for epoch in range(cfg["epochs"]):
+        if epoch_done is not None:
+            epoch_done(epoch, cfg["epochs"])
         order = fit[torch.from_numpy(rng.permutation(len(fit)))]
         total, agree = 0.0, 0
         for start in range(0, len(order), bs):
@@ -206,6 +210,9 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
             sched.step()
             total += loss.item() * len(idx)
             agree += (logits.argmax(1) == labels[idx]).sum().item()
+    if epoch_done is not None:
+        epoch_done(cfg["epochs"], cfg["epochs"])
+    close()
     with torch.no_grad():
         x = net_input(obs[held], heur[held], inputs, actions)
         logits = net(x).masked_fill(~masks[held], -1e9)
@@ -364,7 +371,10 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
     # log-prob, value, critic input, env, reward so far). It is trained in the next
     # rollout, once its return is known, and bootstraps the decisions before it.
     held = None
+    update_done, close_updates = progress_bar(None, "finetune", unit="update")
     for update in range(1, cfg["updates"] + 1):
+        if update_done is not None:
+            update_done(update - 1, cfg["updates"])
         cols: list = [[] for _ in range(7)] if held is None else [[h] for h in held[:7]]
         cap = steps * n_envs + n_envs
         rew, done = np.zeros(cap, np.float32), np.zeros(cap, bool)
@@ -439,6 +449,9 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
                 "critic_loss": vloss.item(),
             })
             stats["games"] = stats["wins"] = 0
+    if update_done is not None:
+        update_done(cfg["updates"], cfg["updates"])
+    close_updates()
 
 
 def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:

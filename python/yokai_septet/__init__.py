@@ -41,16 +41,23 @@ from ._pettingzoo import env, raw_env  # noqa: E402
 from ._vector import VectorEnv  # noqa: E402
 from ._gym import YokaiSeptetEnv  # noqa: E402
 from ._evaluate import evaluate  # noqa: E402
+from ._progress import progress_bar  # noqa: E402
 
 
-def arena(bots=None, *args, batch_size=256, **kwargs):  # type: ignore[no-untyped-def]
+def arena(bots=None, *args, batch_size=256, progress=None, **kwargs):  # type: ignore[no-untyped-def]
     """Plays a duplicate-deal arena and returns its summary (see ``_core.arena``: built-in
     bots in Rust on every core). A line-up holding your own agents (a batched policy, or
     an object with ``act(game)``) is played by :func:`evaluate` with the same deals and
-    statistics."""
+    statistics. ``progress``: a bar on stderr where it is a terminal (``None``, the
+    default), always (``True``), never (``False``), or your callable
+    ``progress(done, total)``; ``tqdm``'s bar where it is installed."""
     if bots is None or isinstance(bots, str) or all(isinstance(b, str) for b in bots):
-        return _rust_arena(bots, *args, **kwargs)
-    return evaluate(bots, *args, batch_size=batch_size, **kwargs)
+        callback, close = progress_bar(progress, "arena")
+        try:
+            return _rust_arena(bots, *args, progress=callback, **kwargs)
+        finally:
+            close()
+    return evaluate(bots, *args, batch_size=batch_size, progress=progress, **kwargs)
 
 
 arena.__doc__ = (arena.__doc__ or "") + "\n\n" + (_rust_arena.__doc__ or "")

@@ -1,6 +1,6 @@
 """Type stubs for the compiled core ``yokai_septet._core``."""
 
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -201,6 +201,7 @@ def arena(
     max_rounds: Optional[_Int] = 100,
     duplicate: bool = True,
     threads: Optional[_Int] = 0,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _arena_counts(
     start: int, end: int, bots: _Bots = ..., variant: str = ..., games: _Int = ...,

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _core
 from ._core import Bot, Game, IllegalActionError
+from ._progress import Progress, progress_bar
 
 #: A batched policy: ``policy(observations, masks) -> actions``, with observations
 #: ``float32 [B, observation_size]``, masks ``bool [B, num_actions]`` and one action per
@@ -116,6 +117,7 @@ def evaluate(
     duplicate: bool = True,
     threads: Optional[int] = None,
     batch_size: int = 256,
+    progress: Progress = None,
 ) -> dict:
     """Plays a duplicate-deal arena whose line-up may mix built-in bot names with your own
     agents, and returns the arena's summary (a dict: per entry ``win_rate``, its Wilson 95%
@@ -140,6 +142,10 @@ def evaluate(
     ``arena(lineup, ...)`` (and is run by it, on ``threads`` threads). With a
     deterministic policy the summary does not depend on ``batch_size``. An illegal action
     raises :class:`IllegalActionError` naming the entry, the seat and the game.
+
+    ``progress`` shows the games played on stderr: where stderr is a terminal (``None``,
+    the default), always (``True``), never (``False``); or it is your callable
+    ``progress(done, total)``. The bar is ``tqdm``'s where it is installed.
     """
     if isinstance(lineup, str):
         lineup = [b.strip() for b in lineup.split(",")]
@@ -154,8 +160,22 @@ def evaluate(
         seed=seed,
         duplicate=duplicate,
     )
+    callback, close = progress_bar(progress, "evaluate")
+    try:
+        return _evaluate(lineup, arena_args, threads, batch_size, callback)
+    finally:
+        close()
+
+
+def _evaluate(
+    lineup: List[Entry],
+    arena_args: Dict[str, Any],
+    threads: Optional[int],
+    batch_size: int,
+    progress: Optional[Callable[[int, int], None]],
+) -> dict:
     if all(isinstance(e, str) for e in lineup):
-        return _core.arena(lineup, threads=threads, **arena_args)
+        return _core.arena(lineup, threads=threads, progress=progress, **arena_args)
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
         raise TypeError(f"batch_size must be an int, not {batch_size!r}")
     if batch_size < 1:
@@ -187,6 +207,8 @@ def evaluate(
                         **arena_args,
                     )
                 )
+                if progress is not None:
+                    progress(len(counts), total)
             else:
                 still.append(t)
                 waiting.append(seat)

@@ -199,6 +199,7 @@ def imitation_data(
     max_rounds: Optional[int] = 100,
     duplicate: bool = True,
     threads: Optional[int] = None,
+    progress: Any = None,
 ) -> Dict[str, np.ndarray]:
     """Plays the arena ``bots`` (as :func:`yokai_septet.arena`: one name per side or per
     seat, the same deals and seeds) in Rust on ``threads`` threads (0 or None: every
@@ -213,19 +214,28 @@ def imitation_data(
     searched, else NaN), ``played`` (the card ids played), ``heuristic`` (the card ids the
     ``heuristic`` bot would play: an ``"observation+heuristic"`` model's extra input),
     ``games`` (arena game index) and ``seats``. The
-    result depends on the arguments, never on ``threads``."""
-    return _core._imitation_data(
-        teacher,
-        list(labelled),
-        bots=bots,
-        variant=variant,
-        games=games,
-        seed=seed,
-        scoring=scoring,
-        max_rounds=max_rounds,
-        duplicate=duplicate,
-        threads=threads,
-    )
+    result depends on the arguments, never on ``threads``. ``progress`` shows the games
+    played on stderr, as for :func:`yokai_septet.evaluate` (by default where stderr is a
+    terminal)."""
+    from ._progress import progress_bar
+
+    callback, close = progress_bar(progress, "imitation_data")
+    try:
+        return _core._imitation_data(
+            teacher,
+            list(labelled),
+            bots=bots,
+            variant=variant,
+            games=games,
+            seed=seed,
+            scoring=scoring,
+            max_rounds=max_rounds,
+            duplicate=duplicate,
+            threads=threads,
+            progress=callback,
+        )
+    finally:
+        close()
 
 
 def evaluate_vs_baseline(

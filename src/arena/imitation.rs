@@ -175,13 +175,21 @@ fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError
 
 /// Plays every game of `config.arena` on `config.arena.threads` threads (0 = one per core)
 /// and returns the labelled decisions; the result does not depend on the thread count.
-pub fn generate(config: &ImitationConfig) -> Result<Dataset, ArenaError> {
+/// `progress` is called once per finished game (from the worker threads).
+pub fn generate(
+    config: &ImitationConfig,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Dataset, ArenaError> {
     check(config)?;
     let pool = thread_pool(config.arena.threads)?;
     let parts: Vec<Dataset> = pool.install(|| {
         (0..config.arena.total_games())
             .into_par_iter()
-            .map(|i| play_game(config, i))
+            .map(|i| {
+                let part = play_game(config, i);
+                progress();
+                part
+            })
             .collect::<Result<_, _>>()
     })?;
     let mut data = Dataset {
@@ -216,7 +224,8 @@ mod tests {
     #[test]
     fn labels_are_legal_and_a_teacher_entry_plays_its_labels() {
         for v in Variant::ALL {
-            let data = generate(&config(v, &["heuristic", "random"], "heuristic", 4)).unwrap();
+            let data =
+                generate(&config(v, &["heuristic", "random"], "heuristic", 4), &|| {}).unwrap();
             assert!(!data.is_empty());
             assert_eq!(data.observations.len(), data.len() * observation_size(v));
             for i in 0..data.len() {
@@ -239,7 +248,7 @@ mod tests {
             "heuristic",
             4,
         );
-        let data = generate(&c).unwrap();
+        let data = generate(&c, &|| {}).unwrap();
         assert!(data.labels.iter().zip(&data.played).any(|(l, p)| l != p));
         for (&g, &s) in data.games.iter().zip(&data.seats) {
             let setup = game_setup(&c.arena, g).unwrap();
@@ -252,7 +261,7 @@ mod tests {
     #[test]
     fn a_search_teachers_values_agree_with_its_labels() {
         let c = config(Variant::FourPlayer, &["pimc:8", "heuristic"], "pimc:8", 2);
-        let data = generate(&c).unwrap();
+        let data = generate(&c, &|| {}).unwrap();
         let a = Variant::FourPlayer.num_actions();
         let mut searched = 0;
         for i in 0..data.len() {
@@ -280,7 +289,10 @@ mod tests {
         let one = config(Variant::ThreePlayer, &["pimc:5", "random"], "pimc:5", 6);
         let mut two = one.clone();
         two.arena.threads = 2;
-        let (a, b) = (generate(&one).unwrap(), generate(&two).unwrap());
+        let (a, b) = (
+            generate(&one, &|| {}).unwrap(),
+            generate(&two, &|| {}).unwrap(),
+        );
         let bits = |d: &Dataset| d.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&a), bits(&b));
         assert_eq!(
@@ -314,11 +326,11 @@ mod tests {
             2,
         );
         c.labelled = vec![2];
-        let e = generate(&c).unwrap_err().to_string();
+        let e = generate(&c, &|| {}).unwrap_err().to_string();
         assert!(e.contains("labelled entry 2"), "{e}");
         c.labelled = vec![0];
         c.teacher = "oracle".into();
-        let e = generate(&c).unwrap_err().to_string();
+        let e = generate(&c, &|| {}).unwrap_err().to_string();
         assert!(e.contains("unknown bot 'oracle'"), "{e}");
     }
 }

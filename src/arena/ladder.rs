@@ -11,7 +11,8 @@
 
 use std::fmt::Write as _;
 
-use crate::arena::{elo_of_ratio, run_arena, ArenaConfig, ArenaError, EntrySummary};
+use crate::arena::{check, elo_of_ratio, run_arena, ArenaConfig, ArenaError, EntrySummary};
+
 /// What to play: every pair of `arena.bots` plays an arena with this configuration
 /// (`games` games per pair).
 #[derive(Clone, Debug)]
@@ -65,19 +66,53 @@ fn elo_interval(ci: [f64; 2], games: u64, seats: u32, other_seats: u32) -> [f64;
     [elo(ci[0]), elo(ci[1])]
 }
 
-/// Plays every pair once; `progress` is called after each pairing with its index.
+/// What a ladder reports while it plays (every method does nothing by default; `()` is the
+/// silent observer).
+pub trait LadderProgress: Sync {
+    /// Pairing `a` vs `b` starts: `games` games.
+    fn pairing_started(&self, _a: &str, _b: &str, _games: u64) {}
+    /// A game finished (called from the worker threads).
+    fn game_done(&self) {}
+    /// `done` of `total` pairings have been played.
+    fn pairing_done(&self, _done: usize, _total: usize) {}
+}
+
+impl LadderProgress for () {}
+
+impl LadderConfig {
+    /// The number of pairings (every pair of bots once).
+    pub fn pairings(&self) -> usize {
+        let m = self.arena.bots.len();
+        m * m.saturating_sub(1) / 2
+    }
+
+    /// Checks the line-up (at least two bots, every name known for the variant) without
+    /// playing anything, so that a typo in the last name costs no games.
+    pub fn check(&self) -> Result<(), ArenaError> {
+        if self.arena.bots.len() < 2 {
+            return Err(ArenaError::Lineup(
+                "a ladder needs at least two bots".into(),
+            ));
+        }
+        for b in &self.arena.bots {
+            check(&ArenaConfig {
+                bots: vec![b.clone()],
+                ..self.arena.clone()
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Plays every pair once, telling `progress` about every game and pairing.
 pub fn run_ladder(
     config: &LadderConfig,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &dyn LadderProgress,
 ) -> Result<LadderReport, ArenaError> {
+    config.check()?;
     let m = config.arena.bots.len();
-    if m < 2 {
-        return Err(ArenaError::Lineup(
-            "a ladder needs at least two bots".into(),
-        ));
-    }
     let start = std::time::Instant::now();
-    let total = m * (m - 1) / 2;
+    let total = config.pairings();
     let mut pairings = Vec::new();
     for a in 0..m {
         for b in a + 1..m {
@@ -85,7 +120,8 @@ pub fn run_ladder(
                 bots: vec![config.arena.bots[a].clone(), config.arena.bots[b].clone()],
                 ..config.arena.clone()
             };
-            let report = run_arena(&arena, &|| {})?;
+            progress.pairing_started(&arena.bots[0], &arena.bots[1], arena.total_games());
+            let report = run_arena(&arena, &|| progress.game_done())?;
             let s = &report.summary;
             let first = s.entries[0].clone();
             let elo95 = elo_interval(first.ci95, s.games, first.seats, s.entries[1].seats);
@@ -100,7 +136,7 @@ pub fn run_ladder(
                     report.timing.ms_per_decision[1],
                 ],
             });
-            progress(pairings.len(), total);
+            progress.pairing_done(pairings.len(), total);
         }
     }
     let mut ratings: Vec<Rating> = (0..m)
@@ -190,16 +226,12 @@ impl LadderReport {
                 p.elo95[1]
             );
         }
-        let _ = writeln!(
-            out,
-            "\n{:.0} s on {} thread(s).",
-            self.seconds,
-            if c.threads == 0 {
-                "all".to_string()
-            } else {
-                c.threads.to_string()
-            }
-        );
+        let threads = match c.threads {
+            0 => "every core".to_string(),
+            1 => "1 thread".to_string(),
+            k => format!("{k} threads"),
+        };
+        let _ = writeln!(out, "\n{:.0} s on {threads}.", self.seconds);
         out
     }
 }
@@ -221,7 +253,7 @@ mod tests {
         arena.max_rounds = Some(4);
         arena.threads = 1;
         let config = LadderConfig { arena };
-        let r = run_ladder(&config, &mut |_, _| {}).unwrap();
+        let r = run_ladder(&config, &()).unwrap();
         assert_eq!(r.pairings.len(), 3);
         let sum: f64 = r.ratings.iter().map(|x| x.elo).sum();
         assert!(sum.abs() < 1e-9, "ratings are centred: {sum}");
@@ -236,6 +268,19 @@ mod tests {
         );
         let mut one = config.clone();
         one.arena.bots.truncate(1);
-        assert!(run_ladder(&one, &mut |_, _| {}).is_err());
+        assert!(run_ladder(&one, &()).is_err());
+        // A bad name anywhere is refused before any game.
+        struct Count(std::sync::atomic::AtomicU64);
+        impl LadderProgress for Count {
+            fn game_done(&self) {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        let mut typo = config.clone();
+        typo.arena.bots.push("heuristik".into());
+        let games = Count(Default::default());
+        let e = run_ladder(&typo, &games).unwrap_err();
+        assert!(e.to_string().contains("heuristik"), "{e}");
+        assert_eq!(games.0.into_inner(), 0);
     }
 }

@@ -12,6 +12,7 @@
 //! summary is identical at any thread count. Wall-clock figures live apart, in [`Timing`].
 
 mod counts;
+pub mod estimate;
 pub mod imitation;
 pub mod ladder;
 mod playouts;
@@ -21,7 +22,7 @@ mod stats;
 
 pub use counts::{played_game_counts, ArenaCounts, PlayedGame};
 pub use playouts::{random_playouts, PlayoutStats};
-pub use report::{summarize, ArenaReport, ArenaSummary, EntrySummary, Timing};
+pub use report::{rate_text, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing};
 pub(crate) use run::thread_pool;
 pub use run::{run_arena, run_arena_range};
 pub use stats::{elo_of_ratio, wilson95};

@@ -180,14 +180,43 @@ impl fmt::Display for ArenaReport {
         let t = &self.timing;
         write!(
             f,
-            "{} games, {} decisions in {:.2} s on {} thread{}: {:.0} games/s, {:.0} decisions/s",
+            "{} games, {} decisions in {:.2} s on {} thread{}: {}, {}",
             s.games,
             s.decisions,
             t.seconds,
             t.threads,
             if t.threads == 1 { "" } else { "s" },
-            s.games as f64 / t.seconds.max(1e-9),
-            t.decisions_per_second
+            rate_text(s.games as f64, t.seconds, "game"),
+            rate_text(s.decisions as f64, t.seconds, "decision")
         )
+    }
+}
+
+/// `count` things (`unit`, singular) done in `seconds`, as a rate for people:
+/// `1234 games/s`, `2.5 games/s`, or below one per second `4.2 s/game`, so that a slow
+/// bot's arena never reads `0 games/s`.
+pub fn rate_text(count: f64, seconds: f64, unit: &str) -> String {
+    let per_second = count / seconds.max(1e-9);
+    if per_second >= 10.0 {
+        format!("{per_second:.0} {unit}s/s")
+    } else if per_second >= 1.0 {
+        format!("{per_second:.1} {unit}s/s")
+    } else if count > 0.0 {
+        format!("{:.1} s/{unit}", seconds / count)
+    } else {
+        format!("0 {unit}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    #[test]
+    fn rates_below_one_per_second_read_as_seconds_per_thing() {
+        assert_eq!(rate_text(5000.0, 2.0, "game"), "2500 games/s");
+        assert_eq!(rate_text(5.0, 2.0, "game"), "2.5 games/s");
+        assert_eq!(rate_text(3.0, 12.6, "game"), "4.2 s/game");
+        assert_eq!(rate_text(0.0, 1.0, "game"), "0 games");
     }
 }

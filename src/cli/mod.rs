@@ -10,28 +10,41 @@
 //! - `replay FILE`: a validated record, trick by trick ([`replay`]); with `--html OUT`, the
 //!   self-contained HTML replay viewer ([`crate::picture::replay_html`]).
 //! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
-//! - `rules`: the rules reference (`docs/rules.md`, built in).
+//! - `rules`: the rules reference (`docs/rules.md`, built in), set for a terminal
+//!   ([`rules::render`]).
 //! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.
 //!
-//! Exit codes: 0 success (also quitting a game, or its input closing), 1 a runtime error
-//! (an unwritable file, …), 2 a usage error or an invalid record.
+//! Long runs (`arena`, `ladder`) show their progress on a terminal's stderr only
+//! ([`progress::GameProgress`]), after saying what they play and roughly how long it takes
+//! ([`crate::arena::estimate`]).
+//!
+//! Exit codes (also in `--help`): 0 success (also quitting a game, or its input closing);
+//! 1 a runtime error while working (a file that cannot be written, a bot that fails);
+//! 2 a usage error or an invalid input (a bad option, bot name, output path or record),
+//! always found before the first game; 3 the results were written but an extra output
+//! (`ladder --plot`) was not.
 
 use std::io::{self, BufRead, Write};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
+use crate::arena::estimate::Estimate;
 use crate::{run_arena, ArenaConfig, Scoring, Variant};
 
 pub mod bench;
 mod hint;
 pub mod play;
+pub mod progress;
 pub mod replay;
+pub mod rules;
 pub mod style;
 
 pub use style::Style;
+
+use progress::{worker_threads, GameProgress};
 
 #[derive(Parser)]
 #[command(
@@ -39,7 +52,10 @@ pub use style::Style;
     version,
     about = "Yokai Septet engine tools",
     after_help = "The rules (R1..R10): `yokai-septet rules`, or docs/rules.md in the repository.\n\
-                  The Python API: docs/api.md; the README is the guide."
+                  The Python API: docs/api.md; the README is the guide.\n\
+                  Exit codes: 0 done; 1 a runtime error while working; 2 a usage error or an \
+                  invalid input (found before any work); 3 results written, an extra output \
+                  (ladder --plot) not."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -56,7 +72,7 @@ enum Command {
     Replay(ReplayArgs),
     /// Measure the engine's throughput: random playouts, one thread, per variant.
     Bench(BenchArgs),
-    /// Print the rules of the game (R1..R10), as in docs/rules.md.
+    /// Print the rules of the game (R1..R10), as in docs/rules.md (set for a terminal).
     Rules,
     /// Round-robin duplicate arenas between bots, summarised as a Markdown Elo table.
     Ladder(LadderArgs),
@@ -71,14 +87,14 @@ struct LadderArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Comma-separated bot names (default: every built-in bot at its default budget).
-    #[arg(long)]
+    #[arg(long, long_help = LADDER_BOTS_HELP)]
     bots: Option<String>,
     /// Games per pair (rounded up to whole duplicate groups).
     #[arg(long, default_value_t = 40)]
     games: u64,
     /// Worker threads per arena (0 = one per core). Timings are per decision on one core
     /// either way, but other threads compete for shared caches and memory.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Master seed of every pairing's deals and bots.
     #[arg(long, default_value_t = 0)]
@@ -104,7 +120,7 @@ struct ArenaArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.
-    #[arg(long, default_value = "heuristic,random")]
+    #[arg(long, default_value = "heuristic,random", long_help = ARENA_BOTS_HELP)]
     bots: String,
     /// Number of games (rounded up to whole duplicate groups).
     #[arg(long, default_value_t = 1000)]
@@ -135,10 +151,9 @@ struct PlayArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Bots for the other seats: one name for all, or one per other seat in seat order
-    /// (comma-separated): random, heuristic, pimc, pimc:N, pimc:Nms, pimc:N/P, pimc-dd, pimc-dd:N,
-    /// pimc-dd:Nms; through the Python console script also a Python policy,
+    /// (comma-separated); through the Python console script also a Python policy,
     /// module:attribute.
-    #[arg(long, default_value = "heuristic")]
+    #[arg(long, default_value = "heuristic", long_help = PLAY_BOTS_HELP)]
     bots: String,
     /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games).
     #[arg(long, default_value_t = 0)]
@@ -152,7 +167,43 @@ struct PlayArgs {
     /// Write the game's JSON record here (kept up to date while you play, and at the end).
     #[arg(long)]
     save: Option<PathBuf>,
+    /// Resume the game saved in this record (by --save) where it stopped: its variant,
+    /// scoring, seed and round cap come from the record; give the --bots and --seat you
+    /// played with.
+    #[arg(long, value_name = "GAME.json", conflicts_with_all = ["variant", "scoring", "seed", "max_rounds"])]
+    load: Option<PathBuf>,
 }
+
+/// Every bot family and its budget forms, for the `--bots` help (the names
+/// `bots::bot_by_name` reads; a test checks that every family of `bots::BOT_NAMES` is
+/// named here).
+macro_rules! bot_names_help {
+    () => {
+        "Bot names: random; heuristic; nn (the model shipped for the variant), nn:PATH (a \
+         model saved as .safetensors); pimc (determinized heuristic playouts), pimc:N (N \
+         playouts per decision), pimc:Nms (N milliseconds per decision), pimc:N/P (and P \
+         playouts per passing pick), pimc-random (random playouts); pimc-dd (solved \
+         worlds), pimc-dd:N (N worlds), pimc-dd:Nms; ismcts (information-set tree \
+         search), ismcts:N (N iterations), ismcts:Nms."
+    };
+}
+
+const PLAY_BOTS_HELP: &str = concat!(
+    "Bots for the other seats: one name for all, or one per other seat in seat order \
+     (comma-separated); through the Python console script also a Python policy, \
+     module:attribute.\n\n",
+    bot_names_help!()
+);
+
+const ARENA_BOTS_HELP: &str = concat!(
+    "Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.\n\n",
+    bot_names_help!()
+);
+
+const LADDER_BOTS_HELP: &str = concat!(
+    "Comma-separated bot names (default: every built-in bot at its default budget).\n\n",
+    bot_names_help!()
+);
 
 #[derive(Args)]
 struct ReplayArgs {
@@ -180,6 +231,13 @@ struct BenchArgs {
 /// The rules reference, built into the tool so that a wheel or binary user has it too.
 pub const RULES: &str = include_str!("../../docs/rules.md");
 
+/// Exit code of a runtime error while working.
+pub const EXIT_RUNTIME: i32 = 1;
+/// Exit code of a usage error or an invalid input, found before any work.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code of a run whose results were written but whose extra output was not.
+pub const EXIT_PARTIAL: i32 = 3;
+
 /// A subcommand's failure: the message and the exit code.
 pub struct Failure {
     pub code: i32,
@@ -189,14 +247,14 @@ pub struct Failure {
 impl Failure {
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure {
-            code: 2,
+            code: EXIT_USAGE,
             message: message.into(),
         }
     }
 
     pub fn runtime(message: impl Into<String>) -> Failure {
         Failure {
-            code: 1,
+            code: EXIT_RUNTIME,
             message: message.into(),
         }
     }
@@ -255,7 +313,9 @@ where
         Command::Play(a) => play_cmd(a, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Bench(a) => bench_cmd(a, out),
-        Command::Rules => out.write_all(RULES.as_bytes()).map_err(Failure::from),
+        Command::Rules => out
+            .write_all(rules::render(RULES, style).as_bytes())
+            .map_err(Failure::from),
         Command::Ladder(a) => ladder_cmd(a, out, err),
     };
     let _ = out.flush();
@@ -288,26 +348,25 @@ fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
     config.threads = a.threads;
     config.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
     config.duplicate = !a.no_duplicate;
+    crate::arena::check(&config).map_err(|e| Failure::usage(e.to_string()))?;
 
-    let bar = if a.json {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(config.total_games())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed_precise} < {eta}]")
-            .expect("a valid template"),
+    let total = config.total_games();
+    let threads = worker_threads(a.threads);
+    let progress = GameProgress::new(&format!("arena {variant}"), total, a.threads, !a.json);
+    let estimate = calibrated(&progress, &config.bots, &config, |e| {
+        e.seconds(&config, threads)
+    });
+    progress.plan(
+        &format!(
+            "arena {variant}: {total} games of {} on {threads} thread{}",
+            bots.join(" vs "),
+            if threads == 1 { "" } else { "s" }
+        ),
+        estimate,
     );
-    // Update the bar in batches: a shared counter is cheap, the bar's lock is not.
-    let done = AtomicU64::new(0);
-    let progress = || {
-        let k = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if k.is_multiple_of(64) {
-            bar.set_position(k);
-        }
-    };
-    let report = run_arena(&config, &progress).map_err(|e| Failure::usage(e.to_string()))?;
-    bar.finish_and_clear();
+    let report = run_arena(&config, &|| progress.game_done(None))
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    progress.finish();
     if a.json {
         let json =
             serde_json::to_string_pretty(&report).map_err(|e| Failure::runtime(e.to_string()))?;
@@ -325,6 +384,9 @@ fn play_cmd(
     style: Style,
 ) -> Result<(), Failure> {
     let variant = parse_variant(&a.variant)?;
+    if let Some(path) = &a.save {
+        check_writable("--save", path)?;
+    }
     let opts = play::PlayOptions {
         variant,
         scoring: parse_scoring(&a.scoring)?,
@@ -333,6 +395,7 @@ fn play_cmd(
         seed: a.seed,
         max_rounds: (a.max_rounds > 0).then_some(a.max_rounds),
         save: a.save,
+        load: a.load,
         style,
     };
     play::play(&opts, input, out).map(|_| ())
@@ -371,11 +434,84 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
     bench::bench(&variants, a.seconds, out)
 }
 
-/// Writes a picture as SVG, or as PNG by the file's extension where pixels are built in.
-fn write_plot(path: &std::path::Path, svg: &str) -> Result<(), Failure> {
-    let png = path
+/// A rough duration of the run (`seconds` of a calibration of `bots`) and how it was
+/// found, where the progress is shown (a terminal); `None` elsewhere, or if the
+/// calibration fails (the run itself then reports the error).
+fn calibrated(
+    progress: &GameProgress,
+    bots: &[String],
+    config: &ArenaConfig,
+    seconds: impl FnOnce(&Estimate) -> Result<f64, crate::arena::ArenaError>,
+) -> Option<(f64, String)> {
+    if !progress.is_visible() {
+        return None;
+    }
+    progress.note("timing a few decisions of each bot…");
+    let mut names: Vec<String> = Vec::new();
+    for b in bots {
+        if !names.contains(b) {
+            names.push(b.clone());
+        }
+    }
+    let e = crate::arena::estimate::calibrate(config, &names, Duration::from_millis(500)).ok()?;
+    let s = seconds(&e).ok()?;
+    Some((
+        s,
+        format!(
+            "per decision {}; {:.0} decisions a game",
+            e.costs_text(),
+            e.decisions_per_game
+        ),
+    ))
+}
+
+/// The picture format `--plot` asks for, refused before any work where this build cannot
+/// draw it.
+fn plot_format(path: &Path) -> Result<bool, Failure> {
+    let ext = path
         .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("svg") => Ok(false),
+        Some("png") if cfg!(feature = "raster") => Ok(true),
+        Some("png") => Err(Failure::usage(format!(
+            "--plot {}: this build draws SVG only (PNG needs the `raster` feature, which the \
+             pip-installed yokai-septet has); name a .svg file",
+            path.display()
+        ))),
+        _ => Err(Failure::usage(format!(
+            "--plot {}: name a .svg or .png file",
+            path.display()
+        ))),
+    }
+}
+
+/// Checks that `path` can be written (its folder exists and takes files) without changing
+/// what is there: an existing file is opened for writing but not truncated; a new one is
+/// created and removed again.
+fn check_writable(option: &str, path: &Path) -> Result<(), Failure> {
+    use std::fs::OpenOptions;
+    let refuse = |e: io::Error| {
+        Failure::usage(format!(
+            "{option} {}: cannot write there: {e}",
+            path.display()
+        ))
+    };
+    if path.exists() {
+        OpenOptions::new().append(true).open(path).map_err(refuse)?;
+    } else {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(refuse)?;
+        std::fs::remove_file(path).map_err(refuse)?;
+    }
+    Ok(())
+}
+
+/// Writes a picture as SVG, or as PNG (`png`, where pixels are built in).
+fn write_plot(path: &Path, svg: &str, png: bool) -> Result<(), Failure> {
     let bytes = if png {
         #[cfg(feature = "raster")]
         {
@@ -384,18 +520,40 @@ fn write_plot(path: &std::path::Path, svg: &str) -> Result<(), Failure> {
                 .map_err(|e| Failure::runtime(e.to_string()))?
         }
         #[cfg(not(feature = "raster"))]
-        {
-            return Err(Failure::usage(format!(
-                "--plot {}: this build draws SVG only (PNG needs the `raster` feature, which \
-                 the pip-installed yokai-septet has); name a .svg file",
-                path.display()
-            )));
-        }
+        unreachable!("plot_format refuses PNG in this build")
     } else {
         svg.as_bytes().to_vec()
     };
     std::fs::write(path, bytes)
         .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))
+}
+
+/// The ladder's bars: the whole ladder, and the pairing in progress.
+struct LadderBars {
+    progress: GameProgress,
+    part: std::sync::Mutex<Option<ProgressBar>>,
+}
+
+impl crate::arena::ladder::LadderProgress for LadderBars {
+    fn pairing_started(&self, a: &str, b: &str, games: u64) {
+        let bar = self.progress.part(&format!("{a} vs {b}"), games);
+        if let Some(old) = self.part.lock().unwrap().replace(bar) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn game_done(&self) {
+        self.progress.game_done(self.part.lock().unwrap().as_ref());
+    }
+
+    fn pairing_done(&self, done: usize, total: usize) {
+        if let Some(bar) = self.part.lock().unwrap().take() {
+            let label = bar.prefix();
+            bar.finish_and_clear();
+            self.progress
+                .note(&format!("pairing {done}/{total} done: {label}"));
+        }
+    }
 }
 
 fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Failure> {
@@ -412,15 +570,59 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     arena.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
     arena.threads = a.threads;
     let config = crate::arena::ladder::LadderConfig { arena };
-    let variant = config.arena.variant.name();
-    let report = crate::arena::ladder::run_ladder(&config, &mut |done, total| {
-        let _ = writeln!(err, "ladder {variant}: pairing {done}/{total} done");
-    })
-    .map_err(|e| Failure::usage(e.to_string()))?;
-    if let Some(path) = &a.plot {
-        write_plot(path, &crate::picture::ladder_svg(&report))?;
-        writeln!(err, "ladder {variant}: drew {}", path.display())?;
+    // Everything that can be refused is refused before the first game.
+    config.check().map_err(|e| Failure::usage(e.to_string()))?;
+    let png = match &a.plot {
+        Some(path) => {
+            let png = plot_format(path)?;
+            check_writable("--plot", path)?;
+            png
+        }
+        None => false,
+    };
+    if let Some(path) = &a.out {
+        check_writable("--out", path)?;
     }
+    let variant = config.arena.variant.name();
+    let pairings = config.pairings() as u64;
+    let per_pair = config.arena.total_games();
+    let threads = worker_threads(a.threads);
+    let bars = LadderBars {
+        progress: GameProgress::new(
+            &format!("ladder {variant}"),
+            pairings * per_pair,
+            a.threads,
+            true,
+        ),
+        part: std::sync::Mutex::new(None),
+    };
+    let estimate = calibrated(&bars.progress, &config.arena.bots, &config.arena, |e| {
+        let m = config.arena.bots.len();
+        let mut seconds = 0.0;
+        for a in 0..m {
+            for b in a + 1..m {
+                let pair = ArenaConfig {
+                    bots: vec![config.arena.bots[a].clone(), config.arena.bots[b].clone()],
+                    ..config.arena.clone()
+                };
+                seconds += e.seconds(&pair, threads)?;
+            }
+        }
+        Ok(seconds)
+    });
+    bars.progress.plan(
+        &format!(
+            "ladder {variant}: {pairings} pairings × {per_pair} games = {} games on {threads} \
+             thread{}",
+            pairings * per_pair,
+            if threads == 1 { "" } else { "s" }
+        ),
+        estimate,
+    );
+    let report = crate::arena::ladder::run_ladder(&config, &bars)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    bars.progress.finish();
+    // The table first: a picture that cannot be drawn must not lose the results.
     let md = report.markdown();
     match &a.out {
         Some(path) => {
@@ -439,6 +641,14 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
             )?;
         }
         None => writeln!(out, "{md}")?,
+    }
+    out.flush()?;
+    if let Some(path) = &a.plot {
+        write_plot(path, &crate::picture::ladder_svg(&report), png).map_err(|f| Failure {
+            code: EXIT_PARTIAL,
+            message: format!("the table is written, but not the picture: {}", f.message),
+        })?;
+        writeln!(err, "ladder {variant}: drew {}", path.display())?;
     }
     Ok(())
 }

@@ -20,6 +20,7 @@ use crate::rules::state::{Outcome, Phase, RoundResult, TrickResult};
 
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};
+use crate::names::count;
 
 /// Makes the bot for a `--bots` name that is not a built-in one, if it knows the name
 /// (`None` otherwise). The Python console script registers one that seats Python policies
@@ -59,6 +60,9 @@ pub struct PlayOptions {
     pub max_rounds: Option<u32>,
     /// Where to write the JSON record (at every prompt and at the end).
     pub save: Option<PathBuf>,
+    /// A saved game to resume: its variant, scoring, seed and round cap replace the ones
+    /// above; the bots and the seat are the ones above.
+    pub load: Option<PathBuf>,
     pub style: Style,
 }
 
@@ -73,6 +77,7 @@ impl PlayOptions {
             seed,
             max_rounds: None,
             save: None,
+            load: None,
             style: Style::PLAIN,
         }
     }
@@ -206,7 +211,12 @@ impl Table {
                         .filter(|&&su| view.seals(side) >> su as u8 & 1 == 1)
                         .map(|&su| self.style.suit_letter(su))
                         .collect();
-                    format!("{} {s} [{}]", self.side_label(side), suits.join(" "))
+                    let label = self.side_label(side);
+                    match suits.len() {
+                        0 => format!("{label} no seals"),
+                        1 => format!("{label} 1 seal ({})", suits[0]),
+                        k => format!("{label} {k} seals ({})", suits.join(" ")),
+                    }
                 } else {
                     format!("{} {s}", self.side_label(side))
                 }
@@ -240,7 +250,17 @@ where
     R: BufRead + ?Sized,
     W: Write + ?Sized,
 {
-    let v = opts.variant;
+    let resume = match &opts.load {
+        Some(path) => Some(load(path)?),
+        None => None,
+    };
+    let config = match &resume {
+        Some(saved) => *saved.state().config(),
+        None => GameConfig::new(opts.variant, opts.seed)
+            .with_scoring(opts.scoring)
+            .with_max_rounds(opts.max_rounds),
+    };
+    let v = config.variant;
     let n = v.num_players();
     let me = opts.seat;
     if me >= n {
@@ -268,7 +288,7 @@ where
             seat_names.push("you".to_string());
         } else {
             let name = others.next().expect("n - 1 names");
-            let seed = opts
+            let seed = config
                 .seed
                 .wrapping_add((p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let bot =
@@ -277,9 +297,6 @@ where
             seat_names.push(name);
         }
     }
-    let config = GameConfig::new(v, opts.seed)
-        .with_scoring(opts.scoring)
-        .with_max_rounds(opts.max_rounds);
     let mut m = Match::new(config);
     let mut t = Table {
         variant: v,
@@ -288,7 +305,18 @@ where
         style: opts.style,
         bosses: vec![Vec::new(); n],
     };
-    intro(&t, opts, out)?;
+    intro(&t, &config, out)?;
+    if let Some(saved) = &resume {
+        replay_saved(&mut t, &mut m, &mut bots, saved)?;
+        let path = opts.load.as_deref().expect("a resumed game was loaded");
+        writeln!(
+            out,
+            "Resumed {} at round {}, after {} of its decisions (the bots as --bots names them).",
+            path.display(),
+            m.state().round(),
+            actions_of(&saved.record()).len()
+        )?;
+    }
 
     let mut round_shown = None;
     let end = loop {
@@ -340,6 +368,85 @@ where
     Ok(end)
 }
 
+/// A saved game to resume: a valid record of a game that is not over.
+fn load(path: &std::path::Path) -> Result<Match, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("--load: cannot read {}: {e}", path.display())))?;
+    let saved = Match::from_json(&text)
+        .map_err(|e| Failure::usage(format!("--load {}: {e}", path.display())))?;
+    if saved.state().is_over() {
+        return Err(Failure::usage(format!(
+            "--load {}: this game is over (`yokai-septet replay {}` shows it)",
+            path.display(),
+            path.display()
+        )));
+    }
+    Ok(saved)
+}
+
+/// Every decision of a record, in the order the engine took them (each round's picks seat
+/// by seat, then its tricks).
+fn actions_of(record: &crate::record::Record) -> Vec<Card> {
+    let mut actions = Vec::new();
+    for round in &record.rounds {
+        for picks in &round.passes {
+            actions.extend(picks.iter().copied());
+        }
+        for trick in &round.tricks {
+            actions.extend(trick.cards.iter().copied());
+        }
+    }
+    actions
+        .into_iter()
+        .map(|id| Card::new(id).expect("a validated record holds valid card ids"))
+        .collect()
+}
+
+/// Plays the saved game's decisions again from its seed, asking each bot for its own
+/// decisions as it did then (so that its random stream is where it was, and the game goes
+/// on as it would have without the break), and rebuilding the table's tallies silently.
+fn replay_saved(
+    t: &mut Table,
+    m: &mut Match,
+    bots: &mut [Option<Box<dyn Bot>>],
+    saved: &Match,
+) -> Result<(), Failure> {
+    let record = saved.record();
+    let mut round = None;
+    for card in actions_of(&record) {
+        let s = *m.state();
+        if round != Some(s.round()) {
+            round = Some(s.round());
+            t.bosses = vec![Vec::new(); t.n()];
+        }
+        let p = s
+            .current_player()
+            .expect("a recorded decision has a player");
+        if let Some(bot) = &mut bots[p] {
+            bot.try_act(&s.view(p))
+                .map_err(|e| Failure::runtime(format!("{}: {e}", t.names[p])))?;
+        }
+        let outcome = m.apply(card).map_err(|e| {
+            Failure::usage(format!("the saved game does not replay from its seed: {e}"))
+        })?;
+        narrate(
+            t,
+            &s,
+            p,
+            card,
+            &outcome,
+            &m.state().view(t.me),
+            &mut std::io::sink(),
+        )?;
+    }
+    if m.record() != record {
+        return Err(Failure::usage(
+            "the saved game was not dealt from its seed (R10), so it cannot be resumed",
+        ));
+    }
+    Ok(())
+}
+
 fn save(opts: &PlayOptions, m: &Match) -> Result<(), Failure> {
     if let Some(path) = &opts.save {
         let json = serde_json::to_string_pretty(&m.record()).expect("a record serialises");
@@ -349,13 +456,13 @@ fn save(opts: &PlayOptions, m: &Match) -> Result<(), Failure> {
     Ok(())
 }
 
-fn intro<W: Write + ?Sized>(t: &Table, opts: &PlayOptions, out: &mut W) -> Result<(), Failure> {
+fn intro<W: Write + ?Sized>(t: &Table, config: &GameConfig, out: &mut W) -> Result<(), Failure> {
     let v = t.variant;
     write!(out, "{}", t.style.bold(&format!("Yokai Septet {v}")))?;
     if !v.is_seal() {
-        write!(out, " ({} scoring)", opts.scoring)?;
+        write!(out, " ({} scoring)", config.scoring)?;
     }
-    writeln!(out, " · seed {}", opts.seed)?;
+    writeln!(out, " · seed {}", config.seed)?;
     let seats: Vec<String> = (0..t.n()).map(|p| format!("{p} {}", t.names[p])).collect();
     writeln!(out, "Seats: {}", seats.join(" · "))?;
     match t.partner() {
@@ -543,7 +650,8 @@ fn parse_decision(t: &Table, view: &SeatView, text: &str) -> Result<Vec<Card>, S
         let left = t.variant.pass_count() - view.num_picks(t.me);
         if tokens.len() > left {
             return Err(format!(
-                "You have {left} card(s) left to pass; you named {}.",
+                "You have {} left to pass; you named {}.",
+                count(left, "card"),
                 tokens.len()
             ));
         }
@@ -551,8 +659,14 @@ fn parse_decision(t: &Table, view: &SeatView, text: &str) -> Result<Vec<Card>, S
         let picked: CardSet = view.my_passes().map(|(c, _)| c).collect();
         for tok in tokens {
             let c = parse_token(hand, view.legal_actions(), tok)?;
-            if picked.contains(c) || chosen.contains(&c) {
+            if picked.contains(c) {
                 return Err(format!("You already chose {c} to pass."));
+            }
+            if chosen.contains(&c) {
+                return Err(format!(
+                    "You named {c} twice: each card is passed once. Nothing was chosen; \
+                     try again."
+                ));
             }
             chosen.push(c);
         }

@@ -46,7 +46,12 @@ pub fn replay(
     if let Some(s) = rec.scoring {
         write!(out, " ({s} scoring)")?;
     }
-    writeln!(out, " · seed {} · {} round(s)", rec.seed, rec.rounds.len())?;
+    writeln!(
+        out,
+        " · seed {} · {}",
+        rec.seed,
+        crate::names::count(rec.rounds.len(), "round")
+    )?;
     for (r, round) in rec.rounds.iter().enumerate() {
         if only_round.is_some_and(|k| k != r) {
             continue;

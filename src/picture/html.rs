@@ -11,6 +11,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::cards::{left_of, Card};
+use crate::names::count;
 use crate::record::{Match, Record, RoundRecord};
 use crate::rules::deal::Deal;
 use crate::rules::state::State;
@@ -142,9 +143,9 @@ fn deal_text(r: usize, round: &RoundRecord, t: &Table) -> String {
     for (p, hand) in round.hands.iter().enumerate() {
         let _ = write!(
             s,
-            r#"<div class="ys-face ys-seat-{p}">Seat {p} holds {}</div><div class="ys-back ys-seat-{p}">Seat {p} holds {} cards</div>"#,
+            r#"<div class="ys-face ys-seat-{p}">Seat {p} holds {}</div><div class="ys-back ys-seat-{p}">Seat {p} holds {}</div>"#,
             codes(hand),
-            hand.len()
+            count(hand.len(), "card")
         );
     }
     s + &scores_text(t)
@@ -157,22 +158,42 @@ fn pass_text(r: usize, round: &RoundRecord, t: &Table, n: usize) -> String {
         let _ = write!(s, " Seat {l} leads.");
     }
     s += "</p>";
-    // Each passed card is visible to its giver and its receiver only.
+    // Each passed card is visible to its giver and its receiver only: the whole list for
+    // the giver (and the whole table), and for any other seat the cards it received
+    // beside the count.
     for p in 0..n {
-        let _ = write!(s, "<div>Seat {p} passes");
-        for (c, to) in t.seats[p].picks.as_deref().unwrap_or_default() {
-            let _ = write!(
-                s,
-                r#" <span class="ys-face ys-seat-{p} ys-seat-{to}">{c} to seat {to}</span>"#
-            );
+        let picks = t.seats[p].picks.as_deref().unwrap_or_default();
+        let _ = write!(
+            s,
+            r#"<div class="ys-passes" data-seat="{p}">Seat {p} passes <span class="ys-face ys-seat-{p}">{}</span><span class="ys-back ys-seat-{p}">"#,
+            pass_list(picks)
+        );
+        for to in (0..n).filter(|&to| to != p) {
+            let mine: Vec<(Card, usize)> = picks.iter().copied().filter(|x| x.1 == to).collect();
+            if !mine.is_empty() {
+                let _ = write!(
+                    s,
+                    r#"<span class="ys-face ys-seat-{to}">{} </span>"#,
+                    pass_list(&mine)
+                );
+            }
         }
         let _ = write!(
             s,
-            r#" <span class="ys-back ys-seat-{p}">({} cards in all)</span></div>"#,
-            round.passes[p].len()
+            "({} in all)</span></div>",
+            count(round.passes[p].len(), "card")
         );
     }
     s + &scores_text(t)
+}
+
+/// Passed cards with their receivers: `D5 to seat 3, S8 to seat 0`.
+fn pass_list(picks: &[(Card, usize)]) -> String {
+    let parts: Vec<String> = picks
+        .iter()
+        .map(|(c, to)| format!("{c} to seat {to}"))
+        .collect();
+    parts.join(", ")
 }
 
 fn trick_text(
@@ -331,9 +352,9 @@ fn page(rec: &Record, steps: &[Step], n: usize) -> String {
         (false, _) => "not finished".to_string(),
     };
     let summary = format!(
-        "seed {} · {} round(s) · {}",
+        "seed {} · {} · {}",
         rec.seed,
-        rec.rounds.len(),
+        count(rec.rounds.len(), "round"),
         end
     );
     let mut seat_css = String::new();

@@ -26,6 +26,67 @@ const INK: &str = "#23283a";
 const PAPER: &str = "#f7f4ea";
 const ACCENT: &str = "#e07b00";
 
+/// How a card face is drawn: whole or fanned (covered but for its left strip), lit or
+/// dimmed (a card the acting seat may not choose).
+///
+/// A fanned face shows only its corner index (letter, value, marks): the big centred
+/// value would show through the strip cut, and a cut `13` reads as `1`. A dimmed face is
+/// drawn in opaque colours mixed with the paper, never with transparency, so that the
+/// cards it covers do not show through it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Look {
+    pub fanned: bool,
+    pub dim: bool,
+}
+
+impl Look {
+    const ALL: [Look; 4] = [
+        Look {
+            fanned: false,
+            dim: false,
+        },
+        Look {
+            fanned: false,
+            dim: true,
+        },
+        Look {
+            fanned: true,
+            dim: false,
+        },
+        Look {
+            fanned: true,
+            dim: true,
+        },
+    ];
+
+    fn index(self) -> usize {
+        usize::from(self.fanned) * 2 + usize::from(self.dim)
+    }
+
+    /// The face's id in `<defs>`: `ys-c12`, `ys-c12-dim`, `ys-c12-fan`, `ys-c12-fan-dim`.
+    fn id(self, c: Card) -> String {
+        format!(
+            "ys-c{}{}{}",
+            c.id(),
+            if self.fanned { "-fan" } else { "" },
+            if self.dim { "-dim" } else { "" }
+        )
+    }
+}
+
+/// How much of the paper a dimmed face mixes into its colours.
+const DIM: f32 = 0.55;
+
+/// `#rrggbb` mixed with the paper colour, `t` of the way (opaque).
+fn toward_paper(hex: &str, t: f32) -> String {
+    let channel = |s: &str, k: usize| u8::from_str_radix(&s[1 + 2 * k..3 + 2 * k], 16).unwrap_or(0);
+    let mix = |k: usize| {
+        let (a, b) = (channel(hex, k) as f32, channel(PAPER, k) as f32);
+        (a + (b - a) * t).round() as u8
+    };
+    format!("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2))
+}
+
 /// A suit's card colour and the text colour on it (R1: green, purple, pink, yellow,
 /// black, red, blue).
 pub(crate) fn suit_colors(s: Suit) -> (&'static str, &'static str) {
@@ -111,7 +172,7 @@ pub(crate) fn document(t: &Table) -> String {
 pub(crate) fn picture(t: &Table, opts: Options) -> String {
     let mut body = Canvas {
         out: String::with_capacity(16 * 1024),
-        used: CardSet::EMPTY,
+        used: [CardSet::EMPTY; 4],
         back: false,
     };
     body.table(t, opts);
@@ -127,18 +188,21 @@ pub(crate) fn picture(t: &Table, opts: Options) -> String {
     );
     let _ = write!(out, "<title>{}</title>", esc(&title));
     if opts.defs {
-        out += &defs(body.used, body.back);
+        out += &defs(&body.used, body.back);
     }
     out += &body.out;
     out += "</svg>";
     out
 }
 
-/// The faces of `cards` (and the card back) as an SVG `<defs>` element.
-pub(crate) fn defs(cards: CardSet, back: bool) -> String {
+/// The faces of `cards` (one set per [`Look`], by `Look::index`) and the card back as an
+/// SVG `<defs>` element.
+pub(crate) fn defs(cards: &[CardSet; 4], back: bool) -> String {
     let mut out = String::from("<defs>");
-    for c in cards {
-        card_face(&mut out, c);
+    for look in Look::ALL {
+        for c in cards[look.index()] {
+            card_face(&mut out, c, look);
+        }
     }
     if back {
         out += concat!(
@@ -151,13 +215,27 @@ pub(crate) fn defs(cards: CardSet, back: bool) -> String {
     out
 }
 
-/// Every face of the Seal deck (a superset of the standard deck) and the back.
+/// Every face of the Seal deck (a superset of the standard deck) in every look, and the
+/// back.
 pub(crate) fn all_defs() -> String {
-    defs(CardSet((1u64 << SEAL_DECK) - 1), true)
+    defs(&[CardSet((1u64 << SEAL_DECK) - 1); 4], true)
 }
 
-fn card_face(out: &mut String, c: Card) {
+/// The corner value's width at most, in SVG units: two digits are set condensed to fit,
+/// so that the index stays inside the narrowest strip of a fanned hand.
+pub(crate) const INDEX_VALUE_WIDTH: f32 = 13.0;
+
+fn card_face(out: &mut String, c: Card, look: Look) {
     let (bg, fg) = suit_colors(c.suit());
+    let (bg, fg, edge) = if look.dim {
+        (
+            toward_paper(bg, DIM),
+            toward_paper(fg, DIM),
+            toward_paper("#111111", DIM),
+        )
+    } else {
+        (bg.to_string(), fg.to_string(), "#111111".to_string())
+    };
     let value = if c == Card::ACE {
         "A".to_string()
     } else {
@@ -165,8 +243,8 @@ fn card_face(out: &mut String, c: Card) {
     };
     let _ = write!(
         out,
-        r##"<g id="ys-c{}"><rect x=".5" y=".5" width="35" height="51" rx="4" fill="{bg}" stroke="#111" stroke-width="1"/>"##,
-        c.id()
+        r##"<g id="{}"><rect x=".5" y=".5" width="35" height="51" rx="4" fill="{bg}" stroke="{edge}" stroke-width="1"/>"##,
+        look.id(c)
     );
     if c.is_boss() {
         let _ = write!(
@@ -186,15 +264,25 @@ fn card_face(out: &mut String, c: Card) {
             r#"<text x="12" y="13" font-size="9" font-weight="bold" fill="{fg}">b</text>"#
         );
     }
+    // Two digits are condensed into the index's width (the font's "13" is wider).
+    let condensed = if value.len() > 1 {
+        format!(r#" textLength="{INDEX_VALUE_WIDTH}" lengthAdjust="spacingAndGlyphs""#)
+    } else {
+        String::new()
+    };
     let _ = write!(
         out,
-        r#"<text x="3" y="26" font-size="12" font-weight="bold" fill="{fg}">{value}</text>"#
+        r#"<text x="3" y="26" font-size="12" font-weight="bold" fill="{fg}"{condensed} class="index">{value}</text>"#
     );
     if c.is_boss() {
         let _ = write!(
             out,
             r#"<text x="4" y="38" font-size="9" fill="{fg}">★</text>"#
         );
+    }
+    if look.fanned {
+        out.push_str("</g>");
+        return;
     }
     if c == Card::ACE {
         let _ = write!(
@@ -220,7 +308,8 @@ pub(crate) fn esc(s: &str) -> String {
 /// The picture's body being written, and the card faces it uses.
 struct Canvas {
     out: String,
-    used: CardSet,
+    /// Faces used, one set per [`Look`] (by `Look::index`).
+    used: [CardSet; 4],
     back: bool,
 }
 
@@ -240,9 +329,24 @@ impl Canvas {
         );
     }
 
-    /// A card face at `(x, y)` (top-left), scaled by `scale`.
+    /// A whole, lit card face at `(x, y)` (top-left), scaled by `scale`.
     fn card(&mut self, c: Card, x: f32, y: f32, scale: f32, extra: &str) {
-        self.used.insert(c);
+        self.card_as(
+            c,
+            Look {
+                fanned: false,
+                dim: false,
+            },
+            x,
+            y,
+            scale,
+            extra,
+        );
+    }
+
+    /// A card face in `look` at `(x, y)` (top-left), scaled by `scale`.
+    fn card_as(&mut self, c: Card, look: Look, x: f32, y: f32, scale: f32, extra: &str) {
+        self.used[look.index()].insert(c);
         let place = if scale == 1.0 {
             format!(r#"x="{x}" y="{y}""#)
         } else {
@@ -250,8 +354,8 @@ impl Canvas {
         };
         let _ = write!(
             self.out,
-            r##"<use href="#ys-c{}" {place} class="card" data-card="{c}"{extra}/>"##,
-            c.id()
+            r##"<use href="#{}" {place} class="card" data-card="{c}"{extra}/>"##,
+            look.id(c)
         );
     }
 
@@ -544,12 +648,12 @@ impl Canvas {
                     step.clamp(8.0, CARD_W)
                 );
             }
-            let extra = if dim_illegal && !t.legal.contains(c) {
-                r#" opacity="0.45""#
-            } else {
-                ""
+            let look = Look {
+                // Every card but the last is covered but for its strip.
+                fanned: k + 1 < n && step < CARD_W,
+                dim: dim_illegal && !t.legal.contains(c),
             };
-            self.card(c, cx, y, 1.0, extra);
+            self.card_as(c, look, cx, y, 1.0, "");
         }
         self.out += "</g>";
         if !picks.is_empty() {
@@ -568,7 +672,7 @@ impl Canvas {
         for k in 0..len {
             self.back(x + 10.0 + 12.0 * k as f32, y);
         }
-        let mut text = format!("{len} cards");
+        let mut text = crate::names::count(len, "card");
         if phase == Phase::Pass && num_picks > 0 {
             text += &format!(" · {num_picks} picked");
         }

@@ -47,7 +47,7 @@ impl fmt::Display for Table {
             let marker = if self.to_act == Some(p) { '*' } else { ' ' };
             let hand = match seat.hand {
                 Some(h) => h.to_string(),
-                None => format!("({} cards, hidden)", seat.hand_len),
+                None => format!("({}, hidden)", crate::names::count(seat.hand_len, "card")),
             };
             write!(
                 f,

@@ -96,13 +96,19 @@ fn counts_from_py(obj: &Bound<'_, PyAny>) -> PyResult<ArenaCounts> {
     serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid counts: {e}")))
 }
 
+/// An arena function of Python: `(extra positional arguments, the arena's arguments, then
+/// the keyword-only [extras], each `None` by default)`.
 macro_rules! arena_fn {
     ($(#[$doc:meta])* $name:ident, $pyname:literal, ($($extra:ident : $ty:ty),*), |$py:ident, $config:ident| $body:expr) => {
+        arena_fn!($(#[$doc])* $name, $pyname, ($($extra : $ty),*), [], |$py, $config| $body);
+    };
+    ($(#[$doc:meta])* $name:ident, $pyname:literal, ($($extra:ident : $ty:ty),*), [$($kw:ident),*], |$py:ident, $config:ident| $body:expr) => {
         $(#[$doc])*
         #[pyfunction(name = $pyname)]
         #[pyo3(signature = (
             $($extra,)* bots = None, variant = Arg(None), games = None, seed = Arg(None), *,
             scoring = Arg(None), max_rounds = Arg(None), duplicate = true, threads = Arg(None)
+            $(, $kw = None)*
         ))]
         #[allow(clippy::too_many_arguments)]
         pub(crate) fn $name<'py>(
@@ -116,6 +122,7 @@ macro_rules! arena_fn {
             max_rounds: Arg<'py>,
             duplicate: bool,
             threads: Arg<'py>,
+            $($kw: Option<Bound<'py, PyAny>>,)*
         ) -> PyResult<Bound<'py, PyAny>> {
             let bots = match bots {
                 Some(b) => b,
@@ -144,11 +151,72 @@ fn summary_to_py<'py>(
     json_to_py(py, &v)
 }
 
-fn play(py: Python<'_>, config: &ArenaConfig, start: u64, end: u64) -> PyResult<ArenaCounts> {
-    py.allow_threads(|| {
-        super::guard("arena", || {
-            run_arena_range(config, start, end, &|| {}).map_err(arena_err)
-        })
+fn play(
+    py: Python<'_>,
+    config: &ArenaConfig,
+    start: u64,
+    end: u64,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ArenaCounts> {
+    with_progress(py, end - start, progress, "arena", |tick| {
+        run_arena_range(config, start, end, tick).map_err(arena_err)
+    })
+}
+
+/// Runs `work` without the GIL, on a thread of its own, while this thread calls
+/// `progress(done, total)` (a Python callable, or `None` for none) about ten times a
+/// second as games finish (`work` calls its argument once per finished game), and once at
+/// the end. An exception raised by `progress` is raised once the work is over.
+fn with_progress<T: Send>(
+    py: Python<'_>,
+    total: u64,
+    progress: Option<&Bound<'_, PyAny>>,
+    what: &str,
+    work: impl FnOnce(&(dyn Fn() + Sync)) -> PyResult<T> + Send,
+) -> PyResult<T> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::{Duration, Instant};
+    let Some(callback) = progress.filter(|p| !p.is_none()) else {
+        return py.allow_threads(|| super::guard(what, || work(&|| {})));
+    };
+    if !callback.is_callable() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "progress must be a callable progress(done, total), True, False or None, not {}",
+            callback.repr()?
+        )));
+    }
+    let done = AtomicU64::new(0);
+    let tick = || {
+        done.fetch_add(1, Ordering::Relaxed);
+    };
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| super::guard(what, || work(&tick)));
+        let mut shown = None;
+        let mut failed = None;
+        loop {
+            let finished = py.allow_threads(|| {
+                let start = Instant::now();
+                while !handle.is_finished() && start.elapsed() < Duration::from_millis(100) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                handle.is_finished()
+            });
+            let k = done.load(Ordering::Relaxed);
+            if failed.is_none() && shown != Some(k) {
+                shown = Some(k);
+                failed = callback.call1((k, total)).err();
+            }
+            if finished {
+                break;
+            }
+        }
+        let result = handle
+            .join()
+            .unwrap_or_else(|_| Err(PyValueError::new_err("the arena's thread failed")));
+        match failed {
+            Some(e) => Err(e),
+            None => result,
+        }
     })
 }
 
@@ -161,8 +229,11 @@ arena_fn!(
     /// name per side (team) or per seat, or a comma-separated string; ``games`` is rounded
     /// up to whole duplicate groups; ``threads=0`` uses every core. The summary depends
     /// only on the arguments other than ``threads``.
-    arena, "arena", (), |py, config| {
-        let counts = play(py, &config, 0, config.total_games())?;
+    ///
+    /// ``progress``: a callable ``progress(done, total)``, called about ten times a second
+    /// with the number of games finished (``yokai_septet.arena`` turns ``True`` into a bar).
+    arena, "arena", (), [progress], |py, config| {
+        let counts = play(py, &config, 0, config.total_games(), progress.as_ref())?;
         summary_to_py(py, &config, &counts)
     }
 );
@@ -171,7 +242,7 @@ arena_fn!(
     /// The raw counts (a dict of integers) of the games ``start..end`` of the arena with
     /// these arguments; merge them with :func:`_arena_summary`.
     arena_counts, "_arena_counts", (start: u64, end: u64), |py, config| {
-        let counts = play(py, &config, start, end)?;
+        let counts = play(py, &config, start, end, None)?;
         counts_to_py(py, &counts)
     }
 );
@@ -255,10 +326,12 @@ arena_fn!(
     /// (bool ``[N, num_actions]``), ``labels`` and ``played`` (card ids), ``values`` (float32
     /// ``[N, num_actions]``: the teacher's value of each card where it searched, else NaN),
     /// ``heuristic`` (the ``heuristic`` bot's card ids), ``games`` and ``seats``.
-    imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), |py, config| {
+    /// ``progress``: as for :func:`arena`.
+    imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), [progress], |py, config| {
         let config = ImitationConfig { arena: config, teacher, labelled };
-        let data = py.allow_threads(|| {
-            super::guard("imitation_data", || imitation::generate(&config).map_err(arena_err))
+        let total = config.arena.total_games();
+        let data = with_progress(py, total, progress.as_ref(), "imitation_data", |tick| {
+            imitation::generate(&config, tick).map_err(arena_err)
         })?;
         dataset_to_py(py, config.arena.variant.num_actions(), data)
     }

@@ -32,8 +32,9 @@ def test_the_console_script_is_installed():
     assert os.path.exists(SCRIPT), SCRIPT
 
 
-def on_terminal(args, answer=None, timeout=60.0):
-    """Runs the console script with a pseudo-terminal as stdin, stdout and stderr.
+def on_terminal(args, answer=None, timeout=60.0, program=None):
+    """Runs the console script (or ``program``, a list: ``[sys.executable, "-c", code]``)
+    with a pseudo-terminal as stdin, stdout and stderr.
 
     ``answer(screen_so_far)`` may return bytes to type. Returns (exit code, screen text with
     colours and cursor moves removed, raw bytes). Fails the test if the command does not end
@@ -42,7 +43,7 @@ def on_terminal(args, answer=None, timeout=60.0):
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 100, 0, 0))
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["TERM"] = "xterm-256color"
-    child = subprocess.Popen([SCRIPT, *args], stdin=slave, stdout=slave, stderr=slave,
+    child = subprocess.Popen([*(program or [SCRIPT]), *args], stdin=slave, stdout=slave, stderr=slave,
                              env=env, start_new_session=True, close_fds=True)
     os.close(slave)
     raw = bytearray()
@@ -97,6 +98,9 @@ def test_arena_on_a_terminal_shows_progress_and_finishes():
     # while the worker threads drew the progress bar.
     code, text, raw = on_terminal(ARENA, timeout=120)
     assert code == 0, text
+    assert re.search(r"arena 4p: 20000 games of heuristic vs random on \d+ threads?: roughly ",
+                     text), text
+    assert "in all, judging by the first" in text
     assert re.search(r"\d+/20000 games", text), "no progress bar was drawn:\n" + text[-800:]
     assert "heuristic" in text and "random" in text
     assert re.search(r"20000 games, \d+ decisions in [\d.]+ s on \d+ threads?: \d+ games/s", text), text
@@ -109,6 +113,78 @@ def test_arena_piped_prints_the_same_table_without_a_bar():
     j = piped(["arena", "--games", "200", "--json"])
     assert j.returncode == 0, j.stderr
     assert json.loads(j.stdout)["summary"]["games"] == 200
+    assert j.stderr == ""
+
+
+def test_arena_json_on_a_terminal_keeps_the_json_clean():
+    code, text, _ = on_terminal(["arena", "--games", "2000", "--json"], timeout=60)
+    assert code == 0, text
+    assert "games [" not in text and "judging by" not in text
+    assert json.loads(text)["summary"]["games"] == 2000
+
+
+LADDER = ["ladder", "--variant", "4p", "--bots", "random,heuristic,pimc:4", "--games", "40",
+          "--max-rounds", "3"]
+
+
+def test_ladder_on_a_terminal_says_what_it_plays_and_shows_each_pairing():
+    code, text, _ = on_terminal(LADDER, timeout=180)
+    assert code == 0, text[-800:]
+    assert re.search(r"ladder 4p: 3 pairings × 40 games = 120 games on \d+ threads?", text), text
+    assert re.search(r"120 games on \d+ threads?: roughly .+ \(per decision random [\d.]+ ms, "
+                     r"heuristic [\d.]+ ms, pimc:4 [\d.]+ ms; \d+ decisions a game\)", text), text
+    assert re.search(r"random vs heuristic .*\d+/40 games", text), text
+    assert re.search(r"ladder 4p .*\d+/120 games", text), text
+    assert "pairing 3/3 done: heuristic vs pimc:4" in text
+    assert "| rank | bot | Elo |" in text
+
+
+def test_ladder_piped_prints_only_its_table():
+    p = piped(LADDER, timeout=180)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("### 4p") and "| rank | bot | Elo |" in p.stdout
+    assert p.stderr == ""
+
+
+def test_python_arena_shows_progress_on_a_terminal_and_never_when_piped():
+    code = ("import yokai_septet as ys; "
+            "s = ys.arena(['heuristic', 'random'], games=4000, max_rounds=3); "
+            "print('games', s['games'])")
+    status, text, _ = on_terminal([], timeout=120, program=[sys.executable, "-c", code])
+    assert status == 0, text
+    assert re.search(r"\d+/4000", text), "no progress on a terminal:\n" + text
+    assert "games 4000" in text
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "games 4000\n" and p.stderr == ""
+
+
+def test_play_load_on_a_terminal_resumes_where_the_game_stopped(tmp_path):
+    path = tmp_path / "game.json"
+    typed = [0]
+
+    def some_then_quit(screen: str) -> bytes:
+        prompts = len(PROMPT.findall(ANSI.sub("", screen)))
+        if prompts > typed[0]:
+            typed[0] = prompts
+            return b"1\n" if prompts <= 5 else b"q\n"
+        return b""
+    code, text, _ = on_terminal(["play", "--seed", "7", "--save", str(path)],
+                                answer=some_then_quit, timeout=60)
+    assert code == 0 and "You left the game." in text, text[-600:]
+    saved = json.loads(path.read_text())
+    picks = sum(len(p) for r in saved["rounds"] for p in r["passes"])
+    assert picks >= 5
+    typed = [0]
+    code, text, _ = on_terminal(["play", "--load", str(path), "--save", str(path)],
+                                answer=answer_every_prompt(typed), timeout=90)
+    assert code == 0, text[-800:]
+    assert f"Resumed {path} at round 0" in text
+    assert "seed 7" in text and ("Game over" in text or "round cap" in text)
+    final = json.loads(path.read_text())
+    assert final["over"] and final["seed"] == 7
+    # The decisions made before the break are the game's first ones.
+    assert final["rounds"][0]["passes"][0][:3] == saved["rounds"][0]["passes"][0][:3]
 
 
 def answer_every_prompt(typed: list[int]):

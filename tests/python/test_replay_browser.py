@@ -177,3 +177,34 @@ def test_seat_selector_hides_the_other_hands(browser, tmp_path):
     assert visible_hand(page, 0) != []
     assert errors == []
     page.close()
+
+
+def pass_lines(page) -> dict:
+    """The visible text of each seat's pass line in the info panel, by seat."""
+    lines = page.inner_text("#info").splitlines()
+    return {int(x.split()[1]): x.strip() for x in lines if x.startswith("Seat ") and " passes" in x}
+
+
+def test_seal_pass_texts_name_each_card_with_its_receiver_in_every_view(browser, tmp_path):
+    g = bot_game("seal", 6)
+    passes = g.record()["rounds"][0]["passes"]
+    page, errors = open_replay(browser, tmp_path, g)
+    page.keyboard.press("ArrowRight")
+    assert page.inner_text("#label").startswith("Round 0 · passing")
+    # Seal passing: one card to each other seat, left, partner, right (R4.2).
+    to = {p: [(ys.Game.card_name(c), (p + 1 + k) % 4) for k, c in enumerate(passes[p])]
+          for p in range(4)}
+    whole = {p: f"Seat {p} passes " + ", ".join(f"{c} to seat {r}" for c, r in to[p])
+             for p in range(4)}
+    assert pass_lines(page) == whole
+    for v in range(4):
+        page.select_option("#seat", str(v))
+        shown = pass_lines(page)
+        for p in range(4):
+            if p == v:
+                assert shown[p] == whole[p]
+            else:
+                mine = [c for c, r in to[p] if r == v]
+                assert shown[p] == f"Seat {p} passes {mine[0]} to seat {v} (3 cards in all)", shown
+    assert errors == []
+    page.close()

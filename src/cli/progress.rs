@@ -1,0 +1,157 @@
+//! The progress of long runs (`arena`, `ladder`; any command that plays many games):
+//! bars with an ETA on stderr, drawn only where stderr is a terminal, so that piped
+//! output and `--json` stay exactly the report.
+//!
+//! Before the games start, [`GameProgress::plan`] says what will be played; once the first
+//! games (one per worker thread) have finished, it says roughly how long the whole run will
+//! take, judging by them. A run made of parts (a ladder's pairings) shows one bar for the
+//! part in progress under the overall one ([`GameProgress::part`]).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use indicatif::{HumanDuration, MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// How many games a run plays, and where its bars are drawn.
+pub struct GameProgress {
+    multi: MultiProgress,
+    overall: ProgressBar,
+    /// When the games started (set again by [`GameProgress::plan`]).
+    start: std::sync::Mutex<Instant>,
+    done: AtomicU64,
+    total: u64,
+    /// Games after which the first estimate of the run's duration is printed: one per
+    /// worker thread, so that every thread has finished a game (never, in a run of parts).
+    calibrate_at: AtomicU64,
+}
+
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("a valid template")
+        .progress_chars("█▉▊▋▌▍▎▏ ")
+}
+
+/// `threads` as a pool runs it: 0 means one per core.
+pub fn worker_threads(threads: usize) -> usize {
+    if threads > 0 {
+        threads
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+impl GameProgress {
+    /// `total` games labelled `what` (`arena 4p`), on `threads` worker threads (0: one per
+    /// core). Drawn on stderr only if `visible` and stderr is a terminal.
+    pub fn new(what: &str, total: u64, threads: usize, visible: bool) -> GameProgress {
+        let target = if visible {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let multi = MultiProgress::with_draw_target(target);
+        let overall = multi.add(ProgressBar::new(total));
+        overall.set_style(style(
+            "{prefix} {bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}]",
+        ));
+        overall.set_prefix(what.to_string());
+        // Slow bots finish a game every few seconds: keep the clock and the ETA moving.
+        overall.enable_steady_tick(Duration::from_millis(500));
+        GameProgress {
+            multi,
+            overall,
+            start: std::sync::Mutex::new(Instant::now()),
+            done: AtomicU64::new(0),
+            total,
+            calibrate_at: AtomicU64::new((worker_threads(threads) as u64).clamp(1, total.max(1))),
+        }
+    }
+
+    /// Whether anything is drawn (stderr is a terminal and the bars were asked for).
+    pub fn is_visible(&self) -> bool {
+        !self.multi.is_hidden()
+    }
+
+    /// Prints `line` above the bars (on a terminal only).
+    pub fn note(&self, line: &str) {
+        let _ = self.multi.println(line);
+    }
+
+    /// Says what will be played (`line`: the games, the line-up, the threads) and roughly
+    /// how long it takes (`seconds`, from a calibration, when known), before the first
+    /// game; a second estimate follows once the first games have finished.
+    pub fn plan(&self, line: &str, estimate: Option<(f64, String)>) {
+        // The clocks start with the games, not with the calibration.
+        *self.start.lock().unwrap() = Instant::now();
+        self.overall.reset_elapsed();
+        self.overall.reset_eta();
+        match estimate {
+            Some((seconds, how)) => self.note(&format!(
+                "{line}: roughly {} ({how})",
+                HumanDuration(Duration::from_secs_f64(seconds.max(0.0)))
+            )),
+            None => self.note(line),
+        }
+    }
+
+    /// A bar for one part of the run (`games` games labelled `label`), under the overall
+    /// one; finish it with [`ProgressBar::finish_and_clear`].
+    pub fn part(&self, label: &str, games: u64) -> ProgressBar {
+        // One bar ticking on its own clock: a second one's ticks would be dropped by the
+        // shared terminal's rate limit, and its line would stand still. The part's bar
+        // ticks; the overall one moves with every game.
+        self.overall.disable_steady_tick();
+        // Parts (a ladder's pairings) go at different speeds: the first games say nothing
+        // of the whole.
+        self.calibrate_at.store(u64::MAX, Ordering::Relaxed);
+        let bar = self.multi.add(ProgressBar::new(games));
+        bar.enable_steady_tick(Duration::from_millis(500));
+        bar.set_style(style(
+            "  {prefix} {bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}]",
+        ));
+        bar.set_prefix(label.to_string());
+        bar
+    }
+
+    /// One game finished (from any thread), in the overall bar and in `part`'s.
+    pub fn game_done(&self, part: Option<&ProgressBar>) {
+        self.overall.inc(1);
+        if let Some(p) = part {
+            p.inc(1);
+        }
+        let k = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if k == self.calibrate_at.load(Ordering::Relaxed) && k < self.total {
+            let elapsed = self.start.lock().unwrap().elapsed();
+            let whole = elapsed.mul_f64(self.total as f64 / k as f64);
+            self.note(&format!(
+                "about {} in all, judging by the first {k} game{}",
+                HumanDuration(whole),
+                if k == 1 { "" } else { "s" }
+            ));
+        }
+    }
+
+    /// Clears the bars (the report follows on stdout).
+    pub fn finish(&self) {
+        self.overall.finish_and_clear();
+        let _ = self.multi.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_progress_counts_without_drawing() {
+        let p = GameProgress::new("arena 4p", 3, 2, false);
+        assert!(!p.is_visible());
+        let part = p.part("a vs b", 3);
+        for _ in 0..3 {
+            p.game_done(Some(&part));
+        }
+        assert_eq!(part.position(), 3);
+        assert_eq!(p.overall.position(), 3);
+        p.finish();
+    }
+}
