@@ -223,9 +223,13 @@ def test_vector_env_stepped_while_another_thread_reads(obs_dtype):
     v = ys.VectorEnv(**kw)
     v.reset()
     stop = threading.Event()
+    first_read = threading.Event()
     bad, borrowed, reads = [], [], []
 
     def stepper():
+        # On a loaded machine the reader may not be scheduled before all the steps are
+        # done; start stepping once it has read at least once, so the two overlap.
+        first_read.wait(timeout=30)
         try:
             for _ in range(steps):
                 v.step(v.action_masks().argmax(axis=1))
@@ -243,6 +247,7 @@ def test_vector_env_stepped_while_another_thread_reads(obs_dtype):
                 try:
                     f()
                     reads.append(1)
+                    first_read.set()
                 except RuntimeError as e:
                     (borrowed if is_borrow_error(e) else bad).append(e)
                 except Exception as e:  # pragma: no cover
