@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::scoring::seals_to_win;
-use crate::rules::state::{Phase, RoundResult, State};
+use crate::rules::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
 use super::{bot_rng, budget_text, first_best, uniform_card, Bot, Evaluation};

@@ -8,7 +8,18 @@
 use crate::cards::{left_of, pass_source, pass_target};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::config::{GameConfig, Variant};
-use crate::rules::state::{Phase, RoundResult, State};
+use crate::rules::{Phase, RoundResult, State};
+
+/// Views of a position. (The method lives here, with [`SeatView`], so that the rules
+/// need not know the information sets built on them.)
+impl State {
+    /// The view of `seat` (`seat < num_players`; panics otherwise): what that seat may
+    /// know, the only input of bots and observations.
+    pub fn view(&self, seat: usize) -> SeatView<'_> {
+        assert!(seat < self.num_players(), "seat {seat} out of range");
+        SeatView::new(self, seat)
+    }
+}
 
 /// One seat's information set over a game in progress.
 #[derive(Clone, Copy)]
@@ -396,6 +407,41 @@ impl<'a> SeatView<'a> {
         if union != self.unknown_cards() {
             return None;
         }
-        Some(self.state.with_hidden_hands(self.seat, &hands, picks))
+        Some(self.with_hidden_hands(&hands, picks))
+    }
+
+    /// A copy of the state in which each seat but this one holds `hands[seat]` (checked
+    /// by the caller), scrubbed of everything this seat cannot know. The seed is dropped
+    /// (0): it would reveal every deal.
+    fn with_hidden_hands(&self, hands: &[CardSet; 4], picks: Option<&[[Card; 3]; 4]>) -> State {
+        let mut s = *self.state;
+        s.replace_seed(0);
+        for (p, &hand) in hands.iter().enumerate().take(self.num_players()) {
+            if p != self.seat {
+                self.hide(&mut s, p, hand, picks.map(|k| &k[p]));
+            }
+        }
+        s
+    }
+
+    /// Replaces `seat`'s hidden hand in `s`, and scrubs what this seat cannot know about
+    /// `seat` so that nothing hidden survives in the copy: its dealt hand becomes `hand`
+    /// plus what it played, and each pick that did not come to this seat becomes
+    /// `picks[k]` if given (during passing), else one of the hand's lowest cards.
+    fn hide(&self, s: &mut State, seat: usize, hand: CardSet, picks: Option<&[Card; 3]>) {
+        s.replace_hand(seat, hand, hand.union(s.played_by(seat)));
+        let v = s.variant();
+        let in_passing = s.phase() == Phase::Pass;
+        let mut filler = hand.iter();
+        for k in 0..s.picks(seat).len() {
+            let seen_by_me = !in_passing && pass_target(v, seat, k) == self.seat;
+            if !seen_by_me {
+                let card = match picks {
+                    Some(p) if in_passing => p[k],
+                    _ => filler.next().unwrap_or(Card::ACE),
+                };
+                s.replace_pick(seat, k, card);
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ use crate::cards::{left_of, pass_target};
 use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::rules::config::{GameConfig, Variant};
-use crate::rules::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
+use crate::rules::{Phase, RoundEnd, RoundResult, State, TrickResult};
 
 pub(crate) mod chart;
 pub(crate) mod html;
@@ -229,7 +229,8 @@ impl Table {
     /// The side's label: `team 0 (seats 0,2)` or `seat 1`.
     pub fn side_label(&self, side: usize) -> String {
         if self.variant().has_teams() {
-            format!("team {side} (seats {},{})", side, side + 2)
+            let [a, b] = crate::cards::team_seats(side);
+            format!("team {side} (seats {a},{b})")
         } else {
             format!("seat {side}")
         }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::rules::state::{RoundEnd, RoundResult, State};
+use crate::rules::{RoundEnd, RoundResult, State};
 
 /// The record schema version written and accepted.
 pub const RECORD_VERSION: u64 = 1;

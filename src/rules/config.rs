@@ -110,16 +110,6 @@ impl Variant {
             3
         }
     }
-
-    /// The side (team, or the player itself in `3p`) of `seat`.
-    #[inline]
-    pub const fn side_of(self, seat: usize) -> usize {
-        if self.has_teams() {
-            seat & 1
-        } else {
-            seat
-        }
-    }
 }
 
 impl FromStr for Variant {

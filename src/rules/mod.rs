@@ -4,6 +4,7 @@
 
 pub(crate) mod config;
 pub(crate) mod deal;
+pub(crate) mod outcome;
 pub(crate) mod passing;
 #[cfg(test)]
 pub(crate) mod position;
@@ -14,9 +15,10 @@ pub(crate) mod trick;
 pub use crate::cards::pass_target;
 pub use config::{Episode, GameConfig, Scoring, Variant};
 pub use deal::Deal;
+pub use outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
 pub use passing::legal_picks;
 pub use scoring::{
     blocked_seals, boss_points, boss_threshold, boss_value, seals_to_win, LOSING_TRICKS,
 };
-pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};
+pub use state::{Phase, State};
 pub use trick::{legal_plays, winning_index};

@@ -35,7 +35,7 @@
 use crate::cards::{left_of, relative_to, Card, CardSet, NUM_SUITS};
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
-use crate::rules::state::{Phase, RoundEnd};
+use crate::rules::{Phase, RoundEnd};
 use crate::simd::expand::expand;
 use crate::simd::{self, Cpu, CpuLevel, Kernel};
 
