@@ -61,7 +61,8 @@ pub(crate) fn strength(card: Card, led: u8, trump: u8) -> u8 {
 ///
 /// 1. The A wins. 2. Else the highest trump. 3. Else the highest card of the led suit.
 ///
-/// Of equal cards (two copies of a seal boss) the first played wins ([`strength`]).
+/// Of equal cards (two copies of a seal boss) the first played wins: a later card must
+/// have a strictly greater strength.
 #[inline]
 pub fn winning_index(cards: &[Card], trump: Suit) -> usize {
     let led = cards[0].suit() as u8;
