@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo test --locked
+cargo test --locked --features cli
 
 python3 -m venv .venv-test
 # shellcheck disable=SC1091

@@ -85,7 +85,7 @@ pub(crate) fn side_mask(variant: Variant, side: usize) -> u8 {
 pub fn pass_target(variant: Variant, seat: usize, k: usize) -> usize {
     match variant {
         // Across the table.
-        Variant::FourPlayer => left_of(seat, 2, 4),
+        Variant::FourPlayer => partner_of(seat),
         // To the left.
         Variant::ThreePlayer => left_of(seat, 1, 3),
         // One card to each other player: left, partner, right, in that order.
@@ -97,7 +97,7 @@ pub fn pass_target(variant: Variant, seat: usize, k: usize) -> usize {
 #[inline]
 pub(crate) fn pass_source(variant: Variant, receiver: usize, k: usize) -> usize {
     match variant {
-        Variant::FourPlayer => left_of(receiver, 2, 4),
+        Variant::FourPlayer => partner_of(receiver),
         Variant::ThreePlayer => left_of(receiver, 2, 3),
         Variant::Seal | Variant::SealShort => left_of(receiver, 3 - k, 4),
     }
