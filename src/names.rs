@@ -36,7 +36,7 @@ pub(crate) use names;
 #[cfg(test)]
 mod tests {
     use crate::rl::reward::RewardMode;
-    use crate::rules::{Episode, Phase, RoundEnd, Scoring, Variant};
+    use crate::{Episode, Phase, RoundEnd, Scoring, Variant};
 
     /// Every value's name is unique, finds the value again, and is what it displays.
     fn round_trip<T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display>(

@@ -1,8 +1,8 @@
-//! Pictures of the table: what one picture shows ([`Table`]), drawn as text (the
-//! `Display` impls in `text.rs`), as SVG ([`svg`]), as a self-contained HTML replay
-//! viewer ([`html`]) and, with the `raster` feature, as pixels ([`raster`]).
+//! Pictures of the table: what one picture shows (`Table`), drawn as text (the
+//! `Display` impls in `text.rs`), as SVG (`svg.rs`), as a self-contained HTML replay
+//! viewer (`html.rs`) and, with the `raster` feature, as pixels (`raster.rs`).
 //!
-//! A [`Table`] is built either from a [`State`] (the referee's view: every hand) or from a
+//! A `Table` is built either from a [`State`] (the referee's view: every hand) or from a
 //! [`SeatView`] (one seat's view: the other hands are only counted). Built from a
 //! `SeatView`, it cannot show anything that seat does not know (R10): the view is all it
 //! reads.
