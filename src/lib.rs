@@ -40,6 +40,8 @@
 
 // Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token).
 #![deny(unsafe_code)]
+// Every public item says what it is.
+#![warn(missing_docs)]
 
 // The source is grouped by concern (docs/architecture.md has the map). Groups whose
 // paths users write (`rules::`, `arena::`, `simd::`, …) are public with curated contents
@@ -48,7 +50,9 @@
 pub mod arena;
 pub mod bots;
 mod cards;
+// Its items' docs come with the command-line tool's own rework (issue 35's other items).
 #[cfg(feature = "cli")]
+#[allow(missing_docs)]
 pub mod cli;
 mod error;
 mod infoset;

@@ -18,12 +18,19 @@ pub const SEAL_DECK: usize = 56;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Suit {
+    /// Wind (`W`): values 1–7; its 1 is the A.
     Wind = 0,
+    /// Earth (`E`): values 2–8.
     Earth = 1,
+    /// Charm (`C`): values 3–9.
     Charm = 2,
+    /// Lightning (`L`): values 4–10.
     Lightning = 3,
+    /// Darkness (`D`): values 5–11.
     Darkness = 4,
+    /// Fire (`F`): values 6–12.
     Fire = 5,
+    /// Snow (`S`): values 7–13.
     Snow = 6,
 }
 
@@ -49,6 +56,7 @@ impl Suit {
         }
     }
 
+    /// The suit's index (0..6), its place in R1's order.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -59,6 +67,7 @@ impl Suit {
         ['W', 'E', 'C', 'L', 'D', 'F', 'S'][self as usize]
     }
 
+    /// The suit's English name (`Wind`, …).
     pub const fn name(self) -> &'static str {
         [
             "Wind",
@@ -153,6 +162,7 @@ impl Card {
         }
     }
 
+    /// The card's id (its action number).
     #[inline]
     pub const fn id(self) -> u8 {
         self.0
@@ -298,6 +308,7 @@ impl FromStr for Card {
 pub struct CardSet(pub u64);
 
 impl CardSet {
+    /// No card.
     pub const EMPTY: CardSet = CardSet(0);
     /// The 49 standard cards.
     pub const STANDARD_DECK: CardSet = CardSet((1u64 << 49) - 1);
@@ -306,51 +317,61 @@ impl CardSet {
     /// Every boss: the seven of the standard deck and the seven Seal copies.
     pub const BOSSES: CardSet = CardSet(bosses_mask());
 
+    /// The set as its bit mask (bit `i` = card id `i`).
     #[inline]
     pub const fn bits(self) -> u64 {
         self.0
     }
 
+    /// Whether the set holds no card.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// The number of cards in the set.
     #[inline]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `c` is in the set.
     #[inline]
     pub const fn contains(self, c: Card) -> bool {
         self.0 & c.bit() != 0
     }
 
+    /// Adds `c`.
     #[inline]
     pub fn insert(&mut self, c: Card) {
         self.0 |= c.bit();
     }
 
+    /// Takes `c` out.
     #[inline]
     pub fn remove(&mut self, c: Card) {
         self.0 &= !c.bit();
     }
 
+    /// The set with `c` added.
     #[inline]
     pub const fn with(self, c: Card) -> CardSet {
         CardSet(self.0 | c.bit())
     }
 
+    /// The cards in either set.
     #[inline]
     pub const fn union(self, o: CardSet) -> CardSet {
         CardSet(self.0 | o.0)
     }
 
+    /// The cards in both sets.
     #[inline]
     pub const fn intersect(self, o: CardSet) -> CardSet {
         CardSet(self.0 & o.0)
     }
 
+    /// The cards of this set not in `o`.
     #[inline]
     pub const fn minus(self, o: CardSet) -> CardSet {
         CardSet(self.0 & !o.0)

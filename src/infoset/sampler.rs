@@ -187,6 +187,7 @@ impl Default for Sampler {
 }
 
 impl Sampler {
+    /// A sampler; its counting table is filled again for each view it is given.
     pub fn new() -> Sampler {
         Sampler {
             table: [[[0; W]; W]; LAYERS],

@@ -53,11 +53,13 @@ impl<'a> SeatView<'a> {
         }
     }
 
+    /// The game's variant.
     #[inline]
     pub fn variant(&self) -> Variant {
         self.state.variant()
     }
 
+    /// Players at the table.
     #[inline]
     pub fn num_players(&self) -> usize {
         self.state.num_players()
@@ -72,11 +74,13 @@ impl<'a> SeatView<'a> {
 
     // ---- public ----
 
+    /// Whose decision it is, and what kind.
     #[inline]
     pub fn phase(&self) -> Phase {
         self.state.phase()
     }
 
+    /// The seat to act, or `None` when the game is over.
     #[inline]
     pub fn current_player(&self) -> Option<usize> {
         self.state.current_player()
@@ -88,31 +92,37 @@ impl<'a> SeatView<'a> {
         self.current_player() == Some(self.seat)
     }
 
+    /// Round index (0-based) of the round in progress (or the last one, when over).
     #[inline]
     pub fn round(&self) -> u32 {
         self.state.round()
     }
 
+    /// The trump suit of the round (`None` in a seal round before its first lead).
     #[inline]
     pub fn trump_suit(&self) -> Option<Suit> {
         self.state.trump_suit()
     }
 
+    /// The face-up card that named the trump suit (`4p`, `3p`).
     #[inline]
     pub fn trump_card(&self) -> Option<Card> {
         self.state.trump_card()
     }
 
+    /// The round's first leader, once known.
     #[inline]
     pub fn round_leader(&self) -> Option<usize> {
         self.state.round_leader()
     }
 
+    /// The leader of the trick in progress (or about to start), once known.
     #[inline]
     pub fn trick_leader(&self) -> Option<usize> {
         self.state.trick_leader()
     }
 
+    /// Cards of the trick in progress, in play order from its leader.
     #[inline]
     pub fn trick_cards(&self) -> &'a [Card] {
         self.state.trick_cards()
@@ -130,11 +140,13 @@ impl<'a> SeatView<'a> {
         self.state.led_suit_mask()
     }
 
+    /// The suit led in the trick in progress.
     #[inline]
     pub fn led_suit(&self) -> Option<Suit> {
         self.state.led_suit()
     }
 
+    /// Tricks completed this round.
     #[inline]
     pub fn tricks_played(&self) -> usize {
         self.state.tricks_played()
@@ -146,6 +158,7 @@ impl<'a> SeatView<'a> {
         self.state.played_by(seat)
     }
 
+    /// Every card played this round (public).
     #[inline]
     pub fn played(&self) -> CardSet {
         self.state.played()
@@ -157,6 +170,7 @@ impl<'a> SeatView<'a> {
         self.state.won_cards(seat)
     }
 
+    /// Tricks `seat` has taken this round.
     #[inline]
     pub fn tricks_won(&self, seat: usize) -> usize {
         self.state.tricks_won(seat)
@@ -188,16 +202,19 @@ impl<'a> SeatView<'a> {
         self.state.phase() != Phase::Pass
     }
 
+    /// Score of `seat`'s side (teammates share their team's total; seal: suits sealed).
     #[inline]
     pub fn score(&self, seat: usize) -> u16 {
         self.state.score(seat)
     }
 
+    /// Suits sealed by `team` (bit mask), seal variants.
     #[inline]
     pub fn seals(&self, team: usize) -> u8 {
         self.state.seals(team)
     }
 
+    /// The result of the last completed round.
     #[inline]
     pub fn last_round_result(&self) -> Option<RoundResult> {
         self.state.last_round_result()

@@ -33,6 +33,7 @@ names!(RoundEnd {
 pub struct RoundResult {
     /// Seats that won the round, as a bit mask (bit `p` = seat `p`).
     pub winners: u8,
+    /// Why the round ended.
     pub reason: RoundEnd,
     /// What each seat gained this round (seal variants: seals its team made).
     pub points: [u16; 4],
@@ -48,14 +49,18 @@ impl RoundResult {
 /// A completed trick, as reported by [`State::apply`](crate::State::apply).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TrickResult {
+    /// The seat that led the trick.
     pub leader: u8,
     /// Cards in play order starting with the leader's; `len` of them are valid.
     pub cards: [Card; 4],
+    /// The number of cards (one per player).
     pub len: u8,
+    /// The seat that took the trick (R6).
     pub winner: u8,
 }
 
 impl TrickResult {
+    /// The cards in play order, from the leader's.
     pub fn cards(&self) -> &[Card] {
         &self.cards[..self.len as usize]
     }

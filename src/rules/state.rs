@@ -174,26 +174,31 @@ impl State {
 
     // ------------------------------------------------------------------ queries
 
+    /// The game's configuration.
     #[inline]
     pub fn config(&self) -> &GameConfig {
         &self.config
     }
 
+    /// The game's variant.
     #[inline]
     pub fn variant(&self) -> Variant {
         self.config.variant
     }
 
+    /// Players at the table.
     #[inline]
     pub fn num_players(&self) -> usize {
         self.config.variant.num_players()
     }
 
+    /// Whose decision it is, and what kind.
     #[inline]
     pub fn phase(&self) -> Phase {
         self.phase
     }
 
+    /// Whether the game (or the episode) is over.
     #[inline]
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
@@ -241,6 +246,8 @@ impl State {
         Suit::from_index(self.trump as usize)
     }
 
+    /// The face-up card that named the trump suit (`4p`, `3p`; `None` in the seal
+    /// variants).
     #[inline]
     pub fn trump_card(&self) -> Option<Card> {
         self.deal.trump_card
@@ -289,6 +296,7 @@ impl State {
         (self.trick_len > 0).then(|| self.trick[0].suit())
     }
 
+    /// Tricks completed this round.
     #[inline]
     pub fn tricks_played(&self) -> usize {
         self.tricks_played as usize
@@ -314,6 +322,7 @@ impl State {
         self.won[seat]
     }
 
+    /// Tricks `seat` has taken this round.
     #[inline]
     pub fn tricks_won(&self, seat: usize) -> usize {
         self.tricks_won[seat] as usize

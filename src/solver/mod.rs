@@ -452,10 +452,12 @@ impl MoveValues {
         self.values[..self.len].iter().copied().max().unwrap_or(0)
     }
 
+    /// The number of legal cards.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether there is no legal card (never, in the play phase).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -14,13 +14,28 @@ use crate::rules::config::Variant;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WeightsError {
     /// The file could not be read.
-    Io { path: String, message: String },
+    Io {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        message: String,
+    },
     /// The bytes are not a safetensors file.
     NotSafetensors(String),
     /// A metadata entry is missing or has a value this version does not accept.
-    Metadata { key: &'static str, problem: String },
+    Metadata {
+        /// The metadata key.
+        key: &'static str,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// A tensor is missing, of the wrong type, or of a shape that does not fit.
-    Tensor { name: String, problem: String },
+    Tensor {
+        /// The tensor's name (`layers.{i}.weight` or `.bias`).
+        name: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 impl fmt::Display for WeightsError {

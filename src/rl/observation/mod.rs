@@ -45,8 +45,11 @@ use crate::simd::{self, Cpu, CpuLevel, Kernel};
 pub trait ObsValue:
     crate::simd::expand::Expand + PartialEq + std::fmt::Debug + Send + Sync
 {
+    /// Zero.
     const ZERO: Self;
+    /// One.
     const ONE: Self;
+    /// The count `n` as this type (exact: `n` is small).
     fn from_count(n: u8) -> Self;
 }
 
