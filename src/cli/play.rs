@@ -365,8 +365,8 @@ fn intro<W: Write + ?Sized>(t: &Table, opts: &PlayOptions, out: &mut W) -> Resul
             out,
             "You are seat {}; your partner is seat {q} (\"us\"); seats {} and {} are \"them\".",
             t.me,
-            (t.me + 1) % 4,
-            (t.me + 3) % 4
+            crate::cards::left_of(t.me, 1, 4),
+            crate::cards::left_of(t.me, 3, 4)
         )?,
         None => writeln!(out, "You are seat {}; everyone plays for themselves.", t.me)?,
     }
