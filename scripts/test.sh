@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo test --locked --workspace
+cargo test --locked --workspace --features cli
 # The declared rust-version (Cargo.toml) really builds the crate: no std or core API newer
 # than it.
 cargo clippy --locked --all-targets --features python,cli,raster -- -A clippy::all -D clippy::incompatible_msrv

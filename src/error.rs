@@ -10,13 +10,33 @@ pub enum IllegalAction {
     /// The game is over; no decision is pending.
     GameOver,
     /// The action is not a card id of this variant (0..num_actions-1).
-    OutOfRange { action: i128, num_actions: usize },
+    OutOfRange {
+        /// The action as given.
+        action: i128,
+        /// The variant's number of actions (its card ids).
+        num_actions: usize,
+    },
     /// The card is not in the current player's hand.
-    NotInHand { card: Card, seat: usize },
+    NotInHand {
+        /// The card played or picked.
+        card: Card,
+        /// The player who tried.
+        seat: usize,
+    },
     /// During passing: this card is already picked to be passed.
-    AlreadyPicked { card: Card, seat: usize },
+    AlreadyPicked {
+        /// The card picked again.
+        card: Card,
+        /// The player who tried.
+        seat: usize,
+    },
     /// The player holds a card of the led suit and must play one (R5).
-    MustFollowSuit { card: Card, led: Suit },
+    MustFollowSuit {
+        /// The card played.
+        card: Card,
+        /// The suit led in the trick.
+        led: Suit,
+    },
 }
 
 impl fmt::Display for IllegalAction {
@@ -55,9 +75,13 @@ impl std::error::Error for IllegalAction {}
 /// An invalid game configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConfigError {
+    /// A variant name that is not one of `4p`, `3p`, `seal`, `seal-short`.
     UnknownVariant(String),
+    /// A scoring name that is not `advanced` or `basic`.
     UnknownScoring(String),
+    /// An episode name that is not `game` or `round`.
     UnknownEpisode(String),
+    /// A round cap of 0 (`None` means no cap).
     ZeroRoundCap,
 }
 
@@ -88,28 +112,46 @@ impl std::error::Error for ConfigError {}
 /// An explicit deal that is not a valid deal for the variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DealError {
+    /// Not one hand per player.
     WrongHandCount {
+        /// The variant's number of players.
         expected: usize,
+        /// The number of hands given.
         got: usize,
     },
+    /// A hand of the wrong size.
     WrongHandSize {
+        /// Whose hand.
         seat: usize,
+        /// The variant's hand size.
         expected: usize,
+        /// The cards given.
         got: usize,
     },
+    /// A card id outside the variant's deck.
     CardOutOfRange {
+        /// The id given.
         id: i128,
+        /// The variant's deck size (ids are `0..deck_size`).
         deck_size: usize,
     },
+    /// A card dealt twice.
     Duplicate {
+        /// The card.
         card: Card,
     },
+    /// A variant that turns a card face up (`4p`, `3p`) was given none.
     TrumpCardExpected,
+    /// A seal variant (no face-up card) was given one.
     TrumpCardUnexpected,
+    /// A hand whose ids are not in ascending order (where the format asks for it).
     NotAscending {
+        /// Whose hand.
         seat: usize,
     },
+    /// The hands and the face-up card are not the whole deck.
     MissingCards {
+        /// The missing cards, as R1 codes.
         missing: String,
     },
 }
@@ -160,11 +202,14 @@ impl std::error::Error for DealError {}
 /// `path` names the field, e.g. `rounds[2].tricks[5].winner`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
+    /// The field at fault, e.g. `rounds[2].tricks[5].winner`.
     pub path: String,
+    /// What is wrong with it.
     pub message: String,
 }
 
 impl RecordError {
+    /// The error `message` about the field at `path`.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> RecordError {
         RecordError {
             path: path.into(),

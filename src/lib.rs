@@ -7,10 +7,11 @@
 //! what this file re-exports:
 //!
 //! - cards: [`Card`], [`Suit`], [`CardSet`] (R1).
-//! - [`rules`]: the configuration ([`GameConfig`], [`Variant`], [`Scoring`], [`Episode`];
+//! - the rules: the configuration ([`GameConfig`], [`Variant`], [`Scoring`], [`Episode`];
 //!   R3, R10), the documented seeded shuffle and validated explicit deals ([`Deal`]; R4.1),
 //!   and the position [`State`], a small `Copy` value whose fields only the rules change
-//!   (passing, tricks, scoring and sealing: R4–R9).
+//!   (passing, tricks, scoring and sealing: R4–R9); [`rules`]: the pure rule functions
+//!   (legal plays and picks, the trick's winner, who passes to whom).
 //! - [`Match`] and [`Record`]: JSON game records and validated replays.
 //! - information sets: [`SeatView`], one seat's information set — all that bots and
 //!   observations may read (R10); [`sampler`]: exactly uniform determinizations.
@@ -39,14 +40,19 @@
 
 // Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token).
 #![deny(unsafe_code)]
+// Every public item says what it is.
+#![warn(missing_docs)]
 
 // The source is grouped by concern (docs/architecture.md has the map). Groups whose
 // paths users write (`rules::`, `arena::`, `simd::`, …) are public with curated contents
 // and private children; the others are private, and the root re-exports what they offer.
+// A type has one public path: `State` and the other rule types are at the root only.
 pub mod arena;
 pub mod bots;
 mod cards;
+// Its items' docs come with the command-line tool's own rework (issue 35's other items).
 #[cfg(feature = "cli")]
+#[allow(missing_docs)]
 pub mod cli;
 mod error;
 mod infoset;
@@ -60,8 +66,9 @@ pub mod rules;
 pub mod simd;
 pub mod solver;
 
+// The PyO3 bindings (`yokai_septet._core`): Python reaches them, Rust users do not.
 #[cfg(feature = "python")]
-pub mod python;
+mod python;
 
 pub use arena::{
     run_arena, run_arena_range, summarize, ArenaConfig, ArenaCounts, ArenaError, ArenaReport,
@@ -74,7 +81,7 @@ pub use infoset::{sampler, Sampler, SeatView};
 pub use record::{record_schema_docs, Match, Record};
 pub use rl::{observation, reward, state_tensor, vector};
 pub use rng::uniform_below;
-pub use rules::{
-    Deal, Episode, GameConfig, Outcome, Phase, RoundEnd, RoundResult, Scoring, State, TrickResult,
-    Variant,
-};
+pub use rules::config::{Episode, GameConfig, Scoring, Variant};
+pub use rules::deal::Deal;
+pub use rules::outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
+pub use rules::state::{Phase, State};

@@ -45,7 +45,7 @@ pub(crate) fn count(k: usize, noun: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::rl::reward::RewardMode;
-    use crate::rules::{Episode, Phase, RoundEnd, Scoring, Variant};
+    use crate::{Episode, Phase, RoundEnd, Scoring, Variant};
 
     /// Every value's name is unique, finds the value again, and is what it displays.
     fn round_trip<T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display>(

@@ -39,7 +39,9 @@ pub struct PlayedGame<'a> {
     pub state: &'a State,
     /// Decisions made by each seat, and the time each seat's policy took over them.
     pub decisions: [u64; 4],
+    /// Nanoseconds each seat's policy took over its decisions.
     pub act_nanos: [u64; 4],
+    /// The slowest single decision of each seat, in nanoseconds.
     pub act_max_nanos: [u64; 4],
 }
 
@@ -102,6 +104,7 @@ pub fn played_game_counts(
 pub struct ArenaCounts {
     /// The game indices counted: sorted, disjoint, non-adjacent half-open ranges.
     pub ranges: Vec<[u64; 2]>,
+    /// Games counted.
     pub games: u64,
     /// Games each entry won (some seat of it among the winners).
     pub wins: Vec<u64>,
@@ -109,7 +112,9 @@ pub struct ArenaCounts {
     pub draws: u64,
     /// Sum of the final scores of each entry's seats.
     pub points: Vec<u64>,
+    /// Rounds played, over all the games counted.
     pub rounds: u64,
+    /// Games stopped by the round cap (R10).
     pub truncated: u64,
     /// Decisions made by each entry's bots.
     pub decisions: Vec<u64>,

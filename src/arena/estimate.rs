@@ -16,6 +16,7 @@ use super::{game_setup, ArenaConfig, ArenaError};
 /// The calibration: decisions per game and seconds per decision of each bot.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
+    /// Decisions in a game of this configuration, on average (from games of `heuristic`).
     pub decisions_per_game: f64,
     /// `(bot name, seconds per decision)`, in the order the names were given.
     pub seconds_per_decision: Vec<(String, f64)>,

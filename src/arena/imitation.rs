@@ -36,6 +36,7 @@ pub struct ImitationConfig {
 /// The labelled decisions, in game order, then decision order.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
+    /// Values per observation (the variant's observation size).
     pub observation_size: usize,
     /// `observation_size` values per decision: the deciding seat's observation.
     pub observations: Vec<u8>,
@@ -63,6 +64,7 @@ impl Dataset {
         self.labels.len()
     }
 
+    /// Whether there is no labelled decision.
     pub fn is_empty(&self) -> bool {
         self.labels.is_empty()
     }

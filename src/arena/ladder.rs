@@ -17,14 +17,18 @@ use crate::arena::{check, elo_of_ratio, run_arena, ArenaConfig, ArenaError, Entr
 /// (`games` games per pair).
 #[derive(Clone, Debug)]
 pub struct LadderConfig {
+    /// The arenas' configuration; its `bots` are the ladder's entries.
     pub arena: ArenaConfig,
 }
 
 /// One pairing's result.
 #[derive(Clone, Debug)]
 pub struct Pairing {
+    /// The first entry (index into the ladder's bots).
     pub a: usize,
+    /// The second entry.
     pub b: usize,
+    /// Games played.
     pub games: u64,
     /// `a`'s summary (win rate, interval, Elo against `b`).
     pub first: EntrySummary,
@@ -37,19 +41,26 @@ pub struct Pairing {
 /// One bot's line of the table.
 #[derive(Clone, Debug)]
 pub struct Rating {
+    /// The bot's name.
     pub bot: String,
+    /// Its Elo rating, fitted over all pairings.
     pub elo: f64,
+    /// The Elo's 95% interval.
     pub elo95: [f64; 2],
     /// Mean over its pairings of its mean milliseconds per decision.
     pub ms_per_decision: f64,
 }
 
+/// A ladder's result: every pairing, then the ratings.
 #[derive(Clone, Debug)]
 pub struct LadderReport {
+    /// What was played.
     pub config: LadderConfig,
+    /// Each pair's result, in the order played.
     pub pairings: Vec<Pairing>,
     /// Best first.
     pub ratings: Vec<Rating>,
+    /// Wall-clock seconds of the whole ladder.
     pub seconds: f64,
 }
 

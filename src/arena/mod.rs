@@ -39,8 +39,10 @@ use crate::rules::config::{GameConfig, Scoring, Variant};
 /// What to play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ArenaConfig {
+    /// The game.
     #[serde(serialize_with = "as_text")]
     pub variant: Variant,
+    /// The scoring mode (R8).
     #[serde(serialize_with = "as_text")]
     pub scoring: Scoring,
     /// The line-up: one bot name per side (team in 4-player variants), or one per seat.
@@ -48,6 +50,7 @@ pub struct ArenaConfig {
     pub bots: Vec<String>,
     /// Games to play; with duplicate deals, rounded up to whole deal groups.
     pub games: u64,
+    /// The seed every deal and bot seed derives from (R10).
     pub seed: u64,
     /// Round cap per game (R10), so that seal games between weak bots terminate.
     pub max_rounds: Option<u32>,
@@ -105,6 +108,7 @@ fn as_text<T: fmt::Display, S: serde::Serializer>(v: &T, s: S) -> Result<S::Ok, 
 /// Why an arena cannot be run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ArenaError {
+    /// A bot name that cannot be built or cannot play the variant.
     Bot(BotError),
     /// The line-up does not fit the variant.
     Lineup(String),

@@ -10,8 +10,11 @@ use crate::rules::state::State;
 /// Throughput of plain random playouts (see [`random_playouts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PlayoutStats {
+    /// Games played.
     pub games: u64,
+    /// Decisions made.
     pub decisions: u64,
+    /// Wall-clock seconds taken (one thread).
     pub seconds: f64,
 }
 

@@ -11,9 +11,11 @@ use super::{base_seats, ArenaConfig, ArenaError};
 /// One line-up entry's results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EntrySummary {
+    /// The bot's name, as in the line-up.
     pub bot: String,
     /// Seats it occupies in each game.
     pub seats: u32,
+    /// Games some seat of it won.
     pub wins: u64,
     /// Games that ended without a winner (round cap).
     pub draws: u64,
@@ -30,19 +32,28 @@ pub struct EntrySummary {
 /// Results that depend only on the configuration (identical at any thread count).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ArenaSummary {
+    /// The variant's name.
     pub variant: String,
+    /// Games played.
     pub games: u64,
+    /// One summary per line-up entry.
     pub entries: Vec<EntrySummary>,
+    /// Mean rounds per game.
     pub rounds_per_game: f64,
+    /// Games stopped by the round cap (R10).
     pub truncated: u64,
+    /// Decisions made by all bots.
     pub decisions: u64,
 }
 
 /// Wall-clock figures of a run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Timing {
+    /// Wall-clock seconds of the run.
     pub seconds: f64,
+    /// Threads used.
     pub threads: usize,
+    /// Decisions per wall-clock second, all threads together.
     pub decisions_per_second: f64,
     /// Mean time per decision of each entry's bots, in milliseconds (one core each).
     pub ms_per_decision: Vec<f64>,
@@ -50,10 +61,14 @@ pub struct Timing {
     pub max_ms_per_decision: Vec<f64>,
 }
 
+/// An arena's result: its configuration, the summary and the timing.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ArenaReport {
+    /// What was played.
     pub config: ArenaConfig,
+    /// The results (the same at any thread count).
     pub summary: ArenaSummary,
+    /// How long it took.
     pub timing: Timing,
 }
 

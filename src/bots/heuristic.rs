@@ -28,6 +28,7 @@ use super::Bot;
 pub struct HeuristicBot;
 
 impl HeuristicBot {
+    /// The heuristic bot (deterministic: the seed is not used).
     pub fn new(_seed: u64) -> HeuristicBot {
         HeuristicBot
     }

@@ -85,6 +85,7 @@ pub struct IsmctsBot {
 }
 
 impl IsmctsBot {
+    /// An IS-MCTS bot with `config`, its random stream from `seed`.
     pub fn new(config: IsmctsConfig, seed: u64) -> IsmctsBot {
         IsmctsBot {
             config,

@@ -141,11 +141,19 @@ pub enum BotError {
     /// A name that is not in the registry.
     Unknown(String),
     /// `nn:PATH` whose weights file cannot be used.
-    Weights { name: String, error: WeightsError },
+    Weights {
+        /// The bot's name as given.
+        name: String,
+        /// What is wrong with the file.
+        error: WeightsError,
+    },
     /// A bot that cannot play the game's variant (a model trained for another).
     Unsupported {
+        /// The bot's name as given.
         name: String,
+        /// The game's variant.
         variant: Variant,
+        /// Why it cannot play it.
         why: String,
     },
 }
@@ -257,6 +265,7 @@ pub struct RandomBot {
 }
 
 impl RandomBot {
+    /// A random bot, its stream from `seed`.
     pub fn new(seed: u64) -> RandomBot {
         RandomBot { rng: bot_rng(seed) }
     }

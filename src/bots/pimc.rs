@@ -19,7 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::scoring::seals_to_win;
-use crate::rules::state::{Phase, RoundResult, State};
+use crate::rules::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
 use super::{bot_rng, budget_text, first_best, uniform_card, Bot, Evaluation};
@@ -28,7 +28,9 @@ use crate::infoset::sampler::Sampler;
 /// The policy that finishes a round inside a determinization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Playout {
+    /// The heuristic bot plays on.
     Heuristic,
+    /// Uniformly random legal cards.
     Random,
 }
 
@@ -40,6 +42,7 @@ pub struct PimcConfig {
     /// Optional wall-clock limit per decision (checked between worlds; makes games
     /// depend on machine speed, so arenas that must be reproducible leave it unset).
     pub time_limit: Option<Duration>,
+    /// The policy that finishes each playout.
     pub playout: Playout,
     /// Playouts per passing pick, spread over the hand like `playouts`; `None` passes as
     /// the heuristic does.
@@ -93,6 +96,7 @@ pub struct PimcBot {
 }
 
 impl PimcBot {
+    /// A PIMC bot with `config`, its random stream from `seed`.
     pub fn new(config: PimcConfig, seed: u64) -> PimcBot {
         PimcBot {
             config,

@@ -89,6 +89,7 @@ pub struct PimcDdBot {
 }
 
 impl PimcDdBot {
+    /// A PIMC bot with exact double-dummy leaves and `config`, its random stream from `seed`.
     pub fn new(config: PimcDdConfig, seed: u64) -> PimcDdBot {
         let early = PimcConfig {
             playouts: config.worlds.saturating_mul(PLAYOUTS_PER_WORLD),

@@ -18,12 +18,19 @@ pub const SEAL_DECK: usize = 56;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Suit {
+    /// Wind (`W`): values 1–7; its 1 is the A.
     Wind = 0,
+    /// Earth (`E`): values 2–8.
     Earth = 1,
+    /// Charm (`C`): values 3–9.
     Charm = 2,
+    /// Lightning (`L`): values 4–10.
     Lightning = 3,
+    /// Darkness (`D`): values 5–11.
     Darkness = 4,
+    /// Fire (`F`): values 6–12.
     Fire = 5,
+    /// Snow (`S`): values 7–13.
     Snow = 6,
 }
 
@@ -49,6 +56,7 @@ impl Suit {
         }
     }
 
+    /// The suit's index (0..6), its place in R1's order.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -59,6 +67,7 @@ impl Suit {
         ['W', 'E', 'C', 'L', 'D', 'F', 'S'][self as usize]
     }
 
+    /// The suit's English name (`Wind`, …).
     pub const fn name(self) -> &'static str {
         [
             "Wind",
@@ -74,13 +83,13 @@ impl Suit {
     /// The boss (value 7) of this suit in the standard deck: id `6·s + 6`.
     #[inline]
     pub const fn boss(self) -> Card {
-        Card(6 * self as u8 + 6)
+        Card(boss_id(self as usize) as u8)
     }
 
     /// The Seal variants' second copy of this suit's boss: id `49 + s`.
     #[inline]
     pub const fn second_boss(self) -> Card {
-        Card(49 + self as u8)
+        Card(second_boss_id(self as usize) as u8)
     }
 
     /// Every card of this suit, both boss copies included.
@@ -153,6 +162,7 @@ impl Card {
         }
     }
 
+    /// The card's id (its action number).
     #[inline]
     pub const fn id(self) -> u8 {
         self.0
@@ -298,6 +308,7 @@ impl FromStr for Card {
 pub struct CardSet(pub u64);
 
 impl CardSet {
+    /// No card.
     pub const EMPTY: CardSet = CardSet(0);
     /// The 49 standard cards.
     pub const STANDARD_DECK: CardSet = CardSet((1u64 << 49) - 1);
@@ -306,51 +317,61 @@ impl CardSet {
     /// Every boss: the seven of the standard deck and the seven Seal copies.
     pub const BOSSES: CardSet = CardSet(bosses_mask());
 
+    /// The set as its bit mask (bit `i` = card id `i`).
     #[inline]
     pub const fn bits(self) -> u64 {
         self.0
     }
 
+    /// Whether the set holds no card.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// The number of cards in the set.
     #[inline]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `c` is in the set.
     #[inline]
     pub const fn contains(self, c: Card) -> bool {
         self.0 & c.bit() != 0
     }
 
+    /// Adds `c`.
     #[inline]
     pub fn insert(&mut self, c: Card) {
         self.0 |= c.bit();
     }
 
+    /// Takes `c` out.
     #[inline]
     pub fn remove(&mut self, c: Card) {
         self.0 &= !c.bit();
     }
 
+    /// The set with `c` added.
     #[inline]
     pub const fn with(self, c: Card) -> CardSet {
         CardSet(self.0 | c.bit())
     }
 
+    /// The cards in either set.
     #[inline]
     pub const fn union(self, o: CardSet) -> CardSet {
         CardSet(self.0 | o.0)
     }
 
+    /// The cards in both sets.
     #[inline]
     pub const fn intersect(self, o: CardSet) -> CardSet {
         CardSet(self.0 & o.0)
     }
 
+    /// The cards of this set not in `o`.
     #[inline]
     pub const fn minus(self, o: CardSet) -> CardSet {
         CardSet(self.0 & !o.0)
@@ -366,6 +387,52 @@ impl CardSet {
     #[inline]
     pub const fn bosses(self) -> CardSet {
         CardSet(self.0 & CardSet::BOSSES.0)
+    }
+
+    /// The suits (bit `s` = suit `s`) whose standard-deck boss (id `6·s + 6`) is in the set.
+    #[inline]
+    pub(crate) const fn first_boss_suits(self) -> u8 {
+        let mut out = 0u8;
+        let mut s = 0;
+        while s < NUM_SUITS {
+            out |= ((self.0 >> boss_id(s)) as u8 & 1) << s;
+            s += 1;
+        }
+        out
+    }
+
+    /// The suits (bit `s` = suit `s`) whose second boss copy (id `49 + s`) is in the set.
+    #[inline]
+    pub(crate) const fn second_boss_suits(self) -> u8 {
+        (self.0 >> STANDARD_DECK) as u8 & 0x7F
+    }
+
+    /// The standard-deck bosses of `suits` (bit `s` = suit `s`).
+    #[inline]
+    pub(crate) const fn first_bosses_of(suits: u8) -> CardSet {
+        let mut out = 0u64;
+        let mut s = 0;
+        while s < NUM_SUITS {
+            out |= ((suits >> s) as u64 & 1) << boss_id(s);
+            s += 1;
+        }
+        CardSet(out)
+    }
+
+    /// The second boss copies of `suits` (bit `s` = suit `s`).
+    #[inline]
+    pub(crate) const fn second_bosses_of(suits: u8) -> CardSet {
+        CardSet(((suits & 0x7F) as u64) << STANDARD_DECK)
+    }
+
+    /// The set with each second boss copy moved onto its first copy's place: the two
+    /// copies are equal in play, so a set keyed by place treats them as one.
+    #[inline]
+    pub(crate) const fn fold_second_copies(self) -> CardSet {
+        CardSet(
+            (self.0 & CardSet::STANDARD_DECK.0)
+                | CardSet::first_bosses_of(self.second_boss_suits()).0,
+        )
     }
 
     /// Lowest id in the set.
@@ -432,12 +499,24 @@ impl CardSet {
     }
 }
 
+/// The id of suit `s`'s standard-deck boss: value 7 is rank `6 - s` of the suit's seven.
+#[inline(always)]
+const fn boss_id(s: usize) -> usize {
+    7 * s + (6 - s)
+}
+
+/// The id of suit `s`'s second boss copy (Seal variants), after the standard deck.
+#[inline(always)]
+const fn second_boss_id(s: usize) -> usize {
+    STANDARD_DECK + s
+}
+
 const fn bosses_mask() -> u64 {
     let mut m = 0u64;
     let mut s = 0;
     while s < NUM_SUITS {
-        m |= 1u64 << (6 * s + 6);
-        m |= 1u64 << (49 + s);
+        m |= 1u64 << boss_id(s);
+        m |= 1u64 << second_boss_id(s);
         s += 1;
     }
     m
@@ -597,5 +676,35 @@ mod tests {
         assert_eq!(fire.highest_in_suit(Suit::Fire).unwrap().to_string(), "F12");
         assert_eq!(fire.lowest_in_suit(Suit::Fire).unwrap().to_string(), "F6");
         assert_eq!(CardSet::SEAL_DECK.of_suit(Suit::Snow).len(), 8);
+    }
+
+    #[test]
+    fn boss_copies_by_suit() {
+        let s: CardSet = "W7 E7b C7 C7b S13".parse().unwrap();
+        let (w, e, c) = (
+            1 << Suit::Wind as u8,
+            1 << Suit::Earth as u8,
+            1 << Suit::Charm as u8,
+        );
+        assert_eq!(s.first_boss_suits(), w | c);
+        assert_eq!(s.second_boss_suits(), e | c);
+        assert_eq!(CardSet::first_bosses_of(w | c).to_string(), "W7 C7");
+        assert_eq!(CardSet::second_bosses_of(e | c).to_string(), "E7b C7b");
+        assert_eq!(s.fold_second_copies().to_string(), "W7 E7 C7 S13");
+        for suit in Suit::ALL {
+            let one = 1 << suit as u8;
+            assert_eq!(
+                CardSet::first_bosses_of(one),
+                CardSet::EMPTY.with(suit.boss())
+            );
+            assert_eq!(
+                CardSet::second_bosses_of(one),
+                CardSet::EMPTY.with(suit.second_boss())
+            );
+        }
+        assert_eq!(
+            CardSet::first_bosses_of(0x7F).union(CardSet::second_bosses_of(0x7F)),
+            CardSet::BOSSES
+        );
     }
 }

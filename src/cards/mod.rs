@@ -7,4 +7,9 @@ mod seat;
 pub use card::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub(crate) use card::{NUM_SUITS, SEAL_DECK, STANDARD_DECK};
 pub use seat::pass_target;
-pub(crate) use seat::{left_of, pass_source, relative_to, side_mask};
+pub(crate) use seat::{
+    left_of, pass_source, relative_to, seats_of_sides, side_mask, side_of, team_of, team_seats,
+};
+// Outside `cards/`, only the command-line tool (feature `cli`) needs the partner.
+#[cfg(feature = "cli")]
+pub(crate) use seat::partner_of;

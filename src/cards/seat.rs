@@ -26,14 +26,57 @@ pub(crate) const fn relative_to(seat: usize, me: usize, n: usize) -> usize {
     left_of(seat, n - me, n)
 }
 
+/// The team of `seat` in the 4-player variants: seats `{0, 2}` are team 0, `{1, 3}` team 1.
+#[inline(always)]
+pub(crate) const fn team_of(seat: usize) -> usize {
+    seat & 1
+}
+
+/// The two seats of `team` (4-player variants), ascending.
+#[inline(always)]
+pub(crate) const fn team_seats(team: usize) -> [usize; 2] {
+    [team, team + 2]
+}
+
+/// The partner of `seat` (4-player variants): the seat across the table.
+#[inline(always)]
+pub(crate) const fn partner_of(seat: usize) -> usize {
+    left_of(seat, 2, 4)
+}
+
+/// The side of `seat`: its team when the game has teams, else the seat itself (`3p`).
+#[inline(always)]
+pub(crate) const fn side_of(seat: usize, teams: bool) -> usize {
+    if teams {
+        team_of(seat)
+    } else {
+        seat
+    }
+}
+
+impl Variant {
+    /// The side (team, or the player itself in `3p`) of `seat`.
+    #[inline]
+    pub const fn side_of(self, seat: usize) -> usize {
+        side_of(seat, self.has_teams())
+    }
+}
+
+/// The seats of the sides in `sides` (bit `w` = side `w`) as a seat mask (bit `p` = seat
+/// `p`): with teams, side `w`'s seats are `w` and `w + 2`.
+#[inline(always)]
+pub(crate) const fn seats_of_sides(sides: u8, teams: bool) -> u8 {
+    if teams {
+        sides | sides << 2
+    } else {
+        sides
+    }
+}
+
 /// Seats of `side` as a bit mask (a team in 4-player variants, one seat in `3p`).
 #[inline]
 pub(crate) fn side_mask(variant: Variant, side: usize) -> u8 {
-    if variant.has_teams() {
-        (1 << side) | (1 << (side + 2))
-    } else {
-        1 << side
-    }
+    seats_of_sides(1 << side, variant.has_teams())
 }
 
 /// The seat that receives pick number `k` (0-based) of `seat` (R4.2). `seat` must be a
@@ -42,7 +85,7 @@ pub(crate) fn side_mask(variant: Variant, side: usize) -> u8 {
 pub fn pass_target(variant: Variant, seat: usize, k: usize) -> usize {
     match variant {
         // Across the table.
-        Variant::FourPlayer => left_of(seat, 2, 4),
+        Variant::FourPlayer => partner_of(seat),
         // To the left.
         Variant::ThreePlayer => left_of(seat, 1, 3),
         // One card to each other player: left, partner, right, in that order.
@@ -54,7 +97,7 @@ pub fn pass_target(variant: Variant, seat: usize, k: usize) -> usize {
 #[inline]
 pub(crate) fn pass_source(variant: Variant, receiver: usize, k: usize) -> usize {
     match variant {
-        Variant::FourPlayer => left_of(receiver, 2, 4),
+        Variant::FourPlayer => partner_of(receiver),
         Variant::ThreePlayer => left_of(receiver, 2, 3),
         Variant::Seal | Variant::SealShort => left_of(receiver, 3 - k, 4),
     }
@@ -76,6 +119,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn sides_agree_with_the_team_layout() {
+        for seat in 0..4 {
+            assert_eq!(team_of(seat), seat % 2);
+            assert_eq!(partner_of(seat), (seat + 2) % 4);
+            assert_eq!(team_seats(team_of(seat))[seat / 2], seat);
+            assert_eq!(side_of(seat, false), seat);
+            assert_eq!(side_mask(Variant::FourPlayer, team_of(seat)) >> seat & 1, 1);
+            assert_eq!(seats_of_sides(1 << seat, false), 1 << seat);
+        }
+        assert_eq!(seats_of_sides(0b11, true), 0b1111);
+        assert_eq!(side_mask(Variant::Seal, 1), 0b1010);
+        assert_eq!(side_mask(Variant::ThreePlayer, 2), 0b100);
     }
 
     #[test]

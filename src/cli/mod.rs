@@ -9,7 +9,7 @@
 //! - `play`: an interactive game, you against the bots ([`play`]).
 //! - `replay FILE`: a validated record, trick by trick ([`replay`]); with `--html OUT`, the
 //!   self-contained HTML replay viewer ([`crate::picture::replay_html`]).
-//! - `bench`: the engine's single-thread throughput per variant ([`bench`]).
+//! - `bench`: the engine's single-thread throughput per variant ([`bench`](mod@bench)).
 //! - `rules`: the rules reference (`docs/rules.md`, built in), set for a terminal
 //!   ([`rules::render`]).
 //! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.

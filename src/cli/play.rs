@@ -16,7 +16,7 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::record::Match;
 use crate::rules::config::{GameConfig, Scoring, Variant};
-use crate::rules::state::{Outcome, Phase, RoundResult, TrickResult};
+use crate::rules::{Outcome, Phase, RoundResult, TrickResult};
 
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};
@@ -130,7 +130,9 @@ impl Table {
     }
 
     fn partner(&self) -> Option<usize> {
-        self.variant.has_teams().then(|| (self.me + 2) % 4)
+        self.variant
+            .has_teams()
+            .then(|| crate::cards::partner_of(self.me))
     }
 
     /// `you`, `partner (heuristic)` or `seat 3 (random)`.
@@ -470,8 +472,8 @@ fn intro<W: Write + ?Sized>(t: &Table, config: &GameConfig, out: &mut W) -> Resu
             out,
             "You are seat {}; your partner is seat {q} (\"us\"); seats {} and {} are \"them\".",
             t.me,
-            (t.me + 1) % 4,
-            (t.me + 3) % 4
+            crate::cards::left_of(t.me, 1, 4),
+            crate::cards::left_of(t.me, 3, 4)
         )?,
         None => writeln!(out, "You are seat {}; everyone plays for themselves.", t.me)?,
     }
@@ -799,7 +801,7 @@ fn narrate_trick<W: Write + ?Sized>(
     writeln!(out)?;
     for s in Suit::ALL {
         if new_seals >> s as u8 & 1 == 1 {
-            let team = if w & 1 == t.me & 1 {
+            let team = if crate::cards::team_of(w) == crate::cards::team_of(t.me) {
                 "Your team"
             } else {
                 "The other team"
@@ -838,7 +840,7 @@ fn narrate_round_end<W: Write + ?Sized>(
     )?;
     for side in 0..t.variant.num_sides() {
         let seats = if t.variant.has_teams() {
-            vec![side, side + 2]
+            crate::cards::team_seats(side).to_vec()
         } else {
             vec![side]
         };

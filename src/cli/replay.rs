@@ -5,7 +5,7 @@ use std::io::Write;
 use crate::cards::{Card, Suit};
 use crate::record::{Match, Record, RoundRecord};
 use crate::rules::config::Variant;
-use crate::rules::state::RoundEnd;
+use crate::rules::RoundEnd;
 
 use super::{Failure, Style};
 

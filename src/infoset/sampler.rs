@@ -187,6 +187,7 @@ impl Default for Sampler {
 }
 
 impl Sampler {
+    /// A sampler; its counting table is filled again for each view it is given.
     pub fn new() -> Sampler {
         Sampler {
             table: [[[0; W]; W]; LAYERS],
@@ -292,6 +293,15 @@ impl Sampler {
 /// table on the stack; reuse a `Sampler` in loops).
 pub fn sample<R: RngCore>(view: &SeatView, rng: &mut R) -> State {
     Sampler::new().sample(view, rng)
+}
+
+/// As [`sample`], and the rounds after this one are dealt from a seed drawn from `rng`
+/// after the hands: a determinization played on past its round needs a seed, and the
+/// real one would reveal every deal ([`sample`]'s is 0).
+pub fn sample_with_later_rounds<R: RngCore>(view: &SeatView, rng: &mut R) -> State {
+    let mut s = sample(view, rng);
+    s.replace_seed(rng.next_u64());
+    s
 }
 
 #[cfg(test)]

@@ -8,7 +8,18 @@
 use crate::cards::{left_of, pass_source, pass_target};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::config::{GameConfig, Variant};
-use crate::rules::state::{Phase, RoundResult, State};
+use crate::rules::{Phase, RoundResult, State};
+
+/// Views of a position. (The method lives here, with [`SeatView`], so that the rules
+/// need not know the information sets built on them.)
+impl State {
+    /// The view of `seat` (`seat < num_players`; panics otherwise): what that seat may
+    /// know, the only input of bots and observations.
+    pub fn view(&self, seat: usize) -> SeatView<'_> {
+        assert!(seat < self.num_players(), "seat {seat} out of range");
+        SeatView::new(self, seat)
+    }
+}
 
 /// One seat's information set over a game in progress.
 #[derive(Clone, Copy)]
@@ -42,11 +53,13 @@ impl<'a> SeatView<'a> {
         }
     }
 
+    /// The game's variant.
     #[inline]
     pub fn variant(&self) -> Variant {
         self.state.variant()
     }
 
+    /// Players at the table.
     #[inline]
     pub fn num_players(&self) -> usize {
         self.state.num_players()
@@ -61,11 +74,13 @@ impl<'a> SeatView<'a> {
 
     // ---- public ----
 
+    /// Whose decision it is, and what kind.
     #[inline]
     pub fn phase(&self) -> Phase {
         self.state.phase()
     }
 
+    /// The seat to act, or `None` when the game is over.
     #[inline]
     pub fn current_player(&self) -> Option<usize> {
         self.state.current_player()
@@ -77,31 +92,37 @@ impl<'a> SeatView<'a> {
         self.current_player() == Some(self.seat)
     }
 
+    /// Round index (0-based) of the round in progress (or the last one, when over).
     #[inline]
     pub fn round(&self) -> u32 {
         self.state.round()
     }
 
+    /// The trump suit of the round (`None` in a seal round before its first lead).
     #[inline]
     pub fn trump_suit(&self) -> Option<Suit> {
         self.state.trump_suit()
     }
 
+    /// The face-up card that named the trump suit (`4p`, `3p`).
     #[inline]
     pub fn trump_card(&self) -> Option<Card> {
         self.state.trump_card()
     }
 
+    /// The round's first leader, once known.
     #[inline]
     pub fn round_leader(&self) -> Option<usize> {
         self.state.round_leader()
     }
 
+    /// The leader of the trick in progress (or about to start), once known.
     #[inline]
     pub fn trick_leader(&self) -> Option<usize> {
         self.state.trick_leader()
     }
 
+    /// Cards of the trick in progress, in play order from its leader.
     #[inline]
     pub fn trick_cards(&self) -> &'a [Card] {
         self.state.trick_cards()
@@ -119,11 +140,13 @@ impl<'a> SeatView<'a> {
         self.state.led_suit_mask()
     }
 
+    /// The suit led in the trick in progress.
     #[inline]
     pub fn led_suit(&self) -> Option<Suit> {
         self.state.led_suit()
     }
 
+    /// Tricks completed this round.
     #[inline]
     pub fn tricks_played(&self) -> usize {
         self.state.tricks_played()
@@ -135,6 +158,7 @@ impl<'a> SeatView<'a> {
         self.state.played_by(seat)
     }
 
+    /// Every card played this round (public).
     #[inline]
     pub fn played(&self) -> CardSet {
         self.state.played()
@@ -146,6 +170,7 @@ impl<'a> SeatView<'a> {
         self.state.won_cards(seat)
     }
 
+    /// Tricks `seat` has taken this round.
     #[inline]
     pub fn tricks_won(&self, seat: usize) -> usize {
         self.state.tricks_won(seat)
@@ -177,16 +202,19 @@ impl<'a> SeatView<'a> {
         self.state.phase() != Phase::Pass
     }
 
+    /// Score of `seat`'s side (teammates share their team's total; seal: suits sealed).
     #[inline]
     pub fn score(&self, seat: usize) -> u16 {
         self.state.score(seat)
     }
 
+    /// Suits sealed by `team` (bit mask), seal variants.
     #[inline]
     pub fn seals(&self, team: usize) -> u8 {
         self.state.seals(team)
     }
 
+    /// The result of the last completed round.
     #[inline]
     pub fn last_round_result(&self) -> Option<RoundResult> {
         self.state.last_round_result()
@@ -396,6 +424,41 @@ impl<'a> SeatView<'a> {
         if union != self.unknown_cards() {
             return None;
         }
-        Some(self.state.with_hidden_hands(self.seat, &hands, picks))
+        Some(self.with_hidden_hands(&hands, picks))
+    }
+
+    /// A copy of the state in which each seat but this one holds `hands[seat]` (checked
+    /// by the caller), scrubbed of everything this seat cannot know. The seed is dropped
+    /// (0): it would reveal every deal.
+    fn with_hidden_hands(&self, hands: &[CardSet; 4], picks: Option<&[[Card; 3]; 4]>) -> State {
+        let mut s = *self.state;
+        s.replace_seed(0);
+        for (p, &hand) in hands.iter().enumerate().take(self.num_players()) {
+            if p != self.seat {
+                self.hide(&mut s, p, hand, picks.map(|k| &k[p]));
+            }
+        }
+        s
+    }
+
+    /// Replaces `seat`'s hidden hand in `s`, and scrubs what this seat cannot know about
+    /// `seat` so that nothing hidden survives in the copy: its dealt hand becomes `hand`
+    /// plus what it played, and each pick that did not come to this seat becomes
+    /// `picks[k]` if given (during passing), else one of the hand's lowest cards.
+    fn hide(&self, s: &mut State, seat: usize, hand: CardSet, picks: Option<&[Card; 3]>) {
+        s.replace_hand(seat, hand, hand.union(s.played_by(seat)));
+        let v = s.variant();
+        let in_passing = s.phase() == Phase::Pass;
+        let mut filler = hand.iter();
+        for k in 0..s.picks(seat).len() {
+            let seen_by_me = !in_passing && pass_target(v, seat, k) == self.seat;
+            if !seen_by_me {
+                let card = match picks {
+                    Some(p) if in_passing => p[k],
+                    _ => filler.next().unwrap_or(Card::ACE),
+                };
+                s.replace_pick(seat, k, card);
+            }
+        }
     }
 }

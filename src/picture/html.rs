@@ -120,7 +120,7 @@ fn steps(m: &Match, rec: &Record) -> Vec<Step> {
     out
 }
 
-fn apply(g: &mut Match, id: u8) -> crate::rules::state::Outcome {
+fn apply(g: &mut Match, id: u8) -> crate::rules::Outcome {
     g.apply(card(id))
         .expect("a validated record replays without illegal actions")
 }

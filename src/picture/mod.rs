@@ -1,8 +1,8 @@
-//! Pictures of the table: what one picture shows ([`Table`]), drawn as text (the
-//! `Display` impls in `text.rs`), as SVG ([`svg`]), as a self-contained HTML replay
-//! viewer ([`html`]) and, with the `raster` feature, as pixels ([`raster`]).
+//! Pictures of the table: what one picture shows (`Table`), drawn as text (the
+//! `Display` impls in `text.rs`), as SVG (`svg.rs`), as a self-contained HTML replay
+//! viewer (`html.rs`) and, with the `raster` feature, as pixels (`raster.rs`).
 //!
-//! A [`Table`] is built either from a [`State`] (the referee's view: every hand) or from a
+//! A `Table` is built either from a [`State`] (the referee's view: every hand) or from a
 //! [`SeatView`] (one seat's view: the other hands are only counted). Built from a
 //! `SeatView`, it cannot show anything that seat does not know (R10): the view is all it
 //! reads.
@@ -11,7 +11,7 @@ use crate::cards::{left_of, pass_target};
 use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::rules::config::{GameConfig, Variant};
-use crate::rules::state::{Phase, RoundEnd, RoundResult, State, TrickResult};
+use crate::rules::{Phase, RoundEnd, RoundResult, State, TrickResult};
 
 pub(crate) mod chart;
 pub(crate) mod html;
@@ -229,7 +229,8 @@ impl Table {
     /// The side's label: `team 0 (seats 0,2)` or `seat 1`.
     pub fn side_label(&self, side: usize) -> String {
         if self.variant().has_teams() {
-            format!("team {side} (seats {},{})", side, side + 2)
+            let [a, b] = crate::cards::team_seats(side);
+            format!("team {side} (seats {a},{b})")
         } else {
             format!("seat {side}")
         }

@@ -15,8 +15,11 @@ const SANS_BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold-subs
 /// An RGB image, row-major, 3 bytes per pixel (no alpha: drawn on white).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Raster {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// `3 · width · height` bytes: red, green, blue per pixel, row by row.
     pub rgb: Vec<u8>,
 }
 

@@ -569,7 +569,7 @@ impl Canvas {
         }
         let mut label = format!("Seat {p}");
         if t.variant().has_teams() {
-            label += &format!(" · team {}", p & 1);
+            label += &format!(" · team {}", crate::cards::team_of(p));
         }
         if t.viewer == Some(p) {
             label += " · you";

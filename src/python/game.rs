@@ -600,7 +600,7 @@ impl PyGame {
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        use rand_chacha::rand_core::{RngCore, SeedableRng};
+        use rand_chacha::rand_core::SeedableRng;
         let seat = extract_seat(seat, self.state().num_players())?;
         let seed = match seed {
             Some(s) => extract_seed(s)?,
@@ -610,9 +610,10 @@ impl PyGame {
         let det = py.allow_threads(|| {
             guard("Game.sample_determinization", || {
                 let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-                let mut det = crate::infoset::sampler::sample(&state.view(seat), &mut rng);
-                det.set_seed(rng.next_u64());
-                Ok(det)
+                let view = state.view(seat);
+                Ok(crate::infoset::sampler::sample_with_later_rounds(
+                    &view, &mut rng,
+                ))
             })
         })?;
         Ok(PyGame {

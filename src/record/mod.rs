@@ -20,7 +20,7 @@ use crate::cards::Card;
 use crate::error::IllegalAction;
 use crate::rules::config::{Episode, GameConfig};
 use crate::rules::deal::Deal;
-use crate::rules::state::{Outcome, Phase, State};
+use crate::rules::{Outcome, Phase, State};
 
 /// A game in progress with its history: the state, and the record written so far.
 #[derive(Clone, Debug)]
@@ -123,7 +123,7 @@ impl Match {
                 t.cards.push(card.id());
                 if let Some(tr) = out.trick {
                     t.winner = Some(tr.winner);
-                    let team = tr.winner & 1;
+                    let team = crate::cards::team_of(tr.winner as usize) as u8;
                     for suit in 0..7u8 {
                         if out.new_seals >> suit & 1 == 1 {
                             log.seals.push([team, suit]);

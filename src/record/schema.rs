@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::rules::state::{RoundEnd, RoundResult, State};
+use crate::rules::{RoundEnd, RoundResult, State};
 
 /// The record schema version written and accepted.
 pub const RECORD_VERSION: u64 = 1;
@@ -70,9 +70,13 @@ impl RoundRecord {
 /// A whole game record (schema in docs/records.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Record {
+    /// The schema version (1).
     pub version: u64,
+    /// The variant's name.
     pub variant: &'static str,
+    /// The scoring mode's name (`None` in the seal variants, which have none).
     pub scoring: Option<&'static str>,
+    /// The game's seed.
     pub seed: u64,
     /// Written only when not the default (`"game"`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -80,17 +84,23 @@ pub struct Record {
     /// Written only when a round cap is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_rounds: Option<u32>,
+    /// Every round played, in order.
     pub rounds: Vec<RoundRecord>,
+    /// The final score of each seat.
     pub scores: Vec<u16>,
+    /// The game's winners (seats, ascending).
     pub winners: Vec<u8>,
+    /// Whether the game is over.
     pub over: bool,
 }
 
 impl Record {
+    /// The record as compact JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a record always serialises")
     }
 
+    /// The record as a JSON value.
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("a record always serialises")
     }

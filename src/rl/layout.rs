@@ -9,9 +9,13 @@ use std::fmt::Write as _;
 /// One field of a feature vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field {
+    /// The field's name.
     pub name: &'static str,
+    /// Its first index in the vector.
     pub offset: usize,
+    /// Its number of entries.
     pub len: usize,
+    /// What it holds.
     pub meaning: &'static str,
 }
 

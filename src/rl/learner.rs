@@ -7,7 +7,7 @@ use crate::error::IllegalAction;
 use crate::infoset::view::SeatView;
 use crate::record::Match;
 use crate::rl::reward::{rewards, RewardMode};
-use crate::rules::state::{Outcome, State};
+use crate::rules::{Outcome, State};
 
 /// A game the loop can play on: a bare position, or a [`Match`] that records each move.
 pub(crate) trait Playing {

@@ -24,7 +24,7 @@
 //! [`GameConfig`]: crate::GameConfig
 
 use crate::names::names;
-use crate::rules::state::{Outcome, State};
+use crate::rules::{Outcome, State};
 
 /// How [`rewards`] scores a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

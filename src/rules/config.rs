@@ -28,6 +28,7 @@ names!(Variant {
 });
 
 impl Variant {
+    /// Players at the table: 3 in `3p`, else 4.
     #[inline]
     pub const fn num_players(self) -> usize {
         match self {
@@ -36,6 +37,7 @@ impl Variant {
         }
     }
 
+    /// Whether this is a seal variant (`seal`, `seal-short`: R9).
     #[inline]
     pub const fn is_seal(self) -> bool {
         matches!(self, Variant::Seal | Variant::SealShort)
@@ -110,16 +112,6 @@ impl Variant {
             3
         }
     }
-
-    /// The side (team, or the player itself in `3p`) of `seat`.
-    #[inline]
-    pub const fn side_of(self, seat: usize) -> usize {
-        if self.has_teams() {
-            seat & 1
-        } else {
-            seat
-        }
-    }
 }
 
 impl FromStr for Variant {
@@ -164,8 +156,10 @@ impl FromStr for Scoring {
 /// What one episode is (R10): one round, or the whole game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Episode {
+    /// The whole game, until a side wins it (the default).
     #[default]
     Game,
+    /// One round: the episode ends with the first round's end.
     Round,
 }
 
@@ -184,8 +178,11 @@ impl FromStr for Episode {
 /// A game configuration: everything fixed before the first card is dealt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameConfig {
+    /// Which game (R3).
     pub variant: Variant,
+    /// The scoring mode (R8; the seal variants ignore it).
     pub scoring: Scoring,
+    /// What one episode is (R10).
     pub episode: Episode,
     /// Stop the game as truncated after this many rounds (R10); `None` = no cap.
     pub max_rounds: Option<u32>,
@@ -205,16 +202,19 @@ impl GameConfig {
         }
     }
 
+    /// The same configuration with `scoring`.
     pub const fn with_scoring(mut self, scoring: Scoring) -> GameConfig {
         self.scoring = scoring;
         self
     }
 
+    /// The same configuration with `episode`.
     pub const fn with_episode(mut self, episode: Episode) -> GameConfig {
         self.episode = episode;
         self
     }
 
+    /// The same configuration with the round cap `max_rounds`.
     pub const fn with_max_rounds(mut self, max_rounds: Option<u32>) -> GameConfig {
         self.max_rounds = max_rounds;
         self
@@ -228,11 +228,13 @@ impl GameConfig {
         Ok(())
     }
 
+    /// Players at the table ([`Variant::num_players`]).
     #[inline]
     pub const fn num_players(&self) -> usize {
         self.variant.num_players()
     }
 
+    /// Actions, one per card id ([`Variant::num_actions`]).
     #[inline]
     pub const fn num_actions(&self) -> usize {
         self.variant.num_actions()

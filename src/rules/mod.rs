@@ -1,9 +1,13 @@
 //! The position and its rules, in one module tree: the configuration (R3, R10), the
-//! seeded deal (R4.1), the [`State`] that sequences a game, and one child module per
-//! phase: passing (R4.2–R4.3), tricks (R5–R6), scoring and sealing (R7–R9).
+//! seeded deal (R4.1), the [`State`] that sequences a game, and one child
+//! module per phase: passing (R4.2–R4.3), tricks (R5–R6), scoring and sealing (R7–R9).
+//!
+//! Public here: the pure rule functions. The types (`State`, `GameConfig`, `Deal`,
+//! `Outcome`, …) are public at the crate root, their one path.
 
 pub(crate) mod config;
 pub(crate) mod deal;
+pub(crate) mod outcome;
 pub(crate) mod passing;
 #[cfg(test)]
 pub(crate) mod position;
@@ -12,11 +16,7 @@ pub(crate) mod state;
 pub(crate) mod trick;
 
 pub use crate::cards::pass_target;
-pub use config::{Episode, GameConfig, Scoring, Variant};
-pub use deal::Deal;
+pub(crate) use outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
 pub use passing::legal_picks;
-pub use scoring::{
-    blocked_seals, boss_points, boss_threshold, boss_value, seals_to_win, LOSING_TRICKS,
-};
-pub use state::{Outcome, Phase, RoundEnd, RoundResult, State, TrickResult};
+pub(crate) use state::{Phase, State};
 pub use trick::{legal_plays, winning_index};

@@ -1,8 +1,11 @@
-//! End of a round and scoring (R7, R8) and sealing (R9).
+//! End of a round and scoring (R7, R8) and sealing (R9), as kernels: small functions of
+//! bit sets and tallies that [`State`](crate::State) and the exact solver both call, so each
+//! rule is written once. They take what decides the rule (a side's captured bosses, its
+//! tricks, the seals) and return what follows; the callers keep their own tallies.
 
 use crate::cards::{left_of, side_mask, CardSet, Suit};
 use crate::rules::config::{Scoring, Variant};
-use crate::rules::state::{RoundEnd, RoundResult, State};
+use crate::rules::outcome::RoundEnd;
 
 /// Bosses needed to win a round (R7.1): 4 for a team, 3 for a `3p` player.
 #[inline]
@@ -16,16 +19,6 @@ pub const fn boss_threshold(variant: Variant) -> u32 {
 
 /// Tricks that lose a round without enough bosses (R7.2).
 pub const LOSING_TRICKS: usize = 7;
-
-/// Cards captured this round by `side`.
-#[inline]
-pub(super) fn side_won(s: &State, side: usize) -> CardSet {
-    if s.config.variant.has_teams() {
-        s.won[side].union(s.won[side + 2])
-    } else {
-        s.won[side]
-    }
-}
 
 /// Advanced-scoring value of one boss of `suit` (R1: ★ in 4-player games, ★ + ⊛ in
 /// `3p`), before the trump exclusion of R8.
@@ -48,101 +41,85 @@ pub fn boss_points(variant: Variant, bosses: CardSet, trump: Option<Suit>) -> u1
         .sum()
 }
 
-/// Suits (bit mask) that `team` can no longer seal (R9): those it sealed already, and in
-/// `seal-short` those either team sealed.
+/// R7 after a trick taken by `side`, from that side's tallies this round: the bosses it
+/// captured (`captured`: its captured cards, or just their bosses), the tricks it took,
+/// and the tricks played. Only the trick's taker changed, so only its side can meet R7.1
+/// or R7.2 now; R7.1 is checked first. Returns the winning sides (bit `w` = side `w`) and
+/// why, or `None` while the round goes on.
 #[inline]
-pub fn blocked_seals(variant: Variant, seals: [u8; 2], team: usize) -> u8 {
-    match variant {
-        Variant::SealShort => seals[0] | seals[1],
-        _ => seals[team],
-    }
-}
-
-/// What a round's end does to the game, for [`State`] to apply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct RoundScore {
-    pub(super) result: RoundResult,
-    /// Points each side adds to its game score (seal variants: 0, the seals were counted
-    /// as they were made).
-    pub(super) side_points: [u16; 3],
-    /// The game's winners (a seat mask) when this round ends the game by the rules, else 0.
-    pub(super) game_winners: u8,
-}
-
-/// R7 for `4p`/`3p`, checked after the trick won by `winner`; on a round end also its
-/// score (R8) and, when a side reaches the target, the game's winners.
-pub(super) fn round_end(s: &State, winner: usize) -> Option<RoundScore> {
-    let v = s.config.variant;
-    let n = v.num_players();
-    // Only the trick winner's side changed, so only it can meet R7.1 or R7.2 now.
-    let side = v.side_of(winner);
-    let won = side_won(s, side);
-    let side_tricks = if v.has_teams() {
-        s.tricks_won[side] as usize + s.tricks_won[side + 2] as usize
-    } else {
-        s.tricks_won[side] as usize
-    };
-    let all_seats = (1u8 << n) - 1;
-    let (winners, reason) = if won.bosses().len() >= boss_threshold(v) {
-        (side_mask(v, side), RoundEnd::Bosses)
+pub(crate) fn round_end(
+    variant: Variant,
+    side: usize,
+    captured: CardSet,
+    side_tricks: usize,
+    tricks_played: usize,
+) -> Option<(u8, RoundEnd)> {
+    let this = 1u8 << side;
+    if captured.bosses().len() >= boss_threshold(variant) {
+        Some((this, RoundEnd::Bosses))
     } else if side_tricks >= LOSING_TRICKS {
-        (all_seats & !side_mask(v, side), RoundEnd::Tricks)
-    } else if s.tricks_played as usize == v.tricks_per_round() {
-        (side_mask(v, side), RoundEnd::LastTrick)
+        let all_sides = (1u8 << variant.num_sides()) - 1;
+        Some((all_sides & !this, RoundEnd::Tricks))
+    } else if tricks_played == variant.tricks_per_round() {
+        Some((this, RoundEnd::LastTrick))
     } else {
-        return None;
-    };
+        None
+    }
+}
 
-    let mut side_points = [0u16; 3];
-    for (w, pts) in side_points.iter_mut().enumerate().take(v.num_sides()) {
-        if winners & side_mask(v, w) == 0 {
-            continue;
+/// R8: the points a winning side scores for a round that ended for `reason` (R7), having
+/// captured `captured` (its bosses count), while `in_hands` (their bosses count in the
+/// greed case) are still held.
+#[inline]
+pub(crate) fn winner_points(
+    variant: Variant,
+    scoring: Scoring,
+    reason: RoundEnd,
+    captured: CardSet,
+    in_hands: CardSet,
+    trump: Option<Suit>,
+) -> u16 {
+    match scoring {
+        Scoring::Basic => 1,
+        Scoring::Advanced if !variant.has_teams() && reason == RoundEnd::Tricks => 3,
+        Scoring::Advanced => {
+            let bosses = if reason == RoundEnd::Tricks {
+                // R8 greed case: the winners also score every boss still in a hand.
+                captured.union(in_hands).bosses()
+            } else {
+                captured.bosses()
+            };
+            boss_points(variant, bosses, trump)
         }
-        *pts = match s.config.scoring {
-            Scoring::Basic => 1,
-            Scoring::Advanced if !v.has_teams() && reason == RoundEnd::Tricks => 3,
-            Scoring::Advanced => {
-                let mut bosses = side_won(s, w).bosses();
-                if reason == RoundEnd::Tricks {
-                    // R8 greed case: the winners also score every boss still in a hand.
-                    for h in &s.hands[..n] {
-                        bosses = bosses.union(h.bosses());
-                    }
-                }
-                boss_points(v, bosses, s.trump_suit())
-            }
-        };
     }
-    let mut points = [0u16; 4];
-    for (p, pt) in points.iter_mut().enumerate().take(n) {
-        *pt = side_points[v.side_of(p)];
-    }
-    let mut scores = s.side_scores;
-    for (sc, pt) in scores.iter_mut().zip(side_points) {
-        *sc += pt;
-    }
+}
 
-    let target = s.config.scoring.target();
-    let game_winners = if scores[..v.num_sides()].iter().any(|&sc| sc >= target) {
-        game_winners(v, &scores, winner)
-    } else {
-        0
-    };
-    Some(RoundScore {
-        result: RoundResult {
-            winners,
-            reason,
-            points,
-        },
-        side_points,
-        game_winners,
-    })
+/// R8: each side's points for a round won by `winners` (bit `w` = side `w`, as
+/// [`round_end`] gives them) for `reason`; `captured[w]` is side `w`'s captured cards (or
+/// bosses), `in_hands` the cards still held. A side that did not win scores 0.
+#[inline]
+pub(crate) fn round_points(
+    variant: Variant,
+    scoring: Scoring,
+    winners: u8,
+    reason: RoundEnd,
+    captured: &[CardSet; 3],
+    in_hands: CardSet,
+    trump: Option<Suit>,
+) -> [u16; 3] {
+    let mut points = [0u16; 3];
+    for (w, pts) in points.iter_mut().enumerate().take(variant.num_sides()) {
+        if winners >> w & 1 == 1 {
+            *pts = winner_points(variant, scoring, reason, captured[w], in_hands, trump);
+        }
+    }
+    points
 }
 
 /// The game's winners once a side has reached the target with `scores` (R8). In `3p` a tie
 /// for the most points goes to the tied player first in clockwise order from the left of
 /// `last_winner` (the tie can only follow R7.2, where `last_winner` took the seventh trick).
-fn game_winners(v: Variant, scores: &[u16; 3], last_winner: usize) -> u8 {
+pub(crate) fn game_winners(v: Variant, scores: &[u16; 3], last_winner: usize) -> u8 {
     if v.has_teams() {
         let best = if scores[0] >= scores[1] { 0 } else { 1 };
         return side_mask(v, best);
@@ -155,21 +132,32 @@ fn game_winners(v: Variant, scores: &[u16; 3], last_winner: usize) -> u8 {
     1 << seat
 }
 
-/// R9 sealing after a trick won by `winner` that captured `cards`: the suits newly sealed
-/// (bit mask), in which ascending order is the order they are made.
-pub(super) fn new_seals(s: &State, winner: usize, cards: CardSet) -> u8 {
-    if cards.bosses().is_empty() {
+/// Suits (bit mask) that `team` can no longer seal (R9): those it sealed already, and in
+/// `seal-short` those either team sealed.
+#[inline]
+pub fn blocked_seals(variant: Variant, seals: [u8; 2], team: usize) -> u8 {
+    match variant {
+        Variant::SealShort => seals[0] | seals[1],
+        _ => seals[team],
+    }
+}
+
+/// R9: the suits (bit `s` = suit `s`) whose two boss copies are both in `captured`.
+#[inline]
+pub(crate) const fn sealed_suits(captured: CardSet) -> u8 {
+    captured.first_boss_suits() & captured.second_boss_suits()
+}
+
+/// R9 after a trick that captured `trick` for a team whose captures this round are now
+/// `team_captured` (the trick's included) and that cannot seal `blocked`
+/// ([`blocked_seals`]): the suits newly sealed, a bit mask in which ascending order is
+/// the order they are made. A trick without a boss seals nothing.
+#[inline]
+pub(crate) fn new_seals(trick: CardSet, team_captured: CardSet, blocked: u8) -> u8 {
+    if trick.bosses().is_empty() {
         return 0;
     }
-    let team = winner & 1;
-    let won = side_won(s, team);
-    let mut both = 0u8;
-    for suit in Suit::ALL {
-        if won.contains(suit.boss()) && won.contains(suit.second_boss()) {
-            both |= 1 << suit as u8;
-        }
-    }
-    both & !blocked_seals(s.config.variant, s.seals, team)
+    sealed_suits(team_captured) & !blocked
 }
 
 /// Seals needed to win: all 7 in `seal`, 4 in `seal-short`.
@@ -181,32 +169,22 @@ pub const fn seals_to_win(variant: Variant) -> u32 {
     }
 }
 
-/// R9 round and game end, checked after every trick of a seal round (the last one won
-/// by `winner`, its seals already made).
-pub(super) fn seal_round_end(s: &State, winner: usize) -> Option<RoundScore> {
-    let v = s.config.variant;
-    let team = winner & 1;
-    let (reason, game_winners) = if s.seals[team].count_ones() >= seals_to_win(v) {
-        (RoundEnd::Sealed, side_mask(v, team))
-    } else if s.tricks_played as usize == v.tricks_per_round() {
-        (RoundEnd::Complete, 0)
+/// R9 round and game end after a trick of a seal round, its seals made: `Sealed` when
+/// the trick's team (its seals over the game now `team_seals`) has won the game, else
+/// `Complete` after the round's last trick, else `None`.
+#[inline]
+pub(crate) fn seal_round_end(
+    variant: Variant,
+    team_seals: u8,
+    tricks_played: usize,
+) -> Option<RoundEnd> {
+    if team_seals.count_ones() >= seals_to_win(variant) {
+        Some(RoundEnd::Sealed)
+    } else if tricks_played == variant.tricks_per_round() {
+        Some(RoundEnd::Complete)
     } else {
-        return None;
-    };
-    // Each seat's points: the seals its team made this round.
-    let mut points = [0u16; 4];
-    for (p, pt) in points.iter_mut().enumerate() {
-        *pt = s.round_seals[p & 1] as u16;
+        None
     }
-    Some(RoundScore {
-        result: RoundResult {
-            winners: game_winners,
-            reason,
-            points,
-        },
-        side_points: [0; 3],
-        game_winners,
-    })
 }
 
 #[cfg(test)]
@@ -215,7 +193,9 @@ mod tests {
     //! hands are made up with [`Position`], then the end-of-trick check run on it and its
     //! result applied as `State::apply` applies it.
     use super::*;
+    use crate::rules::outcome::RoundResult;
     use crate::rules::position::Position;
+    use crate::rules::state::State;
 
     fn cs(s: &str) -> CardSet {
         s.parse().unwrap()
@@ -230,22 +210,22 @@ mod tests {
         *s = Position::from(*s).captured(seat, cs(cards), tricks).build();
     }
 
-    /// [`super::round_end`], its score applied to `s`.
+    /// [`State::round_score`] (built on [`super::round_end`]), its score applied to `s`.
     fn round_end(s: &mut State, winner: usize) -> Option<RoundResult> {
-        let score = super::round_end(s, winner)?;
+        let score = s.round_score(winner)?;
         s.add_round_score(&score);
         Some(score.result)
     }
 
-    /// [`new_seals`], the seals applied to `s`.
+    /// [`State::seal`] (built on [`new_seals`]), the seals applied to `s`.
     fn make_seals(s: &mut State, winner: usize, cards: CardSet) -> u8 {
         s.seal(winner, cards)
     }
 
-    /// [`super::seal_round_end`] after a trick won by the last trick's winner, its score
-    /// applied to `s`.
+    /// [`State::seal_round_score`] (built on [`super::seal_round_end`]) after a trick won
+    /// by the last trick's winner, its score applied to `s`.
     fn seal_round_end(s: &mut State) -> Option<RoundResult> {
-        let score = super::seal_round_end(s, s.last_trick_winner as usize)?;
+        let score = s.seal_round_score(s.last_trick_winner as usize)?;
         s.add_round_score(&score);
         Some(score.result)
     }

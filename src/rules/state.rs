@@ -6,12 +6,12 @@
 //! sequences them.
 
 use super::{passing, scoring, trick};
-use crate::cards::{left_of, pass_target, Card, CardSet, Suit};
+use crate::cards::{left_of, team_of, team_seats, Card, CardSet, Suit};
 use crate::error::IllegalAction;
-use crate::infoset::view::SeatView;
 use crate::names::names;
 use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::rules::deal::Deal;
+use crate::rules::outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
 
 /// Whose decision it is, and what kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,73 +30,15 @@ names!(Phase {
     Over => "over",
 });
 
-/// Why a round ended (the record's `reason`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RoundEnd {
-    /// R7.1: a side captured enough bosses.
-    Bosses,
-    /// R7.2: a side took 7 tricks without enough bosses.
-    Tricks,
-    /// R7.3: all hands are empty; the last trick's winner's side wins.
-    LastTrick,
-    /// Seal variants: 14 tricks played, no game win.
-    Complete,
-    /// Seal variants: a team won the game by sealing.
-    Sealed,
-}
-
-names!(RoundEnd {
-    Bosses => "bosses",
-    Tricks => "tricks",
-    LastTrick => "last_trick",
-    Complete => "complete",
-    Sealed => "sealed",
-});
-
-/// The result of one round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RoundResult {
-    /// Seats that won the round, as a bit mask (bit `p` = seat `p`).
-    pub winners: u8,
-    pub reason: RoundEnd,
-    /// What each seat gained this round (seal variants: seals its team made).
-    pub points: [u16; 4],
-}
-
-impl RoundResult {
-    /// Winning seats, ascending.
-    pub fn winner_seats(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..4).filter(move |p| self.winners >> p & 1 == 1)
-    }
-}
-
-/// A completed trick, as reported by [`State::apply`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TrickResult {
-    pub leader: u8,
-    /// Cards in play order starting with the leader's; `len` of them are valid.
-    pub cards: [Card; 4],
-    pub len: u8,
-    pub winner: u8,
-}
-
-impl TrickResult {
-    pub fn cards(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
-    }
-}
-
-/// What one [`State::apply`] did beyond moving a card.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    /// Set when this action completed a trick.
-    pub trick: Option<TrickResult>,
-    /// Seals made by that trick, as a bit mask over suits (for the trick winner's team).
-    pub new_seals: u8,
-    /// Set when this action ended a round.
-    pub round: Option<RoundResult>,
-    /// Whether the game (episode) is now over.
-    pub game_over: bool,
+/// What a round's end does to the game, for [`State`] to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RoundScore {
+    pub(super) result: RoundResult,
+    /// Points each side adds to its game score (seal variants: 0, the seals were counted
+    /// as they were made).
+    pub(super) side_points: [u16; 3],
+    /// The game's winners (a seat mask) when this round ends the game by the rules, else 0.
+    pub(super) game_winners: u8,
 }
 
 const NO_SEAT: u8 = u8::MAX;
@@ -232,26 +174,31 @@ impl State {
 
     // ------------------------------------------------------------------ queries
 
+    /// The game's configuration.
     #[inline]
     pub fn config(&self) -> &GameConfig {
         &self.config
     }
 
+    /// The game's variant.
     #[inline]
     pub fn variant(&self) -> Variant {
         self.config.variant
     }
 
+    /// Players at the table.
     #[inline]
     pub fn num_players(&self) -> usize {
         self.config.variant.num_players()
     }
 
+    /// Whose decision it is, and what kind.
     #[inline]
     pub fn phase(&self) -> Phase {
         self.phase
     }
 
+    /// Whether the game (or the episode) is over.
     #[inline]
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
@@ -299,6 +246,8 @@ impl State {
         Suit::from_index(self.trump as usize)
     }
 
+    /// The face-up card that named the trump suit (`4p`, `3p`; `None` in the seal
+    /// variants).
     #[inline]
     pub fn trump_card(&self) -> Option<Card> {
         self.deal.trump_card
@@ -347,6 +296,7 @@ impl State {
         (self.trick_len > 0).then(|| self.trick[0].suit())
     }
 
+    /// Tricks completed this round.
     #[inline]
     pub fn tricks_played(&self) -> usize {
         self.tricks_played as usize
@@ -372,6 +322,7 @@ impl State {
         self.won[seat]
     }
 
+    /// Tricks `seat` has taken this round.
     #[inline]
     pub fn tricks_won(&self, seat: usize) -> usize {
         self.tricks_won[seat] as usize
@@ -425,13 +376,6 @@ impl State {
     /// Game winners, ascending seats.
     pub fn winners(&self) -> impl Iterator<Item = usize> + '_ {
         (0..4).filter(move |p| self.winners >> p & 1 == 1)
-    }
-
-    /// The view of `seat` (`seat < num_players`; panics otherwise): what that seat may
-    /// know, the only input of bots and observations.
-    pub fn view(&self, seat: usize) -> SeatView<'_> {
-        assert!(seat < self.num_players(), "seat {seat} out of range");
-        SeatView::new(self, seat)
     }
 
     /// `seat`'s passing pick `k` once it has made all three (the seal variants, whose
@@ -550,8 +494,7 @@ impl State {
         let n = self.num_players();
         // Set by now (a seal round's first lead fixes it).
         let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
-        let idx = trick::winning_index(&self.trick[..n], trump);
-        let winner = left_of(self.trick_leader as usize, idx, n);
+        let winner = trick::trick_winner(self.trick_leader as usize, &self.trick[..n], trump);
         let cards = CardSet(self.trick[..n].iter().fold(0, |a, c| a | 1u64 << c.id()));
         let result = TrickResult {
             leader: self.trick_leader,
@@ -573,9 +516,9 @@ impl State {
         };
         let score = if self.config.variant.is_seal() {
             out.new_seals = self.seal(winner, cards);
-            scoring::seal_round_end(self, winner)
+            self.seal_round_score(winner)
         } else {
-            scoring::round_end(self, winner)
+            self.round_score(winner)
         };
         if let Some(score) = score {
             self.add_round_score(&score);
@@ -589,9 +532,10 @@ impl State {
     /// R9: records the seals made by the trick `winner`'s team took with `cards`, and
     /// returns them (a bit mask over suits).
     pub(super) fn seal(&mut self, winner: usize, cards: CardSet) -> u8 {
-        let new = scoring::new_seals(self, winner, cards);
+        let team = team_of(winner);
+        let blocked = scoring::blocked_seals(self.config.variant, self.seals, team);
+        let new = scoring::new_seals(cards, self.side_won(team), blocked);
         if new != 0 {
-            let team = winner & 1;
             let k = new.count_ones() as u8;
             self.seals[team] |= new;
             self.round_seals[team] += k;
@@ -600,9 +544,111 @@ impl State {
         new
     }
 
+    /// Cards captured this round by `side`.
+    #[inline]
+    fn side_won(&self, side: usize) -> CardSet {
+        if self.config.variant.has_teams() {
+            let [a, b] = team_seats(side);
+            self.won[a].union(self.won[b])
+        } else {
+            self.won[side]
+        }
+    }
+
+    /// Tricks taken this round by `side`.
+    #[inline]
+    fn side_tricks(&self, side: usize) -> usize {
+        if self.config.variant.has_teams() {
+            let [a, b] = team_seats(side);
+            self.tricks_won[a] as usize + self.tricks_won[b] as usize
+        } else {
+            self.tricks_won[side] as usize
+        }
+    }
+
+    /// R7 for `4p`/`3p`, checked after the trick won by `winner`; on a round end also its
+    /// score (R8) and, when a side reaches the target, the game's winners.
+    pub(super) fn round_score(&self, winner: usize) -> Option<RoundScore> {
+        let v = self.config.variant;
+        let n = v.num_players();
+        let side = v.side_of(winner);
+        let (winning_sides, reason) = scoring::round_end(
+            v,
+            side,
+            self.side_won(side),
+            self.side_tricks(side),
+            self.tricks_played as usize,
+        )?;
+        let mut captured = [CardSet::EMPTY; 3];
+        for (w, c) in captured.iter_mut().enumerate().take(v.num_sides()) {
+            *c = self.side_won(w);
+        }
+        let in_hands = self.hands[..n]
+            .iter()
+            .fold(CardSet::EMPTY, |a, &h| a.union(h));
+        let side_points = scoring::round_points(
+            v,
+            self.config.scoring,
+            winning_sides,
+            reason,
+            &captured,
+            in_hands,
+            self.trump_suit(),
+        );
+        let mut points = [0u16; 4];
+        for (p, pt) in points.iter_mut().enumerate().take(n) {
+            *pt = side_points[v.side_of(p)];
+        }
+        let mut scores = self.side_scores;
+        for (sc, pt) in scores.iter_mut().zip(side_points) {
+            *sc += pt;
+        }
+        let target = self.config.scoring.target();
+        let game_winners = if scores[..v.num_sides()].iter().any(|&sc| sc >= target) {
+            scoring::game_winners(v, &scores, winner)
+        } else {
+            0
+        };
+        Some(RoundScore {
+            result: RoundResult {
+                winners: crate::cards::seats_of_sides(winning_sides, v.has_teams()),
+                reason,
+                points,
+            },
+            side_points,
+            game_winners,
+        })
+    }
+
+    /// R9 round and game end, checked after every trick of a seal round (the last one won
+    /// by `winner`, its seals already made).
+    pub(super) fn seal_round_score(&self, winner: usize) -> Option<RoundScore> {
+        let v = self.config.variant;
+        let team = team_of(winner);
+        let reason = scoring::seal_round_end(v, self.seals[team], self.tricks_played as usize)?;
+        let game_winners = match reason {
+            RoundEnd::Sealed => crate::cards::side_mask(v, team),
+            _ => 0,
+        };
+        // Each seat's points: the seals its team made this round.
+        let mut points = [0u16; 4];
+        for (p, pt) in points.iter_mut().enumerate() {
+            *pt = self.round_seals[team_of(p)] as u16;
+        }
+        Some(RoundScore {
+            result: RoundResult {
+                winners: game_winners,
+                reason,
+                points,
+            },
+            side_points: [0; 3],
+            game_winners,
+        })
+    }
+
     /// Adds a finished round's points to the game's scores, and records the game's
     /// winners when the rules end the game with it.
-    pub(super) fn add_round_score(&mut self, score: &scoring::RoundScore) {
+    pub(super) fn add_round_score(&mut self, score: &RoundScore) {
         for (sc, pt) in self.side_scores.iter_mut().zip(score.side_points) {
             *sc += pt;
         }
@@ -636,59 +682,23 @@ impl State {
     }
 }
 
-/// Determinization: the game as one seat imagines it.
+/// Writes for determinizations ([`crate::SeatView::determinized`]): the information-set
+/// module decides what one seat cannot know (R10) and replaces it through these.
 impl State {
-    /// A copy in which each seat but `me` holds `hands[seat]` (checked against `me`'s
-    /// information set by the caller, [`SeatView::determinized_with_picks`]), scrubbed of
-    /// everything `me` cannot know. The seed is dropped (0): it would reveal every deal.
-    pub(crate) fn with_hidden_hands(
-        &self,
-        me: usize,
-        hands: &[CardSet; 4],
-        picks: Option<&[[Card; 3]; 4]>,
-    ) -> State {
-        let mut s = *self;
-        s.config.seed = 0;
-        for (p, &hand) in hands.iter().enumerate().take(self.num_players()) {
-            if p != me {
-                s.set_hidden_hand(p, hand, me, picks.map(|k| &k[p]));
-            }
-        }
-        s
-    }
-
-    /// Replaces the seed that deals the rounds after this one (a determinization's own
-    /// was dropped; a playout that goes on past its round needs one).
-    #[cfg(feature = "python")]
-    pub(crate) fn set_seed(&mut self, seed: u64) {
-        self.config.seed = seed;
-    }
-
-    /// Replaces `seat`'s hidden hand (determinization for the observer `me`), and scrubs
-    /// what `me` cannot know about `seat` so that nothing hidden survives in the copy:
-    /// its dealt hand becomes `hand` plus what it played, and each pick that did not go to
-    /// `me` becomes `picks[k]` if given (during passing), else one of the hand's lowest
-    /// cards.
-    fn set_hidden_hand(
-        &mut self,
-        seat: usize,
-        hand: CardSet,
-        me: usize,
-        picks: Option<&[Card; 3]>,
-    ) {
+    /// `seat` now holds `hand`, and was dealt `dealt`.
+    pub(crate) fn replace_hand(&mut self, seat: usize, hand: CardSet, dealt: CardSet) {
         self.hands[seat] = hand;
-        self.deal.hands[seat] = hand.union(self.played_by[seat]);
-        let v = self.config.variant;
-        let in_passing = self.phase == Phase::Pass;
-        let mut filler = hand.iter();
-        for k in 0..self.num_picks[seat] as usize {
-            let seen_by_me = !in_passing && pass_target(v, seat, k) == me;
-            if !seen_by_me {
-                self.picks[seat][k] = match picks {
-                    Some(p) if in_passing => p[k],
-                    _ => filler.next().unwrap_or(Card::ACE),
-                };
-            }
-        }
+        self.deal.hands[seat] = dealt;
+    }
+
+    /// `seat`'s passing pick `k` (one it has made) is now `card`.
+    pub(crate) fn replace_pick(&mut self, seat: usize, k: usize, card: Card) {
+        debug_assert!(k < self.num_picks[seat] as usize);
+        self.picks[seat][k] = card;
+    }
+
+    /// Replaces the seed that deals the rounds after this one.
+    pub(crate) fn replace_seed(&mut self, seed: u64) {
+        self.config.seed = seed;
     }
 }

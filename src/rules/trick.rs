@@ -1,6 +1,6 @@
 //! Playing a trick and deciding who wins it (R5, R6).
 
-use crate::cards::{Card, CardSet, Suit};
+use crate::cards::{left_of, Card, CardSet, Suit};
 use crate::error::IllegalAction;
 
 /// R5: the leader plays anything; a follower holding the led suit must follow it. The A is
@@ -38,34 +38,50 @@ pub(super) fn check_play(
     Ok(())
 }
 
+/// R6: the strength of `card` in a trick led in suit `led` with trump suit `trump` (suit
+/// indices; any value above 6 stands for none). The A wins any trick, then trumps by
+/// rank, then the led suit by rank; a card of another suit cannot win. A later card beats
+/// the best so far only with a strictly greater strength, so of two equal boss copies
+/// (seal variants) the one played first stays ahead.
+#[inline(always)]
+pub(crate) fn strength(card: Card, led: u8, trump: u8) -> u8 {
+    let suit = card.suit() as u8;
+    if card == Card::ACE {
+        32
+    } else if suit == trump {
+        16 + card.rank()
+    } else if suit == led {
+        8 + card.rank()
+    } else {
+        0
+    }
+}
+
 /// R6: index (in play order) of the card that wins `cards`, led by `cards[0]`.
 ///
 /// 1. The A wins. 2. Else the highest trump. 3. Else the highest card of the led suit.
 ///
-/// Each card gets a strength key; a later card wins only with a strictly greater key, so
-/// of two equal boss copies (seal variants) the one played first stays ahead.
+/// Of equal cards (two copies of a seal boss) the first played wins: a later card must
+/// have a strictly greater strength.
 #[inline]
 pub fn winning_index(cards: &[Card], trump: Suit) -> usize {
-    let led = cards[0].suit();
-    let key = |c: Card| -> u8 {
-        if c == Card::ACE {
-            32
-        } else if c.suit() == trump {
-            16 + c.rank()
-        } else if c.suit() == led {
-            8 + c.rank()
-        } else {
-            0
-        }
-    };
+    let led = cards[0].suit() as u8;
+    let trump = trump as u8;
     let mut best = 0;
-    let mut best_key = key(cards[0]);
+    let mut best_key = strength(cards[0], led, trump);
     for (i, &c) in cards.iter().enumerate().skip(1) {
-        let k = key(c);
+        let k = strength(c, led, trump);
         if k > best_key {
             best = i;
             best_key = k;
         }
     }
     best
+}
+
+/// R6: the seat that takes the complete trick `cards`, played in turn from `leader` (one
+/// card per seat: `cards.len()` is the number of players).
+#[inline]
+pub(crate) fn trick_winner(leader: usize, cards: &[Card], trump: Suit) -> usize {
+    left_of(leader, winning_index(cards, trump), cards.len())
 }

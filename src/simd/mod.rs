@@ -90,6 +90,7 @@ impl Cpu {
         Cpu(level.min(cpu_level()))
     }
 
+    /// The CPU level this token proves.
     #[inline(always)]
     pub fn level(self) -> CpuLevel {
         self.0

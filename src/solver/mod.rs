@@ -47,13 +47,14 @@
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
 
-use crate::cards::{Card, CardSet, Suit};
+use crate::cards::{left_of, side_of, Card, CardSet, Suit};
 use crate::rules::config::{Scoring, Variant};
 use crate::rules::scoring::{
-    blocked_seals, boss_points, boss_threshold, seals_to_win, LOSING_TRICKS,
+    blocked_seals, boss_points, new_seals, round_end, round_points, seal_round_end, sealed_suits,
+    seals_to_win,
 };
-use crate::rules::state::{Phase, RoundResult, State};
-use crate::rules::trick::{legal_plays, winning_index};
+use crate::rules::trick::{legal_plays, strength, trick_winner};
+use crate::rules::{Phase, RoundEnd, RoundResult, State};
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
 pub const GAME_WIN: i32 = 100;
@@ -97,7 +98,7 @@ pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: u
 #[derive(Clone, Copy)]
 struct Pos {
     hands: [u64; 4],
-    trick: [u8; 4],
+    trick: [Card; 4],
     trick_len: u8,
     leader: u8,
     current: u8,
@@ -123,11 +124,7 @@ struct Ctx {
 impl Ctx {
     #[inline]
     fn side_of(&self, seat: u8) -> u8 {
-        if self.n == 4 {
-            seat & 1
-        } else {
-            seat
-        }
+        side_of(seat as usize, self.n == 4) as u8
     }
 }
 
@@ -145,34 +142,16 @@ fn mix(h: u64, w: u64) -> u64 {
     crate::rng::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
 }
 
-/// Strength of `c` in a trick led in `led` with trump `trump` (R6; as in
-/// [`winning_index`]: a later card wins only with a strictly greater key).
-#[inline]
-fn strength(c: u8, led: u8, trump: u8) -> u8 {
-    let card = Card::from_id_unchecked(c);
-    let s = card.suit() as u8;
-    if c == 0 {
-        32
-    } else if s == trump {
-        16 + card.rank()
-    } else if s == led {
-        8 + card.rank()
-    } else {
-        0
-    }
-}
-
-/// Each seal second copy (id 49 + s) moved onto its first copy's slot (id 6s + 6).
+/// Each seal second copy moved onto its first copy's place ([`CardSet::fold_second_copies`]).
 #[inline]
 fn fold_second_copies(set: u64) -> u64 {
-    let mut out = set & CardSet::STANDARD_DECK.bits();
-    let mut extra = set >> 49;
-    while extra != 0 {
-        let s = extra.trailing_zeros() as u64;
-        out |= 1 << (6 * s + 6);
-        extra &= extra - 1;
-    }
-    out
+    CardSet(set).fold_second_copies().bits()
+}
+
+/// The cards of `c`'s suit (a mask over ids).
+#[inline]
+fn suit_of(c: u32) -> u64 {
+    Card::from_id_unchecked(c as u8).suit().cards().bits()
 }
 
 /// The bits of `set` at the places of `mask`'s bits, packed down (a software `pext`).
@@ -198,17 +177,10 @@ fn compress(set: u64, mask: u64) -> u64 {
 #[inline]
 fn reduce_equivalent(legal: u64, live: u64) -> u64 {
     let bosses = CardSet::BOSSES.bits();
-    let mut out = legal;
     // Two copies of one boss in the hand: keep the first copy.
-    let pairs = (legal >> 49) & 0x7F;
-    let mut p = pairs;
-    while p != 0 {
-        let s = p.trailing_zeros() as u64;
-        if legal >> (6 * s + 6) & 1 == 1 {
-            out &= !(1u64 << (49 + s));
-        }
-        p &= p - 1;
-    }
+    let hand = CardSet(legal);
+    let pairs = hand.first_boss_suits() & hand.second_boss_suits();
+    let mut out = legal & !CardSet::second_bosses_of(pairs).bits();
     let occupied = fold_second_copies(live);
     // A plain card (not the A, not a boss) whose next live card up the suit is a plain
     // card of the same hand is equivalent to it: keep the higher one.
@@ -216,8 +188,8 @@ fn reduce_equivalent(legal: u64, live: u64) -> u64 {
     while plain != 0 {
         let c = plain.trailing_zeros();
         plain &= plain - 1;
-        let suit_top = 7 * (c / 7) + 7;
-        let above = occupied & !((2u64 << c) - 1) & ((1u64 << suit_top) - 1);
+        // `occupied` has no second copies: these are standard cards of the suit above `c`.
+        let above = occupied & !((2u64 << c) - 1) & suit_of(c);
         if above != 0 {
             let next = above.trailing_zeros();
             if legal >> next & 1 == 1 && bosses >> next & 1 == 0 {
@@ -249,9 +221,9 @@ impl Pos {
         for (p, h) in hands.iter_mut().enumerate().take(n) {
             *h = s.hand(p).bits();
         }
-        let mut trick = [0u8; 4];
-        for (t, c) in trick.iter_mut().zip(s.trick_cards()) {
-            *t = c.id();
+        let mut trick = [Card::ACE; 4];
+        for (t, &c) in trick.iter_mut().zip(s.trick_cards()) {
+            *t = c;
         }
         Pos {
             hands,
@@ -272,14 +244,14 @@ impl Pos {
     fn live(&self) -> u64 {
         let mut live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
         for &c in &self.trick[..self.trick_len as usize] {
-            live |= 1u64 << c;
+            live |= c.bit();
         }
         live
     }
 
     #[inline]
     fn legal(&self) -> u64 {
-        let led = (self.trick_len > 0).then(|| Card::from_id_unchecked(self.trick[0]).suit());
+        let led = (self.trick_len > 0).then(|| self.trick[0].suit());
         legal_plays(CardSet(self.hands[self.current as usize]), led).bits()
     }
 
@@ -295,18 +267,8 @@ impl Pos {
             // Seals each team could still make: unblocked suits whose two copies are all in
             // its captures or still live.
             let possible = |team: usize| -> u32 {
-                let reach = self.side_bosses[team] | live.bits();
-                let mut k = 0;
-                let blocked = blocked_seals(v, self.seals, team);
-                for s in 0..7u64 {
-                    if blocked >> s & 1 == 0
-                        && reach >> (6 * s + 6) & 1 == 1
-                        && reach >> (49 + s) & 1 == 1
-                    {
-                        k += 1;
-                    }
-                }
-                k
+                let reach = CardSet(self.side_bosses[team]).union(live);
+                (sealed_suits(reach) & !blocked_seals(v, self.seals, team)).count_ones()
             };
             let (mine, theirs) = (possible(root), possible(1 - root));
             let hi = if self.seals[root].count_ones() + mine >= to_win {
@@ -363,11 +325,12 @@ impl Pos {
         // Live cards per suit and the bosses' places among them: with the compressed
         // hands, these say which live card is which.
         let mut shape = 0u64;
-        for s in 0..7u64 {
-            let suit = slots >> (7 * s) & 0x7F;
-            let below_boss = suit & ((1u64 << (6 - s)) - 1);
-            shape |= (suit.count_ones() as u64) << (6 * s)
-                | (below_boss.count_ones() as u64) << (6 * s + 3);
+        for suit in Suit::ALL {
+            let live_in_suit = slots & suit.cards().bits();
+            let below_boss = live_in_suit & (suit.boss().bit() - 1);
+            let at = 6 * suit as u64;
+            shape |= (live_in_suit.count_ones() as u64) << at
+                | (below_boss.count_ones() as u64) << (at + 3);
         }
         h = mix(h, shape);
         for &b in &self.side_bosses[..if n == 4 { 2 } else { 3 }] {
@@ -390,35 +353,30 @@ impl Pos {
     fn play(&self, ctx: &Ctx, c: u8) -> Step {
         let mut q = *self;
         let p = q.current;
-        q.hands[p as usize] &= !(1u64 << c);
+        let card = Card::from_id_unchecked(c);
+        q.hands[p as usize] &= !card.bit();
         if q.trick_len == 0 && q.trump == NO_SUIT {
             // R9: a seal round's first lead fixes the trump suit.
-            q.trump = Card::from_id_unchecked(c).suit() as u8;
+            q.trump = card.suit() as u8;
         }
-        q.trick[q.trick_len as usize & 3] = c;
+        q.trick[q.trick_len as usize & 3] = card;
         q.trick_len += 1;
         if q.trick_len < ctx.n {
-            q.current = if p + 1 == ctx.n { 0 } else { p + 1 };
+            q.current = left_of(p as usize, 1, ctx.n as usize) as u8;
             return Step::Next(q);
         }
         q.finish_trick(ctx)
     }
 
+    /// R6 and the trick's tallies, then the round's end (the rules' kernels decide).
     fn finish_trick(mut self, ctx: &Ctx) -> Step {
-        let n = ctx.n as usize;
-        let cards = [
-            Card::from_id_unchecked(self.trick[0]),
-            Card::from_id_unchecked(self.trick[1]),
-            Card::from_id_unchecked(self.trick[2]),
-            Card::from_id_unchecked(self.trick[3]),
-        ];
+        let cards = &self.trick[..ctx.n as usize];
         let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
-        let idx = winning_index(&cards[..n], trump);
-        let winner = (self.leader as usize + idx) % n;
-        let set = cards[..n].iter().fold(0u64, |m, c| m | 1u64 << c.id());
+        let winner = trick_winner(self.leader as usize, cards, trump);
+        let set = cards.iter().fold(CardSet::EMPTY, |m, &c| m.with(c));
         let side = ctx.side_of(winner as u8) as usize;
         self.side_tricks[side] += 1;
-        self.side_bosses[side] |= set & CardSet::BOSSES.bits();
+        self.side_bosses[side] |= set.bosses().bits();
         self.tricks_played += 1;
         self.trick_len = 0;
         self.leader = winner as u8;
@@ -431,70 +389,44 @@ impl Pos {
     }
 
     /// R9 after a trick won by `team` that captured `set`.
-    fn seal_end(mut self, ctx: &Ctx, team: usize, set: u64) -> Step {
+    fn seal_end(mut self, ctx: &Ctx, team: usize, set: CardSet) -> Step {
         let v = ctx.variant;
-        if set & CardSet::BOSSES.bits() != 0 {
-            let won = self.side_bosses[team];
-            let mut both = 0u8;
-            for s in 0..7u64 {
-                if won >> (6 * s + 6) & 1 == 1 && won >> (49 + s) & 1 == 1 {
-                    both |= 1 << s;
-                }
-            }
-            let new = both & !blocked_seals(v, self.seals, team);
-            self.seals[team] |= new;
-            self.round_seals[team] += new.count_ones() as u8;
-        }
+        let blocked = blocked_seals(v, self.seals, team);
+        let new = new_seals(set, CardSet(self.side_bosses[team]), blocked);
+        self.seals[team] |= new;
+        self.round_seals[team] += new.count_ones() as u8;
         let root = ctx.root_side as usize;
-        if self.seals[team].count_ones() >= seals_to_win(v) {
-            return Step::End(if team == root { GAME_WIN } else { -GAME_WIN });
+        match seal_round_end(v, self.seals[team], self.tricks_played as usize) {
+            None => Step::Next(self),
+            Some(RoundEnd::Sealed) => Step::End(if team == root { GAME_WIN } else { -GAME_WIN }),
+            Some(_) => Step::End(self.round_seals[root] as i32 - self.round_seals[1 - root] as i32),
         }
-        if self.tricks_played as usize == v.tricks_per_round() {
-            return Step::End(self.round_seals[root] as i32 - self.round_seals[1 - root] as i32);
-        }
-        Step::Next(self)
     }
 
     /// R7 and R8 after a trick won by `side`.
     fn round_end(self, ctx: &Ctx, side: usize) -> Step {
         let v = ctx.variant;
-        let sides = v.num_sides();
-        let (winners, by_tricks) = if self.side_bosses[side].count_ones() >= boss_threshold(v) {
-            (1u8 << side, false)
-        } else if self.side_tricks[side] as usize >= LOSING_TRICKS {
-            (((1u8 << sides) - 1) & !(1 << side), true)
-        } else if self.tricks_played as usize == v.tricks_per_round() {
-            (1u8 << side, false)
-        } else {
+        let Some((winners, reason)) = round_end(
+            v,
+            side,
+            CardSet(self.side_bosses[side]),
+            self.side_tricks[side] as usize,
+            self.tricks_played as usize,
+        ) else {
             return Step::Next(self);
         };
-        let trump = Suit::from_index(self.trump as usize);
+        let captured = self.side_bosses.map(CardSet);
         let in_hands = CardSet(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]);
-        let mut points = [0i32; 3];
-        for (w, pts) in points.iter_mut().enumerate().take(sides) {
-            if winners >> w & 1 == 0 {
-                continue;
-            }
-            *pts = match ctx.scoring {
-                Scoring::Basic => 1,
-                Scoring::Advanced if sides == 3 && by_tricks => 3,
-                Scoring::Advanced => {
-                    let mut bosses = CardSet(self.side_bosses[w]);
-                    if by_tricks {
-                        bosses = bosses.union(in_hands.bosses());
-                    }
-                    boss_points(v, bosses, trump) as i32
-                }
-            };
-        }
+        let trump = Suit::from_index(self.trump as usize);
+        let points = round_points(v, ctx.scoring, winners, reason, &captured, in_hands, trump);
         let root = ctx.root_side as usize;
-        let theirs = (0..sides)
+        let theirs = (0..v.num_sides())
             .filter(|&w| w != root)
-            .map(|w| points[w])
+            .map(|w| points[w] as i32)
             .max()
             .unwrap_or(0);
         let won = if winners >> root & 1 == 1 { 1 } else { -1 };
-        Step::End(2 * (points[root] - theirs) + won)
+        Step::End(2 * (points[root] as i32 - theirs) + won)
     }
 }
 
@@ -520,10 +452,12 @@ impl MoveValues {
         self.values[..self.len].iter().copied().max().unwrap_or(0)
     }
 
+    /// The number of legal cards.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether there is no legal card (never, in the play phase).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -731,14 +665,16 @@ fn representative(c: u8, reps: u64, live: u64) -> u8 {
     if reps >> c & 1 == 1 {
         return c;
     }
-    if c >= 49 {
-        return 6 * (c - 49) + 6; // a second boss copy stands for the first
+    let card = Card::from_id_unchecked(c);
+    if card.is_second_copy() {
+        return card.suit().boss().id(); // a second boss copy stands for the first
     }
     let occupied = fold_second_copies(live);
-    let suit_top = 7 * (c as u32 / 7) + 7;
+    let suit = suit_of(c as u32);
     let mut at = c as u32;
     loop {
-        let above = occupied & !((2u64 << at) - 1) & ((1u64 << suit_top) - 1);
+        // `occupied` has no second copies: the standard cards of the suit above `at`.
+        let above = occupied & !((2u64 << at) - 1) & suit;
         let next = above.trailing_zeros();
         if reps >> next & 1 == 1 {
             return next as u8;
@@ -751,10 +687,16 @@ fn representative(c: u8, reps: u64, live: u64) -> u8 {
 /// (`slots`: the live cards, second copies folded), as `8·suit + rank`.
 #[inline]
 fn live_rank_id(c: u8, slots: u64) -> u8 {
-    let c = if c >= 49 { 6 * (c - 49) + 6 } else { c };
-    let suit = c / 7;
-    let below = slots & ((1u64 << c) - 1) & !((1u64 << (7 * suit)) - 1);
-    8 * suit + below.count_ones() as u8
+    let card = Card::from_id_unchecked(c);
+    let suit = card.suit();
+    // A second copy is keyed as its first copy (`slots` has them folded so).
+    let c = if card.is_second_copy() {
+        suit.boss()
+    } else {
+        card
+    };
+    let below = slots & (c.bit() - 1) & suit.cards().bits();
+    8 * suit as u8 + below.count_ones() as u8
 }
 
 /// Fills `out` with the reduced legal cards of the player to move, best first; returns
@@ -770,14 +712,14 @@ fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, slots: u64, out: &mut [u8; MAX_M
     let (win_key, win_side) = if p.trick_len == 0 {
         (0, u8::MAX)
     } else {
-        let led = Card::from_id_unchecked(p.trick[0]).suit() as u8;
+        let led = p.trick[0].suit() as u8;
         let mut best = 0;
         for i in 1..p.trick_len as usize {
             if strength(p.trick[i], led, p.trump) > strength(p.trick[best], led, p.trump) {
                 best = i;
             }
         }
-        let seat = (p.leader as usize + best) % ctx.n as usize;
+        let seat = left_of(p.leader as usize, best, ctx.n as usize);
         (
             strength(p.trick[best], led, p.trump),
             ctx.side_of(seat as u8),
@@ -786,7 +728,7 @@ fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, slots: u64, out: &mut [u8; MAX_M
     let led = if p.trick_len == 0 {
         NO_SUIT
     } else {
-        Card::from_id_unchecked(p.trick[0]).suit() as u8
+        p.trick[0].suit() as u8
     };
     let my_side = ctx.side_of(p.current);
     let mut m = moves;
@@ -798,9 +740,10 @@ fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, slots: u64, out: &mut [u8; MAX_M
             1 << 20
         } else if p.trick_len == 0 {
             // Leading: strong cards first.
-            strength(c, Card::from_id_unchecked(c).suit() as u8, p.trump) as i32
+            let card = Card::from_id_unchecked(c);
+            strength(card, card.suit() as u8, p.trump) as i32
         } else {
-            let s = strength(c, led, p.trump) as i32;
+            let s = strength(Card::from_id_unchecked(c), led, p.trump) as i32;
             let wins = s > win_key as i32;
             if win_side == my_side {
                 // Partner winning: feed it bosses, else dump low.

@@ -35,7 +35,7 @@
 use crate::cards::{left_of, relative_to, Card, CardSet, NUM_SUITS};
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
-use crate::rules::state::{Phase, RoundEnd};
+use crate::rules::{Phase, RoundEnd};
 use crate::simd::expand::expand;
 use crate::simd::{self, Cpu, CpuLevel, Kernel};
 
@@ -45,8 +45,11 @@ use crate::simd::{self, Cpu, CpuLevel, Kernel};
 pub trait ObsValue:
     crate::simd::expand::Expand + PartialEq + std::fmt::Debug + Send + Sync
 {
+    /// Zero.
     const ZERO: Self;
+    /// One.
     const ONE: Self;
+    /// The count `n` as this type (exact: `n` is small).
     fn from_count(n: u8) -> Self;
 }
 

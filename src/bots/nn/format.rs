@@ -1,0 +1,243 @@
+//! The weights file: safetensors with the metadata of [`MODEL_FORMAT`], read and
+//! written (with its header rewritten so that a model always has the same bytes), and the
+//! models shipped with the crate.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+
+use super::mlp::{Inputs, Mlp, WeightsError};
+use crate::rules::config::Variant;
+
+/// The `format` metadata value of a weights file this version reads.
+pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
+
+/// Metadata keys the model itself sets from its shape, not the user.
+const OWN_METADATA: [&str; 3] = ["format", "variant", "inputs"];
+
+/// The baseline model shipped for `variant` (the `yokai-septet-models` crate, which has
+/// one for every variant: `the_shipped_model_of_every_variant_loads_and_plays_whole_games`).
+fn shipped_file(variant: Variant) -> &'static [u8] {
+    yokai_septet_models::model(variant.name()).expect("every variant has a shipped model")
+}
+
+/// The tensor `name` of `file` as `F32` values (row-major), checked to have `rank`
+/// dimensions, with its shape.
+fn f32_tensor(
+    file: &SafeTensors<'_>,
+    name: &str,
+    rank: usize,
+) -> Result<(Vec<f32>, Vec<usize>), WeightsError> {
+    let problem = |problem: String| WeightsError::Tensor {
+        name: name.to_string(),
+        problem,
+    };
+    let t = file.tensor(name).map_err(|_| problem("missing".into()))?;
+    if t.dtype() != Dtype::F32 {
+        return Err(problem(format!("dtype {:?}, expected F32", t.dtype())));
+    }
+    if t.shape().len() != rank {
+        return Err(problem(format!(
+            "shape {:?}, expected {rank} dimensions",
+            t.shape()
+        )));
+    }
+    let values = t
+        .data()
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    Ok((values, t.shape().to_vec()))
+}
+
+/// One entry of a safetensors header: the metadata, or a tensor's place in the file.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+enum HeaderEntry {
+    Metadata(BTreeMap<String, String>),
+    Tensor {
+        dtype: String,
+        shape: Vec<usize>,
+        data_offsets: (usize, usize),
+    },
+}
+
+/// `safetensors::serialize` writes the metadata in `HashMap` order, which changes from run
+/// to run. The header is rewritten with its keys sorted so that a model always has the same
+/// bytes (and the same hash).
+fn sort_header(bytes: &[u8]) -> Vec<u8> {
+    let n = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes")) as usize;
+    let header: BTreeMap<String, HeaderEntry> = serde_json::from_slice(&bytes[8..8 + n])
+        .expect("safetensors writes a JSON header of this shape");
+    let mut json = serde_json::to_vec(&header).expect("a map of strings serializes");
+    // The data that follows starts on an 8-byte boundary, as safetensors pads it.
+    json.resize(json.len().next_multiple_of(8), b' ');
+    let mut out = Vec::with_capacity(8 + json.len() + bytes.len() - 8 - n);
+    out.extend_from_slice(&(json.len() as u64).to_le_bytes());
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&bytes[8 + n..]);
+    out
+}
+
+impl Mlp {
+    /// Reads a model from the bytes of a safetensors file (format [`MODEL_FORMAT`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Mlp, WeightsError> {
+        let not_safetensors =
+            |e: safetensors::SafeTensorError| WeightsError::NotSafetensors(e.to_string());
+        let (_, header) = SafeTensors::read_metadata(bytes).map_err(not_safetensors)?;
+        let file = SafeTensors::deserialize(bytes).map_err(not_safetensors)?;
+        let meta = header.metadata().clone().unwrap_or_default();
+        let get = |key: &'static str| {
+            meta.get(key).ok_or(WeightsError::Metadata {
+                key,
+                problem: "missing".into(),
+            })
+        };
+        let format = get("format")?;
+        if format != MODEL_FORMAT {
+            return Err(WeightsError::Metadata {
+                key: "format",
+                problem: format!("'{format}', expected '{MODEL_FORMAT}'"),
+            });
+        }
+        let variant: Variant = get("variant")?
+            .parse()
+            .map_err(|e| WeightsError::Metadata {
+                key: "variant",
+                problem: format!("{e}"),
+            })?;
+        let inputs = match meta.get("inputs") {
+            Some(v) => Inputs::parse(v)?,
+            None => Inputs::Observation,
+        };
+        let mut layers = Vec::new();
+        let mut width = inputs.size(variant);
+        loop {
+            let (w, b) = (
+                format!("layers.{}.weight", layers.len()),
+                format!("layers.{}.bias", layers.len()),
+            );
+            if file.tensor(&w).is_err() {
+                break;
+            }
+            let (bias, shape) = f32_tensor(&file, &b, 1)?;
+            let outputs = shape[0];
+            let (weight, shape) = f32_tensor(&file, &w, 2)?;
+            if shape != [outputs, width] {
+                return Err(WeightsError::Tensor {
+                    name: w,
+                    problem: format!(
+                        "shape {shape:?}, expected [{outputs}, {width}] ([outputs, inputs]: \
+                         outputs from the bias, inputs from the previous layer or the \
+                         {variant} {})",
+                        inputs.name()
+                    ),
+                });
+            }
+            layers.push((weight, bias));
+            width = outputs;
+        }
+        let mut names = file.names();
+        names.sort();
+        if let Some(extra) = names.iter().find(|n| {
+            !n.strip_prefix("layers.")
+                .and_then(|r| r.split_once('.'))
+                .is_some_and(|(i, t)| {
+                    i.parse::<usize>().is_ok_and(|i| i < layers.len())
+                        && (t == "weight" || t == "bias")
+                })
+        }) {
+            return Err(WeightsError::Tensor {
+                name: extra.to_string(),
+                problem: "not part of the model (tensors are layers.{i}.weight and \
+                          layers.{i}.bias, numbered from 0 without gaps)"
+                    .into(),
+            });
+        }
+        let mut mlp = Mlp::with_inputs(variant, inputs, layers)?;
+        mlp.metadata = meta
+            .into_iter()
+            .filter(|(k, _)| !OWN_METADATA.contains(&k.as_str()))
+            .collect();
+        Ok(mlp)
+    }
+
+    /// The header metadata other than `format`, `variant` and `inputs`.
+    pub fn metadata(&self) -> &BTreeMap<String, String> {
+        &self.metadata
+    }
+
+    /// Sets a metadata entry (`format`, `variant` and `inputs` belong to the model and are
+    /// refused).
+    pub fn set_metadata(&mut self, key: &str, value: &str) -> Result<(), WeightsError> {
+        if let Some(key) = OWN_METADATA.into_iter().find(|k| *k == key) {
+            return Err(WeightsError::Metadata {
+                key,
+                problem: "set by the model itself".into(),
+            });
+        }
+        self.metadata.insert(key.into(), value.into());
+        Ok(())
+    }
+
+    /// The model as a safetensors file (format [`MODEL_FORMAT`]).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut meta: HashMap<String, String> = self.metadata.clone().into_iter().collect();
+        meta.insert("format".into(), MODEL_FORMAT.into());
+        meta.insert("variant".into(), self.variant.name().into());
+        meta.insert("inputs".into(), self.inputs.name().into());
+        let layers = self.layers();
+        let bytes: Vec<(String, Vec<usize>, Vec<u8>)> = layers
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (w, b))| {
+                let le = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+                let l = &self.layers[i];
+                [
+                    (
+                        format!("layers.{i}.weight"),
+                        vec![l.outputs, l.inputs],
+                        le(w),
+                    ),
+                    (format!("layers.{i}.bias"), vec![l.outputs], le(b)),
+                ]
+            })
+            .collect();
+        let views: Vec<(String, TensorView<'_>)> = bytes
+            .iter()
+            .map(|(name, shape, data)| {
+                let view = TensorView::new(Dtype::F32, shape.clone(), data)
+                    .expect("shape and data agree by construction");
+                (name.clone(), view)
+            })
+            .collect();
+        let bytes =
+            safetensors::serialize(views, Some(meta)).expect("F32 tensors always serialize");
+        sort_header(&bytes)
+    }
+
+    /// Reads a model from the safetensors file at `path`.
+    pub fn load(path: &Path) -> Result<Mlp, WeightsError> {
+        let bytes = std::fs::read(path).map_err(|e| WeightsError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Mlp::from_bytes(&bytes)
+    }
+
+    /// The baseline model shipped for `variant` (parsed once per process).
+    pub fn shipped(variant: Variant) -> &'static Mlp {
+        static MODELS: [OnceLock<Mlp>; 4] = [const { OnceLock::new() }; 4];
+        MODELS[variant as usize].get_or_init(|| {
+            Mlp::from_bytes(shipped_file(variant))
+                .unwrap_or_else(|e| panic!("the shipped {variant} model is invalid: {e}"))
+        })
+    }
+
+    /// The shipped model's file, byte for byte (to export, inspect or fine-tune it).
+    pub fn shipped_bytes(variant: Variant) -> &'static [u8] {
+        shipped_file(variant)
+    }
+}

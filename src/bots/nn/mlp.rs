@@ -1,0 +1,290 @@
+//! The network: an [`Mlp`] (dense layers with ReLU between them) over what [`Inputs`]
+//! says the first layer reads, and the checks on its shape. Reading and writing its
+//! weights files is [`super::format`]'s business.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::bots::HeuristicBot;
+use crate::infoset::view::SeatView;
+use crate::rl::observation::{encode, observation_size};
+use crate::rules::config::Variant;
+
+/// What is wrong with a weights file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WeightsError {
+    /// The file could not be read.
+    Io {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        message: String,
+    },
+    /// The bytes are not a safetensors file.
+    NotSafetensors(String),
+    /// A metadata entry is missing or has a value this version does not accept.
+    Metadata {
+        /// The metadata key.
+        key: &'static str,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A tensor is missing, of the wrong type, or of a shape that does not fit.
+    Tensor {
+        /// The tensor's name (`layers.{i}.weight` or `.bias`).
+        name: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::Io { path, message } => write!(f, "cannot read '{path}': {message}"),
+            WeightsError::NotSafetensors(why) => write!(f, "not a safetensors file: {why}"),
+            WeightsError::Metadata { key, problem } => write!(f, "metadata '{key}': {problem}"),
+            WeightsError::Tensor { name, problem } => write!(f, "tensor '{name}': {problem}"),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// One fully connected layer, stored input-major so that a zero input (most of the
+/// observation, and every ReLU that did not fire) costs one comparison.
+#[derive(Clone, Debug)]
+pub(super) struct Dense {
+    pub(super) inputs: usize,
+    pub(super) outputs: usize,
+    /// `weight_t[i * outputs + o]` is `torch`'s `weight[o][i]`.
+    weight_t: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl Dense {
+    /// `out = bias + W · x`.
+    fn forward(&self, x: &[f32], out: &mut [f32]) {
+        debug_assert_eq!((x.len(), out.len()), (self.inputs, self.outputs));
+        out.copy_from_slice(&self.bias);
+        for (i, &xi) in x.iter().enumerate() {
+            if xi != 0.0 {
+                let row = &self.weight_t[i * self.outputs..(i + 1) * self.outputs];
+                for (o, &w) in out.iter_mut().zip(row) {
+                    *o += xi * w;
+                }
+            }
+        }
+    }
+}
+
+/// What the first layer of an [`Mlp`] reads (metadata key `inputs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inputs {
+    /// The canonical observation ([`encode`]).
+    Observation,
+    /// The canonical observation, then a one-hot of the card id [`HeuristicBot::choose`]
+    /// picks (one input per card id). The heuristic is deterministic and costs under a
+    /// microsecond, and a network that sees its card need only learn where to deviate.
+    ObservationAndHeuristic,
+}
+
+impl Inputs {
+    /// Every kind, in the order error messages list them.
+    pub const ALL: [Inputs; 2] = [Inputs::Observation, Inputs::ObservationAndHeuristic];
+
+    /// The metadata value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Inputs::Observation => "observation",
+            Inputs::ObservationAndHeuristic => "observation+heuristic",
+        }
+    }
+
+    /// Parses a metadata value.
+    pub fn parse(value: &str) -> Result<Inputs, WeightsError> {
+        Inputs::ALL
+            .into_iter()
+            .find(|i| i.name() == value)
+            .ok_or_else(|| WeightsError::Metadata {
+                key: "inputs",
+                problem: format!(
+                    "'{value}', expected {}",
+                    Inputs::ALL.map(|i| format!("'{}'", i.name())).join(" or ")
+                ),
+            })
+    }
+
+    /// Width of the first layer's input in `variant`.
+    pub fn size(self, variant: Variant) -> usize {
+        match self {
+            Inputs::Observation => observation_size(variant),
+            Inputs::ObservationAndHeuristic => observation_size(variant) + variant.num_actions(),
+        }
+    }
+
+    /// Writes the input of the seat of `view` into `out` (length [`Inputs::size`]).
+    pub fn encode(self, view: &SeatView, out: &mut [f32]) {
+        let obs = observation_size(view.variant());
+        encode(view, &mut out[..obs]);
+        if self == Inputs::ObservationAndHeuristic {
+            let hint = &mut out[obs..];
+            hint.fill(0.0);
+            hint[HeuristicBot::choose(view).id() as usize] = 1.0;
+        }
+    }
+}
+
+/// A multilayer perceptron policy for one variant: observation (and, per [`Inputs`], the
+/// heuristic's card) in, one logit per card id out.
+#[derive(Clone, Debug)]
+pub struct Mlp {
+    pub(super) variant: Variant,
+    pub(super) inputs: Inputs,
+    pub(super) layers: Vec<Dense>,
+    /// The header's other metadata (how the model was made, say), kept by `to_bytes`.
+    pub(super) metadata: BTreeMap<String, String>,
+}
+
+impl Mlp {
+    /// A model for `variant` from its layers, input first, each `(weight, bias)` with
+    /// `weight` row-major `[outputs][inputs]` (as `torch.nn.Linear` stores it). The first
+    /// layer takes the observation, the last gives one logit per card id.
+    pub fn new(variant: Variant, layers: Vec<(Vec<f32>, Vec<f32>)>) -> Result<Mlp, WeightsError> {
+        Mlp::with_inputs(variant, Inputs::Observation, layers)
+    }
+
+    /// [`Mlp::new`] for a first layer that reads `inputs`.
+    pub fn with_inputs(
+        variant: Variant,
+        inputs: Inputs,
+        layers: Vec<(Vec<f32>, Vec<f32>)>,
+    ) -> Result<Mlp, WeightsError> {
+        if layers.is_empty() {
+            return Err(WeightsError::Tensor {
+                name: "layers.0.weight".into(),
+                problem: "missing: a model has at least one layer".into(),
+            });
+        }
+        let mut width = inputs.size(variant);
+        let mut dense = Vec::with_capacity(layers.len());
+        for (i, (weight, bias)) in layers.into_iter().enumerate() {
+            let outputs = bias.len();
+            let problem = |name: &str, problem: String| WeightsError::Tensor {
+                name: format!("layers.{i}.{name}"),
+                problem,
+            };
+            if outputs == 0 || weight.len() != outputs * width {
+                return Err(problem(
+                    "weight",
+                    format!(
+                        "{} values, expected [{outputs}, {width}] (outputs from the bias, \
+                         inputs from the previous layer or the {variant} {})",
+                        weight.len(),
+                        inputs.name()
+                    ),
+                ));
+            }
+            for (name, values) in [("weight", &weight), ("bias", &bias)] {
+                if let Some(k) = values.iter().position(|v| !v.is_finite()) {
+                    return Err(problem(
+                        name,
+                        format!("value {} at flat index {k} is not finite", values[k]),
+                    ));
+                }
+            }
+            let mut weight_t = vec![0.0; weight.len()];
+            for o in 0..outputs {
+                for j in 0..width {
+                    weight_t[j * outputs + o] = weight[o * width + j];
+                }
+            }
+            dense.push(Dense {
+                inputs: width,
+                outputs,
+                weight_t,
+                bias,
+            });
+            width = outputs;
+        }
+        if width != variant.num_actions() {
+            return Err(WeightsError::Tensor {
+                name: format!("layers.{}.weight", dense.len() - 1),
+                problem: format!(
+                    "{width} outputs, expected one per card id of {variant} ({})",
+                    variant.num_actions()
+                ),
+            });
+        }
+        Ok(Mlp {
+            variant,
+            inputs,
+            layers: dense,
+            metadata: BTreeMap::new(),
+        })
+    }
+
+    /// The variant the model plays.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// What the first layer reads.
+    pub fn inputs(&self) -> Inputs {
+        self.inputs
+    }
+
+    /// The layers as [`Mlp::new`] takes them: `(weight [outputs][inputs], bias)`.
+    pub fn layers(&self) -> Vec<(Vec<f32>, Vec<f32>)> {
+        self.layers
+            .iter()
+            .map(|l| {
+                let mut w = vec![0.0; l.weight_t.len()];
+                for j in 0..l.inputs {
+                    for o in 0..l.outputs {
+                        w[o * l.inputs + j] = l.weight_t[j * l.outputs + o];
+                    }
+                }
+                (w, l.bias.clone())
+            })
+            .collect()
+    }
+
+    /// Widths from the input to the output: `[input size, hidden..., actions]`.
+    pub fn widths(&self) -> Vec<usize> {
+        let mut w = vec![self.layers[0].inputs];
+        w.extend(self.layers.iter().map(|l| l.outputs));
+        w
+    }
+
+    /// Number of weights and biases.
+    pub fn parameters(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| l.weight_t.len() + l.bias.len())
+            .sum()
+    }
+
+    /// The logits of `input` (length [`Inputs::size`], as [`Inputs::encode`] writes it) into
+    /// `out` (one per card id), using `scratch` for the hidden layers.
+    pub fn logits(&self, input: &[f32], scratch: &mut Scratch, out: &mut [f32]) {
+        let (last, hidden) = self.layers.split_last().expect("at least one layer");
+        scratch.hidden.resize_with(hidden.len(), Vec::new);
+        let mut input = input;
+        for (layer, buffer) in hidden.iter().zip(scratch.hidden.iter_mut()) {
+            buffer.resize(layer.outputs, 0.0);
+            layer.forward(input, buffer);
+            for v in buffer.iter_mut() {
+                *v = v.max(0.0);
+            }
+            input = buffer;
+        }
+        last.forward(input, out);
+    }
+}
+
+/// Reusable hidden-layer buffers for [`Mlp::logits`].
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    hidden: Vec<Vec<f32>>,
+}

@@ -1,0 +1,504 @@
+//! No import circles between the modules of `src/`.
+//!
+//! A module is one file (`src/rules/state.rs` is `rules::state`, `src/rules/mod.rs` is
+//! `rules`). Module `a` depends on module `b` when `a`'s code names something of `b`: a
+//! `use` path or a path written in the code (`crate::rng::…`, `super::…`, a child module's
+//! `child::…`), a name reached through a re-export (`pub use`) counting as a use of the
+//! module that defines it. Test-only code (`#[cfg(test)]` items and modules) is left out,
+//! and so are a module's uses of its own descendants: Rust's module tree already has every
+//! parent know its children (it declares them), so only uses across the tree can close a
+//! circle that matters.
+//!
+//! The check reads the source with a small tokenizer (comments, strings and test code
+//! dropped), so it costs a few milliseconds.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Circles known and accepted, each with the reason (pairs of modules, either order).
+const ACCEPTED: &[(&str, &str, &str)] = &[(
+    "python::bot",
+    "python::game",
+    "the Python API's `Game.play_bots([Bot])` and `Bot.act(game)` name each other's class",
+)];
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Ident(String),
+    Path, // `::`
+    P(char),
+}
+
+/// The tokens of `src` without comments, string and char literals, or lifetimes.
+fn tokenize(src: &str) -> Vec<Tok> {
+    let c: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        let ch = c[i];
+        if ch.is_whitespace() {
+            i += 1;
+        } else if ch == '/' && c.get(i + 1) == Some(&'/') {
+            while i < c.len() && c[i] != '\n' {
+                i += 1;
+            }
+        } else if ch == '/' && c.get(i + 1) == Some(&'*') {
+            let mut depth = 0;
+            while i < c.len() {
+                if c[i] == '/' && c.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    i += 2;
+                } else if c[i] == '*' && c.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        } else if ch == 'r' && matches!(c.get(i + 1), Some('"') | Some('#')) && {
+            let mut j = i + 1;
+            while c.get(j) == Some(&'#') {
+                j += 1;
+            }
+            c.get(j) == Some(&'"')
+        } {
+            // A raw string: r"…" or r#"…"#.
+            let mut j = i + 1;
+            let mut hashes = 0;
+            while c[j] == '#' {
+                hashes += 1;
+                j += 1;
+            }
+            j += 1;
+            loop {
+                if c[j] == '"' && (0..hashes).all(|k| c.get(j + 1 + k) == Some(&'#')) {
+                    i = j + 1 + hashes;
+                    break;
+                }
+                j += 1;
+            }
+        } else if ch == '"' {
+            i += 1;
+            while c[i] != '"' {
+                i += if c[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+        } else if ch == '\'' {
+            // A char literal ('a', '\n', '\u{..}') or a lifetime ('a).
+            if c.get(i + 1) == Some(&'\\') {
+                i += 2;
+                while c[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if c.get(i + 2) == Some(&'\'') {
+                i += 3;
+            } else {
+                i += 1;
+            }
+        } else if ch.is_alphanumeric() || ch == '_' {
+            let start = i;
+            while i < c.len() && (c[i].is_alphanumeric() || c[i] == '_') {
+                i += 1;
+            }
+            let word: String = c[start..i].iter().collect();
+            // `b"…"` byte strings: the string is dropped next round.
+            if !(word == "b" && c.get(i) == Some(&'"')) {
+                out.push(Tok::Ident(word));
+            }
+        } else if ch == ':' && c.get(i + 1) == Some(&':') {
+            out.push(Tok::Path);
+            i += 2;
+        } else {
+            out.push(Tok::P(ch));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn ident(t: Option<&Tok>) -> Option<&str> {
+    match t {
+        Some(Tok::Ident(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// Index just past the item that starts at `i` (attributes, then up to a `;` or a
+/// balanced `{…}` at depth 0).
+fn skip_item(t: &[Tok], mut i: usize) -> usize {
+    let mut depth = 0i32;
+    while i < t.len() {
+        match t[i] {
+            Tok::P('{') | Tok::P('[') | Tok::P('(') => depth += 1,
+            Tok::P('}') | Tok::P(']') | Tok::P(')') => {
+                depth -= 1;
+                if depth == 0 && t[i] == Tok::P('}') {
+                    return i + 1;
+                }
+            }
+            Tok::P(';') if depth == 0 => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// `src` without its `#[cfg(test)]` items, and the names of the child modules they
+/// declare (`#[cfg(test)] mod name;`).
+fn without_tests(t: Vec<Tok>) -> (Vec<Tok>, Vec<String>) {
+    let cfg_test = [
+        Tok::P('#'),
+        Tok::P('['),
+        Tok::Ident("cfg".into()),
+        Tok::P('('),
+        Tok::Ident("test".into()),
+        Tok::P(')'),
+        Tok::P(']'),
+    ];
+    let mut out = Vec::new();
+    let mut test_children = Vec::new();
+    let mut i = 0;
+    while i < t.len() {
+        if t[i..].starts_with(&cfg_test) {
+            let start = i + cfg_test.len();
+            let end = skip_item(&t, start);
+            let item = &t[start..end];
+            if let Some(k) = item.iter().position(|x| x == &Tok::Ident("mod".into())) {
+                if item.last() == Some(&Tok::P(';')) {
+                    if let Some(name) = ident(item.get(k + 1)) {
+                        test_children.push(name.to_string());
+                    }
+                }
+            }
+            i = end;
+        } else {
+            out.push(t[i].clone());
+            i += 1;
+        }
+    }
+    (out, test_children)
+}
+
+/// The leaf paths of a `use` tree starting at `t[i]`, and the index of its `;`.
+fn use_tree(t: &[Tok], mut i: usize, prefix: &[String], out: &mut Vec<Vec<String>>) -> usize {
+    let mut path = prefix.to_vec();
+    loop {
+        match t.get(i) {
+            Some(Tok::Ident(s)) if s == "as" => i += 2,
+            Some(Tok::Ident(s)) => {
+                path.push(s.clone());
+                i += 1;
+            }
+            Some(Tok::Path) => i += 1,
+            Some(Tok::P('{')) => {
+                i += 1;
+                loop {
+                    i = use_tree(t, i, &path, out);
+                    match t.get(i) {
+                        Some(Tok::P(',')) => i += 1,
+                        _ => break,
+                    }
+                    if t.get(i) == Some(&Tok::P('}')) {
+                        break;
+                    }
+                }
+                // Past the `}`; the group stands for its leaves, not the prefix.
+                return i + 1;
+            }
+            Some(Tok::P('*')) => {
+                i += 1;
+            }
+            _ => {
+                if path.len() > prefix.len() {
+                    out.push(path);
+                }
+                return i;
+            }
+        }
+    }
+}
+
+/// One module's source, read.
+struct Module {
+    /// Paths it uses (as written), and whether each is a re-export.
+    uses: Vec<(Vec<String>, bool)>,
+}
+
+/// Every module of the source tree `files` (path relative to `src/`, text), test-only
+/// modules left out. The crate root (`lib.rs`) is the module with the empty path.
+fn modules(files: &[(String, String)]) -> BTreeMap<Vec<String>, Module> {
+    let mut out = BTreeMap::new();
+    let mut test_only = Vec::new();
+    for (path, text) in files {
+        let mut parts: Vec<String> = path.split('/').map(String::from).collect();
+        if parts[0] == "bin" {
+            continue;
+        }
+        let file = parts.pop().expect("a file name");
+        if file != "mod.rs" && file != "lib.rs" {
+            parts.push(file.trim_end_matches(".rs").to_string());
+        }
+        let (t, test_children) = without_tests(tokenize(text));
+        test_only.extend(test_children.into_iter().map(|c| {
+            let mut m = parts.clone();
+            m.push(c);
+            m
+        }));
+        let mut uses = Vec::new();
+        let mut i = 0;
+        while i < t.len() {
+            if ident(t.get(i)) == Some("use") {
+                let public = ident(t.get(i.wrapping_sub(1))) == Some("pub")
+                    || (t.get(i.wrapping_sub(1)) == Some(&Tok::P(')'))
+                        && ident(t.get(i.wrapping_sub(4))) == Some("pub"));
+                let mut leaves = Vec::new();
+                i = use_tree(&t, i + 1, &[], &mut leaves);
+                uses.extend(leaves.into_iter().map(|l| (l, public)));
+                continue;
+            }
+            // A path written in the code: a chain of identifiers joined by `::`.
+            if let Some(first) = ident(t.get(i)) {
+                let after_path = i > 0 && t[i - 1] == Tok::Path;
+                if !after_path && t.get(i + 1) == Some(&Tok::Path) {
+                    let mut chain = vec![first.to_string()];
+                    let mut j = i + 1;
+                    while t.get(j) == Some(&Tok::Path) {
+                        match ident(t.get(j + 1)) {
+                            Some(s) => chain.push(s.to_string()),
+                            None => break,
+                        }
+                        j += 2;
+                    }
+                    uses.push((chain, false));
+                    i = j;
+                    continue;
+                }
+            }
+            i += 1;
+        }
+        out.insert(parts, Module { uses });
+    }
+    out.retain(|m, _| !test_only.iter().any(|t| m.starts_with(t)));
+    out
+}
+
+/// `path` as written in `module`, from the crate root; `None` for another crate's path.
+fn absolute(
+    mods: &BTreeMap<Vec<String>, Module>,
+    module: &[String],
+    path: &[String],
+) -> Option<Vec<String>> {
+    let mut base = module.to_vec();
+    let mut rest = path;
+    match path.first().map(String::as_str) {
+        Some("crate") => return Some(path[1..].to_vec()),
+        Some("self") => rest = &path[1..],
+        Some("super") => {
+            while rest.first().map(String::as_str) == Some("super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+        }
+        Some(child) => {
+            let mut m = module.to_vec();
+            m.push(child.to_string());
+            if !mods.contains_key(&m) {
+                return None;
+            }
+        }
+        None => return None,
+    }
+    base.extend_from_slice(rest);
+    Some(base)
+}
+
+/// The module that defines what the absolute `path` names, through re-exports.
+fn resolve(
+    mods: &BTreeMap<Vec<String>, Module>,
+    reexports: &BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>,
+    path: &[String],
+    depth: usize,
+) -> Option<Vec<String>> {
+    let k = (0..=path.len())
+        .rev()
+        .find(|&k| mods.contains_key(&path[..k]))?;
+    let module = path[..k].to_vec();
+    if let (Some(name), true) = (path.get(k), depth < 16) {
+        if let Some(target) = reexports.get(&module).and_then(|r| r.get(name)) {
+            let mut next = target.clone();
+            next.extend_from_slice(&path[k + 1..]);
+            if let Some(m) = resolve(mods, reexports, &next, depth + 1) {
+                return Some(m);
+            }
+        }
+    }
+    Some(module)
+}
+
+/// The dependency graph between the modules of `files` (see the module docs).
+fn graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
+    let mods = modules(files);
+    let mut reexports: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>> = BTreeMap::new();
+    for (name, m) in &mods {
+        for (path, public) in &m.uses {
+            if let (true, Some(abs)) = (*public, absolute(&mods, name, path)) {
+                let leaf = path.last().expect("a path has a name").clone();
+                reexports.entry(name.clone()).or_default().insert(leaf, abs);
+            }
+        }
+    }
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (name, m) in &mods {
+        let deps = g.entry(name.join("::")).or_default();
+        for (path, public) in &m.uses {
+            if *public {
+                continue;
+            }
+            let Some(abs) = absolute(&mods, name, path) else {
+                continue;
+            };
+            if let Some(target) = resolve(&mods, &reexports, &abs, 0) {
+                if !target.starts_with(name) {
+                    deps.insert(target.join("::"));
+                }
+            }
+        }
+    }
+    g
+}
+
+/// The circles of `g`: its strongly connected components of more than one module.
+fn circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    // Two modules share a circle when each reaches the other.
+    let reach = |from: &String| -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(m) = todo.pop() {
+            for d in g.get(&m).into_iter().flatten() {
+                if seen.insert(d.clone()) {
+                    todo.push(d.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&String, BTreeSet<String>> = g.keys().map(|m| (m, reach(m))).collect();
+    let mut out: Vec<BTreeSet<String>> = Vec::new();
+    for m in g.keys() {
+        if out.iter().any(|c| c.contains(m)) {
+            continue;
+        }
+        let circle: BTreeSet<String> = reaches[m]
+            .iter()
+            .filter(|o| *o != m && reaches.get(*o).is_some_and(|r| r.contains(m)))
+            .cloned()
+            .chain([m.clone()])
+            .collect();
+        if circle.len() > 1 {
+            out.push(circle);
+        }
+    }
+    out
+}
+
+fn read_tree(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            read_tree(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(root).expect("under src/");
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&path).expect("a source file")));
+        }
+    }
+}
+
+#[test]
+fn no_import_circles_between_the_modules_of_src() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    read_tree(&root, &root, &mut files);
+    let g = graph(&files);
+    assert!(g.contains_key("rules::state") && g["rules::state"].contains("rules::scoring"));
+    let accepted = |c: &BTreeSet<String>| {
+        ACCEPTED
+            .iter()
+            .any(|(a, b, _)| c.len() == 2 && c.contains(*a) && c.contains(*b))
+    };
+    let found: Vec<_> = circles(&g).into_iter().filter(|c| !accepted(c)).collect();
+    let explain: Vec<String> = found
+        .iter()
+        .map(|c| {
+            let edges: Vec<String> = c
+                .iter()
+                .map(|m| {
+                    let to: Vec<&String> = g[m].iter().filter(|d| c.contains(*d)).collect();
+                    format!("{m} -> {to:?}")
+                })
+                .collect();
+            edges.join("; ")
+        })
+        .collect();
+    assert!(found.is_empty(), "import circles in src/: {explain:#?}");
+}
+
+fn files(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(p, t)| (p.to_string(), t.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_check_finds_circles_through_uses_paths_and_reexports() {
+    // A direct circle: a `use` one way, a path in the code the other.
+    let g = graph(&files(&[
+        ("a.rs", "use crate::b::X;\nfn f() {}"),
+        ("b.rs", "pub struct X;\nfn g() { crate::a::f(); }"),
+    ]));
+    assert_eq!(circles(&g).len(), 1);
+    // Through a re-export: `d` uses `c::Y`, defined in `c::inner`, which uses `d`.
+    let g = graph(&files(&[
+        ("c/mod.rs", "mod inner;\npub use inner::Y;"),
+        ("c/inner.rs", "use crate::d::Z;\npub struct Y;"),
+        ("d.rs", "use crate::c::Y;\npub struct Z;"),
+    ]));
+    assert_eq!(
+        circles(&g),
+        vec![BTreeSet::from(["c::inner".to_string(), "d".to_string()])]
+    );
+    // Siblings through `super::`, a child through its parent's `child::` path.
+    let g = graph(&files(&[
+        ("e/mod.rs", "mod f;\nmod g;"),
+        ("e/f.rs", "use super::g::G;\npub struct F;"),
+        ("e/g.rs", "pub struct G;\nfn h() { let _ = super::f::F; }"),
+    ]));
+    assert_eq!(circles(&g).len(), 1);
+}
+
+#[test]
+fn the_check_leaves_out_tests_comments_strings_and_descendants() {
+    let g = graph(&files(&[
+        (
+            "a.rs",
+            "// crate::b::X\nconst S: &str = \"crate::b::X\";\n\
+             #[cfg(test)]\nmod tests {\n    use crate::b::X;\n}",
+        ),
+        (
+            "b.rs",
+            "use crate::a::S;\npub struct X;\n#[cfg(test)]\nmod only;",
+        ),
+        ("b/only.rs", "use crate::b::X;"),
+        // A parent's glue using its child, the child using its parent: the tree itself.
+        ("p/mod.rs", "mod c;\nfn f() { c::g(); }\npub struct P;"),
+        ("p/c.rs", "use super::P;\npub fn g() {}"),
+    ]));
+    assert!(circles(&g).is_empty(), "{g:?}");
+    assert!(!g.contains_key("b::only"), "test-only modules are left out");
+    assert_eq!(g["b"], BTreeSet::from(["a".to_string()]));
+}
