@@ -43,6 +43,7 @@
 // The source is grouped by concern (docs/architecture.md has the map). Groups whose
 // paths users write (`rules::`, `arena::`, `simd::`, …) are public with curated contents
 // and private children; the others are private, and the root re-exports what they offer.
+pub mod analysis;
 pub mod arena;
 pub mod bots;
 mod cards;
