@@ -9,6 +9,13 @@
 //! do not depend on the machine, so neither do the decisions: a faster solver (fewer
 //! nodes per position) simply lets more of the round through, with no change here.
 
+use crate::rules::state::State;
+
+/// Cards left in the hands of `s`: the measure of a position's size the forecast uses.
+pub fn cards_left(s: &State) -> u32 {
+    (0..s.num_players()).map(|p| s.hand(p).len() as u32).sum()
+}
+
 /// Growth of the solver's cost per trick assumed before any has been measured: at the
 /// top of the range measured for the alpha-beta solver (`docs/search.md`), so that the
 /// first forecasts err on the side of skipping.

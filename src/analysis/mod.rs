@@ -25,7 +25,7 @@ use crate::rules::config::Variant;
 use crate::rules::state::State;
 use crate::solver::{Solver, GAME_WIN};
 
-use forecast::Forecast;
+use forecast::{cards_left, Forecast};
 
 /// Default node budget per position: about a second of the alpha-beta solver on one
 /// core, so a whole game is analysed in minutes at worst.
@@ -150,10 +150,6 @@ fn positions(m: &Match) -> Vec<(usize, usize, usize, State, Card)> {
         }
     }
     out
-}
-
-fn cards_left(s: &State) -> u32 {
-    (0..s.num_players()).map(|p| s.hand(p).len() as u32).sum()
 }
 
 /// Analyses every card play of `m` (a validated game) within `budget` nodes per position.
