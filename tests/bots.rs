@@ -219,4 +219,24 @@ fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
         }
     }
     assert!(first >= 3 && last >= 3, "{first} {last}");
+    // A decision's solves stop at 4 x worlds x the per-world budget of nodes, on the worlds
+    // solved so far (one world at least).
+    let s = choices
+        .iter()
+        .find(|s| 12 - s.tricks_played() == 3)
+        .expect("a position three tricks from the end");
+    let view = s.view(s.current_player().unwrap());
+    let capped = PimcDdConfig {
+        worlds: 8,
+        exact_tricks: Some(3),
+        world_nodes: 1,
+        ..config
+    };
+    let eval = PimcDdBot::new(capped, 5).evaluate(&view).unwrap();
+    assert!(eval.exact && eval.worlds < 8, "{} worlds", eval.worlds);
+    let roomy = PimcDdConfig {
+        world_nodes: 1 << 30,
+        ..capped
+    };
+    assert_eq!(PimcDdBot::new(roomy, 5).evaluate(&view).unwrap().worlds, 8);
 }

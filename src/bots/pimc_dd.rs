@@ -13,12 +13,14 @@
 //! Whether it can is measured, not assumed: at the first decision of each trick until it
 //! can, the bot samples one world, plays it out to the round's end with the heuristic,
 //! and solves that playout's positions from the last backwards, forecasting each from
-//! the node counts of the smaller ones ([`crate::analysis::forecast`]); if the world's
-//! position now is solved within [`PimcDdConfig::world_nodes`], every world is solved
+//! the node counts of the smaller ones ([`crate::analysis::forecast`]); if both worlds'
+//! positions now are solved within [`PimcDdConfig::world_nodes`], every world is solved
 //! from here to the round's end (from then on in the round, without asking again). So
 //! the hand-over moves towards the round's first lead as the solver gets faster, with no
-//! change here. Node counts do not depend on the machine: with a count budget the bot
-//! is reproducible.
+//! change here. Worlds of one information set differ a lot in cost, so a decision's
+//! solves also stop at 4 × worlds × the per-world budget of nodes, on the worlds solved so
+//! far. Node counts do not depend on the machine: with a count budget the bot is
+//! reproducible.
 //!
 //! Before that, the bot plays as `pimc` does (heuristic playouts to the round's end, 30
 //! per world of the budget: 600 by default). Passing picks are the heuristic's.
@@ -83,6 +85,13 @@ impl PimcDdConfig {
     }
 }
 
+/// Worlds a probe solves: all must fit the budget (worlds differ a lot in cost).
+const PROBE_WORLDS: u32 = 2;
+
+/// A decision's solves stop after this many times its expected nodes (worlds × per-world
+/// budget), on the worlds solved so far.
+const NODE_CAP_FACTOR: u64 = 4;
+
 /// Heuristic playouts per decision before the solver takes over, per world of the budget.
 const PLAYOUTS_PER_WORLD: u32 = 30;
 
@@ -145,6 +154,11 @@ impl PimcDdBot {
     /// Whether a world sampled for `view` is solved within the node budget, measured on
     /// the positions of its heuristic playout from the last backwards.
     fn probe(&mut self, view: &SeatView) -> bool {
+        (0..PROBE_WORLDS).all(|_| self.probe_world(view))
+    }
+
+    /// One world of [`PimcDdBot::probe`].
+    fn probe_world(&mut self, view: &SeatView) -> bool {
         let world = self.sampler.sample(view, &mut self.rng);
         let round = world.round();
         let mut line = vec![world];
@@ -180,6 +194,12 @@ impl PimcDdBot {
     /// number of worlds solved.
     fn totals(&mut self, view: &SeatView, sums: &mut [i64; 56]) -> u32 {
         let start = Instant::now();
+        let first = self.solver.nodes();
+        // Worlds of one information set differ a lot in cost (a heavy tail): past this many
+        // nodes the decision stops at the worlds solved so far (a count, so reproducible).
+        let cap = NODE_CAP_FACTOR
+            .saturating_mul(self.config.worlds.max(1) as u64)
+            .saturating_mul(self.config.world_nodes);
         let mut done = 0;
         while done < self.config.worlds.max(1) {
             let world = self.sampler.sample(view, &mut self.rng);
@@ -188,7 +208,9 @@ impl PimcDdBot {
                 sums[c.id() as usize] += v as i64;
             }
             done += 1;
-            if self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+            if self.config.time_limit.is_some_and(|t| start.elapsed() >= t)
+                || self.solver.nodes() - first >= cap
+            {
                 break;
             }
         }
