@@ -13,7 +13,7 @@ use crate::rules::state::State;
 
 /// Cards left in the hands of `s`: the measure of a position's size the forecast uses.
 pub fn cards_left(s: &State) -> u32 {
-    (0..s.num_players()).map(|p| s.hand(p).len() as u32).sum()
+    (0..s.num_players()).map(|p| s.hand(p).len()).sum()
 }
 
 /// Growth of the solver's cost per trick assumed before any has been measured: at the
