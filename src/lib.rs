@@ -47,6 +47,7 @@
 // paths users write (`rules::`, `arena::`, `simd::`, …) are public with curated contents
 // and private children; the others are private, and the root re-exports what they offer.
 // A type has one public path: `State` and the other rule types are at the root only.
+pub mod analysis;
 pub mod arena;
 pub mod bots;
 mod cards;

@@ -178,3 +178,65 @@ fn pimc_searches_passing_picks_only_with_a_pass_budget() {
         assert_eq!(mine, best, "{card} is not a best pick: {:?}", eval.values);
     }
 }
+
+/// `pimc-dd` hands over to the solver where a world fits its node budget: never at a
+/// round's first trick (a whole round is far over it today), always in the last two
+/// tricks; and a fixed hand-over (`exact_tricks`) still rules where it is set.
+#[test]
+fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
+    use yokai_septet::bots::{PimcDdBot, PimcDdConfig};
+    let states = positions(Variant::FourPlayer, 3, Scoring::Advanced);
+    let choices: Vec<&State> = states
+        .iter()
+        .filter(|s| s.phase() == yokai_septet::Phase::Play && s.legal_actions().len() > 1)
+        .collect();
+    let config = PimcDdConfig {
+        worlds: 2,
+        ..PimcDdConfig::default()
+    };
+    let (mut first, mut last) = (0, 0);
+    for s in &choices {
+        let view = s.view(s.current_player().unwrap());
+        let eval = PimcDdBot::new(config, 5).evaluate(&view).unwrap();
+        let left = 12 - s.tricks_played();
+        if s.tricks_played() == 0 {
+            assert!(
+                !eval.exact,
+                "a whole round within {} nodes",
+                config.world_nodes
+            );
+            first += 1;
+        } else if left <= 2 {
+            assert!(eval.exact, "{left} tricks left: not solved");
+            last += 1;
+        }
+        if left >= 6 {
+            let fixed = PimcDdConfig {
+                exact_tricks: Some(1),
+                ..config
+            };
+            assert!(!PimcDdBot::new(fixed, 5).evaluate(&view).unwrap().exact);
+        }
+    }
+    assert!(first >= 3 && last >= 3, "{first} {last}");
+    // A decision's solves stop at 4 x worlds x the per-world budget of nodes, on the worlds
+    // solved so far (one world at least).
+    let s = choices
+        .iter()
+        .find(|s| 12 - s.tricks_played() == 3)
+        .expect("a position three tricks from the end");
+    let view = s.view(s.current_player().unwrap());
+    let capped = PimcDdConfig {
+        worlds: 8,
+        exact_tricks: Some(3),
+        world_nodes: 1,
+        ..config
+    };
+    let eval = PimcDdBot::new(capped, 5).evaluate(&view).unwrap();
+    assert!(eval.exact && eval.worlds < 8, "{} worlds", eval.worlds);
+    let roomy = PimcDdConfig {
+        world_nodes: 1 << 30,
+        ..capped
+    };
+    assert_eq!(PimcDdBot::new(roomy, 5).evaluate(&view).unwrap().worlds, 8);
+}

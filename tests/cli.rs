@@ -713,3 +713,137 @@ fn a_ladder_whose_picture_fails_keeps_its_table_and_exits_3() {
         "{err}"
     );
 }
+
+fn golden(name: &str) -> String {
+    format!("{}/tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `analyze`: every card play in the text, the JSON and the HTML, consistent with each
+/// other; the same on a pipe from the binary, with nothing on stderr (no progress bar).
+#[test]
+fn analyze_reports_every_play_as_text_json_and_html() {
+    let rec = golden("4p_seed0");
+    let (code, text, err) = cli(&["analyze", &rec, "--budget", "20000"], "");
+    assert_eq!(code, 0, "{err}");
+    for needle in [
+        "double-dummy analysis",
+        "Round 0",
+        "skipped (tricks 1 to",
+        "forced",
+        "best",
+        "cost ",
+        "Per seat",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    let (code, json, _) = cli(&["analyze", &rec, "--budget", "20000", "--json"], "");
+    assert_eq!(code, 0);
+    let a: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let plays_in_record: usize = record["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["tricks"].as_array().unwrap())
+        .map(|t| t["cards"].as_array().unwrap().len())
+        .sum();
+    let plays = a["plays"].as_array().unwrap();
+    assert_eq!(plays.len(), plays_in_record);
+    let mut costly = 0;
+    let mut seat_cost = [0i64; 4];
+    for p in plays {
+        match p["status"].as_str().unwrap() {
+            "solved" => {
+                let values = p["values"].as_array().unwrap();
+                let best = values.iter().map(|v| v[1].as_i64().unwrap()).max().unwrap();
+                let chosen = values
+                    .iter()
+                    .find(|v| v[0] == p["card"])
+                    .expect("the chosen card is scored")[1]
+                    .as_i64()
+                    .unwrap();
+                assert_eq!(p["best"], best);
+                assert_eq!(p["chosen"], chosen);
+                assert_eq!(p["cost"], best - chosen);
+                if best > chosen {
+                    costly += 1;
+                    seat_cost[p["seat"].as_u64().unwrap() as usize] += best - chosen;
+                }
+            }
+            "forced" => assert_eq!(p["cost"], 0),
+            "skipped" => {
+                assert!(p["cost"].is_null());
+                assert!(p["forecast"].as_u64().unwrap() > 20000);
+            }
+            s => panic!("unknown status {s}"),
+        }
+    }
+    assert!(costly > 0, "this game has a costly play at this budget");
+    for (seat, s) in a["seats"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(s["cost"], seat_cost[seat]);
+    }
+
+    let html = tmp("analyze.html");
+    let (code, out, err) = cli(
+        &[
+            "analyze",
+            &rec,
+            "--budget",
+            "20000",
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wrote "), "{out}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(
+        page.matches("class=\\\"ys-costly\\\"").count(),
+        costly,
+        "one mark per costly play"
+    );
+    std::fs::remove_file(&html).ok();
+
+    let piped = Command::new(env!("CARGO_BIN_EXE_yokai-septet"))
+        .args(["analyze", &rec, "--budget", "20000", "--json"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert_eq!(String::from_utf8(piped.stdout).unwrap(), json);
+    assert!(
+        piped.stderr.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+}
+
+#[test]
+fn analyze_checks_its_options_and_the_record_before_any_work() {
+    let rec = golden("3p_seed0");
+    let (code, out, err) = cli(&["analyze", &rec, "--budget", "0"], "");
+    assert_eq!(code, 2);
+    assert!(out.is_empty() && err.contains("--budget"), "{err}");
+    let (code, out, err) = cli(&["analyze", &rec, "--html", "/no/such/dir/x.html"], "");
+    assert_eq!(code, 2);
+    assert!(out.is_empty() && err.contains("--html"), "{err}");
+    let (code, _, err) = cli(&["analyze", "no-such-file.json"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    let bad = tmp("bad-analyze.json");
+    let mut r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    r["rounds"][0]["tricks"][1]["cards"][0] = 999.into();
+    std::fs::write(&bad, r.to_string()).unwrap();
+    let (code, out, err) = cli(&["analyze", bad.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("rounds[0].tricks[1].cards[0]"), "{err}");
+    std::fs::write(&bad, "[1, 2").unwrap();
+    let (code, _, err) = cli(&["analyze", bad.to_str().unwrap(), "--json"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("not valid JSON"), "{err}");
+    std::fs::remove_file(bad).ok();
+}

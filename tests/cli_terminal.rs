@@ -157,3 +157,17 @@ fn replay_bench_and_rules_finish_on_a_terminal() {
     assert_eq!(code, 2, "{screen}");
     assert!(screen.contains("cannot read"), "{screen}");
 }
+
+/// `analyze` on a terminal: a bar with an ETA over the plays, cleared before the report.
+#[test]
+fn analyze_shows_its_progress_on_a_terminal() {
+    let rec = format!("{}/tests/golden/4p_seed1.json", env!("CARGO_MANIFEST_DIR"));
+    let (code, screen) = on_terminal(
+        &["analyze", &rec, "--budget", "300000"],
+        Duration::from_secs(300),
+    );
+    assert_eq!(code, 0, "{screen}");
+    assert!(screen.contains(" plays ["), "no progress bar: {screen}");
+    assert!(screen.contains("analyze "), "{screen}");
+    assert!(screen.contains("Per seat"), "{screen}");
+}

@@ -19,6 +19,9 @@ Also here:
 - :class:`VectorEnv`: many games stepped in Rust across threads, into numpy buffers.
 - :func:`arena`: duplicate-deal bot arenas in Rust on every core, summarized (win rates,
   Wilson intervals, Elo, points per game).
+- :func:`analyze`: the double-dummy analysis of a game record (every card play's best
+  cards and cost); ``Game.solve()`` / ``Game.solve_moves()`` score the current position
+  with every hand visible.
 - :func:`evaluate`: the same arena with your own agents in the line-up (a batched policy
   on observations and masks, or an object with ``act(game)``); ``arena`` hands such
   line-ups to it.
@@ -34,6 +37,7 @@ from ._core import (  # noqa: F401
     Game,
     IllegalActionError,
     __version__,
+    analyze,
 )
 from ._core import arena as _rust_arena
 
@@ -82,6 +86,7 @@ __all__ = [
     "raw_env",
     "Game",
     "IllegalActionError",
+    "analyze",
     "arena",
     "evaluate",
     "VARIANTS",

@@ -39,7 +39,7 @@ pub use heuristic::HeuristicBot;
 pub use ismcts::{IsmctsBot, IsmctsConfig};
 pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
 pub use pimc::{PimcBot, PimcConfig, Playout};
-pub use pimc_dd::{default_exact_tricks, PimcDdBot, PimcDdConfig};
+pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {

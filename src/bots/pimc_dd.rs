@@ -1,7 +1,7 @@
 //! PIMC with exact leaves: Perfect-Information Monte Carlo over exactly uniform
 //! determinizations, each solved by the double-dummy [`Solver`].
 //!
-//! Once at most `exact_tricks` tricks of the round remain, for each decision the bot
+//! Once the solver can finish a world within the per-world node budget, for each decision the bot
 //! draws `worlds` complete deals consistent with its [`SeatView`] (uniformly over all of
 //! them, [`Sampler`]), asks the solver for the exact value of every legal card in each
 //! world (the rest of the round under best play by everyone who sees every hand; see
@@ -10,18 +10,29 @@
 //! integers) go to the heuristic's choice, then to the lowest card id. Like any PIMC it
 //! assumes the others see through the deal (strategy fusion).
 //!
-//! Earlier in the round, a whole-round solve costs far more than a decision may (see
-//! `docs/search.md`), so the bot plays as `pimc` does there (heuristic playouts to
-//! the round's end, 30 per world of the budget: 600 by default). Passing picks are the heuristic's.
+//! Whether it can is measured, not assumed: at the first decision of each trick until it
+//! can, the bot samples one world, plays it out to the round's end with the heuristic,
+//! and solves that playout's positions from the last backwards, forecasting each from
+//! the node counts of the smaller ones ([`crate::analysis::forecast`]); if both worlds'
+//! positions now are solved within [`PimcDdConfig::world_nodes`], every world is solved
+//! from here to the round's end (from then on in the round, without asking again). So
+//! the hand-over moves towards the round's first lead as the solver gets faster, with no
+//! change here. Worlds of one information set differ a lot in cost, so a decision's
+//! solves also stop at 4 × worlds × the per-world budget of nodes, on the worlds solved so
+//! far. Node counts do not depend on the machine: with a count budget the bot is
+//! reproducible.
+//!
+//! Before that, the bot plays as `pimc` does (heuristic playouts to the round's end, 30
+//! per world of the budget: 600 by default). Passing picks are the heuristic's.
 
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
+use crate::analysis::forecast::{cards_left, Forecast};
 use crate::cards::{Card, CardSet};
 use crate::infoset::sampler::Sampler;
 use crate::infoset::view::SeatView;
-use crate::rules::config::Variant;
 use crate::rules::state::Phase;
 use crate::solver::Solver;
 
@@ -29,7 +40,7 @@ use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
 use super::{bot_rng, budget_text, parse_budget, Bot, Evaluation};
 
-/// Worlds per decision, an optional time limit, and where the solver takes over.
+/// Worlds per decision, an optional time limit, and when the solver takes over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PimcDdConfig {
     /// Determinizations solved per decision (at least one).
@@ -38,10 +49,18 @@ pub struct PimcDdConfig {
     /// is always searched); it also limits the `pimc` phase. It makes play depend on
     /// machine speed: not reproducible.
     pub time_limit: Option<Duration>,
-    /// The solver decides once at most this many tricks of the round remain (`None`:
-    /// [`default_exact_tricks`] of the variant).
+    /// A fixed hand-over: the solver decides once at most this many tricks of the round
+    /// remain. `None` (the default): once a world is forecast to be solved within
+    /// [`PimcDdConfig::world_nodes`].
     pub exact_tricks: Option<u32>,
+    /// Solver nodes one world may take for the solver to decide (default
+    /// [`DEFAULT_WORLD_NODES`]).
+    pub world_nodes: u64,
 }
+
+/// Default node budget per world: a few milliseconds of the solver, so that the default
+/// 20 worlds stay within about a decision's time.
+pub const DEFAULT_WORLD_NODES: u64 = 40_000;
 
 impl Default for PimcDdConfig {
     fn default() -> PimcDdConfig {
@@ -49,6 +68,7 @@ impl Default for PimcDdConfig {
             worlds: 20,
             time_limit: None,
             exact_tricks: None,
+            world_nodes: DEFAULT_WORLD_NODES,
         }
     }
 }
@@ -60,20 +80,17 @@ impl PimcDdConfig {
         Some(PimcDdConfig {
             worlds,
             time_limit,
-            exact_tricks: None,
+            ..PimcDdConfig::default()
         })
     }
 }
 
-/// Tricks left from which solving a world costs about a millisecond or less
-/// (`docs/search.md`).
-pub fn default_exact_tricks(variant: Variant) -> u32 {
-    match variant {
-        Variant::FourPlayer => 5,
-        Variant::ThreePlayer => 5,
-        Variant::Seal | Variant::SealShort => 5,
-    }
-}
+/// Worlds a probe solves: all must fit the budget (worlds differ a lot in cost).
+const PROBE_WORLDS: u32 = 2;
+
+/// A decision's solves stop after this many times its expected nodes (worlds × per-world
+/// budget), on the worlds solved so far.
+const NODE_CAP_FACTOR: u64 = 4;
 
 /// Heuristic playouts per decision before the solver takes over, per world of the budget.
 const PLAYOUTS_PER_WORLD: u32 = 30;
@@ -84,6 +101,13 @@ pub struct PimcDdBot {
     rng: ChaCha8Rng,
     sampler: Box<Sampler>,
     solver: Solver,
+    /// Solves the probe's positions: cleared before each probe, so that its node counts
+    /// (and the hand-over) depend on the probed world only, not on earlier games.
+    probe_solver: Solver,
+    /// The last probe: the round, this seat's dealt hand, the cards played and the
+    /// tricks played when it was made (a later position of the same round has a
+    /// superset of those cards), and its answer.
+    probe: Option<(u32, CardSet, CardSet, usize, bool)>,
     /// Plays the decisions before the solver takes over.
     early: PimcBot,
 }
@@ -101,24 +125,82 @@ impl PimcDdBot {
             rng: bot_rng(seed),
             sampler: Box::default(),
             solver: Solver::new(),
+            probe_solver: Solver::with_table_bits(16),
+            probe: None,
             early: PimcBot::new(early, seed),
         }
     }
 
     /// Whether the solver decides at `view`.
-    fn exact(&self, view: &SeatView) -> bool {
-        let v = view.variant();
-        let exact = self
-            .config
-            .exact_tricks
-            .unwrap_or_else(|| default_exact_tricks(v)) as usize;
-        v.tricks_per_round() - view.tricks_played() <= exact
+    fn exact(&mut self, view: &SeatView) -> bool {
+        if let Some(tricks) = self.config.exact_tricks {
+            let v = view.variant();
+            return v.tricks_per_round() - view.tricks_played() <= tricks as usize;
+        }
+        let (round, dealt, played) = (view.round(), view.dealt_hand(), view.played());
+        let tricks = view.tricks_played();
+        if let Some((r, d, p, t, exact)) = self.probe {
+            let same_round = r == round && d == dealt && p.0 & played.0 == p.0;
+            // Exact once, exact for the rest of the round (its positions only shrink);
+            // not exact: asked again at the next trick.
+            if same_round && (exact || t == tricks) {
+                return exact;
+            }
+        }
+        let exact = self.probe(view);
+        self.probe = Some((round, dealt, played, tricks, exact));
+        exact
+    }
+
+    /// Whether a world sampled for `view` is solved within the node budget, measured on
+    /// the positions of its heuristic playout from the last backwards.
+    fn probe(&mut self, view: &SeatView) -> bool {
+        (0..PROBE_WORLDS).all(|_| self.probe_world(view))
+    }
+
+    /// One world of [`PimcDdBot::probe`].
+    fn probe_world(&mut self, view: &SeatView) -> bool {
+        let world = self.sampler.sample(view, &mut self.rng);
+        let round = world.round();
+        let mut line = vec![world];
+        let mut s = world;
+        while let Some(p) = s.current_player() {
+            let card = HeuristicBot::choose(&s.view(p));
+            let out = s.apply(card).expect("the heuristic plays a legal card");
+            if out.round.is_some() || s.round() != round {
+                break;
+            }
+            line.push(s);
+        }
+        self.probe_solver.clear();
+        let mut forecast = Forecast::new(view.num_players());
+        for pos in line.iter().rev() {
+            if pos.legal_actions().len() < 2 {
+                continue;
+            }
+            let left = cards_left(pos);
+            if forecast.nodes(left) > self.config.world_nodes {
+                return false;
+            }
+            let before = self.probe_solver.nodes();
+            self.probe_solver
+                .solve_moves(pos)
+                .expect("a play-phase position");
+            forecast.measured(left, self.probe_solver.nodes() - before);
+        }
+        true
     }
 
     /// Sums each card's exact value over the worlds (indexed by card id); returns the
     /// number of worlds solved.
     fn totals(&mut self, view: &SeatView, sums: &mut [i64; 56]) -> u32 {
         let start = Instant::now();
+        let first = self.solver.nodes();
+        // Worlds of one information set differ a lot in cost (a heavy tail): past this many
+        // nodes the decision stops at the worlds solved so far (a count, so reproducible).
+        let cap = NODE_CAP_FACTOR
+            .saturating_mul(self.config.worlds.max(1) as u64)
+            .saturating_mul(self.config.world_nodes);
         let mut done = 0;
         while done < self.config.worlds.max(1) {
             let world = self.sampler.sample(view, &mut self.rng);
@@ -127,7 +209,9 @@ impl PimcDdBot {
                 sums[c.id() as usize] += v as i64;
             }
             done += 1;
-            if self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
+            if self.config.time_limit.is_some_and(|t| start.elapsed() >= t)
+                || self.solver.nodes() - first >= cap
+            {
                 break;
             }
         }
@@ -198,6 +282,7 @@ impl Bot for PimcDdBot {
 
     fn reseed(&mut self, seed: u64) {
         self.rng = bot_rng(seed);
+        self.probe = None;
         self.early.reseed(seed);
     }
 }

@@ -1,8 +1,9 @@
 //! `hint` in `play`: what the strongest built-in bot would do, and why.
 //!
-//! In the play phase it runs `ismcts` at its default budget (the strongest bot in the
-//! measured duplicate matches, `docs/search.md`; a fixed seed, so the same position always
-//! gets the same hint) and shows its card and the mean playout value of it and of the next
+//! In the play phase it runs `ismcts` at its default budget: of the bots that answer in
+//! well under 200 ms, the strongest in the measured duplicate matches (`docs/search.md`,
+//! also against `pimc-dd` with its solver hand-over measured by node budget); a fixed
+//! seed, so the same position always gets the same hint) and shows its card and the mean playout value of it and of the next
 //! best few cards; while passing it shows the heuristic's pick (`ismcts` passes as the
 //! heuristic does). About one `ismcts` decision: milliseconds.
 

@@ -9,6 +9,8 @@
 //! - `play`: an interactive game, you against the bots ([`play`]).
 //! - `replay FILE`: a validated record, trick by trick ([`replay`]); with `--html OUT`, the
 //!   self-contained HTML replay viewer ([`crate::picture::replay_html`]).
+//! - `analyze FILE`: the double-dummy analysis of a record ([`analyze`]): the best cards
+//!   and the cost of every card play, per-seat totals; `--json`, `--html OUT`.
 //! - `bench`: the engine's single-thread throughput per variant ([`bench`](mod@bench)).
 //! - `rules`: the rules reference (`docs/rules.md`, built in), set for a terminal
 //!   ([`rules::render`]).
@@ -34,6 +36,7 @@ use indicatif::ProgressBar;
 use crate::arena::estimate::Estimate;
 use crate::{run_arena, ArenaConfig, Scoring, Variant};
 
+pub mod analyze;
 pub mod bench;
 mod hint;
 pub mod play;
@@ -70,6 +73,8 @@ enum Command {
     Play(PlayArgs),
     /// Print a game record (JSON) trick by trick, after validating it.
     Replay(ReplayArgs),
+    /// Double-dummy analysis of a game record: every card play's best cards and cost.
+    Analyze(AnalyzeArgs),
     /// Measure the engine's throughput: random playouts, one thread, per variant.
     Bench(BenchArgs),
     /// Print the rules of the game (R1..R10), as in docs/rules.md (set for a terminal).
@@ -219,6 +224,22 @@ struct ReplayArgs {
 }
 
 #[derive(Args)]
+struct AnalyzeArgs {
+    /// A JSON game record (as written by `play --save` or `Game.record()`).
+    file: PathBuf,
+    /// Solver nodes allowed per position: a play whose position is forecast to need more
+    /// is skipped (and so are the earlier plays of its round), and listed as skipped.
+    #[arg(long, default_value_t = crate::analysis::DEFAULT_BUDGET, value_name = "NODES")]
+    budget: u64,
+    /// Print the analysis as JSON (schema in docs/search.md; no progress bar).
+    #[arg(long)]
+    json: bool,
+    /// Also write the HTML replay viewer with the costly plays marked to this file.
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
+}
+
+#[derive(Args)]
 struct BenchArgs {
     /// Seconds to measure each variant.
     #[arg(long, default_value_t = 2.0)]
@@ -312,6 +333,7 @@ where
         Command::Arena(a) => arena(a, out),
         Command::Play(a) => play_cmd(a, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
+        Command::Analyze(a) => analyze_cmd(a, out, style),
         Command::Bench(a) => bench_cmd(a, out),
         Command::Rules => out
             .write_all(rules::render(RULES, style).as_bytes())
@@ -418,6 +440,24 @@ fn replay_html(json: &str, path: &std::path::Path, out: &mut dyn Write) -> Resul
         .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))?;
     writeln!(out, "wrote {}", path.display())?;
     Ok(())
+}
+
+fn analyze_cmd(a: AnalyzeArgs, out: &mut dyn Write, style: Style) -> Result<(), Failure> {
+    if a.budget == 0 {
+        return Err(Failure::usage("--budget must be at least 1 node"));
+    }
+    if let Some(path) = &a.html {
+        check_writable("--html", path)?;
+    }
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", a.file.display())))?;
+    let opts = analyze::AnalyzeOptions {
+        budget: a.budget,
+        json: a.json,
+        html: a.html.as_deref(),
+        style,
+    };
+    analyze::run(&text, &opts, out)
 }
 
 fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {

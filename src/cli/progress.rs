@@ -40,6 +40,24 @@ pub fn worker_threads(threads: usize) -> usize {
     }
 }
 
+/// A bar of `total` steps of `unit` (`plays`) labelled `what`, with an ETA, for a run that
+/// is not made of games (`analyze`); drawn on stderr only if `visible` and stderr is a
+/// terminal. Finish it with [`ProgressBar::finish_and_clear`].
+pub fn bar(what: &str, total: u64, unit: &str, visible: bool) -> ProgressBar {
+    let target = if visible {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(total), target);
+    bar.set_style(style(&format!(
+        "{{prefix}} {{bar:30}} {{pos}}/{{len}} {unit} [{{elapsed_precise}} < {{eta_precise}}]"
+    )));
+    bar.set_prefix(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
 impl GameProgress {
     /// `total` games labelled `what` (`arena 4p`), on `threads` worker threads (0: one per
     /// core). Drawn on stderr only if `visible` and stderr is a terminal.

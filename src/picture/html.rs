@@ -10,10 +10,10 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
+use crate::analysis::{units, Analysis, PlayAnalysis};
 use crate::cards::{left_of, Card};
 use crate::names::count;
 use crate::record::{Match, Record, RoundRecord};
-use crate::rules::deal::Deal;
 use crate::rules::state::State;
 
 use super::svg::{self, esc, Options};
@@ -33,8 +33,42 @@ struct Step {
 /// The replay viewer page for a (validated) game.
 pub fn replay_html(m: &Match) -> String {
     let rec = m.record();
-    let steps = steps(m, &rec);
-    page(&rec, &steps, m.state().num_players())
+    let steps = steps(m, &rec, &[]);
+    page(&rec, &steps, m.state().num_players(), "")
+}
+
+/// The replay viewer page with the costly plays of `analysis` (of the same game) marked:
+/// each trick's text names every play that gave value away, its cost and the best cards
+/// (`yokai-septet analyze --html`).
+pub fn replay_html_analysed(m: &Match, analysis: &Analysis) -> String {
+    let rec = m.record();
+    let costly: Vec<&PlayAnalysis> = analysis.costly().collect();
+    let steps = steps(m, &rec, &costly);
+    let note = format!(
+        " · double-dummy analysis: {} marked (units: {})",
+        count(costly.len(), "costly play"),
+        units(analysis.variant)
+    );
+    page(&rec, &steps, m.state().num_players(), &note)
+}
+
+/// The marks of the costly plays of trick `k` of round `r`.
+fn marks_text(r: usize, k: usize, costly: &[&PlayAnalysis]) -> String {
+    let mut s = String::new();
+    for p in costly.iter().filter(|p| p.round == r && p.trick == k) {
+        let best: Vec<String> = p.best_cards().iter().map(|c| c.to_string()).collect();
+        let cost = p.cost().unwrap_or(0);
+        let _ = write!(
+            s,
+            r#"<p class="ys-costly" data-seat="{}" data-card="{}" data-cost="{cost}">Seat {} played {}: cost {cost} (best: {})</p>"#,
+            p.seat,
+            p.card.id(),
+            p.seat,
+            p.card,
+            best.join(" ")
+        );
+    }
+    s
 }
 
 fn picture(t: &Table) -> String {
@@ -57,24 +91,11 @@ fn codes(ids: &[u8]) -> String {
 }
 
 /// Replays the record, picturing the deal, the exchange and every trick of each round.
-fn steps(m: &Match, rec: &Record) -> Vec<Step> {
+fn steps(m: &Match, rec: &Record, costly: &[&PlayAnalysis]) -> Vec<Step> {
     let config = *m.state().config();
     let variant = config.variant;
     let n = variant.num_players();
-    let deals: Vec<Deal> = rec
-        .rounds
-        .iter()
-        .map(|r| {
-            let hands: Vec<Vec<i64>> = r
-                .hands
-                .iter()
-                .map(|h| h.iter().map(|&c| c as i64).collect())
-                .collect();
-            Deal::from_sorted_ids(variant, &hands, r.trump_card.map(i64::from))
-                .expect("a validated record holds valid deals")
-        })
-        .collect();
-    let mut g = Match::with_deals(config, deals);
+    let mut g = Match::with_deals(config, rec.deals());
     let mut out = Vec::new();
     for (r, round) in rec.rounds.iter().enumerate() {
         let dealt = Table::from_state(g.state());
@@ -113,7 +134,7 @@ fn steps(m: &Match, rec: &Record) -> Vec<Step> {
                 round: r,
                 label: format!("Round {r} · trick {}", k + 1),
                 svg: picture(&t),
-                text: trick_text(r, k, trick, round, final_trick, &t),
+                text: trick_text(r, k, trick, round, final_trick, &t) + &marks_text(r, k, costly),
             });
         }
     }
@@ -286,6 +307,7 @@ main{display:flex;flex-wrap:wrap;gap:12px;padding:0 16px 16px 16px}
 #info{flex:1;min-width:260px;max-width:420px;font-size:14px;background:#f7f4ea;border-radius:8px;padding:8px 14px}
 #info div{margin:2px 0}
 .ys-result,.ys-over{font-weight:bold}
+.ys-costly{color:#a3201b;font-weight:bold}
 .ys-back{display:none}
 kbd{background:#fff;border:1px solid #999;border-radius:3px;padding:0 4px}
 "#;
@@ -340,7 +362,7 @@ const SCRIPT: &str = r#"
 })();
 "#;
 
-fn page(rec: &Record, steps: &[Step], n: usize) -> String {
+fn page(rec: &Record, steps: &[Step], n: usize, note: &str) -> String {
     let mut title = format!("Yokai Septet {}", rec.variant);
     if let Some(s) = rec.scoring {
         let _ = write!(title, " ({s} scoring)");
@@ -352,7 +374,7 @@ fn page(rec: &Record, steps: &[Step], n: usize) -> String {
         (false, _) => "not finished".to_string(),
     };
     let summary = format!(
-        "seed {} · {} · {}",
+        "seed {} · {} · {}{note}",
         rec.seed,
         count(rec.rounds.len(), "round"),
         end

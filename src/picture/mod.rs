@@ -21,7 +21,7 @@ pub(crate) mod svg;
 mod text;
 
 pub use chart::ladder_svg;
-pub use html::replay_html;
+pub use html::{replay_html, replay_html_analysed};
 #[cfg(feature = "raster")]
 pub use raster::{rasterize, Raster, RasterError};
 

@@ -23,6 +23,7 @@ use crate::rl::state_tensor::{encode_state, state_layout, state_size};
 use crate::rules::config::{GameConfig, Variant};
 use crate::rules::deal::Deal;
 use crate::rules::state::{Phase, State};
+use crate::solver::Solver;
 
 /// A game of Yokai Septet.
 ///
@@ -44,7 +45,35 @@ pub struct PyGame {
     pub(crate) m: Match,
 }
 
+/// The game a Python record (a ``dict`` or its JSON text) describes, validated; a bad
+/// record is a ``ValueError`` naming the field. `what` names the caller in a panic's
+/// message.
+pub(crate) fn match_from_record(
+    py: Python<'_>,
+    rec: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<Match> {
+    if let Ok(text) = rec.downcast::<PyString>() {
+        let text = text.to_cow()?.into_owned();
+        py.allow_threads(|| guard(what, || Match::from_json(&text).map_err(record_err)))
+    } else {
+        let value = py_to_json(rec, &mut String::new())?;
+        guard(what, || Match::from_record(&value).map_err(record_err))
+    }
+}
+
 impl PyGame {
+    /// `ValueError` unless a card is to be played now (the solver's positions).
+    fn check_play(&self, what: &str) -> PyResult<()> {
+        match self.state().phase() {
+            Phase::Play => Ok(()),
+            Phase::Pass => Err(PyValueError::new_err(format!(
+                "{what}: the round is in its passing phase; the solver scores card plays"
+            ))),
+            Phase::Over => Err(PyValueError::new_err(format!("{what}: the game is over"))),
+        }
+    }
+
     pub(crate) fn from_config(config: GameConfig) -> PyGame {
         PyGame {
             m: Match::new(config),
@@ -621,25 +650,50 @@ impl PyGame {
         })
     }
 
+    /// The value of the current position (play phase) for the side of the player to move,
+    /// under best play by every seat with every hand visible ("double-dummy"): an ``int``
+    /// in the round's objective (units in docs/search.md, "Analysis"). Exact, so a
+    /// position early in a round may take minutes; the GIL is released meanwhile.
+    /// ``ValueError`` outside the play phase.
+    fn solve(&self, py: Python<'_>) -> PyResult<i32> {
+        self.check_play("Game.solve")?;
+        let state = *self.state();
+        py.allow_threads(|| {
+            guard("Game.solve", || {
+                Ok(Solver::new().solve(&state).expect("a play-phase position"))
+            })
+        })
+    }
+
+    /// The exact value of every legal card of the player to move, as for :meth:`solve`:
+    /// a ``dict`` card id -> value (the best card's value is :meth:`solve`'s).
+    /// ``ValueError`` outside the play phase.
+    fn solve_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.check_play("Game.solve_moves")?;
+        let state = *self.state();
+        let values = py.allow_threads(|| {
+            guard("Game.solve_moves", || {
+                let mv = Solver::new()
+                    .solve_moves(&state)
+                    .expect("a play-phase position");
+                Ok(mv.iter().map(|(c, v)| (c.id(), v)).collect::<Vec<_>>())
+            })
+        })?;
+        let d = PyDict::new(py);
+        for (c, v) in values {
+            d.set_item(c, v)?;
+        }
+        Ok(d)
+    }
+
     /// Rebuilds a game by replaying ``rec`` (a record ``dict``, or its JSON text),
     /// validating every action and every derived field; a ``ValueError`` names the first
     /// field (round, trick) that disagrees. ``Game.from_record(r).record() == r``.
     #[staticmethod]
     fn from_record(py: Python<'_>, rec: &Bound<'_, PyAny>) -> PyResult<PyGame> {
-        let m = if let Ok(text) = rec.downcast::<PyString>() {
-            let text = text.to_cow()?.into_owned();
-            py.allow_threads(|| {
-                guard("Game.from_record", || {
-                    Match::from_json(&text).map_err(record_err)
-                })
-            })?
-        } else {
-            let value = py_to_json(rec, &mut String::new())?;
-            guard("Game.from_record", || {
-                Match::from_record(&value).map_err(record_err)
-            })?
-        };
-        Ok(PyGame { m })
+        Ok(PyGame {
+            m: match_from_record(py, rec, "Game.from_record")?,
+        })
     }
 
     /// Pickling goes through the record (``Game.from_record(self.record())``).

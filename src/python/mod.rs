@@ -17,6 +17,7 @@ use pyo3::types::{PyBool, PyInt, PyString, PyType};
 use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::rules::state::State;
 
+mod analysis;
 mod arena;
 mod bot;
 mod game;
@@ -288,6 +289,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<bot::PyBot>()?;
     m.add_class::<vector::PyVectorEnv>()?;
+    m.add_function(wrap_pyfunction!(analysis::analyze, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_counts, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_summary, m)?)?;

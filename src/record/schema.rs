@@ -104,6 +104,32 @@ impl Record {
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).expect("a record always serialises")
     }
+
+    /// Every round's deal, to replay the game move by move with
+    /// [`Match::with_deals`](super::Match::with_deals). The record must be one
+    /// [`Match::record`](super::Match::record) wrote (its deals are valid).
+    pub fn deals(&self) -> Vec<crate::rules::deal::Deal> {
+        let variant: crate::rules::config::Variant = self
+            .variant
+            .parse()
+            .expect("a written record names its variant");
+        self.rounds
+            .iter()
+            .map(|r| {
+                let hands: Vec<Vec<i64>> = r
+                    .hands
+                    .iter()
+                    .map(|h| h.iter().map(|&c| c as i64).collect())
+                    .collect();
+                crate::rules::deal::Deal::from_sorted_ids(
+                    variant,
+                    &hands,
+                    r.trump_card.map(i64::from),
+                )
+                .expect("a written record holds valid deals")
+            })
+            .collect()
+    }
 }
 
 /// Every field of a record and what it holds: the single source of `docs/records.md`.

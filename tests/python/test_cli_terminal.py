@@ -274,6 +274,22 @@ def test_replay_on_a_terminal_and_piped(record_path, extra):
         assert "Round 1" not in text
 
 
+def test_analyze_on_a_terminal_and_piped(record_path):
+    args = ["analyze", str(record_path), "--budget", "100000"]
+    code, text, _ = on_terminal(args, timeout=120)
+    assert code == 0, text
+    p = piped(args)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == "", "no progress bar into a pipe"
+    for needle in ("double-dummy analysis", "Round 0", "Per seat"):
+        assert needle in text and needle in p.stdout
+    # The bar is drawn on the terminal only, and --json is the report alone.
+    assert " plays [" not in p.stdout
+    j = piped([*args, "--json"])
+    assert j.returncode == 0 and j.stderr == ""
+    assert json.loads(j.stdout)["budget"] == 100000
+
+
 def test_bench_on_a_terminal_and_piped():
     args = ["bench", "--seconds", "0.05", "--variant", "3p"]
     code, text, _ = on_terminal(args, timeout=30)

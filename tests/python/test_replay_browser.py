@@ -208,3 +208,43 @@ def test_seal_pass_texts_name_each_card_with_its_receiver_in_every_view(browser,
                 assert shown[p] == f"Seat {p} passes {mine[0]} to seat {v} (3 cards in all)", shown
     assert errors == []
     page.close()
+
+
+def test_analyze_html_marks_every_costly_play(browser, tmp_path):
+    """``analyze --html``: stepping through the viewer shows one mark per costly play of
+    the analysis, on its trick, naming the card and its cost."""
+    import json
+
+    for seed in range(20):
+        g = bot_game("4p", seed)
+        analysis = ys.analyze(g.record(), budget=200_000)
+        costly = [p for p in analysis["plays"] if p["status"] == "solved" and p["cost"] > 0]
+        if costly:
+            break
+    assert costly, "heuristic bots give value away somewhere late in a round"
+    record = tmp_path / "game.json"
+    record.write_text(g.record_json())
+    html = tmp_path / "game.html"
+    p = subprocess.run([SCRIPT, "analyze", str(record), "--budget", "200000", "--html", str(html),
+                        "--json"], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout) == analysis
+    page = browser.new_page(viewport={"width": 1400, "height": 820})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(html.as_uri())
+    assert "costly play" in page.locator("header p").inner_text()
+    seen = []
+    steps = int(page.locator("#slider").get_attribute("max")) + 1
+    for _ in range(steps):
+        trick = page.locator("#info .ys-trick")
+        marks = page.locator("#info .ys-costly")
+        for k in range(marks.count()):
+            m = marks.nth(k)
+            assert m.is_visible()
+            seen.append((int(trick.get_attribute("data-round")), int(trick.get_attribute("data-trick")),
+                         int(m.get_attribute("data-card")), int(m.get_attribute("data-cost"))))
+            assert ys.Game.card_name(int(m.get_attribute("data-card"))) in m.inner_text()
+        page.keyboard.press("ArrowRight")
+    assert seen == [(p["round"], p["trick"], p["card"], p["cost"]) for p in costly]
+    assert not errors, errors

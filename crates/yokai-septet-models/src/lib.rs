@@ -11,12 +11,18 @@ pub static MODELS: [(&str, &[u8]); 4] = [
     ("4p", include_bytes!("../models/4p.safetensors")),
     ("3p", include_bytes!("../models/3p.safetensors")),
     ("seal", include_bytes!("../models/seal.safetensors")),
-    ("seal-short", include_bytes!("../models/seal-short.safetensors")),
+    (
+        "seal-short",
+        include_bytes!("../models/seal-short.safetensors"),
+    ),
 ];
 
 /// The model file of the variant named `variant`, or `None` for a name with no model.
 pub fn model(variant: &str) -> Option<&'static [u8]> {
-    MODELS.iter().find(|(name, _)| *name == variant).map(|(_, bytes)| *bytes)
+    MODELS
+        .iter()
+        .find(|(name, _)| *name == variant)
+        .map(|(_, bytes)| *bytes)
 }
 
 #[cfg(test)]

@@ -1,0 +1,33 @@
+//! `yokai_septet.analyze`: the double-dummy analysis of a record ([`crate::analysis`]),
+//! as `yokai-septet analyze --json` prints it.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use super::game::match_from_record;
+use super::guard;
+use super::json::json_to_py;
+use crate::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
+
+/// The double-dummy analysis of the game record ``rec`` (a ``dict`` or its JSON text):
+/// the same data as ``yokai-septet analyze --json`` (schema in docs/search.md), with at
+/// most ``budget`` solver nodes per position. A bad record is a ``ValueError`` naming
+/// the field. The GIL is released while it works.
+#[pyfunction]
+#[pyo3(signature = (rec, budget = DEFAULT_BUDGET))]
+pub fn analyze<'py>(
+    py: Python<'py>,
+    rec: &Bound<'py, PyAny>,
+    budget: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    if budget == 0 {
+        return Err(PyValueError::new_err("budget must be at least 1 node"));
+    }
+    let m = match_from_record(py, rec, "analyze")?;
+    let value = py.allow_threads(|| {
+        guard("analyze", || {
+            Ok(analyze_match(&m, budget, &mut |_, _| {}).to_value())
+        })
+    })?;
+    json_to_py(py, &value)
+}
