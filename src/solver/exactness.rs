@@ -8,7 +8,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use super::{utility, Solver};
+use super::{utility, Pos, Solver, Techniques};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::uniform_below;
 use crate::rules::config::{GameConfig, Scoring, Variant};
@@ -154,10 +154,11 @@ fn rng_u64(rng: &mut ChaCha8Rng) -> u64 {
 
 /// Checks `count` endgames per variant (with up to `extra` more tricks left than the
 /// default 3, 4 in `3p`): the position's value and every card's value.
-fn check(count: usize, seed: u64, table_bits: u32, extra: usize) {
+/// The search runs with `techniques` (see [`Techniques`]).
+fn check(count: usize, seed: u64, table_bits: u32, extra: usize, techniques: Techniques) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // One solver for everything: its table is reused across positions and objectives.
-    let mut solver = Solver::with_table_bits(table_bits);
+    let mut solver = Solver::with_table_bits(table_bits).with_techniques(techniques);
     for v in VARIANTS {
         let max_tricks = extra + if v == Variant::ThreePlayer { 4 } else { 3 };
         for i in 0..count {
@@ -185,20 +186,65 @@ fn check(count: usize, seed: u64, table_bits: u32, extra: usize) {
 
 #[test]
 fn solver_matches_minimax_on_random_endgames_of_every_variant() {
-    check(250, 18, 16, 0);
+    check(250, 18, 16, 0, Techniques::ALL);
 }
 
 #[test]
 fn solver_matches_minimax_with_a_tiny_table() {
     // 1024 entries: constant replacement, the table's bounds must stay true bounds.
-    check(60, 1818, 10, 0);
+    check(60, 1818, 10, 0, Techniques::ALL);
+}
+
+#[test]
+fn solver_matches_minimax_with_each_technique_alone_and_none() {
+    check(60, 36, 12, 0, Techniques::NONE);
+    let alone = [
+        Techniques {
+            etc: true,
+            ..Techniques::NONE
+        },
+        Techniques {
+            boss_tally_key: true,
+            ..Techniques::NONE
+        },
+    ];
+    for (i, t) in alone.into_iter().enumerate() {
+        check(60, 360 + i as u64, 12, 0, t);
+    }
+}
+
+/// The bounds the search cuts with at a trick boundary hold the exact value: checked
+/// against minimax at random boundary positions of every variant, for every seat's side.
+#[test]
+fn value_bounds_hold_the_exact_value() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3636);
+    for v in VARIANTS {
+        let max_tricks = if v == Variant::ThreePlayer { 4 } else { 3 };
+        let mut checked = 0;
+        while checked < 200 {
+            let s = endgame(v, max_tricks, &mut rng);
+            if !s.trick_cards().is_empty() {
+                continue;
+            }
+            for seat in 0..s.num_players() {
+                let ctx = Solver::context(&s, seat).unwrap();
+                let (lo, hi) = Pos::from_state(&s).value_bounds(&ctx);
+                let exact = minimax(&s, seat);
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "{v:?}: bounds {lo}..={hi} exclude the value {exact} for seat {seat}\n{s:?}"
+                );
+            }
+            checked += 1;
+        }
+    }
 }
 
 #[test]
 #[ignore = "thousands of endgames: cargo test --lib solver::exactness -- --ignored"]
 fn solver_matches_minimax_on_thousands_of_endgames() {
-    check(3000, 180_018, 18, 0);
-    check(300, 18_018, 18, 1);
+    check(3000, 180_018, 18, 0, Techniques::ALL);
+    check(300, 18_018, 18, 1, Techniques::ALL);
 }
 
 #[test]
