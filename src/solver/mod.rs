@@ -706,17 +706,29 @@ impl Solver {
         // At a trick's last card with the enhanced transposition cut-off: each card's
         // next position and key, worked out once for the look-ups and the search.
         let mut keys = [None; MAX_MOVES];
+        let mut bounds = [(-INF, INF); MAX_MOVES];
         if ctx.techniques.etc && p.trick_len + 1 == ctx.n {
-            if let Some(v) = self.etc(ctx, p, &moves[..k], maximizing, alpha, beta, &mut keys) {
+            let found = self.etc(ctx, p, &moves[..k], maximizing, (alpha, beta), &mut keys);
+            if let Err(v) = found {
                 return v;
             }
+            bounds = found.unwrap_or(bounds);
         }
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = moves[0];
         for (i, &c) in moves[..k].iter().enumerate() {
-            let v = match p.play(ctx, c) {
-                Step::End(v) => v,
-                Step::Next(q) => self.search_keyed(ctx, &q, alpha, beta, keys[i]),
+            let (lo, hi) = bounds[i];
+            // A card whose known bound cannot improve on the best so far or the window
+            // needs no search: its bound stands in for its value (fail-soft).
+            let v = if maximizing && hi <= alpha.max(best) {
+                hi
+            } else if !maximizing && lo >= beta.min(best) {
+                lo
+            } else {
+                match p.play(ctx, c) {
+                    Step::End(v) => v,
+                    Step::Next(q) => self.search_keyed(ctx, &q, alpha, beta, keys[i]),
+                }
             };
             if maximizing {
                 if v > best {
@@ -764,26 +776,26 @@ impl Solver {
     /// trick: a value that refutes the window `(alpha, beta)` for the player to move, if
     /// one of `moves` is known to reach it without a search. Each look-up is a bound on
     /// that card's exact value, so a card whose bound already passes the window proves
-    /// the node's value passes it too (fail-soft: the bound is returned). Fills `keys`
-    /// with the next positions' keys it worked out, for the search to reuse.
-    #[allow(clippy::too_many_arguments)]
+    /// the node's value passes it too (fail-soft: the bound is returned as `Err`).
+    /// Otherwise gives each card's bounds, and fills `keys` with the next positions' keys
+    /// it worked out, for the search to reuse.
     fn etc(
         &mut self,
         ctx: &Ctx,
         p: &Pos,
         moves: &[u8],
         maximizing: bool,
-        alpha: i32,
-        beta: i32,
+        (alpha, beta): (i32, i32),
         keys: &mut [Option<u64>; MAX_MOVES],
-    ) -> Option<i32> {
+    ) -> Result<[(i32, i32); MAX_MOVES], i32> {
+        let mut bounds = [(-INF, INF); MAX_MOVES];
         for (i, &c) in moves.iter().enumerate() {
             let (lo, hi) = match p.play(ctx, c) {
                 Step::End(v) => (v, v),
                 Step::Next(q) => {
                     let (mut lo, mut hi) = q.value_bounds(ctx);
                     if maximizing && lo >= beta || !maximizing && hi <= alpha {
-                        return Some(if maximizing { lo } else { hi });
+                        return Err(if maximizing { lo } else { hi });
                     }
                     let key = q.key(ctx);
                     keys[i] = Some(key);
@@ -798,13 +810,14 @@ impl Solver {
                 }
             };
             if maximizing && lo >= beta {
-                return Some(lo);
+                return Err(lo);
             }
             if !maximizing && hi <= alpha {
-                return Some(hi);
+                return Err(hi);
             }
+            bounds[i] = (lo, hi);
         }
-        None
+        Ok(bounds)
     }
 }
 
