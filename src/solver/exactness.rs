@@ -252,3 +252,48 @@ fn solver_refuses_positions_outside_the_play_phase() {
     let s = State::new(GameConfig::new(Variant::FourPlayer, 1));
     assert_eq!(Solver::new().solve(&s), None);
 }
+
+/// `s` with its captured bosses dealt out again among the seats, each seat keeping how
+/// many it had: the same counts for R7.1, other bosses (so other points) for R8.
+fn bosses_reassigned(s: &State, rng: &mut ChaCha8Rng) -> State {
+    let n = s.num_players();
+    let mut bosses: Vec<Card> = (0..n)
+        .flat_map(|p| s.won_cards(p).bosses().iter())
+        .collect();
+    for i in (1..bosses.len()).rev() {
+        bosses.swap(i, rand_below(rng, i + 1));
+    }
+    let mut twin = Position::from(*s).nothing_captured();
+    let mut next = bosses.into_iter();
+    for p in 0..n {
+        let mut won = CardSet::EMPTY;
+        for _ in 0..s.won_cards(p).bosses().len() {
+            won.insert(next.next().unwrap());
+        }
+        twin = twin.captured(p, won, 0);
+    }
+    twin.build()
+}
+
+/// Positions that differ only in which bosses each side captured (same numbers) are
+/// solved one after the other with one table: each must get its own exact value (the
+/// table's key keeps what R7.1 and R8 read of the captured bosses).
+#[test]
+fn positions_differing_in_captured_bosses_keep_their_own_values() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3663);
+    let mut solver = Solver::with_table_bits(16);
+    for v in [Variant::FourPlayer, Variant::ThreePlayer] {
+        for i in 0..150 {
+            let s = endgame(v, 3, &mut rng);
+            let twin = bosses_reassigned(&s, &mut rng);
+            for (which, pos) in [(0, &s), (1, &twin), (0, &s)] {
+                let root = pos.current_player().unwrap();
+                assert_eq!(
+                    solver.solve(pos),
+                    Some(minimax(pos, root)),
+                    "{v:?} endgame {i}, position {which}\n{pos:?}"
+                );
+            }
+        }
+    }
+}
