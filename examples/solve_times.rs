@@ -1,13 +1,15 @@
 //! Time to solve a round exactly from its first lead, per variant: median and p99 over
 //! seeded deals (passing by the heuristic bot), and the solver's nodes per second.
 //!
-//! `cargo run --release --example solve_times -- [DEALS] [VARIANT] [TRICKS] [TECHNIQUES]`
+//! `cargo run --release --example solve_times -- [DEALS] [VARIANT] [TRICKS] [TECHNIQUES] [WHAT]`
 //! (default 100 deals of every variant; one thread; a fresh table per deal, so each solve
 //! is a cold one). Times are the thread's CPU time, so they hold on a busy machine too.
 //! With TRICKS, the heuristic bot first plays that many tricks (deals whose round ends
 //! sooner are skipped) and the solve starts from the next lead. TECHNIQUES picks the
 //! search's techniques ([`Techniques`]): `all` (the default), `none`, or `all` or `none`
 //! followed by `-name` / `+name` switches, comma-separated (`all,-etc`, `none,+boss_tally_key`).
+//! WHAT is `value` (the default: [`Solver::solve`], the position's value) or `moves`
+//! ([`Solver::solve_moves`]: every legal card scored, one search per card class).
 //!
 //! Each line: solves timed, median / p99 / max CPU ms, million nodes per CPU second,
 //! median and max thousand nodes, and the table's hit rate (look-ups that found their
@@ -67,7 +69,19 @@ fn main() {
         .next()
         .map_or(0, |a| a.parse().expect("TRICKS: a number"));
     let techniques = techniques(&args.next().unwrap_or_else(|| "all".into()));
-    println!("{techniques:?}");
+    let every_card = match args.next().as_deref() {
+        None | Some("value") => false,
+        Some("moves") => true,
+        Some(w) => panic!("WHAT: value or moves, not {w:?}"),
+    };
+    println!(
+        "{techniques:?}, {}",
+        if every_card {
+            "every card scored (solve_moves)"
+        } else {
+            "the value (solve)"
+        }
+    );
     println!(
         "variant     deals  median ms  p99 ms  max ms  Mnodes/s  median knodes  max knodes  hit %"
     );
@@ -94,7 +108,11 @@ fn main() {
             solver.clear();
             let n0 = solver.nodes();
             let t = thread_cpu_seconds();
-            std::hint::black_box(solver.solve(&s));
+            if every_card {
+                std::hint::black_box(solver.solve_moves(&s));
+            } else {
+                std::hint::black_box(solver.solve(&s));
+            }
             let dt = thread_cpu_seconds() - t;
             times.push(dt * 1e3);
             nodes += solver.nodes() - n0;

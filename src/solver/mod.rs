@@ -44,6 +44,11 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
+//! Two further techniques ([`Techniques`], both on by default, each switchable to measure
+//! it): an enhanced transposition cut-off at a trick's last card (every card that ends the
+//! trick is looked up before any is searched), and, in `4p` and `3p`, captured bosses keyed
+//! by their number and points rather than by identity.
+//!
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
 
