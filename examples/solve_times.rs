@@ -1,10 +1,19 @@
 //! Time to solve a round exactly from its first lead, per variant: median and p99 over
 //! seeded deals (passing by the heuristic bot), and the solver's nodes per second.
 //!
-//! `cargo run --release --example solve_times -- [DEALS] [VARIANT] [TRICKS]`
+//! `cargo run --release --example solve_times -- [DEALS] [VARIANT] [TRICKS] [TECHNIQUES] [WHAT]`
 //! (default 100 deals of every variant; one thread; a fresh table per deal, so each solve
-//! is a cold one). Times are the thread's CPU time, so they hold on a busy machine too. With TRICKS, the heuristic bot first plays that many tricks (deals whose
-//! round ends sooner are skipped) and the solve starts from the next lead.
+//! is a cold one). Times are the thread's CPU time, so they hold on a busy machine too.
+//! With TRICKS, the heuristic bot first plays that many tricks (deals whose round ends
+//! sooner are skipped) and the solve starts from the next lead. TECHNIQUES picks the
+//! search's techniques ([`Techniques`]): `all` (the default), `none`, or `all` or `none`
+//! followed by `-name` / `+name` switches, comma-separated (`all,-etc`, `none,+boss_tally_key`).
+//! WHAT is `value` (the default: [`Solver::solve`], the position's value) or `moves`
+//! ([`Solver::solve_moves`]: every legal card scored, one search per card class).
+//!
+//! Each line: solves timed, median / p99 / max CPU ms, million nodes per CPU second,
+//! median and max thousand nodes, and the table's hit rate (look-ups that found their
+//! position, over all look-ups).
 
 /// CPU time of the calling thread, in seconds.
 fn thread_cpu_seconds() -> f64 {
@@ -19,7 +28,32 @@ fn thread_cpu_seconds() -> f64 {
 }
 
 use yokai_septet::bots::HeuristicBot;
-use yokai_septet::solver::Solver;
+use yokai_septet::solver::{Solver, Techniques};
+
+fn techniques(spec: &str) -> Techniques {
+    let mut t = Techniques::ALL;
+    for part in spec.split(',') {
+        let (on, name) = match part.as_bytes().first() {
+            Some(b'-') => (false, &part[1..]),
+            Some(b'+') => (true, &part[1..]),
+            _ => (true, part),
+        };
+        match name {
+            "all" => {
+                t = if on {
+                    Techniques::ALL
+                } else {
+                    Techniques::NONE
+                }
+            }
+            "none" => t = Techniques::NONE,
+            "etc" => t.etc = on,
+            "boss_tally_key" => t.boss_tally_key = on,
+            _ => panic!("unknown technique {name:?}"),
+        }
+    }
+    t
+}
 use yokai_septet::{GameConfig, Phase, State, Variant};
 
 fn main() {
@@ -34,12 +68,28 @@ fn main() {
     let skip: usize = args
         .next()
         .map_or(0, |a| a.parse().expect("TRICKS: a number"));
-    println!("variant     deals  median ms  p99 ms  max ms  Mnodes/s  median knodes  max knodes");
+    let techniques = techniques(&args.next().unwrap_or_else(|| "all".into()));
+    let every_card = match args.next().as_deref() {
+        None | Some("value") => false,
+        Some("moves") => true,
+        Some(w) => panic!("WHAT: value or moves, not {w:?}"),
+    };
+    println!(
+        "{techniques:?}, {}",
+        if every_card {
+            "every card scored (solve_moves)"
+        } else {
+            "the value (solve)"
+        }
+    );
+    println!(
+        "variant     deals  median ms  p99 ms  max ms  Mnodes/s  median knodes  max knodes  hit %"
+    );
     for v in variants {
         let mut times = Vec::new();
         let mut counts = Vec::new();
         let (mut nodes, mut secs) = (0u64, 0f64);
-        let mut solver = Solver::new();
+        let mut solver = Solver::new().with_techniques(techniques);
         for seed in 0..deals {
             let mut s = State::new(GameConfig::new(v, seed));
             while s.phase() == Phase::Pass {
@@ -58,7 +108,11 @@ fn main() {
             solver.clear();
             let n0 = solver.nodes();
             let t = thread_cpu_seconds();
-            std::hint::black_box(solver.solve(&s));
+            if every_card {
+                std::hint::black_box(solver.solve_moves(&s));
+            } else {
+                std::hint::black_box(solver.solve(&s));
+            }
             let dt = thread_cpu_seconds() - t;
             times.push(dt * 1e3);
             nodes += solver.nodes() - n0;
@@ -68,8 +122,9 @@ fn main() {
         times.sort_by(f64::total_cmp);
         counts.sort_unstable();
         let q = |f: f64| times[((times.len() - 1) as f64 * f).round() as usize];
+        let (probes, hits) = solver.table_probes();
         println!(
-            "{:<10} {:>6} {:>10.2} {:>7.1} {:>7.1} {:>9.2} {:>14.1} {:>11.1}",
+            "{:<10} {:>6} {:>10.2} {:>7.1} {:>7.1} {:>9.2} {:>14.1} {:>11.1} {:>6.1}",
             v.name(),
             times.len(),
             q(0.5),
@@ -78,6 +133,7 @@ fn main() {
             nodes as f64 / secs / 1e6,
             counts[counts.len() / 2] as f64 / 1e3,
             counts[counts.len() - 1] as f64 / 1e3,
+            100.0 * hits as f64 / probes.max(1) as f64,
         );
     }
 }

@@ -8,7 +8,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use super::{utility, Solver};
+use super::{utility, Pos, Solver, Techniques};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::uniform_below;
 use crate::rules::config::{GameConfig, Scoring, Variant};
@@ -154,10 +154,11 @@ fn rng_u64(rng: &mut ChaCha8Rng) -> u64 {
 
 /// Checks `count` endgames per variant (with up to `extra` more tricks left than the
 /// default 3, 4 in `3p`): the position's value and every card's value.
-fn check(count: usize, seed: u64, table_bits: u32, extra: usize) {
+/// The search runs with `techniques` (see [`Techniques`]).
+fn check(count: usize, seed: u64, table_bits: u32, extra: usize, techniques: Techniques) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     // One solver for everything: its table is reused across positions and objectives.
-    let mut solver = Solver::with_table_bits(table_bits);
+    let mut solver = Solver::with_table_bits(table_bits).with_techniques(techniques);
     for v in VARIANTS {
         let max_tricks = extra + if v == Variant::ThreePlayer { 4 } else { 3 };
         for i in 0..count {
@@ -185,24 +186,114 @@ fn check(count: usize, seed: u64, table_bits: u32, extra: usize) {
 
 #[test]
 fn solver_matches_minimax_on_random_endgames_of_every_variant() {
-    check(250, 18, 16, 0);
+    check(250, 18, 16, 0, Techniques::ALL);
 }
 
 #[test]
 fn solver_matches_minimax_with_a_tiny_table() {
     // 1024 entries: constant replacement, the table's bounds must stay true bounds.
-    check(60, 1818, 10, 0);
+    check(60, 1818, 10, 0, Techniques::ALL);
+}
+
+#[test]
+fn solver_matches_minimax_with_each_technique_alone_and_none() {
+    check(60, 36, 12, 0, Techniques::NONE);
+    let alone = [
+        Techniques {
+            etc: true,
+            ..Techniques::NONE
+        },
+        Techniques {
+            boss_tally_key: true,
+            ..Techniques::NONE
+        },
+    ];
+    for (i, t) in alone.into_iter().enumerate() {
+        check(60, 360 + i as u64, 12, 0, t);
+    }
+}
+
+/// The bounds the search cuts with at a trick boundary hold the exact value: checked
+/// against minimax at random boundary positions of every variant, for every seat's side.
+#[test]
+fn value_bounds_hold_the_exact_value() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3636);
+    for v in VARIANTS {
+        let max_tricks = if v == Variant::ThreePlayer { 4 } else { 3 };
+        let mut checked = 0;
+        while checked < 200 {
+            let s = endgame(v, max_tricks, &mut rng);
+            if !s.trick_cards().is_empty() {
+                continue;
+            }
+            for seat in 0..s.num_players() {
+                let ctx = Solver::context(&s, seat).unwrap();
+                let (lo, hi) = Pos::from_state(&s).value_bounds(&ctx);
+                let exact = minimax(&s, seat);
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "{v:?}: bounds {lo}..={hi} exclude the value {exact} for seat {seat}\n{s:?}"
+                );
+            }
+            checked += 1;
+        }
+    }
 }
 
 #[test]
 #[ignore = "thousands of endgames: cargo test --lib solver::exactness -- --ignored"]
 fn solver_matches_minimax_on_thousands_of_endgames() {
-    check(3000, 180_018, 18, 0);
-    check(300, 18_018, 18, 1);
+    check(3000, 180_018, 18, 0, Techniques::ALL);
+    check(300, 18_018, 18, 1, Techniques::ALL);
 }
 
 #[test]
 fn solver_refuses_positions_outside_the_play_phase() {
     let s = State::new(GameConfig::new(Variant::FourPlayer, 1));
     assert_eq!(Solver::new().solve(&s), None);
+}
+
+/// `s` with its captured bosses dealt out again among the seats, each seat keeping how
+/// many it had: the same counts for R7.1, other bosses (so other points) for R8.
+fn bosses_reassigned(s: &State, rng: &mut ChaCha8Rng) -> State {
+    let n = s.num_players();
+    let mut bosses: Vec<Card> = (0..n)
+        .flat_map(|p| s.won_cards(p).bosses().iter())
+        .collect();
+    for i in (1..bosses.len()).rev() {
+        bosses.swap(i, rand_below(rng, i + 1));
+    }
+    let mut twin = Position::from(*s).nothing_captured();
+    let mut next = bosses.into_iter();
+    for p in 0..n {
+        let mut won = CardSet::EMPTY;
+        for _ in 0..s.won_cards(p).bosses().len() {
+            won.insert(next.next().unwrap());
+        }
+        twin = twin.captured(p, won, 0);
+    }
+    twin.build()
+}
+
+/// Positions that differ only in which bosses each side captured (same numbers) are
+/// solved one after the other with one table: each must get its own exact value (the
+/// table's key keeps what R7.1 and R8 read of the captured bosses).
+#[test]
+fn positions_differing_in_captured_bosses_keep_their_own_values() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3663);
+    let mut solver = Solver::with_table_bits(16);
+    for v in [Variant::FourPlayer, Variant::ThreePlayer] {
+        for i in 0..150 {
+            let s = endgame(v, 3, &mut rng);
+            let twin = bosses_reassigned(&s, &mut rng);
+            for (which, pos) in [(0, &s), (1, &twin), (0, &s)] {
+                let root = pos.current_player().unwrap();
+                assert_eq!(
+                    solver.solve(pos),
+                    Some(minimax(pos, root)),
+                    "{v:?} endgame {i}, position {which}\n{pos:?}"
+                );
+            }
+        }
+    }
 }

@@ -44,6 +44,11 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
+//! Two further techniques ([`Techniques`], both on by default, each switchable to measure
+//! it): an enhanced transposition cut-off at a trick's last card (every card that ends the
+//! trick is looked up before any is searched), and, in `4p` and `3p`, captured bosses keyed
+//! by their number and points rather than by identity.
+//!
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
 
@@ -64,6 +69,41 @@ const MAX_MOVES: usize = 16;
 const NO_SUIT: u8 = 7;
 const NO_MOVE: u8 = u8::MAX;
 const INF: i32 = i32::MAX / 2;
+
+/// The search's techniques beyond plain alpha-beta with the table, each switchable so its
+/// effect can be measured on the same deals (`examples/solve_times.rs`). All are on by
+/// default; none changes a value, only how many positions are searched to find it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Enhanced transposition cut-off: at a trick's last card, every card that ends the
+    /// trick is first looked up (the table and the boss bounds of the next trick's
+    /// position, or the round's value when it ends there); one that already refutes the
+    /// window ends the search of the trick without searching anything below it.
+    pub etc: bool,
+    /// `4p` and `3p`: a side's captured bosses are keyed by their number and their points
+    /// (what R7.1 and R8 read of them), not by which bosses they are, so positions that
+    /// differ only in which equally scoring bosses were captured share a table entry.
+    pub boss_tally_key: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques::ALL
+    }
+}
+
+impl Techniques {
+    /// Every technique on (the default).
+    pub const ALL: Techniques = Techniques {
+        etc: true,
+        boss_tally_key: true,
+    };
+    /// Every technique off: alpha-beta, the table, the move order and the boss bounds.
+    pub const NONE: Techniques = Techniques {
+        etc: false,
+        boss_tally_key: false,
+    };
+}
 
 /// The objective of [`Solver`] for `seat`'s side on a round that ended with `result`
 /// (`game_winners`: the game's winners as a seat mask afterwards, 0 if the game goes on).
@@ -119,6 +159,7 @@ struct Ctx {
     root_side: u8,
     /// Mixed into every table key: the objective (variant, scoring, root side).
     salt: u64,
+    techniques: Techniques,
 }
 
 impl Ctx {
@@ -154,9 +195,13 @@ fn suit_of(c: u32) -> u64 {
     Card::from_id_unchecked(c as u8).suit().cards().bits()
 }
 
-/// The bits of `set` at the places of `mask`'s bits, packed down (a software `pext`).
+/// The bits of `set` at the places of `mask`'s bits, packed down: BMI2's `pext` where the
+/// CPU has it (the table key calls this four times a trick boundary), else a loop.
 #[inline]
 fn compress(set: u64, mask: u64) -> u64 {
+    if let Some(packed) = crate::simd::pext(crate::simd::Cpu::detect(), set, mask) {
+        return packed;
+    }
     let mut out = 0;
     let mut m = mask;
     let mut k = 0;
@@ -333,8 +378,19 @@ impl Pos {
                 | (below_boss.count_ones() as u64) << (at + 3);
         }
         h = mix(h, shape);
-        for &b in &self.side_bosses[..if n == 4 { 2 } else { 3 }] {
-            h = mix(h, b);
+        let tally = ctx.techniques.boss_tally_key && !ctx.variant.is_seal();
+        let trump = Suit::from_index(self.trump as usize);
+        for &b in &self.side_bosses[..ctx.variant.num_sides()] {
+            h = if tally {
+                // R7.1 counts the captured bosses and R8 adds their points to those of
+                // bosses captured later or still held (disjoint sets): nothing else of
+                // them matters from here.
+                let captured = CardSet(b);
+                let points = boss_points(ctx.variant, captured, trump) as u64;
+                mix(h, captured.len() as u64 | points << 8 | 1 << 63)
+            } else {
+                mix(h, b)
+            };
         }
         let packed = self.leader as u64
             | (self.trump as u64) << 4
@@ -469,6 +525,9 @@ pub struct Solver {
     table: Vec<Entry>,
     mask: u64,
     nodes: u64,
+    probes: u64,
+    hits: u64,
+    techniques: Techniques,
 }
 
 impl Default for Solver {
@@ -490,7 +549,27 @@ impl Solver {
             table: vec![Entry::default(); 1 << bits],
             mask: (1u64 << bits) - 1,
             nodes: 0,
+            probes: 0,
+            hits: 0,
+            techniques: Techniques::ALL,
         }
+    }
+
+    /// The same solver with only `techniques` switched on (to measure what each gains).
+    pub fn with_techniques(mut self, techniques: Techniques) -> Solver {
+        self.techniques = techniques;
+        self
+    }
+
+    /// The techniques this solver uses.
+    pub fn techniques(&self) -> Techniques {
+        self.techniques
+    }
+
+    /// Table look-ups since this solver was made, and how many found their position
+    /// (for speed measurements; the enhanced transposition cut-off's look-ups included).
+    pub fn table_probes(&self) -> (u64, u64) {
+        (self.probes, self.hits)
     }
 
     /// Positions searched since this solver was made (for speed measurements).
@@ -519,6 +598,7 @@ impl Solver {
             n: v.num_players() as u8,
             root_side,
             salt,
+            techniques: Techniques::ALL,
         })
     }
 
@@ -531,14 +611,16 @@ impl Solver {
     /// The value of `s` (play phase) for `seat`'s side (in `3p`: for `seat`, both others
     /// against it). `None` outside the play phase or for a seat not in the game.
     pub fn solve_for(&mut self, s: &State, seat: usize) -> Option<i32> {
-        let ctx = Solver::context(s, seat)?;
+        let mut ctx = Solver::context(s, seat)?;
+        ctx.techniques = self.techniques;
         Some(self.search(&ctx, &Pos::from_state(s), -INF, INF))
     }
 
     /// The exact value of every legal card of the player to move, for its side.
     /// `None` outside the play phase.
     pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
-        let ctx = Solver::context(s, s.current_player()?)?;
+        let mut ctx = Solver::context(s, s.current_player()?)?;
+        ctx.techniques = self.techniques;
         let pos = Pos::from_state(s);
         let legal = pos.legal();
         let reps = reduce_equivalent(legal, pos.live());
@@ -565,7 +647,20 @@ impl Solver {
         Some(out)
     }
 
-    fn search(&mut self, ctx: &Ctx, p: &Pos, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search(&mut self, ctx: &Ctx, p: &Pos, alpha: i32, beta: i32) -> i32 {
+        self.search_keyed(ctx, p, alpha, beta, None)
+    }
+
+    /// [`Solver::search`] of a position whose table key (`Some`, at a trick boundary) is
+    /// already known.
+    fn search_keyed(
+        &mut self,
+        ctx: &Ctx,
+        p: &Pos,
+        mut alpha: i32,
+        mut beta: i32,
+        known_key: Option<u64>,
+    ) -> i32 {
         self.nodes += 1;
         let at_boundary = p.trick_len == 0;
         if at_boundary {
@@ -588,10 +683,12 @@ impl Solver {
         let mut slots = 0;
         if at_boundary {
             slots = fold_second_copies(p.live());
-            key = p.key(ctx);
+            key = known_key.unwrap_or_else(|| p.key(ctx));
             slot = (key & self.mask) as usize;
             let e = self.table[slot];
+            self.probes += 1;
             if e.key == key {
+                self.hits += 1;
                 let (lo, hi) = (e.lo as i32, e.hi as i32);
                 if lo >= beta {
                     return lo;
@@ -611,12 +708,32 @@ impl Solver {
         let mut moves = [0u8; MAX_MOVES];
         let k = order_moves(ctx, p, tt_move, slots, &mut moves);
         let maximizing = ctx.side_of(p.current) == ctx.root_side;
+        // At a trick's last card with the enhanced transposition cut-off: each card's
+        // next position and key, worked out once for the look-ups and the search.
+        let mut keys = [None; MAX_MOVES];
+        let mut bounds = [(-INF, INF); MAX_MOVES];
+        if ctx.techniques.etc && p.trick_len + 1 == ctx.n {
+            let found = self.etc(ctx, p, &moves[..k], maximizing, (alpha, beta), &mut keys);
+            if let Err(v) = found {
+                return v;
+            }
+            bounds = found.unwrap_or(bounds);
+        }
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = moves[0];
-        for &c in &moves[..k] {
-            let v = match p.play(ctx, c) {
-                Step::End(v) => v,
-                Step::Next(q) => self.search(ctx, &q, alpha, beta),
+        for (i, &c) in moves[..k].iter().enumerate() {
+            let (lo, hi) = bounds[i];
+            // A card whose known bound cannot improve on the best so far or the window
+            // needs no search: its bound stands in for its value (fail-soft).
+            let v = if maximizing && hi <= alpha.max(best) {
+                hi
+            } else if !maximizing && lo >= beta.min(best) {
+                lo
+            } else {
+                match p.play(ctx, c) {
+                    Step::End(v) => v,
+                    Step::Next(q) => self.search_keyed(ctx, &q, alpha, beta, keys[i]),
+                }
             };
             if maximizing {
                 if v > best {
@@ -656,6 +773,56 @@ impl Solver {
             };
         }
         best
+    }
+}
+
+impl Solver {
+    /// The enhanced transposition cut-off (see [`Techniques::etc`]) at the last card of a
+    /// trick: a value that refutes the window `(alpha, beta)` for the player to move, if
+    /// one of `moves` is known to reach it without a search. Each look-up is a bound on
+    /// that card's exact value, so a card whose bound already passes the window proves
+    /// the node's value passes it too (fail-soft: the bound is returned as `Err`).
+    /// Otherwise gives each card's bounds, and fills `keys` with the next positions' keys
+    /// it worked out, for the search to reuse.
+    fn etc(
+        &mut self,
+        ctx: &Ctx,
+        p: &Pos,
+        moves: &[u8],
+        maximizing: bool,
+        (alpha, beta): (i32, i32),
+        keys: &mut [Option<u64>; MAX_MOVES],
+    ) -> Result<[(i32, i32); MAX_MOVES], i32> {
+        let mut bounds = [(-INF, INF); MAX_MOVES];
+        for (i, &c) in moves.iter().enumerate() {
+            let (lo, hi) = match p.play(ctx, c) {
+                Step::End(v) => (v, v),
+                Step::Next(q) => {
+                    let (mut lo, mut hi) = q.value_bounds(ctx);
+                    if maximizing && lo >= beta || !maximizing && hi <= alpha {
+                        return Err(if maximizing { lo } else { hi });
+                    }
+                    let key = q.key(ctx);
+                    keys[i] = Some(key);
+                    let e = self.table[(key & self.mask) as usize];
+                    self.probes += 1;
+                    if e.key == key {
+                        self.hits += 1;
+                        lo = lo.max(e.lo as i32);
+                        hi = hi.min(e.hi as i32);
+                    }
+                    (lo, hi)
+                }
+            };
+            if maximizing && lo >= beta {
+                return Err(lo);
+            }
+            if !maximizing && hi <= alpha {
+                return Err(hi);
+            }
+            bounds[i] = (lo, hi);
+        }
+        Ok(bounds)
     }
 }
 
