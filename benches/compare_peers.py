@@ -4,9 +4,10 @@
                                      [--threads 1,2]
 
 Not part of CI. On first use it creates its own virtualenv ``.venv-peers`` (git-ignored),
-installs this package (``pip install .``, a release build) and the peers (``open_spiel``,
-``rlcard``, ``pettingzoo[classic]``) into it, and re-runs itself there. Everything is
-measured in one run on the same machine; each measurement runs for ``--seconds``.
+installs this package (``pip install .``, a release build with the ``bench`` feature, whose
+``_core.bench_*`` functions the Rust rows use) and the peers (``open_spiel``, ``rlcard``,
+``pettingzoo[classic]``) into it, and re-runs itself there. Everything is measured in one
+run on the same machine; each measurement runs for ``--seconds``.
 
 Rows (decisions per second; a decision = one action by a player, chance nodes excluded):
 
@@ -14,7 +15,9 @@ Rows (decisions per second; a decision = one action by a player, chance nodes ex
   Python ``Game`` loop (``legal_actions`` + ``random.choice`` + ``step``); ``VectorEnv``
   N=1024 self-play at each thread count of ``--threads``, uint8 and float32 observations,
   through the default ``step`` (and ``copy=False`` + ``step_all``), random legal actions
-  chosen in numpy or by the Rust bots; per-variant cost (3p, 4p, seal) of the Rust core.
+  chosen in numpy or by the Rust bots, and with a policy's work between steps (a fixed
+  matrix product over the observations, ``python_speed.MatmulPolicy``); per-variant cost
+  (3p, 4p, seal) of the Rust core.
 - OpenSpiel ``hearts`` and ``spades`` stepped from Python (random legal actions, chance
   nodes sampled), and ``hearts`` played entirely in C++ by ``pyspiel.evaluate_bots`` with
   uniform random bots (one Python call per game; decisions per game counted by replaying
@@ -25,8 +28,11 @@ Rows (decisions per second; a decision = one action by a player, chance nodes ex
 
 The ratio column compares each row with this project's corresponding path: Python-driven
 loops (``VectorEnv`` included: what batching buys a Python user) with the ``Game`` loop,
-C++/Rust-side loops with the Rust core. Each row is the best of ``--repeat`` runs, since
-other work on a shared machine can only slow a run down.
+C++/Rust-side loops with the Rust core. ``VectorEnv`` rows count the whole loop (the
+policy's time included), and also print the step-only rate (the time inside ``step``).
+Each row is the median of ``--repeat`` runs (each ``VectorEnv`` run itself the median of
+its timing windows); the load average is printed with the table. numpy's BLAS runs on one
+thread (``OPENBLAS_NUM_THREADS=1`` unless set), as in ``python_speed.py``.
 """
 
 from __future__ import annotations
@@ -40,6 +46,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv-peers"
@@ -58,15 +67,28 @@ def ensure_venv(install: bool) -> None:
         pip = [str(py), "-m", "pip", "install", "-q"]
         subprocess.check_call(pip + ["--upgrade", "pip"])
         subprocess.check_call(pip + PEERS)
-        subprocess.check_call(pip + [str(ROOT)])
+        # The `bench` feature: the `_core.bench_*` functions the Rust rows call.
+        env = dict(os.environ, MATURIN_PEP517_ARGS="--features bench")
+        subprocess.check_call(pip + [str(ROOT)], env=env)
     os.execv(str(py), [str(py), __file__, *sys.argv[1:], "--no-install"])
 
 
 # ---------------------------------------------------------------- yokai-septet
 
 
-def ys_core(seconds: float, variant: str = "4p") -> float:
+def _bench_core():
+    """`_core`, which must have the `bench` feature's functions."""
     import yokai_septet._core as core
+
+    if not hasattr(core, "bench_random_playouts"):
+        raise RuntimeError("this build has no _core.bench_* functions: build it with "
+                           "MATURIN_PEP517_ARGS='--features bench' (or maturin develop "
+                           "--release --features bench)")
+    return core
+
+
+def ys_core(seconds: float, variant: str = "4p") -> float:
+    core = _bench_core()
 
     games, decisions, dt = core.bench_random_playouts(variant, seconds, 1)
     return decisions / dt
@@ -74,7 +96,7 @@ def ys_core(seconds: float, variant: str = "4p") -> float:
 
 def ys_arena(seconds: float, threads: int, variant: str = "4p") -> float:
     """Random-vs-random duplicate arena; games sized to run about `seconds`."""
-    import yokai_septet._core as core
+    core = _bench_core()
 
     games, decisions, dt = core.bench_arena(variant, ["random", "random"], 200, threads)
     per_second = games / dt
@@ -89,16 +111,24 @@ def ys_game_loop(seconds: float, variant: str = "4p") -> float:
     return bench_game(seconds, variant)
 
 
+STEP_ONLY = {}  # label -> step-only rates of the runs, printed with the table
+
+
 def ys_vector(seconds: float, threads: int, dtype: str, n_envs: int = 1024,
-              variant: str = "4p", policy: str = "numpy", api: str = "default") -> float:
-    """Self-play, every seat played by uniformly random legal actions: drawn in numpy
-    (`policy="numpy"`, what a Python policy costs at least), or by the built-in `random`
-    bots in Rust through `bot_actions()` (`policy="bots"`, the environment's own cost);
-    through the default `v.step(a)` (`api="default"`) or `copy=False` + `step_all`
-    (`api="inplace"`). See `python_speed.bench_vector`."""
+              variant: str = "4p", policy: str = "numpy", api: str = "default",
+              key: str = "") -> float:
+    """Whole-loop decisions per second (the policy's time included) of self-play, every
+    seat played by uniformly random legal actions: drawn in numpy (`policy="numpy"`, what
+    a Python policy costs at least), after a fixed matrix product over the observations
+    (`policy="matmul"`, a stand-in for a forward pass), or by the built-in `random` bots in
+    Rust through `bot_actions()` (`policy="bots"`, the environment's own cost); through the
+    default `v.step(a)` (`api="default"`) or `copy=False` + `step_all` (`api="inplace"`).
+    The step-only rate goes to `STEP_ONLY[key]`. See `python_speed.bench_vector`."""
     from python_speed import bench_vector  # benches/, beside this script
 
-    return bench_vector(seconds, threads, n_envs, dtype, policy, api, variant)
+    step_only, whole = bench_vector(seconds, threads, n_envs, dtype, policy, api, variant)
+    STEP_ONLY.setdefault(key, []).append(step_only)
+    return whole
 
 
 # ---------------------------------------------------------------- OpenSpiel
@@ -176,15 +206,21 @@ def rlcard_loop(seconds: float, name: str) -> float:
 REPEAT = 3
 
 
-def measure(label, fn, *args):
-    """Best of REPEAT runs: the machine may be shared, and interference only slows."""
+def measure(label, fn, *args, **kwargs):
+    """Median of REPEAT runs."""
     try:
-        r = max(fn(*args) for _ in range(REPEAT))
+        r = _median([fn(*args, **kwargs) for _ in range(REPEAT)])
     except Exception as e:  # a peer that fails to import or run is reported, not fatal
         print(f"  {label}: failed ({type(e).__name__}: {e})", file=sys.stderr)
         return None
     print(f"  {label}: {r:,.0f} decisions/s", file=sys.stderr)
     return r
+
+
+def _median(xs):
+    xs = sorted(xs)
+    k = len(xs) // 2
+    return xs[k] if len(xs) % 2 else (xs[k - 1] + xs[k]) / 2
 
 
 def machine_line() -> str:
@@ -209,7 +245,7 @@ def fmt(x):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=2.0, help="per run")
-    ap.add_argument("--repeat", type=int, default=3, help="runs per row; the best counts")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per row; the median counts")
     ap.add_argument("--no-install", action="store_true",
                     help="use .venv-peers as it is (no pip install)")
     ap.add_argument("--skip-peers", action="store_true", help="only yokai-septet rows")
@@ -225,33 +261,38 @@ def main() -> None:
     global REPEAT
     REPEAT = max(1, args.repeat)
 
-    rows = []  # (what, implementation, decisions/s, reference key)
+    rows = []  # (what, implementation, decisions/s, reference key[, step-only label])
     ref = {}
-    print(f"measuring (best of {REPEAT} runs of {s:g} s per row)...", file=sys.stderr)
+    print(f"measuring (median of {REPEAT} runs of {s:g} s per row)...", file=sys.stderr)
     ref["core"] = measure("ys core 4p", ys_core, s)
     rows.append(("yokai-septet 4p: Rust core, random playouts, 1 thread", "Rust", ref["core"], "core"))
     ref["game"] = measure("ys Game loop 4p", ys_game_loop, s)
     rows.append(("yokai-septet 4p: Python `Game` loop (legal_actions + random.choice + step)",
                  "Python over Rust", ref["game"], "game"))
     threads_list = [int(t) for t in args.threads.split(",")]
+
+    def vector_row(what, impl, *a, key=None):
+        label = f"ys VectorEnv {what}"
+        r = measure(label, ys_vector, *a, key=label)
+        rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {what}", impl, r, "game", label))
+        if key:
+            ref[key] = r
+
     for dtype in ("uint8", "float32"):
         for threads in threads_list:
-            r = measure(f"ys VectorEnv {dtype} {threads}t", ys_vector, s, threads, dtype)
-            rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), {dtype} obs, "
-                         "self-play, default `step`, random actions in numpy",
-                         "Rust batch + numpy", r, "game"))
-            ref[("vector", dtype, threads)] = r
+            vector_row(f"{threads} thread(s), {dtype} obs, self-play, default `step`, random "
+                       "actions in numpy", "Rust batch + numpy", s, threads, dtype,
+                       key=("vector", dtype, threads))
     for threads in threads_list:
-        r = measure(f"ys VectorEnv uint8 {threads}t, copy=False", ys_vector, s, threads, "uint8",
-                    1024, "4p", "numpy", "inplace")
-        rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), uint8 obs, "
-                     "self-play, `copy=False` + `step_all`, random actions in numpy",
-                     "Rust batch + numpy", r, "game"))
-        r = measure(f"ys VectorEnv uint8 {threads}t, bot_actions", ys_vector, s, threads, "uint8",
-                    1024, "4p", "bots")
-        rows.append((f"yokai-septet 4p: `VectorEnv` N=1024, {threads} thread(s), uint8 obs, "
-                     "self-play, default `step`, random actions from `bot_actions()` (Rust)",
-                     "Rust batch", r, "game"))
+        vector_row(f"{threads} thread(s), uint8 obs, self-play, default `step`, a policy's "
+                   "work between steps (`obs.astype(float32) @ W`, W 711x64, then numpy "
+                   "actions)", "Rust batch + numpy", s, threads, "uint8", 1024, "4p", "matmul")
+        vector_row(f"{threads} thread(s), uint8 obs, self-play, `copy=False` + `step_all`, "
+                   "random actions in numpy", "Rust batch + numpy", s, threads, "uint8", 1024,
+                   "4p", "numpy", "inplace")
+        vector_row(f"{threads} thread(s), uint8 obs, self-play, default `step`, random "
+                   "actions from `bot_actions()` (Rust)", "Rust batch", s, threads, "uint8",
+                   1024, "4p", "bots")
     if not args.skip_peers:
         for name in ("hearts", "spades"):
             r = measure(f"OpenSpiel {name} (Python loop)", spiel_python, s, name)
@@ -274,25 +315,33 @@ def main() -> None:
     for label, fn, extra in [("arena 4p, random bots", ys_arena, ()),
                              ("VectorEnv 4p N=1024 uint8, default step, numpy actions",
                               ys_vector, ("uint8",)),
+                             ("VectorEnv 4p N=1024 uint8, default step, matmul policy",
+                              ys_vector, ("uint8", 1024, "4p", "matmul")),
                              ("VectorEnv 4p N=1024 uint8, default step, bot_actions",
                               ys_vector, ("uint8", 1024, "4p", "bots")),
                              ("VectorEnv 4p N=16384 uint8, default step, bot_actions",
                               ys_vector, ("uint8", 16384, "4p", "bots"))]:
-        scale.append((label, [measure(f"{label} {t}t", fn, s, t, *extra)
-                              for t in threads_list]))
+        kw = lambda t: {"key": f"{label} {t}t"} if fn is ys_vector else {}  # noqa: E731
+        rates = [measure(f"{label} {t}t", fn, s, t, *extra, **kw(t)) for t in threads_list]
+        only = ([_median(STEP_ONLY[f"{label} {t}t"]) if STEP_ONLY.get(f"{label} {t}t") else None
+                 for t in threads_list] if fn is ys_vector else None)
+        scale.append((label, rates, only))
     per_variant = []
     for variant in ("3p", "4p", "seal", "seal-short"):
         r = ref["core"] if variant == "4p" else measure(f"ys core {variant}", ys_core, s, variant)
         per_variant.append((variant, r))
 
     names = {"core": "Rust core 4p", "game": "`Game` loop 4p"}
-    print(f"\n{machine_line()}, best of {REPEAT} runs of {s:g} s per row\n")
+    print(f"\n{machine_line()}, median of {REPEAT} runs of {s:g} s per row; `VectorEnv` "
+          "rows: whole loop (policy included), step-only in parentheses\n")
     print("| environment / path | implementation | decisions/s | ratio to ours | compared with |")
     print("|---|---|---:|---:|---|")
-    for what, impl, r, key in rows:
+    for what, impl, r, key, *label in rows:
         base = ref.get(key)
         ratio = f"{r / base:.3g}×" if r and base else "n/a"
-        print(f"| {what} | {impl} | {fmt(r)} | {ratio} | {names[key]} |")
+        only = STEP_ONLY.get(label[0]) if label else None
+        extra = f" ({fmt(_median(only))} step-only)" if only else ""
+        print(f"| {what} | {impl} | {fmt(r)}{extra} | {ratio} | {names[key]} |")
     hearts = ref.get(("spiel_python", "hearts"))
     for (key, dtype, threads), r in [(k, v) for k, v in ref.items() if k[0:1] == ("vector",)]:
         if hearts and r:
@@ -300,15 +349,17 @@ def main() -> None:
                   f"actions: {fmt(r)} decisions/s = {r / hearts:.1f}× the pyspiel `hearts` "
                   "Python loop")
     last = threads_list[-1]
-    print(f"\nScaling with threads (speed-up and efficiency at {last} threads):\n")
+    print(f"\nScaling with threads (speed-up and efficiency at {last} threads; VectorEnv "
+          "rows: whole loop, then step-only):\n")
     print("| path | " + " | ".join(f"{t} thr" for t in threads_list)
           + " | speed-up | efficiency |")
     print("|---|" + "---:|" * (len(threads_list) + 2))
-    for label, rates in scale:
-        if all(rates):
-            up = rates[-1] / rates[0] * threads_list[0]
-            print(f"| {label} | " + " | ".join(fmt(r) for r in rates)
-                  + f" | {up:.2f}× | {up / last:.0%} |")
+    for label, rates, only in scale:
+        for what, rs in [(label, rates)] + ([(f"{label}, step-only", only)] if only else []):
+            if all(rs):
+                up = rs[-1] / rs[0] * threads_list[0]
+                print(f"| {what} | " + " | ".join(fmt(r) for r in rs)
+                      + f" | {up:.2f}× | {up / last:.0%} |")
     print("\nCost per variant (Rust core, random playouts, 1 thread, dealing included):\n")
     print("| variant | decisions/s | ns per decision | relative to 4p |")
     print("|---|---:|---:|---:|")

@@ -9,8 +9,8 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use yokai_septet::observation::{observation_size, ObsValue};
-use yokai_septet::vector::{yardstick_pass, OwnedBuffers, Shared, VecCore};
+use yokai_septet::observation::{encode, observation_size, write_mask_bool, ObsValue};
+use yokai_septet::vector::{Elem, Extras, Outputs, Shared, VecCore};
 use yokai_septet::{run_arena, ArenaConfig, GameConfig, State, Variant};
 
 /// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
@@ -113,6 +113,40 @@ fn arena(c: &mut Criterion) {
     g.finish();
 }
 
+/// The work a VectorEnv step does per env, by hand and without the batch machinery: the
+/// yardstick of the VectorEnv's own cost. For each game: a random legal action (`pick`),
+/// `apply`, a new game (seed `*next_seed`, then incremented) when it ends, the mover's
+/// observation into its row of `obs` and its mask into its row of `mask`. Returns the
+/// decisions made (one per game). (`src/python/bench.rs` has the same loop for
+/// `benches/python_speed.py`.)
+fn yardstick_pass<T: ObsValue>(
+    games: &mut [State],
+    obs: &mut [T],
+    mask: &mut [bool],
+    mut pick: impl FnMut() -> u32,
+    next_seed: &mut u64,
+) -> u64 {
+    let Some(first) = games.first() else { return 0 };
+    let v = first.variant();
+    let (d, a) = (observation_size(v), first.config().num_actions());
+    let rows = obs.chunks_exact_mut(d).zip(mask.chunks_exact_mut(a));
+    for (s, (o, m)) in games.iter_mut().zip(rows) {
+        s.apply(s.legal_actions().pick(pick()).expect("a legal action"))
+            .expect("legal");
+        if s.is_over() {
+            *s = State::new(GameConfig {
+                seed: *next_seed,
+                ..*s.config()
+            });
+            *next_seed += 1;
+        }
+        let view = s.view(s.current_player().expect("a new game has a mover"));
+        encode(&view, o);
+        write_mask_bool(view.legal_actions(), m);
+    }
+    games.len() as u64
+}
+
 /// Thread counts to measure: `YS_BENCH_THREADS` (comma-separated, e.g. `1,2,4,8,16` on a
 /// 16-core machine), default `1,2`.
 fn bench_threads() -> Vec<usize> {
@@ -134,15 +168,15 @@ fn bench_threads() -> Vec<usize> {
 /// ends, encode the mover's observation, write its mask). Elements = decisions, so the
 /// ratio of the two per-element times is the VectorEnv's own cost per env-step.
 fn vector_env(c: &mut Criterion) {
-    fn bench<T: ObsValue>(c: &mut Criterion, dtype: &str) {
+    fn bench<T: ObsValue + Elem>(c: &mut Criterion, dtype: &str) {
         let mut g = c.benchmark_group(format!("vector_env_4p_{dtype}"));
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for n in [1024, 16384] {
             for &threads in &bench_threads() {
                 let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 1);
                 let mut core = VecCore::new(shared, n, &["random"; 4], threads).unwrap();
-                let mut bufs = OwnedBuffers::<T>::new(&core);
-                core.reset(&mut bufs.as_buffers());
+                let mut bufs = Outputs::<_, T>::owned(&core.layout(Extras::default()));
+                core.reset(None, bufs.as_slices());
                 let mut actions = vec![0i64; n];
                 g.throughput(Throughput::Elements(n as u64));
                 g.bench_function(BenchmarkId::new(format!("n{n}_threads"), threads), |b| {
@@ -150,7 +184,7 @@ fn vector_env(c: &mut Criterion) {
                         for (a, slot) in actions.iter_mut().zip(core.slots()) {
                             *a = random_action(slot.state(), &mut rng).id() as i64;
                         }
-                        core.step(&actions, &mut bufs.as_buffers()).unwrap();
+                        core.step(&actions, bufs.as_slices()).unwrap();
                     })
                 });
             }

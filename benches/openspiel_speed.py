@@ -64,7 +64,7 @@ def main() -> None:
         ("`hearts` (C++): pyspiel loop + information_state_tensor",
          measure("hearts + tensor", spiel_python_with_tensor, s, "hearts", {})),
     ]
-    print(f"\n{machine_line()}, best of {compare_peers.REPEAT} runs of {s:g} s per row\n")
+    print(f"\n{machine_line()}, median of {compare_peers.REPEAT} runs of {s:g} s per row\n")
     print("| path | decisions/s | ratio to hearts, same loop |")
     print("|---|---:|---:|")
     hearts = {False: rows[2][1], True: rows[4][1]}

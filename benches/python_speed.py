@@ -1,7 +1,11 @@
 """Decisions per second through the Python API (not a test).
 
     python benches/python_speed.py [--seconds S] [--threads 1,2] [--envs 1024]
-                                   [--vector-only]
+                                   [--vector-only] [--hidden 64] [--blas-threads 1]
+    python benches/python_speed.py --scaling [--envs 256,1024,4096,16384] [--rounds 3]
+    python benches/python_speed.py --async [--envs 4096] [--batches 2,4] [--hidden 64]
+
+Default run:
 
 (a) a plain Python loop over Game (legal_actions + random.choice + step),
 (b) the PettingZoo AEC env (observe + mask + step),
@@ -10,22 +14,61 @@
     - the default path, ``obs, r, term, trunc, info = v.step(actions)`` (copy=True), with
       actions drawn in numpy from ``info["action_mask"]``, and with the Rust bots'
       ``bot_actions()``;
+    - the same with a policy's work between steps: ``obs.astype(float32) @ W`` with a
+      fixed ``W`` of ``[D, --hidden]``, then the numpy draw (``MatmulPolicy``);
     - the in-place path, ``copy=False`` + ``step_all``, with numpy-drawn actions;
     next to (d) the yardstick of the per-env cost: the same work per env (engine step,
-    observation encode, mask) done by hand in Rust on one thread, measured in the same run.
+    observation encode, mask) done by hand in Rust on one thread, measured in the same run
+    (needs a build with the ``bench`` feature: ``maturin develop --release --features
+    bench``).
 
-Each figure is the best of several timing windows within ``--seconds`` (other work on a
-shared machine can only slow a window down).
+``--scaling``: the thread-scaling table of docs/performance.md: for each N, the default
+path with ``MatmulPolicy`` between steps, every thread count of --threads, interleaved
+round by round (so slow minutes on a shared machine touch every column alike).
+
+``--async``: a PPO-shaped loop (``MatmulPolicy`` between steps) at each N, synchronous
+``step`` against the asynchronous ``recv``/``send`` with ``batch_size = N / k`` for each k
+of --batches, on each thread count, interleaved round by round.
+
+Every rate is the median over ``--windows`` timing windows of a run, and two rates are
+printed: **step-only** (env-steps per second of the time spent inside the env's calls:
+``step``, or ``recv`` + ``send``) and **whole loop** (env-steps per second of the loop,
+the policy included). The load average is printed with each table: figures taken while
+other work ran are not comparable with a quiet machine's.
+
+numpy's BLAS threads: ``--blas-threads`` (default 1) sets ``OPENBLAS_NUM_THREADS``,
+``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS`` before numpy loads, so the matrix product runs
+on the calling thread as a Python policy's step does; see docs/vector.md, "Threads",
+for what a multi-threaded policy changes.
 """
 
 import argparse
-import random
-import time
+import os
+import sys
 
-import numpy as np
 
-import yokai_septet as ys
-from yokai_septet import _core
+def _set_blas_threads(argv):
+    """Sets the BLAS thread count from --blas-threads before numpy is imported."""
+    n = "1"
+    for i, a in enumerate(argv):
+        if a == "--blas-threads" and i + 1 < len(argv):
+            n = argv[i + 1]
+        elif a.startswith("--blas-threads="):
+            n = a.split("=", 1)[1]
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, n)
+
+
+if __name__ == "__main__":
+    _set_blas_threads(sys.argv)
+
+import random  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+import yokai_septet as ys  # noqa: E402
+from yokai_septet import _core  # noqa: E402
 
 
 def bench_game(seconds, variant="4p"):
@@ -74,114 +117,338 @@ class NumpyRandomPolicy:
         self.scratch = np.empty((n_envs, n_actions), np.uint8)
         self.k = 0
 
-    def __call__(self, mask):
+    def __call__(self, obs, mask):
         self.k = (self.k + 1) & 63
         np.multiply(mask.view(np.uint8), self.keys[self.k], out=self.scratch)
         return self.scratch.argmax(axis=1)
 
 
-def best_rate(step, per_call, seconds, windows=10):
-    """Best throughput (per_call units per second) over ``windows`` timing windows."""
-    step()  # warm up (first allocations, thread start)
-    best, end = 0.0, time.perf_counter() + seconds
+class MatmulPolicy(NumpyRandomPolicy):
+    """:class:`NumpyRandomPolicy` after a fixed matrix product over the observations,
+    ``obs.astype(float32) @ W`` with ``W`` of ``[D, hidden]``: a stand-in for a policy's
+    forward pass (its cost grows with the batch, as a network's does)."""
+
+    def __init__(self, n_envs, n_actions, obs_size, hidden=64, seed=0):
+        super().__init__(n_envs, n_actions, seed)
+        self.w = np.random.default_rng(seed + 1).random((obs_size, hidden), dtype=np.float32)
+        self.h = None
+
+    def __call__(self, obs, mask):
+        self.h = obs.astype(np.float32) @ self.w
+        return super().__call__(obs, mask)
+
+
+def median_rates(step, per_call, seconds, windows=10):
+    """(step-only, whole-loop) throughput in per_call units per second: medians over
+    ``windows`` timing windows. ``step()`` runs one loop iteration and returns the seconds
+    it spent inside the env's calls."""
+    step()  # warm up (first allocations, threads)
+    step()
     window = seconds / windows
-    while time.perf_counter() < end:
-        calls, t0 = 0, time.perf_counter()
+    inner, whole = [], []
+    for _ in range(windows):
+        calls, in_env, t0 = 0, 0.0, time.perf_counter()
         while True:
-            step()
+            in_env += step()
             calls += 1
             dt = time.perf_counter() - t0
             if dt >= window:
                 break
-        best = max(best, calls * per_call / dt)
-    return best
+        inner.append(calls * per_call / in_env)
+        whole.append(calls * per_call / dt)
+    return float(np.median(inner)), float(np.median(whole))
+
+
+def make_policy(policy, n_envs, n_actions, obs_size, hidden):
+    if policy == "matmul":
+        return MatmulPolicy(n_envs, n_actions, obs_size, hidden)
+    return NumpyRandomPolicy(n_envs, n_actions)
 
 
 def bench_vector(seconds, threads, n_envs=1024, dtype="uint8", policy="numpy",
-                 api="default", variant="4p", self_play=True):
-    """Decisions (env steps) per second of a VectorEnv. ``api="default"``: ``v.step(a)``
-    as made (copy=True), actions from the returned ``info``; ``api="inplace"``:
-    ``copy=False`` and ``step_all(a)``, actions from the ``masks`` buffer. ``policy``:
-    ``"numpy"`` (:class:`NumpyRandomPolicy`) or ``"bots"`` (``bot_actions()``, Rust)."""
+                 api="default", variant="4p", self_play=True, hidden=64, windows=10,
+                 spin_us=None):
+    """(step-only, whole-loop) decisions (env steps) per second of a VectorEnv, medians
+    of ``windows`` windows. ``api="default"``: ``v.step(a)`` as made (copy=True), actions
+    from the returned ``info``; ``api="inplace"``: ``copy=False`` and ``step_all(a)``,
+    actions from the ``masks`` buffer. ``policy``: ``"numpy"`` (:class:`NumpyRandomPolicy`),
+    ``"matmul"`` (:class:`MatmulPolicy`, ``hidden`` wide) or ``"bots"`` (``bot_actions()``,
+    Rust: counted as the env's time)."""
     inplace = api == "inplace"
+    kw = {} if spin_us is None else {"spin_us": spin_us}
     v = ys.VectorEnv(n_envs, variant=variant, seed=0, num_threads=threads,
-                     self_play=self_play, obs_dtype=dtype, copy=not inplace)
+                     self_play=self_play, obs_dtype=dtype, copy=not inplace, **kw)
     obs, info = v.reset()
-    draw = NumpyRandomPolicy(n_envs, v.single_action_space.n)
-    state = {"info": info}
+    draw = make_policy(policy, n_envs, v.single_action_space.n, obs.shape[1], hidden)
+    clock = time.perf_counter
+    state = {"obs": obs, "info": info}
     if inplace:
-        masks = v.masks
+        masks, observations = v.masks, v.observations
         if policy == "bots":
             def step():
+                t = clock()
                 v.step_all(v.bot_actions())
+                return clock() - t
         else:
             def step():
-                v.step_all(draw(masks))
+                a = draw(observations, masks)
+                t = clock()
+                v.step_all(a)
+                return clock() - t
     elif policy == "bots":
         def step():
+            t = clock()
             v.step(v.bot_actions())
+            return clock() - t
     else:
         def step():
-            state["info"] = v.step(draw(state["info"]["action_mask"]))[4]
-    return best_rate(step, n_envs, seconds)
+            a = draw(state["obs"], state["info"]["action_mask"])
+            t = clock()
+            out = v.step(a)
+            dt = clock() - t
+            state["obs"], state["info"] = out[0], out[4]
+            return dt
+    return median_rates(step, n_envs, seconds, windows)
+
+
+def bench_async(seconds, threads, n_envs, batch_size, hidden=64, dtype="uint8",
+                windows=10, spin_us=None):
+    """(step-only, whole-loop) env-steps per second of the asynchronous loop: ``recv`` a
+    batch, compute its actions with :class:`MatmulPolicy`, ``send`` them; medians of
+    ``windows`` windows. Step-only counts the time inside ``recv`` and ``send``."""
+    kw = {} if spin_us is None else {"spin_us": spin_us}
+    v = ys.VectorEnv(n_envs, "4p", seed=0, num_threads=threads, self_play=True,
+                     obs_dtype=dtype, batch_size=batch_size, **kw)
+    v.async_reset()
+    draw = MatmulPolicy(batch_size, v.single_action_space.n,
+                        v.single_observation_space.shape[0], hidden)
+    clock = time.perf_counter
+
+    def step():
+        t = clock()
+        obs, r, te, tr, info = v.recv()
+        dt = clock() - t
+        a = draw(obs, info["action_mask"])
+        t = clock()
+        v.send(a, info["env_id"])
+        return dt + clock() - t
+
+    return median_rates(step, batch_size, seconds, windows)
 
 
 def bench_parts(seconds, n_games=1024, dtype="uint8", variant="4p"):
     """Decisions per second of the per-env work done by hand in Rust on one thread, over
-    ``n_games`` games (the same working set as a VectorEnv of that many envs)."""
-    best = 0.0
+    ``n_games`` games (the same working set as a VectorEnv of that many envs); ``None``
+    without the ``bench`` feature. Median of five runs."""
+    if not hasattr(_core, "bench_step_parts"):
+        return None
+    rates = []
     for _ in range(5):
         decisions, dt = _core.bench_step_parts(variant, seconds / 5, dtype, n_games)
-        best = max(best, decisions / dt)
-    return best
+        rates.append(decisions / dt)
+    return float(np.median(rates))
 
 
-def vector_rows(seconds, threads_list, envs_list):
-    """Prints the VectorEnv table and returns {(n, threads, path): decisions/s}."""
+def policy_ms(n_envs, hidden, obs_size=711, repeat=50):
+    """Milliseconds of one MatmulPolicy call over ``n_envs`` uint8 observations (median)."""
+    p = MatmulPolicy(n_envs, 49, obs_size, hidden)
+    obs = np.random.default_rng(0).integers(0, 2, (n_envs, obs_size), dtype=np.uint8)
+    mask = np.ones((n_envs, 49), bool)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        p(obs, mask)
+        times.append(time.perf_counter() - t)
+    return 1e3 * float(np.median(times))
+
+
+def numpy_ms(n_envs, repeat=50):
+    """Milliseconds of one NumpyRandomPolicy call over ``n_envs`` masks (median)."""
+    p = NumpyRandomPolicy(n_envs, 49)
+    mask = np.random.default_rng(0).random((n_envs, 49)) < 0.3
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        p(None, mask)
+        times.append(time.perf_counter() - t)
+    return 1e3 * float(np.median(times))
+
+
+def load_line():
+    try:
+        la = os.getloadavg()
+        load = f"load average {la[0]:.2f}, {la[1]:.2f}, {la[2]:.2f}"
+    except OSError:
+        load = "load average ?"
+    blas = os.environ.get("OPENBLAS_NUM_THREADS", "?")
+    return f"nproc={os.cpu_count()}, {load}, BLAS threads {blas}"
+
+
+def fmt_pair(p):
+    return f"{p[0] / 1e6:.2f} / {p[1] / 1e6:.2f} M"
+
+
+def vector_rows(seconds, threads_list, envs_list, hidden=64, windows=10):
+    """Prints the VectorEnv table and returns {(n, threads, path): (step-only, loop)}."""
     parts = {}
     for n in envs_list:
         parts[n] = bench_parts(seconds, n)
+        if parts[n] is None:
+            print("(d) yardstick: not in this build (maturin develop --release --features "
+                  "bench)")
+            break
         print(f"(d) yardstick, N={n}, Rust by hand, 1 thread: engine step + uint8 encode + "
               f"mask: {parts[n] / 1e6:6.2f} M/s = {1e9 / parts[n]:5.1f} ns per env-step")
     paths = [("default, numpy actions", dict(api="default", policy="numpy")),
+             (f"default, matmul policy (H={hidden}) + numpy actions",
+              dict(api="default", policy="matmul", hidden=hidden)),
              ("default, bot_actions()", dict(api="default", policy="bots")),
              ("copy=False + step_all, numpy actions", dict(api="inplace", policy="numpy"))]
     out = {}
+    print(f"\n{load_line()}; step-only / whole loop, env-steps per second, median of "
+          f"{windows} windows")
     print("\n| N | path | " + " | ".join(f"{t} thr" for t in threads_list)
-          + " | speed-up at " + str(threads_list[-1]) + " |")
-    print("|---|---|" + "---:|" * (len(threads_list) + 1))
+          + f" | step-only speed-up at {threads_list[-1]} | whole-loop speed-up |")
+    print("|---|---|" + "---:|" * (len(threads_list) + 2))
     for n in envs_list:
         for label, kw in paths:
-            rates = [bench_vector(seconds, t, n, **kw) for t in threads_list]
+            rates = [bench_vector(seconds, t, n, windows=windows, **kw) for t in threads_list]
             for t, r in zip(threads_list, rates):
                 out[(n, t, label)] = r
-            cells = " | ".join(f"{r / 1e6:.2f} M" for r in rates)
-            print(f"| {n} | {label} | {cells} | {rates[-1] / rates[0]:.2f}x |", flush=True)
-    if 1 in threads_list:
+            cells = " | ".join(fmt_pair(r) for r in rates)
+            print(f"| {n} | {label} | {cells} | {rates[-1][0] / rates[0][0]:.2f}x | "
+                  f"{rates[-1][1] / rates[0][1]:.2f}x |", flush=True)
+        print(f"  (matmul policy, N={n}: {policy_ms(n, hidden):.2f} ms per call)")
+    if 1 in threads_list and parts.get(envs_list[0]):
         for n in envs_list:
-            r = out[(n, 1, "default, bot_actions()")]
-            print(f"\nN={n}, 1 thread, default path with bot_actions(): {1e9 / r:.1f} ns per "
-                  f"env-step = {parts[n] / r:.2f}x the yardstick (engine step + encode + mask "
-                  f"over as many games; the VectorEnv figure includes the bots' own pick)")
+            r = out[(n, 1, "default, bot_actions()")][0]
+            print(f"\nN={n}, 1 thread, default path with bot_actions(), step-only: "
+                  f"{1e9 / r:.1f} ns per env-step = {parts[n] / r:.2f}x the yardstick "
+                  "(engine step + encode + mask over as many games; the VectorEnv figure "
+                  "includes the bots' own pick)")
     return out
+
+
+def scaling_table(seconds, threads_list, envs_list, hidden=64, rounds=3, windows=10,
+                  spin_us=None, policies=("numpy", "matmul")):
+    """The thread-scaling table: default path, a Python policy between steps (the numpy
+    draw alone, and MatmulPolicy), thread counts interleaved round by round; each cell the
+    median over rounds of the run medians."""
+    print(f"VectorEnv 4p self-play, uint8, default step, policies {', '.join(policies)} "
+          f"(matmul: H={hidden}) between steps; {load_line()} at the start")
+    results = {}
+    for n in envs_list:
+        for r in range(rounds):
+            for p in policies:
+                for t in threads_list:
+                    results.setdefault((n, p, t), []).append(
+                        bench_vector(seconds, t, n, policy=p, hidden=hidden,
+                                     windows=windows, spin_us=spin_us))
+        print(f"  N={n} done ({load_line()})", file=sys.stderr, flush=True)
+    base = threads_list[0]
+    print(f"\n{load_line()} at the end; step-only / whole loop, M env-steps/s, median of "
+          f"{rounds} rounds of {windows}-window medians\n")
+    print("| N | policy | policy ms | " + " | ".join(f"{t} thr" for t in threads_list)
+          + " | " + " | ".join(f"{t} vs {base}: step-only, loop" for t in threads_list[1:])
+          + " |")
+    print("|---:|---|---:|" + "---:|" * (2 * len(threads_list) - 1))
+    for n in envs_list:
+        for p in policies:
+            med = {t: (float(np.median([x[0] for x in results[(n, p, t)]])),
+                       float(np.median([x[1] for x in results[(n, p, t)]])))
+                   for t in threads_list}
+            cells = " | ".join(fmt_pair(med[t]) for t in threads_list)
+            ups = " | ".join(f"{med[t][0] / med[base][0]:.2f}x, {med[t][1] / med[base][1]:.2f}x"
+                             for t in threads_list[1:])
+            ms = policy_ms(n, hidden) if p == "matmul" else numpy_ms(n)
+            label = f"matmul H={hidden}" if p == "matmul" else "numpy draw"
+            print(f"| {n} | {label} | {ms:.2f} | {cells} | {ups} |", flush=True)
+    return results
+
+
+def async_table(seconds, threads_list, envs_list, batches, hidden=64, rounds=3, windows=10,
+                spin_us=None):
+    """Synchronous step against recv/send with batch_size = N / k, MatmulPolicy between
+    steps, interleaved round by round."""
+    print(f"PPO-shaped loop: VectorEnv 4p self-play, uint8, MatmulPolicy (H={hidden}); "
+          f"{load_line()} at the start")
+    results = {}
+    for n in envs_list:
+        for r in range(rounds):
+            for t in threads_list:
+                results.setdefault((n, t, "sync"), []).append(
+                    bench_vector(seconds, t, n, policy="matmul", hidden=hidden,
+                                 windows=windows, spin_us=spin_us))
+                for k in batches:
+                    results.setdefault((n, t, k), []).append(
+                        bench_async(seconds, t, n, n // k, hidden, windows=windows,
+                                    spin_us=spin_us))
+        print(f"  N={n} done ({load_line()})", file=sys.stderr, flush=True)
+    print(f"\n{load_line()} at the end; step-only / whole loop, M env-steps/s, median of "
+          f"{rounds} rounds of {windows}-window medians\n")
+    print("| N | policy ms (whole batch) | threads | path | step-only / whole loop | "
+          "whole loop vs sync |")
+    print("|---:|---:|---:|---|---:|---:|")
+    for n in envs_list:
+        ms = policy_ms(n, hidden)
+        for t in threads_list:
+            med = {}
+            for key in ["sync"] + list(batches):
+                xs = results[(n, t, key)]
+                med[key] = (float(np.median([x[0] for x in xs])),
+                            float(np.median([x[1] for x in xs])))
+            for key in ["sync"] + list(batches):
+                label = "sync `step`" if key == "sync" else f"async, batch_size = N/{key}"
+                print(f"| {n} | {ms:.2f} | {t} | {label} | {fmt_pair(med[key])} | "
+                      f"{med[key][1] / med['sync'][1]:.2f}x |", flush=True)
+    return results
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     ap.add_argument("--threads", default="1,2",
                     help="comma-separated VectorEnv thread counts, e.g. 1,2,4,8,16")
-    ap.add_argument("--envs", default="1024", help="comma-separated N, e.g. 1024,16384")
+    ap.add_argument("--envs", default=None,
+                    help="comma-separated N (default 1024; --scaling: 256,1024,4096,16384; "
+                         "--async: 4096)")
     ap.add_argument("--vector-only", action="store_true", help="only (c) and (d)")
+    ap.add_argument("--scaling", action="store_true", help="the thread-scaling table")
+    ap.add_argument("--async", dest="async_", action="store_true",
+                    help="asynchronous recv/send against synchronous step")
+    ap.add_argument("--batches", default="2,4", help="--async: N / batch_size values")
+    ap.add_argument("--hidden", type=int, default=64,
+                    help="width of the matrix product of MatmulPolicy")
+    ap.add_argument("--rounds", type=int, default=3, help="--scaling, --async: rounds")
+    ap.add_argument("--windows", type=int, default=10, help="timing windows per run")
+    ap.add_argument("--policies", default="numpy,matmul",
+                    help="--scaling: the policies between steps (numpy, matmul)")
+    ap.add_argument("--spin-us", type=int, default=None,
+                    help="VectorEnv(spin_us=...): how long idle stepping threads poll "
+                         "before they sleep (default: the VectorEnv's)")
+    ap.add_argument("--blas-threads", default="1",
+                    help="numpy's BLAS threads (set before numpy loads)")
     args = ap.parse_args()
     s = args.seconds
+    threads = [int(t) for t in args.threads.split(",")]
+    if args.scaling:
+        envs = [int(n) for n in (args.envs or "256,1024,4096,16384").split(",")]
+        scaling_table(s, threads, envs, args.hidden, args.rounds, args.windows, args.spin_us,
+                      args.policies.split(","))
+        return
+    if args.async_:
+        envs = [int(n) for n in (args.envs or "4096").split(",")]
+        batches = [int(k) for k in args.batches.split(",")]
+        async_table(s, threads, envs, batches, args.hidden, args.rounds, args.windows,
+                    args.spin_us)
+        return
+    envs = [int(n) for n in (args.envs or "1024").split(",")]
     if not args.vector_only:
         print(f"(a) Game loop, 4p:            {bench_game(s) / 1e3:8.0f} k decisions/s")
         print(f"(a) Game loop, seal:          {bench_game(s, 'seal') / 1e3:8.0f} k decisions/s")
         print(f"(b) PettingZoo AEC, 4p:       {bench_pettingzoo(s) / 1e3:8.0f} k decisions/s")
     print("(c) VectorEnv 4p self-play, uint8 observations, decisions/s:")
-    vector_rows(s, [int(t) for t in args.threads.split(",")],
-                [int(n) for n in args.envs.split(",")])
+    vector_rows(s, threads, envs, args.hidden, args.windows)
 
 
 if __name__ == "__main__":

@@ -38,7 +38,8 @@
 //! assert!(s.winners().count() > 0);
 //! ```
 
-// Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token).
+// Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token) and
+// `pool` (the vector env's fork-join pool: one dereference of a pass's closure).
 #![deny(unsafe_code)]
 // Every public item says what it is.
 #![warn(missing_docs)]
@@ -59,6 +60,8 @@ mod error;
 mod infoset;
 mod names;
 pub mod picture;
+#[allow(unsafe_code)]
+mod pool;
 mod record;
 mod rl;
 mod rng;

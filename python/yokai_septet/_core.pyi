@@ -142,6 +142,7 @@ class VectorEnv:
         max_rounds: Optional[_Int] = None,
         self_play: bool = False,
         learner_seat: Optional[_Int] = 0,
+        learner_team: Optional[_Int] = None,
         opponents: Union[str, Sequence[str], None] = "random",
         reward_mode: str = "win",
         num_threads: Optional[_Int] = None,
@@ -149,20 +150,30 @@ class VectorEnv:
         env_offset: int = 0,
         copy: bool = True,
         state_tensor: bool = False,
+        batch_size: Optional[_Int] = None,
+        spin_us: Optional[_Int] = None,
     ) -> None: ...
+    @staticmethod
+    def _output_spec() -> list[tuple[str, Optional[str], str, str]]: ...
     def reset_all(self, seed: Optional[_Int] = None) -> None: ...
     def step_all(self, actions: npt.NDArray[np.int64]) -> None: ...
-    def _step(
-        self, actions: npt.NDArray[np.int64]
-    ) -> tuple[
-        np.ndarray,
-        npt.NDArray[np.float32],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.int64],
-        Optional[np.ndarray],
-    ]: ...
+    # Every output's array (None where not produced), in the order of _output_spec().
+    def _step(self, actions: npt.NDArray[np.int64]) -> tuple[Optional[np.ndarray], ...]: ...
+    def _outputs(self) -> tuple[Optional[np.ndarray], ...]: ...
+    def _check(self, actions: npt.NDArray[np.int64]) -> None: ...
+    def _async_reset(self, seed: Optional[_Int] = None) -> None: ...
+    def _send(
+        self,
+        actions: npt.NDArray[np.int64],
+        env_ids: Optional[npt.NDArray[np.int64]] = None,
+    ) -> None: ...
+    def _recv(self) -> tuple[Optional[np.ndarray], ...]: ...
+    @property
+    def batch_size(self) -> int: ...
+    @property
+    def spin_us(self) -> int: ...
+    @spin_us.setter
+    def spin_us(self, us: _Int) -> None: ...
     @property
     def copy(self) -> bool: ...
     @property
@@ -187,7 +198,9 @@ class VectorEnv:
     def episodes(self) -> list[int]: ...
     def game_seed(self, i: int) -> int: ...
     def render_env(self, i: int) -> str: ...
-    def bot_actions(self) -> npt.NDArray[np.int64]: ...
+    def bot_actions(
+        self, env_ids: Optional[npt.NDArray[np.int64]] = None
+    ) -> npt.NDArray[np.int64]: ...
     @property
     def env_offset(self) -> int: ...
 
@@ -245,6 +258,8 @@ def run_cli(argv: list[str]) -> int:
     """Runs the ``yokai-septet`` command-line tool on ``argv`` (program name first) with
     the process's stdin and stdout; returns its exit code."""
 
+# The benchmark functions exist only in a build with the `bench` feature
+# (`maturin develop --release --features bench`); benches/*.py use them.
 def bench_random_playouts(variant: str, seconds: float, seed: int = 0) -> tuple[int, int, float]:
     """Random games in Rust on one thread for at least ``seconds``:
     ``(games, decisions, elapsed_seconds)``."""

@@ -14,30 +14,44 @@ from ._core import VectorEnv as _CoreVectorEnv
 from ._env_common import OBS_HIGH
 
 
+_SPEC = _CoreVectorEnv._output_spec()
+_NAMES = [name for name, *_ in _SPEC]
+# Where each output goes: the step tuple (obs, rewards, terminated, truncated) or infos.
+_OBS, _REWARD, _TERM, _TRUNC = (
+    _NAMES.index(n) for n in ("obs", "reward", "terminated", "truncated")
+)
+_INFOS = [(i, key) for i, (_, key, *_) in enumerate(_SPEC) if key is not None]
+
+
 class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
-    """``num_envs`` games stepped together in Rust, with the GIL released, on a private
-    rayon pool (``num_threads`` threads, the calling one included): a
+    """``num_envs`` games stepped together in Rust, with the GIL released, on a small
+    pool of ``num_threads`` threads (the calling one included): a
     ``gymnasium.vector.VectorEnv``.
 
     ``VectorEnv(num_envs, variant="4p", scoring="advanced", seed=0, *, episode="game",
-    max_rounds=None, self_play=False, learner_seat=0, opponents="random",
-    reward_mode="win", num_threads=None, obs_dtype="float32", env_offset=0, copy=True,
-    state_tensor=False)``
+    max_rounds=None, self_play=False, learner_seat=0, learner_team=None,
+    opponents="random", reward_mode="win", num_threads=None, obs_dtype="float32",
+    env_offset=0, copy=True, state_tensor=False, batch_size=None, spin_us=None)``
 
-    Two modes:
+    Three modes:
 
     - learner mode (``self_play=False``): in every env the caller plays ``learner_seat``
-      (``None``: drawn per episode) and the other seats are played by built-in bots
+      (``None``: drawn per game) and the other seats are played by built-in bots
       (``opponents``: a bot name, or one per seat). Rewards have shape ``(num_envs,)``.
+    - team mode (``learner_team=0`` or ``1``, 4-player variants; ``None``: drawn per
+      game): the caller plays both seats of a team (side 0: seats 0 and 2; side 1: seats 1
+      and 3), deciding for whichever is to move (``infos["to_play"]``); bots play the other
+      team. Rewards have shape ``(num_envs,)``: the team's.
     - self-play (``self_play=True``): the caller decides for whichever seat is to move
       (``infos["to_play"]``); observations are that seat's. Rewards have shape
       ``(num_envs, num_players)``: every seat's reward for the step.
 
     Episodes reset automatically in the same step (Gymnasium's ``SAME_STEP`` autoreset):
     when ``terminated[i]`` or ``truncated[i]`` is set, ``obs[i]`` already belongs to the
-    next episode. Env ``i``'s ``e``-th episode is dealt from a seed derived from
-    ``(seed, i, e)`` (see :meth:`game_seed`), so trajectories are identical at any thread
-    count.
+    next game. Env ``i``'s ``d``-th game since the last seeded reset is dealt from a seed
+    derived from ``(seed, i, d)`` (see :meth:`game_seed`), so trajectories are identical at
+    any thread count and batch size. ``reset()`` without a seed moves every env on to its
+    next game (it never replays one); ``reset(seed=s)`` starts every env's stream again.
 
     Buffers: with the default ``copy=True`` every array a call returns is the caller's:
     no later call writes into it. Rust writes each step's results straight into a set of
@@ -47,6 +61,18 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
     returned, and the ``observations``/``masks``/... properties, are that set), so a result
     is valid only until the next ``step``/``reset``.
 
+    Threads: the idle stepping threads poll for the next step for ``spin_us``
+    microseconds (default 5000) before they sleep, so that a step that follows a policy's
+    forward pass finds them awake; ``spin_us=0`` frees their cores at once (for a policy
+    that uses every core itself). See docs/vector.md.
+
+    Asynchronous stepping (EnvPool's API), with ``batch_size`` dividing ``num_envs``:
+    :meth:`async_reset`, then :meth:`recv` returns one batch of ``batch_size`` envs
+    (``infos["env_id"]`` names them) and :meth:`send` hands their actions back; Rust steps
+    that batch in the background while you compute the next one's actions.
+    :meth:`step_async`/:meth:`step_wait` step every env in the background. Per-env
+    trajectories are the same as with :meth:`step`.
+
     Gymnasium: ``single_observation_space`` (``Box(0, 255, (D,), obs_dtype)``),
     ``single_action_space`` (``Discrete(num_actions)``), their batched
     ``observation_space``/``action_space``, ``metadata["autoreset_mode"] ==
@@ -54,9 +80,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
     observation is not kept), ``infos["action_mask"]`` and ``infos["to_play"]``.
     With ``state_tensor=True``, ``infos["state"]`` also holds every env's privileged
     full-information state (``[num_envs, state_size]``, docs/state_tensor.md), for
-    centralized critics; ``single_state_space`` is its space.
-    ``step_async``/``step_wait`` are synchronous (``step_wait`` steps). In self-play the
-    rewards are one per seat, ``(num_envs, num_players)``, unlike Gymnasium's ``(num_envs,)``.
+    centralized critics; ``single_state_space`` is its space. In self-play the rewards
+    are one per seat, ``(num_envs, num_players)``, unlike Gymnasium's ``(num_envs,)``.
 
     ``env_offset`` numbers this object's envs from
     ``env_offset`` in that derivation, so several objects (say, one per Ray task) can step
@@ -82,23 +107,30 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
             else spaces.Box(0, OBS_HIGH, states.shape[1:], states.dtype)
         )
         del states
-        self._actions_pending: Any = None
+        self._stepping_async = False
         del obs, masks  # let the first set of buffers be reused
 
     def _rewards(self, r: np.ndarray) -> np.ndarray:
         return r if self.self_play else r[:, 0]
 
+    def _result(self, outs: tuple) -> tuple:
+        """``(obs, rewards, terminated, truncated, infos)`` from the arrays of every output
+        (in ``_output_spec`` order): each output with an infos key and an array goes to
+        ``infos``."""
+        infos = {key: outs[i] for i, key in _INFOS if outs[i] is not None}
+        return outs[_OBS], self._rewards(outs[_REWARD]), outs[_TERM], outs[_TRUNC], infos
+
     def _infos(self) -> dict:
-        info = {"action_mask": self.masks, "to_play": self.to_play}
-        if self.states is not None:
-            info["state"] = self.states
-        return info
+        return self._result(self._outputs())[4]
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
     ) -> tuple[np.ndarray, dict]:
-        """Resets every env (with ``seed``: a new master seed; gymnasium's ``np_random`` is
-        seeded from it too). ``options`` is accepted and ignored. Returns ``(obs, infos)``."""
+        """Resets every env. With ``seed``: a new master seed, every env's stream starts
+        again (the same seed gives the same games; gymnasium's ``np_random`` is seeded
+        from it too). Without: every env moves on to its next game (a new object's first
+        reset deals the first one). ``options`` is accepted and ignored. Returns
+        ``(obs, infos)``."""
         self.reset_all(seed)  # validates the seed first: a bad one changes nothing
         gymnasium.vector.VectorEnv.reset(self, seed=seed)
         return self.observations, self._infos()
@@ -113,22 +145,18 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
         if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.ndim == 1:
             a = actions  # the common case, checked in Rust
         else:
-            a = self._actions(actions)
-        obs, r, te, tr, mask, to_play, state = self._step(a)
-        info = {"action_mask": mask, "to_play": to_play}
-        if state is not None:
-            info["state"] = state
-        return obs, self._rewards(r), te, tr, info
+            a = self._actions(actions, self.num_envs)
+        return self._result(self._step(a))
 
-    def _actions(self, actions: Any) -> np.ndarray:
-        """Any integer array-like as a contiguous int64 array of shape ``(num_envs,)``."""
+    def _actions(self, actions: Any, n: int) -> np.ndarray:
+        """Any integer array-like as a contiguous int64 array of shape ``(n,)``."""
         a = np.asarray(actions)
-        if a.dtype == object and a.shape == (self.num_envs,):
+        if a.dtype == object and a.shape == (n,):
             a = self._python_ints(a)
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, got an array of dtype {a.dtype}")
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"actions has shape {a.shape}, expected ({self.num_envs},)")
+        if a.shape != (n,):
+            raise ValueError(f"actions has shape {a.shape}, expected ({n},)")
         if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
             a = np.minimum(a, 2**62).astype(np.int64)  # out of range either way
         return np.ascontiguousarray(a, dtype=np.int64)
@@ -152,18 +180,63 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
         """Legal-action masks ``[num_envs, num_actions]`` for the pending decisions."""
         return self.masks
 
+    # ------------------------------------------------------------ asynchronous stepping
+
+    def async_reset(self, seed: Optional[int] = None) -> None:
+        """Resets every env as :meth:`reset` does and sends every batch of ``batch_size``
+        envs: the next ``num_envs // batch_size`` calls of :meth:`recv` return them (envs
+        ``0..batch_size`` first). Refused while batches sent are not received."""
+        self._async_reset(seed)
+        if seed is not None:
+            gymnasium.vector.VectorEnv.reset(self, seed=seed)
+
+    def send(self, actions: Any, env_id: Any = None) -> None:
+        """Hands one batch's actions to Rust and returns at once; Rust steps those envs
+        while you compute. ``env_id``: the envs of one batch :meth:`recv` returned, in any
+        order, one action each (``None``: the batch it returned last, actions in its
+        order). The actions are checked first: an illegal one raises
+        ``IllegalActionError`` naming the env, and nothing is sent."""
+        b = self.batch_size
+        a = actions
+        if not (type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == 1):
+            a = self._actions(a, b)
+        ids = None if env_id is None else np.ascontiguousarray(env_id, dtype=np.int64)
+        self._send(a, ids)
+
+    def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Waits for the oldest batch sent and returns ``(obs, rewards, terminated,
+        truncated, infos)`` for its ``batch_size`` envs, ``infos["env_id"]`` naming them
+        (ascending). The arrays are new and never written again."""
+        return self._result(self._recv())
+
     def step_async(self, actions: Any) -> None:
-        """Stores ``actions`` for :meth:`step_wait`, which steps: stepping is synchronous
-        (the Rust pass already keeps ``num_threads`` cores busy, see docs/vector.md)."""
-        self._actions_pending = actions
+        """Starts stepping every env with ``actions`` (one per env) in the background and
+        returns at once; :meth:`step_wait` returns the results. Actions are checked first
+        (an illegal one raises and nothing starts)."""
+        a = self._actions(actions, self.num_envs)
+        b = self.batch_size
+        if self._stepping_async:
+            raise RuntimeError("step_async called twice without step_wait")
+        self._check(a)  # every batch's actions, before any is sent
+        ids = np.arange(self.num_envs, dtype=np.int64)
+        for g in range(self.num_envs // b):
+            self._send(a[g * b:(g + 1) * b], ids[g * b:(g + 1) * b])
+        self._stepping_async = True
 
     def step_wait(self, **kwargs: Any):
-        """Steps with the actions given to :meth:`step_async`; returns what :meth:`step`
-        returns."""
-        actions, self._actions_pending = self._actions_pending, None
-        if actions is None:
+        """The results of :meth:`step_async`: what :meth:`step` returns (with
+        ``batch_size < num_envs`` the batches are concatenated, a copy)."""
+        if not self._stepping_async:
             raise RuntimeError("step_wait called without step_async")
-        return self.step(actions)
+        self._stepping_async = False
+        parts = [self._recv() for _ in range(self.num_envs // self.batch_size)]
+        if len(parts) == 1:
+            outs = parts[0]
+        else:
+            outs = tuple(None if p[0] is None else np.concatenate(p) for p in zip(*parts))
+        obs, r, te, tr, infos = self._result(outs)
+        infos.pop("env_id", None)
+        return obs, r, te, tr, infos
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Nothing to release (the thread pool ends with the object)."""
+        """Nothing to release (the threads end with the object)."""

@@ -15,10 +15,11 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
-use crate::rules::state::State;
 
 mod analysis;
 mod arena;
+#[cfg(feature = "bench")]
+mod bench;
 mod bot;
 mod game;
 mod json;
@@ -186,100 +187,6 @@ pub(crate) fn parse_config(
         .with_max_rounds(max_rounds))
 }
 
-/// A variant name for the benchmark functions (ValueError listing the valid names).
-fn bench_variant(name: &str) -> PyResult<Variant> {
-    name.parse().map_err(|e: crate::error::ConfigError| {
-        pyo3::exceptions::PyValueError::new_err(e.to_string())
-    })
-}
-
-/// ``bench_random_playouts(variant, seconds, seed=0)``: plays uniformly random games of
-/// ``variant`` in Rust on one thread (GIL released) for at least ``seconds``; returns
-/// ``(games, decisions, elapsed_seconds)``. For benchmarks (``benches/compare_peers.py``).
-#[pyfunction]
-#[pyo3(signature = (variant, seconds, seed = 0))]
-fn bench_random_playouts(
-    py: Python<'_>,
-    variant: &str,
-    seconds: f64,
-    seed: u64,
-) -> PyResult<(u64, u64, f64)> {
-    let v = bench_variant(variant)?;
-    let s = py.allow_threads(|| crate::arena::random_playouts(v, seconds, seed));
-    Ok((s.games, s.decisions, s.seconds))
-}
-
-/// ``bench_step_parts(variant, seconds, dtype="uint8", num_games=1024)``: the work of one
-/// VectorEnv step per env done by hand on one thread (GIL released) for at least
-/// ``seconds``: random legal action, ``apply``, a new game when one ends, the mover's
-/// observation and mask written to its row. Returns ``(decisions, elapsed_seconds)``: the
-/// yardstick of the VectorEnv's own cost (``benches/python_speed.py``).
-#[pyfunction]
-#[pyo3(signature = (variant, seconds, dtype = "uint8", num_games = 1024))]
-fn bench_step_parts(
-    py: Python<'_>,
-    variant: &str,
-    seconds: f64,
-    dtype: &str,
-    num_games: usize,
-) -> PyResult<(u64, f64)> {
-    use rand_core::{RngCore, SeedableRng};
-    fn run<T: crate::rl::observation::ObsValue>(v: Variant, seconds: f64, n: usize) -> (u64, f64) {
-        let mut games: Vec<State> = (0..n as u64)
-            .map(|s| State::new(GameConfig::new(v, s)))
-            .collect();
-        let mut obs = vec![T::ZERO; n * crate::rl::observation::observation_size(v)];
-        let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
-        let (mut next_seed, mut decisions) = (n as u64, 0);
-        let start = std::time::Instant::now();
-        while decisions == 0 || start.elapsed().as_secs_f64() < seconds {
-            decisions += crate::rl::vector::yardstick_pass(
-                &mut games,
-                &mut obs,
-                &mut mask,
-                || rng.next_u32(),
-                &mut next_seed,
-            );
-        }
-        (decisions, start.elapsed().as_secs_f64())
-    }
-    let v = bench_variant(variant)?;
-    let n = num_games.max(1);
-    match dtype {
-        "uint8" => Ok(py.allow_threads(|| run::<u8>(v, seconds, n))),
-        "float32" => Ok(py.allow_threads(|| run::<f32>(v, seconds, n))),
-        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
-        ))),
-    }
-}
-
-/// ``bench_arena(variant, bots, games, threads)``: runs a duplicate arena in Rust (GIL
-/// released) with ``bots`` (a list of bot names, one per side) on ``threads`` threads (0 =
-/// one per core); returns ``(games, decisions, elapsed_seconds)``. For benchmarks.
-#[pyfunction]
-fn bench_arena(
-    py: Python<'_>,
-    variant: &str,
-    bots: Vec<String>,
-    games: u64,
-    threads: usize,
-) -> PyResult<(u64, u64, f64)> {
-    let v = bench_variant(variant)?;
-    let names: Vec<&str> = bots.iter().map(String::as_str).collect();
-    let mut config = crate::arena::ArenaConfig::new(v, &names, games, 1);
-    config.threads = threads;
-    let report = py
-        .allow_threads(|| crate::arena::run_arena(&config, &|| {}))
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-    Ok((
-        report.summary.games,
-        report.summary.decisions,
-        report.timing.seconds,
-    ))
-}
-
 /// The compiled core of `yokai_septet`: `Game`, `Bot`, `VectorEnv`, the arena and
 /// benchmark functions, and the `IllegalActionError` exception.
 #[pymodule]
@@ -300,9 +207,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::model_read, m)?)?;
     m.add_function(wrap_pyfunction!(models::model_write, m)?)?;
     m.add_function(wrap_pyfunction!(run_cli, m)?)?;
-    m.add_function(wrap_pyfunction!(bench_random_playouts, m)?)?;
-    m.add_function(wrap_pyfunction!(bench_arena, m)?)?;
-    m.add_function(wrap_pyfunction!(bench_step_parts, m)?)?;
+    #[cfg(feature = "bench")]
+    bench::register(m)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;
     m.add("EPISODES", Episode::ALL.map(Episode::name).to_vec())?;

@@ -1,107 +1,167 @@
 //! `yokai_septet._core.VectorEnv`: the Python face of [`crate::rl::vector::VecCore`] (many
-//! games stepped in Rust on a rayon pool with the GIL released), writing straight into
-//! preallocated numpy buffers. Determinism is documented in [`crate::vector`].
+//! games stepped in Rust on a small pool of threads with the GIL released), writing
+//! straight into preallocated numpy buffers, and of its [`Pipeline`] (asynchronous
+//! send/recv). Every array comes from the output table ([`OUTPUTS`]): one numpy array per
+//! output, built, recycled, borrowed and returned by the walks below, never by name.
+//! Determinism is documented in [`crate::vector`].
 
 use std::sync::Mutex;
+use std::time::Duration;
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError};
-use crate::rl::observation::{observation_size, ObsValue};
+use crate::rl::observation::ObsValue;
 use crate::rl::reward::RewardMode;
-use crate::rl::state_tensor::state_size;
-use crate::rl::vector::{Buffers, Shared, Slot, StepError, VecCore, VecCoreError};
+use crate::rl::vector::{
+    Batch, Build, Elem, Extras, Family, Layout, Learner, Map, MapMut, MapRef, Output, Outputs,
+    Owned, Per, Pipeline, PipelineError, Shared, Slices, Slot, StepError, VecCore, VecCoreError,
+    Visit, OUTPUTS,
+};
 
-/// Observation (or state tensor) buffer of either dtype.
-enum ObsBuf {
-    F32(Py<PyArray2<f32>>),
-    U8(Py<PyArray2<u8>>),
+/// One numpy array per output (`None`: not produced).
+struct Arrays;
+impl Family for Arrays {
+    type Of<E: Elem> = Option<Py<PyArrayDyn<E>>>;
 }
 
-impl ObsBuf {
-    fn new(py: Python<'_>, rows: usize, cols: usize, u8: bool) -> ObsBuf {
-        if u8 {
-            ObsBuf::U8(PyArray2::<u8>::zeros(py, [rows, cols], false).unbind())
-        } else {
-            ObsBuf::F32(PyArray2::<f32>::zeros(py, [rows, cols], false).unbind())
-        }
-    }
+/// The arrays, borrowed for writing during a pass.
+struct Guards<'py>(std::marker::PhantomData<&'py ()>);
+impl<'py> Family for Guards<'py> {
+    type Of<E: Elem> = Option<PyReadwriteArrayDyn<'py, E>>;
+}
 
-    fn refcnt(&self, py: Python<'_>) -> isize {
-        match self {
-            ObsBuf::F32(o) => o.get_refcnt(py),
-            ObsBuf::U8(o) => o.get_refcnt(py),
-        }
-    }
-
-    fn bind<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        match self {
-            ObsBuf::F32(o) => o.bind(py).clone().into_any(),
-            ObsBuf::U8(o) => o.bind(py).clone().into_any(),
-        }
+/// The numpy shape of `out` for `rows` envs, or `None` when it is not produced.
+fn shape(layout: &Layout, out: Output) -> Option<Vec<usize>> {
+    let w = layout.widths[out as usize];
+    match (w, OUTPUTS[out as usize].per) {
+        (0, _) => None,
+        (_, Per::Value) => Some(vec![layout.rows]),
+        (w, Per::Row) => Some(vec![layout.rows, w]),
     }
 }
 
-/// One set of output arrays: what one pass over the envs writes.
-struct Outputs {
-    obs: ObsBuf,
-    mask: Py<PyArray2<bool>>,
-    reward: Py<PyArray2<f32>>,
-    terminated: Py<PyArray1<bool>>,
-    truncated: Py<PyArray1<bool>>,
-    to_play: Py<PyArray1<i64>>,
-    /// State tensors (when asked for), of the observations' dtype.
-    state: Option<ObsBuf>,
+/// Zeroed arrays for a layout.
+struct NewArrays<'py>(Python<'py>, Layout);
+impl Build<Arrays> for NewArrays<'_> {
+    fn build<E: Elem>(&mut self, out: Output) -> Option<Py<PyArrayDyn<E>>> {
+        let s = shape(&self.1, out)?;
+        Some(PyArrayDyn::<E>::zeros(self.0, &s[..], false).unbind())
+    }
 }
 
-/// Shapes of a set of output arrays.
-#[derive(Clone, Copy)]
-struct Shape {
-    num_envs: usize,
-    obs: usize,
-    actions: usize,
-    rewards: usize,
-    /// State-tensor width, 0 when not asked for.
-    states: usize,
-    /// `true`: uint8 observations (and state tensors); `false`: float32.
-    obs_u8: bool,
+/// Whether every array has no other reference than ours.
+struct IsFree<'py>(Python<'py>, bool);
+impl Visit<Arrays> for IsFree<'_> {
+    fn visit<E: Elem>(&mut self, _: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+        self.1 &= x.as_ref().is_none_or(|a| a.get_refcnt(self.0) == 1);
+    }
 }
 
-impl Outputs {
-    fn new(py: Python<'_>, s: Shape) -> Outputs {
-        let n = s.num_envs;
-        Outputs {
-            obs: ObsBuf::new(py, n, s.obs, s.obs_u8),
-            mask: PyArray2::<bool>::zeros(py, [n, s.actions], false).unbind(),
-            reward: PyArray2::<f32>::zeros(py, [n, s.rewards], false).unbind(),
-            terminated: PyArray1::<bool>::zeros(py, n, false).unbind(),
-            truncated: PyArray1::<bool>::zeros(py, n, false).unbind(),
-            to_play: PyArray1::<i64>::zeros(py, n, false).unbind(),
-            state: (s.states > 0).then(|| ObsBuf::new(py, n, s.states, s.obs_u8)),
+/// The arrays as Python objects (`None` where not produced), in table order.
+struct ToPy<'py>(Python<'py>, Vec<PyObject>);
+impl Visit<Arrays> for ToPy<'_> {
+    fn visit<E: Elem>(&mut self, _: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+        let obj = match x {
+            Some(a) => a.clone_ref(self.0).into_any(),
+            None => self.0.None(),
+        };
+        self.1.push(obj);
+    }
+}
+
+/// One array by name.
+struct Named<'py>(Python<'py>, Output, Option<PyObject>);
+impl Visit<Arrays> for Named<'_> {
+    fn visit<E: Elem>(&mut self, out: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+        if out == self.1 {
+            self.2 = x.as_ref().map(|a| a.clone_ref(self.0).into_any());
         }
     }
+}
 
-    /// Whether this object holds the only reference to every array: nobody else can see
-    /// them, so they may be overwritten.
-    fn is_free(&self, py: Python<'_>) -> bool {
-        self.obs.refcnt(py) == 1
-            && self.state.as_ref().is_none_or(|s| s.refcnt(py) == 1)
-            && self.mask.get_refcnt(py) == 1
-            && self.reward.get_refcnt(py) == 1
-            && self.terminated.get_refcnt(py) == 1
-            && self.truncated.get_refcnt(py) == 1
-            && self.to_play.get_refcnt(py) == 1
+/// Borrows every array for writing (the first refusal is kept).
+struct Borrow<'py>(Python<'py>, Option<PyErr>);
+impl<'py> MapRef<Arrays, Guards<'py>> for Borrow<'py> {
+    fn map<E: Elem>(
+        &mut self,
+        _: Output,
+        x: &Option<Py<PyArrayDyn<E>>>,
+    ) -> Option<PyReadwriteArrayDyn<'py, E>> {
+        let a = x.as_ref()?.bind(self.0).clone();
+        match a.try_readwrite() {
+            Ok(g) => Some(g),
+            Err(e) => {
+                self.1.get_or_insert(e.into());
+                None
+            }
+        }
     }
+}
 
-    fn obs<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        self.obs.bind(py)
+/// The borrowed arrays as slices (an array that is not produced: empty).
+struct GuardSlices;
+impl<'s, 'py: 's> MapMut<'s, Guards<'py>, Slices<'s>> for GuardSlices {
+    fn map<E: Elem>(
+        &mut self,
+        _: Output,
+        x: &'s mut Option<PyReadwriteArrayDyn<'py, E>>,
+    ) -> &'s mut [E] {
+        match x {
+            Some(g) => g.as_slice_mut().unwrap_or_default(),
+            None => Default::default(),
+        }
     }
+}
 
-    fn state<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        self.state.as_ref().map(|s| s.bind(py))
+/// Vectors handed to numpy without a copy (the asynchronous batches).
+struct Adopt<'py>(Python<'py>, Layout);
+impl Map<Owned, Arrays> for Adopt<'_> {
+    fn map<E: Elem>(&mut self, out: Output, x: Vec<E>) -> Option<Py<PyArrayDyn<E>>> {
+        let s = shape(&self.1, out)?;
+        let flat = PyArray1::from_vec(self.0, x);
+        // A contiguous reshape is a view of the same buffer.
+        let a = flat
+            .reshape(&s[..])
+            .unwrap_or_else(|_| flat.to_dyn().clone());
+        Some(a.unbind())
     }
+}
+
+/// The sets of output arrays, in the observation dtype.
+enum Sets {
+    F32(Vec<Outputs<Arrays, f32>>),
+    U8(Vec<Outputs<Arrays, u8>>),
+}
+
+/// Runs `$body` with `$s` bound to the typed sets (`$t`: the observation type).
+macro_rules! with_sets {
+    ($sets:expr, |$s:ident: $t:ident| $body:expr) => {
+        match $sets {
+            Sets::F32($s) => {
+                #[allow(dead_code)]
+                type $t = f32;
+                $body
+            }
+            Sets::U8($s) => {
+                #[allow(dead_code)]
+                type $t = u8;
+                $body
+            }
+        }
+    };
+}
+
+/// The envs: stepped together (`Sync`), or by groups in the background (`Async`).
+enum Mode {
+    Sync(VecCore),
+    F32(Pipeline<f32>),
+    U8(Pipeline<u8>),
+    /// Only while converting from one to the other.
+    Moving,
 }
 
 /// Most sets of output arrays kept for reuse (`copy=True`): two are enough for the usual
@@ -113,18 +173,23 @@ const MAX_SETS: usize = 4;
 /// which wraps this one with the Gymnasium-style API).
 #[pyclass(module = "yokai_septet._core", name = "VectorEnv", subclass)]
 pub struct PyVectorEnv {
-    core: Mutex<VecCore>,
+    mode: Mutex<Mode>,
     /// Copies of the core's settings, readable without its lock.
     env_offset: u64,
     num_threads: usize,
-    shape: Shape,
+    num_envs: usize,
+    batch_size: usize,
+    /// The layout of a pass over every env.
+    layout: Layout,
     /// `copy=True`: every pass writes into a set of arrays nobody else holds (recycled,
     /// or new), so arrays handed out are never overwritten. `copy=False`: one set,
     /// overwritten in place by every pass.
     fresh: bool,
     /// The sets of output arrays; `sets[current]` holds the last pass's results.
-    sets: Vec<Outputs>,
+    sets: Sets,
     current: usize,
+    /// The group the last `recv` returned (what `send` without env ids sends).
+    last_recv: Option<usize>,
     /// Set when an internal error (a caught panic) stopped a pass over the envs midway:
     /// some games may be half-stepped, so every later call refuses.
     failed: bool,
@@ -137,30 +202,58 @@ fn parse_reward(obj: &Bound<'_, PyAny>) -> PyResult<RewardMode> {
     }
 }
 
-/// `learner_seat` and `self_play` as [`Shared::learner`] (the seat's range is checked here,
-/// before it narrows to `u8`).
-fn parse_learner(self_play: bool, learner_seat: Arg<'_>, n: usize) -> PyResult<Option<Option<u8>>> {
-    if self_play {
-        if learner_seat.0.as_ref().is_some_and(|s| !s.is_none()) {
-            return Err(PyValueError::new_err(
-                "learner_seat makes no sense with self_play=True (the caller plays every seat)",
-            ));
-        }
+/// An index argument in `0..n` (`None` when given as `None`), or a `ValueError`.
+fn parse_index(obj: &Bound<'_, PyAny>, what: &str, n: usize, valid: &str) -> PyResult<Option<u8>> {
+    if obj.is_none() {
         return Ok(None);
     }
+    match extract_integer(obj, what)? {
+        Some(v) if (0..n as i128).contains(&v) => Ok(Some(v as u8)),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} {} is out of range: {valid}",
+            obj.repr()?
+        ))),
+    }
+}
+
+/// `self_play`, `learner_seat` and `learner_team` as a [`Learner`] (ranges are checked
+/// here, before they narrow to `u8`).
+fn parse_learner(
+    self_play: bool,
+    learner_seat: Arg<'_>,
+    learner_team: Arg<'_>,
+    n: usize,
+) -> PyResult<Learner> {
+    let given = |a: &Arg<'_>| a.0.is_some();
+    if self_play {
+        if learner_seat.0.as_ref().is_some_and(|s| !s.is_none()) || given(&learner_team) {
+            return Err(PyValueError::new_err(
+                "learner_seat and learner_team make no sense with self_play=True \
+                 (the caller plays every seat)",
+            ));
+        }
+        return Ok(Learner::SelfPlay);
+    }
+    if let Some(t) = learner_team.0 {
+        if given(&learner_seat) {
+            return Err(PyValueError::new_err(
+                "give learner_seat or learner_team, not both",
+            ));
+        }
+        let valid = "teams are 0 (seats 0, 2) and 1 (seats 1, 3), or None: drawn per game";
+        if n != 4 {
+            return Err(PyValueError::new_err(
+                "learner_team needs a 4-player variant (3p has no teams)",
+            ));
+        }
+        return Ok(Learner::Team(parse_index(&t, "learner_team", 2, valid)?));
+    }
     Ok(match learner_seat.0 {
-        None => Some(Some(0)),
-        Some(s) if s.is_none() => Some(None),
-        Some(s) => match extract_integer(&s, "learner_seat")? {
-            Some(v) if (0..n as i128).contains(&v) => Some(Some(v as u8)),
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "learner_seat {} is out of range: seats are 0..{} (or None: drawn per episode)",
-                    s.repr()?,
-                    n - 1
-                )))
-            }
-        },
+        None => Learner::Seat(Some(0)),
+        Some(s) => {
+            let valid = format!("seats are 0..{} (or None: drawn per game)", n - 1);
+            Learner::Seat(parse_index(&s, "learner_seat", n, &valid)?)
+        }
     })
 }
 
@@ -184,22 +277,32 @@ fn parse_opponents(opponents: Arg<'_>, n: usize) -> PyResult<Vec<String>> {
     })
 }
 
-/// `num_threads`: 1..1024, or `None` for the machine's parallelism.
-fn parse_num_threads(num_threads: Arg<'_>) -> PyResult<usize> {
-    let all = || std::thread::available_parallelism().map_or(1, |n| n.get());
-    Ok(match num_threads.0 {
-        None => all(),
-        Some(t) if t.is_none() => all(),
-        Some(t) => match extract_integer(&t, "num_threads")? {
-            Some(v) if (1..=1024).contains(&v) => v as usize,
+/// A positive integer argument in `1..=max`, or `default` for `None` / not given.
+fn parse_count(arg: Arg<'_>, what: &str, max: usize, default: usize) -> PyResult<usize> {
+    Ok(match arg.0 {
+        None => default,
+        Some(t) if t.is_none() => default,
+        Some(t) => match extract_integer(&t, what)? {
+            Some(v) if (1..=max as i128).contains(&v) => v as usize,
             _ => {
                 return Err(PyValueError::new_err(format!(
-                    "num_threads {} is out of range: it must be an integer in 1..1024 (or None)",
+                    "{what} {} is out of range: it must be an integer in 1..{max} (or None)",
                     t.repr()?
                 )))
             }
         },
     })
+}
+
+/// `spin_us`: microseconds in `0..=10_000_000`.
+fn parse_spin(s: &Bound<'_, PyAny>) -> PyResult<Duration> {
+    match extract_integer(s, "spin_us")? {
+        Some(v) if (0..=10_000_000).contains(&v) => Ok(Duration::from_micros(v as u64)),
+        _ => Err(PyValueError::new_err(format!(
+            "spin_us {} is out of range: it must be an integer in 0..10_000_000",
+            s.repr()?
+        ))),
+    }
 }
 
 /// `obs_dtype`: whether observations are `uint8` (else `float32`).
@@ -226,58 +329,180 @@ fn step_error(e: StepError) -> PyErr {
     }
 }
 
-/// What one pass over the envs does.
+fn pipeline_error(e: PipelineError) -> PyErr {
+    match e {
+        PipelineError::Step(s) => step_error(s),
+        PipelineError::EnvIds(_) | PipelineError::BatchSize { .. } => {
+            PyValueError::new_err(e.to_string())
+        }
+        PipelineError::Failed(_) => PyRuntimeError::new_err(format!(
+            "{e} (please report this bug); this VectorEnv is unusable: create a new one"
+        )),
+        PipelineError::InFlight { .. }
+        | PipelineError::NothingSent
+        | PipelineError::NotHeld { .. } => PyRuntimeError::new_err(e.to_string()),
+    }
+}
+
+/// What one pass over every env does.
 #[derive(Clone, Copy)]
 enum Op<'a> {
-    Reset,
+    Reset(Option<u64>),
     /// Actions already checked by [`VecCore::check_actions`].
     Step(&'a [i64]),
 }
 
-fn run_op<T: ObsValue>(core: &mut VecCore, op: Op<'_>, mut bufs: Buffers<'_, T>) {
-    match op {
-        Op::Reset => core.reset(&mut bufs),
-        Op::Step(actions) => core.step_checked(actions, &mut bufs),
+/// The set of `sets` the next pass writes: in `copy=True` mode one that nobody else
+/// holds (recycled, or new when the caller still holds every kept set).
+fn target<T: ObsValue + Elem>(
+    py: Python<'_>,
+    sets: &mut Vec<Outputs<Arrays, T>>,
+    current: usize,
+    fresh: bool,
+    layout: Layout,
+) -> usize {
+    if !fresh {
+        return current;
     }
+    let free = |s: &Outputs<Arrays, T>| {
+        let mut v = IsFree(py, true);
+        s.visit(&mut v);
+        v.1
+    };
+    if let Some(i) = sets.iter().position(free) {
+        return i;
+    }
+    let new = Outputs::build(&mut NewArrays(py, layout));
+    if sets.len() < MAX_SETS {
+        sets.push(new);
+        return sets.len() - 1;
+    }
+    // Forget the oldest kept set (its holder keeps it) for a new one.
+    let i = (current + 1) % sets.len();
+    sets[i] = new;
+    i
+}
+
+/// Runs `op` over every env of `core` with the GIL released, writing into `out`.
+/// `Err`: the pass did not start; `Ok(result)`: the pass's own result.
+fn run_pass<T: ObsValue + Elem>(
+    py: Python<'_>,
+    core: &mut VecCore,
+    op: Op<'_>,
+    out: &Outputs<Arrays, T>,
+) -> PyResult<PyResult<()>> {
+    let mut borrow = Borrow(py, None);
+    let mut guards = out.map_ref(&mut borrow);
+    if let Some(e) = borrow.1 {
+        return Err(e);
+    }
+    let slices = guards.map_mut(&mut GuardSlices);
+    Ok(py.allow_threads(|| {
+        super::guard("VectorEnv", || {
+            match op {
+                Op::Reset(seed) => core.reset(seed, slices),
+                Op::Step(actions) => core.step_checked(actions, slices),
+            }
+            Ok(())
+        })
+    }))
+}
+
+/// The arrays of a set, as a tuple in table order (`None` where not produced).
+fn to_tuple<'py, T: ObsValue + Elem>(
+    py: Python<'py>,
+    o: &Outputs<Arrays, T>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let mut v = ToPy(py, Vec::with_capacity(OUTPUTS.len()));
+    o.visit(&mut v);
+    PyTuple::new(py, v.1)
 }
 
 impl PyVectorEnv {
-    /// The set the next pass writes: in `copy=True` mode one that nobody else holds
-    /// (recycled, or new when the caller still holds every kept set).
-    fn target(&mut self, py: Python<'_>) -> usize {
-        if !self.fresh {
-            return self.current;
+    /// The envs as one core (a pipeline is turned back into one: refused while groups are
+    /// in flight).
+    fn core(&mut self) -> PyResult<&mut VecCore> {
+        if self.failed {
+            return Err(poisoned());
         }
-        if let Some(i) = self.sets.iter().position(|s| s.is_free(py)) {
-            return i;
+        let mode = self.mode.get_mut().map_err(|_| poisoned())?;
+        if !matches!(mode, Mode::Sync(_)) {
+            let back = match std::mem::replace(mode, Mode::Moving) {
+                Mode::F32(p) => p.into_core().map_err(|b| (Mode::F32(b.0), b.1)),
+                Mode::U8(p) => p.into_core().map_err(|b| (Mode::U8(b.0), b.1)),
+                m => unreachable!("not a pipeline: {}", matches!(m, Mode::Moving)),
+            };
+            *mode = match back {
+                Ok(core) => Mode::Sync(core),
+                Err((m, e)) => {
+                    *mode = m;
+                    return Err(pipeline_error(e));
+                }
+            };
         }
-        let new = Outputs::new(py, self.shape);
-        if self.sets.len() < MAX_SETS {
-            self.sets.push(new);
-            return self.sets.len() - 1;
+        match mode {
+            Mode::Sync(core) => Ok(core),
+            _ => unreachable!(),
         }
-        // Forget the oldest kept set (its holder keeps it) for a new one.
-        let i = (self.current + 1) % self.sets.len();
-        self.sets[i] = new;
-        i
+    }
+
+    /// The envs as a pipeline (a core is turned into one).
+    fn pipeline(&mut self) -> PyResult<&mut Mode> {
+        if self.failed {
+            return Err(poisoned());
+        }
+        let (b, extras) = (self.batch_size, self.layout_extras());
+        let u8 = matches!(self.sets, Sets::U8(_));
+        let mode = self.mode.get_mut().map_err(|_| poisoned())?;
+        if let Mode::Sync(_) = mode {
+            let Mode::Sync(core) = std::mem::replace(mode, Mode::Moving) else {
+                unreachable!()
+            };
+            let made = if u8 {
+                core.into_pipeline::<u8>(b, extras).map(Mode::U8)
+            } else {
+                core.into_pipeline::<f32>(b, extras).map(Mode::F32)
+            };
+            *mode = match made {
+                Ok(m) => m,
+                Err(b) => {
+                    let (core, e) = *b;
+                    *mode = Mode::Sync(core);
+                    return Err(pipeline_error(e));
+                }
+            };
+        }
+        Ok(mode)
+    }
+
+    /// The optional outputs the sync passes write.
+    fn layout_extras(&self) -> Extras {
+        Extras {
+            state_tensor: self.layout.widths[Output::state as usize] > 0,
+            env_ids: false,
+        }
     }
 
     /// Runs `op` on every env with the GIL released, writing into the next set of output
     /// arrays, which become the current ones.
     fn run(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<()> {
-        if self.failed {
-            return Err(poisoned());
-        }
+        let core = self.core()?;
         if let Op::Step(actions) = op {
             // With the GIL held: a refused batch never lets another Python thread find
             // this object busy.
-            let core = self.core.get_mut().map_err(|_| poisoned())?;
             core.check_actions(actions).map_err(step_error)?;
         }
-        let target = self.target(py);
-        // Errors before the pass (buffers borrowed elsewhere) change nothing; a caught
+        let (current, fresh, layout) = (self.current, self.fresh, self.layout);
+        let Mode::Sync(core) = self.mode.get_mut().map_err(|_| poisoned())? else {
+            unreachable!("core() made it a core")
+        };
+        // Errors before the pass (arrays borrowed elsewhere) change nothing; a caught
         // panic may leave the envs half-stepped.
-        match self.run_unguarded(py, op, target)? {
+        let (target, result) = with_sets!(&mut self.sets, |sets: T| {
+            let t = target::<T>(py, sets, current, fresh, layout);
+            (t, run_pass(py, core, op, &sets[t])?)
+        });
+        match result {
             Ok(()) => {
                 self.current = target;
                 Ok(())
@@ -289,64 +514,58 @@ impl PyVectorEnv {
         }
     }
 
-    /// `Err`: the pass did not start; `Ok(result)`: the pass's own result.
-    fn run_unguarded(
-        &mut self,
-        py: Python<'_>,
-        op: Op<'_>,
-        target: usize,
-    ) -> PyResult<PyResult<()>> {
-        let core = self.core.get_mut().map_err(|_| poisoned())?;
-        let out = &self.sets[target];
-        let mut mask = out.mask.bind(py).try_readwrite()?;
-        let mut reward = out.reward.bind(py).try_readwrite()?;
-        let mut term = out.terminated.bind(py).try_readwrite()?;
-        let mut trunc = out.truncated.bind(py).try_readwrite()?;
-        let mut to_play = out.to_play.bind(py).try_readwrite()?;
-        let mask = mask.as_slice_mut()?;
-        let reward = reward.as_slice_mut()?;
-        let terminated = term.as_slice_mut()?;
-        let truncated = trunc.as_slice_mut()?;
-        let to_play = to_play.as_slice_mut()?;
-        macro_rules! go {
-            ($o:expr, $st:expr) => {{
-                let mut o = $o.bind(py).try_readwrite()?;
-                let mut st = match $st {
-                    Some(st) => Some(st.bind(py).try_readwrite()?),
-                    None => None,
-                };
-                let bufs = Buffers {
-                    obs: o.as_slice_mut()?,
-                    mask,
-                    reward,
-                    terminated,
-                    truncated,
-                    to_play,
-                    state: match st.as_mut() {
-                        Some(st) => st.as_slice_mut()?,
-                        None => &mut [],
-                    },
-                };
-                Ok(py.allow_threads(|| {
-                    super::guard("VectorEnv", || {
-                        run_op(core, op, bufs);
-                        Ok(())
-                    })
-                }))
-            }};
-        }
-        // The state tensors, when asked for, have the observations' dtype.
-        match (&out.obs, &out.state) {
-            (ObsBuf::F32(o), Some(ObsBuf::F32(st))) => go!(o, Some(st)),
-            (ObsBuf::U8(o), Some(ObsBuf::U8(st))) => go!(o, Some(st)),
-            (ObsBuf::F32(o), _) => go!(o, None::<&Py<PyArray2<f32>>>),
-            (ObsBuf::U8(o), _) => go!(o, None::<&Py<PyArray2<u8>>>),
-        }
+    /// The current set's arrays as a tuple.
+    fn current_tuple<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        with_sets!(&self.sets, |s: T| to_tuple(py, &s[self.current]))
     }
 
-    fn out(&self) -> &Outputs {
-        &self.sets[self.current]
+    /// One array of the current set (`None` when it is not produced).
+    fn current_array(&self, py: Python<'_>, out: Output) -> PyObject {
+        let mut n = Named(py, out, None);
+        with_sets!(&self.sets, |s: T| s[self.current].visit(&mut n));
+        n.2.unwrap_or_else(|| py.None())
     }
+
+    /// A 1-D int64 argument as a slice (copied when strided).
+    fn ints<'a>(a: &'a PyReadonlyArray1<'_, i64>, copy: &'a mut Vec<i64>) -> PyResult<&'a [i64]> {
+        Ok(match a.as_slice() {
+            Ok(s) => s,
+            Err(_) => {
+                *copy = a.as_array().iter().copied().collect();
+                &copy[..]
+            }
+        })
+    }
+}
+
+/// Runs `$body` with `$p` bound to the typed pipeline of `$mode` (`$t`: its observation
+/// type).
+macro_rules! with_pipeline {
+    ($mode:expr, |$p:ident: $t:ident| $body:expr) => {
+        match $mode {
+            Mode::F32($p) => {
+                #[allow(dead_code)]
+                type $t = f32;
+                $body
+            }
+            Mode::U8($p) => {
+                #[allow(dead_code)]
+                type $t = u8;
+                $body
+            }
+            _ => unreachable!("pipeline() made it a pipeline"),
+        }
+    };
+}
+
+/// A batch's vectors as numpy arrays (no copy), in a tuple in table order.
+fn batch_tuple<'py, T: ObsValue + Elem>(
+    py: Python<'py>,
+    b: Batch<T>,
+    layout: Layout,
+) -> PyResult<(usize, Bound<'py, PyTuple>)> {
+    let arrays = b.outputs.map(&mut Adopt(py, layout));
+    Ok((b.group, to_tuple(py, &arrays)?))
 }
 
 #[pymethods]
@@ -355,8 +574,9 @@ impl PyVectorEnv {
     #[pyo3(signature = (
         num_envs, variant = Arg(None), scoring = Arg(None), seed = Arg(None), *,
         episode = Arg(None), max_rounds = Arg(None), self_play = false, learner_seat = Arg(None),
-        opponents = Arg(None), reward_mode = Arg(None), num_threads = Arg(None), obs_dtype = "float32",
-        env_offset = 0, copy = true, state_tensor = false
+        learner_team = Arg(None), opponents = Arg(None), reward_mode = Arg(None),
+        num_threads = Arg(None), obs_dtype = "float32", env_offset = 0, copy = true,
+        state_tensor = false, batch_size = Arg(None), spin_us = Arg(None)
     ))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
@@ -369,6 +589,7 @@ impl PyVectorEnv {
         max_rounds: Arg<'_>,
         self_play: bool,
         learner_seat: Arg<'_>,
+        learner_team: Arg<'_>,
         opponents: Arg<'_>,
         reward_mode: Arg<'_>,
         num_threads: Arg<'_>,
@@ -376,6 +597,8 @@ impl PyVectorEnv {
         env_offset: u64,
         copy: bool,
         state_tensor: bool,
+        batch_size: Arg<'_>,
+        spin_us: Arg<'_>,
     ) -> PyResult<PyVectorEnv> {
         use pyo3::intern;
         use pyo3::IntoPyObjectExt;
@@ -401,13 +624,24 @@ impl PyVectorEnv {
             }
         };
         let n = config.num_players();
-        let learner = parse_learner(self_play, learner_seat, n)?;
+        let learner = parse_learner(self_play, learner_seat, learner_team, n)?;
         let opponent_names = parse_opponents(opponents, n)?;
         let reward = match reward_mode.0 {
             None => RewardMode::Win,
             Some(r) => parse_reward(&r)?,
         };
-        let num_threads = parse_num_threads(num_threads)?;
+        let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let num_threads = parse_count(num_threads, "num_threads", 1024, all)?;
+        let batch_size = parse_count(batch_size, "batch_size", num_envs, num_envs)?;
+        if num_envs % batch_size != 0 {
+            return Err(PyValueError::new_err(format!(
+                "batch_size {batch_size} must divide num_envs {num_envs}"
+            )));
+        }
+        let spin = match spin_us.0 {
+            Some(s) if !s.is_none() => Some(parse_spin(&s)?),
+            _ => None,
+        };
         let shared = Shared {
             config,
             seed,
@@ -420,42 +654,75 @@ impl PyVectorEnv {
                 VecCoreError::ThreadPool(_) => PyRuntimeError::new_err(e.to_string()),
                 _ => PyValueError::new_err(e.to_string()),
             })?;
+        if let Some(s) = spin {
+            core.set_spin(s);
+        }
         let obs_u8 = parse_obs_u8(obs_dtype)?;
-        let shape = Shape {
-            num_envs,
-            obs: observation_size(config.variant),
-            actions: config.num_actions(),
-            rewards: if learner.is_some() { 1 } else { n },
-            states: if state_tensor {
-                state_size(config.variant)
-            } else {
-                0
-            },
-            obs_u8,
+        let layout = core.layout(Extras {
+            state_tensor,
+            env_ids: false,
+        });
+        let sets = if obs_u8 {
+            Sets::U8(vec![Outputs::build(&mut NewArrays(py, layout))])
+        } else {
+            Sets::F32(vec![Outputs::build(&mut NewArrays(py, layout))])
         };
         let mut env = PyVectorEnv {
-            core: Mutex::new(core),
+            mode: Mutex::new(Mode::Sync(core)),
             env_offset,
             num_threads,
-            shape,
+            num_envs,
+            batch_size,
+            layout,
             fresh: copy,
-            sets: vec![Outputs::new(py, shape)],
+            sets,
             current: 0,
+            last_recv: None,
             failed: false,
         };
-        env.reset_all(py, None)?;
+        env.run(py, Op::Reset(None))?;
+        env.core()?.keep_fresh();
         Ok(env)
     }
 
-    /// Resets every env (episode counters restart at 0); ``seed`` replaces the master seed.
-    /// Fills the buffers with the first observations; rewards and flags become 0.
+    /// The outputs, in the order of every tuple of arrays this class returns: ``(name,
+    /// infos key or None, dtype, per)`` with ``per`` ``"env"`` (shape ``[num_envs]``) or
+    /// ``"row"`` (``[num_envs, width]``); ``dtype`` ``"obs"`` is ``obs_dtype``.
+    #[staticmethod]
+    fn _output_spec() -> Vec<(
+        &'static str,
+        Option<&'static str>,
+        &'static str,
+        &'static str,
+    )> {
+        OUTPUTS
+            .iter()
+            .map(|o| {
+                let dtype = match o.dtype {
+                    crate::rl::vector::Dtype::Obs => "obs",
+                    crate::rl::vector::Dtype::Bool => "bool",
+                    crate::rl::vector::Dtype::F32 => "float32",
+                    crate::rl::vector::Dtype::I64 => "int64",
+                };
+                let per = match o.per {
+                    Per::Value => "env",
+                    Per::Row => "row",
+                };
+                (o.name, o.info, dtype, per)
+            })
+            .collect()
+    }
+
+    /// Resets every env (episode counters restart at 0). With ``seed``: it becomes the
+    /// master seed and every env starts the first game of its stream again (the same seed
+    /// replays the same games); without: every env moves on to its next game (a new
+    /// object's first reset deals the first one). Fills the buffers with the first
+    /// observations; rewards and flags become 0. Refused while batches sent with
+    /// :meth:`_send` are not received.
     #[pyo3(signature = (seed = None))]
     fn reset_all(&mut self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-        if let Some(s) = seed {
-            let seed = extract_seed(s)?;
-            self.core.get_mut().map_err(|_| poisoned())?.set_seed(seed);
-        }
-        self.run(py, Op::Reset)
+        let seed = seed.map(extract_seed).transpose()?;
+        self.run(py, Op::Reset(seed))
     }
 
     /// Applies one action per env (an ``int64`` array of length ``num_envs``): the learner's
@@ -465,57 +732,149 @@ impl PyVectorEnv {
     /// With ``copy=True`` the results go to arrays nobody else holds (the buffer
     /// properties then return those); with ``copy=False`` the buffers are overwritten.
     fn step_all(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
-        self.run(py, Op::Step(actions.as_slice()?))
+        let mut copy = Vec::new();
+        let acts = Self::ints(&actions, &mut copy)?;
+        self.run(py, Op::Step(acts))
     }
 
-    /// :meth:`step_all`, returning the results: ``(observations, rewards, terminated,
-    /// truncated, masks, to_play)`` (for the Python class's ``step``).
-    #[allow(clippy::type_complexity)]
+    /// :meth:`step_all`, returning the results: every output's array, in the order of
+    /// :meth:`_output_spec` (for the Python class's ``step``).
     fn _step<'py>(
         &mut self,
         py: Python<'py>,
         actions: PyReadonlyArray1<'_, i64>,
-    ) -> PyResult<(
-        Bound<'py, PyAny>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray1<bool>>,
-        Bound<'py, PyArray2<bool>>,
-        Bound<'py, PyArray1<i64>>,
-        Option<Bound<'py, PyAny>>,
-    )> {
-        let strided;
-        let acts = match actions.as_slice() {
-            Ok(a) => a,
-            Err(_) => {
-                strided = actions.to_vec()?;
-                &strided[..]
-            }
-        };
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut copy = Vec::new();
+        let acts = Self::ints(&actions, &mut copy)?;
         self.run(py, Op::Step(acts))?;
-        let o = self.out();
-        Ok((
-            o.obs(py),
-            o.reward.bind(py).clone(),
-            o.terminated.bind(py).clone(),
-            o.truncated.bind(py).clone(),
-            o.mask.bind(py).clone(),
-            o.to_play.bind(py).clone(),
-            o.state(py),
-        ))
+        self.current_tuple(py)
+    }
+
+    /// The arrays of the last reset or step, in the order of :meth:`_output_spec`.
+    fn _outputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        self.current_tuple(py)
+    }
+
+    /// Asynchronous mode (``batch_size`` envs per batch): resets every env as
+    /// :meth:`reset_all` does and sends every batch; :meth:`_recv` then returns them.
+    #[pyo3(signature = (seed = None))]
+    fn _async_reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let seed = seed.map(extract_seed).transpose()?;
+        let mode = self.pipeline()?;
+        with_pipeline!(mode, |p: T| p.reset(seed)).map_err(pipeline_error)?;
+        self.last_recv = None;
+        Ok(())
+    }
+
+    /// Checks one action per env (in env order) without stepping: ``IllegalActionError``
+    /// names the first illegal one. Refused while batches are in flight.
+    fn _check(&mut self, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let mut copy = Vec::new();
+        let acts = Self::ints(&actions, &mut copy)?;
+        if self.failed {
+            return Err(poisoned());
+        }
+        let mode = self.mode.get_mut().map_err(|_| poisoned())?;
+        match mode {
+            Mode::Sync(c) => c.check_actions(acts).map_err(step_error),
+            Mode::F32(p) => p.check_all(acts).map_err(pipeline_error),
+            Mode::U8(p) => p.check_all(acts).map_err(pipeline_error),
+            Mode::Moving => Err(poisoned()),
+        }
+    }
+
+    /// Sends one batch: ``actions`` for the envs ``env_ids`` (the envs of one batch that
+    /// :meth:`_recv` returned, in any order; ``None``: the batch it returned last). The
+    /// actions are checked first (an illegal one raises and nothing is sent); returns at
+    /// once while Rust steps them.
+    #[pyo3(signature = (actions, env_ids = None))]
+    fn _send(
+        &mut self,
+        actions: PyReadonlyArray1<'_, i64>,
+        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<()> {
+        let mut copy = Vec::new();
+        let acts = Self::ints(&actions, &mut copy)?.to_vec();
+        let mut copy_ids = Vec::new();
+        let ids = match &env_ids {
+            Some(e) => Some(Self::ints(e, &mut copy_ids)?.to_vec()),
+            None => None,
+        };
+        let last = self.last_recv;
+        let mode = self.pipeline()?;
+        with_pipeline!(mode, |p: T| {
+            let (group, acts) = match ids {
+                Some(ids) => p.group_of(&ids, &acts).map_err(pipeline_error)?,
+                None => match last {
+                    Some(g) => (g, acts),
+                    None => {
+                        return Err(PyRuntimeError::new_err(
+                            "send(actions) without env_ids sends the batch recv() returned \
+                             last, and nothing was received",
+                        ))
+                    }
+                },
+            };
+            p.send(group, acts)
+        })
+        .map_err(pipeline_error)
+    }
+
+    /// Waits (the GIL released) for the oldest batch sent and returns its arrays in the
+    /// order of :meth:`_output_spec` (``env_id`` included). They are new arrays, never
+    /// written again.
+    fn _recv<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let mut layout = self.layout.with_rows(self.batch_size);
+        layout.widths[Output::env_id as usize] = 1;
+        let mode = self.pipeline()?;
+        let got = with_pipeline!(mode, |p: T| {
+            let got = py.allow_threads(|| super::guard("VectorEnv.recv", || Ok(p.recv())))?;
+            match got {
+                Ok(b) => Ok(batch_tuple(py, b, layout)?),
+                Err(e) => Err(e),
+            }
+        });
+        match got {
+            Ok((group, tuple)) => {
+                self.last_recv = Some(group);
+                Ok(tuple)
+            }
+            Err(e) => {
+                self.failed |= matches!(e, PipelineError::Failed(_));
+                Err(pipeline_error(e))
+            }
+        }
     }
 
     /// The action the ``opponents`` bots choose for each env's pending decision (an
     /// ``int64`` array, ``-1`` where none is pending; nothing is applied). In self-play the
-    /// bot of the seat to move decides, in learner mode the bot of the learner's seat. Each
-    /// env's bots are reseeded from the master seed at every episode, so with
+    /// bot of the seat to move decides, in the learner modes the bot of that seat. Each
+    /// env's bots are reseeded from the master seed at every game, so with
     /// ``step(env.bot_actions())`` trajectories are deterministic: this turns a built-in
-    /// bot into a self-play policy.
-    fn bot_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        if self.failed {
-            return Err(poisoned());
+    /// bot into a self-play policy. With ``env_ids`` (asynchronous mode): for the envs of
+    /// one received batch, in the order given.
+    #[pyo3(signature = (env_ids = None))]
+    fn bot_actions<'py>(
+        &mut self,
+        py: Python<'py>,
+        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        if let Some(ids) = env_ids {
+            let mut copy = Vec::new();
+            let ids = Self::ints(&ids, &mut copy)?.to_vec();
+            let mode = self.pipeline()?;
+            let out = with_pipeline!(mode, |p: T| {
+                let dummy = vec![0i64; ids.len()];
+                let (g, _) = p.group_of(&ids, &dummy).map_err(pipeline_error)?;
+                let in_order = p.bot_actions(g).map_err(pipeline_error)?;
+                let b = p.batch_size() as i64;
+                ids.iter()
+                    .map(|&i| in_order[(i - g as i64 * b) as usize])
+                    .collect::<Vec<_>>()
+            });
+            return Ok(PyArray1::from_vec(py, out));
         }
-        let core = self.core.get_mut().map_err(|_| poisoned())?;
+        let core = self.core()?;
         let out =
             py.allow_threads(|| super::guard("VectorEnv.bot_actions", || Ok(core.bot_actions())))?;
         Ok(PyArray1::from_vec(py, out))
@@ -531,29 +890,62 @@ impl PyVectorEnv {
     /// Number of envs.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.to_play_len()
+        self.num_envs
     }
 
-    /// Threads that step the envs (the caller's and its rayon pool's).
+    /// Envs per batch of the asynchronous API (``num_envs`` unless set).
+    #[getter]
+    fn batch_size(&self) -> usize {
+        self.batch_size
+    }
+
+    /// Threads that step the envs (the caller's included).
     #[getter]
     fn num_threads(&self) -> usize {
         self.num_threads
+    }
+
+    /// Microseconds the idle stepping threads keep polling for the next step before they
+    /// sleep (settable; see docs/vector.md, "Threads").
+    #[getter]
+    fn get_spin_us(&self) -> PyResult<u64> {
+        let mode = self.mode.lock().map_err(|_| poisoned())?;
+        let spin = match &*mode {
+            Mode::Sync(c) => c.spin(),
+            Mode::F32(p) => p.spin(),
+            Mode::U8(p) => p.spin(),
+            Mode::Moving => Duration::ZERO,
+        };
+        Ok(spin.as_micros() as u64)
+    }
+
+    #[setter]
+    fn set_spin_us(&mut self, us: &Bound<'_, PyAny>) -> PyResult<()> {
+        let spin = parse_spin(us)?;
+        let mode = self.mode.get_mut().map_err(|_| poisoned())?;
+        match mode {
+            Mode::Sync(c) => c.set_spin(spin),
+            Mode::F32(p) => p.set_spin(spin),
+            Mode::U8(p) => p.set_spin(spin),
+            Mode::Moving => {}
+        }
+        Ok(())
     }
 
     /// Observations ``[num_envs, D]`` (float32 or uint8) after the last call. With
     /// ``copy=False`` one buffer, overwritten by every call; with ``copy=True`` the array
     /// the last call returned (never overwritten while anyone holds it).
     #[getter]
-    fn observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        self.out().obs(py)
+    fn observations(&self, py: Python<'_>) -> PyObject {
+        self.current_array(py, Output::obs)
     }
 
     /// The privileged state tensors ``[num_envs, state_size]`` (docs/state_tensor.md) of
     /// every env's game now, in the observations' dtype; ``None`` unless the env was made
     /// with ``state_tensor=True``. Never give them to a policy that plays.
     #[getter]
-    fn states<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
-        self.out().state(py)
+    fn states(&self, py: Python<'_>) -> PyObject {
+        self.current_array(py, Output::state)
     }
 
     /// Whether results go to arrays nobody else holds (``True``) or overwrite one set of
@@ -565,80 +957,88 @@ impl PyVectorEnv {
 
     /// Legal-action masks ``[num_envs, num_actions]`` (bool) for the decision now pending.
     #[getter]
-    fn masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
-        self.out().mask.bind(py).clone()
+    fn masks(&self, py: Python<'_>) -> PyObject {
+        self.current_array(py, Output::mask)
     }
 
-    /// Rewards of the last step: ``[num_envs, 1]`` (learner mode) or ``[num_envs,
-    /// num_players]`` (self-play: every seat's reward).
+    /// Rewards of the last step: ``[num_envs, 1]`` (learner and team modes) or
+    /// ``[num_envs, num_players]`` (self-play: every seat's reward).
     #[getter]
-    fn rewards<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
-        self.out().reward.bind(py).clone()
+    fn rewards(&self, py: Python<'_>) -> PyObject {
+        self.current_array(py, Output::reward)
     }
 
     /// Whether each env's episode ended by the rules on the last step (it has been reset).
     #[getter]
-    fn terminated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.out().terminated.bind(py).clone()
+    fn terminated(&self, py: Python<'_>) -> PyObject {
+        self.current_array(py, Output::terminated)
     }
 
     /// Whether each env's episode hit the round cap on the last step (it has been reset).
     #[getter]
-    fn truncated<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        self.out().truncated.bind(py).clone()
+    fn truncated(&self, py: Python<'_>) -> PyObject {
+        self.current_array(py, Output::truncated)
     }
 
     /// The seat to move in each env now.
     #[getter]
-    fn to_play<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        self.out().to_play.bind(py).clone()
+    fn to_play(&self, py: Python<'_>) -> PyObject {
+        self.current_array(py, Output::to_play)
     }
 
-    /// The learner's seat in each env (learner mode), or the seat to move (self-play).
-    fn learner_seats(&self) -> PyResult<Vec<i64>> {
-        Ok(self.lock()?.learner_seats())
+    /// The learner's seat in each env (one-seat mode), or the seat to move (self-play and
+    /// team mode).
+    fn learner_seats(&mut self) -> PyResult<Vec<i64>> {
+        Ok(self.core()?.learner_seats())
     }
 
-    /// Episodes finished so far by each env.
-    fn episodes(&self) -> PyResult<Vec<u64>> {
-        Ok(self.lock()?.episodes())
+    /// Episodes finished by each env since the last reset.
+    fn episodes(&mut self) -> PyResult<Vec<u64>> {
+        Ok(self.core()?.episodes())
     }
 
     /// The seed env ``i``'s current game was dealt from (``Game(..., seed=that)`` replays it).
-    fn game_seed(&self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn game_seed(&mut self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
         self.with_slot(i, |s| s.state().config().seed)
     }
 
     /// A text picture of env ``i``'s game (every hand shown).
-    fn render_env(&self, i: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn render_env(&mut self, i: &Bound<'_, PyAny>) -> PyResult<String> {
         self.with_slot(i, |s| s.state().to_string())
     }
 }
 
 impl PyVectorEnv {
-    fn to_play_len(&self) -> usize {
-        self.core.lock().map_or(0, |c| c.num_envs())
-    }
-
-    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, VecCore>> {
-        self.core.lock().map_err(|_| poisoned())
-    }
-
-    /// Env `i`'s slot, read through `f`.
-    /// An env index like a seat: an integer (`TypeError` otherwise) in `0..num_envs`
-    /// (`ValueError` otherwise, never an `OverflowError`).
-    fn with_slot<T>(&self, i: &Bound<'_, PyAny>, f: impl FnOnce(&Slot) -> T) -> PyResult<T> {
+    /// Env `i`'s slot, read through `f`. An env index like a seat: an integer
+    /// (`TypeError` otherwise) in `0..num_envs` (`ValueError` otherwise, never an
+    /// `OverflowError`).
+    fn with_slot<T>(&mut self, i: &Bound<'_, PyAny>, f: impl FnOnce(&Slot) -> T) -> PyResult<T> {
         let k = extract_integer(i, "env index")?;
-        let core = self.lock()?;
-        k.and_then(|k| usize::try_from(k).ok())
-            .and_then(|k| core.slot(k))
-            .map(f)
+        let n = self.num_envs;
+        let k = k
+            .and_then(|k| usize::try_from(k).ok())
+            .filter(|&k| k < n)
             .ok_or_else(|| {
                 PyValueError::new_err(format!(
                     "env {} is out of range: envs are 0..{}",
                     i.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
-                    core.num_envs().saturating_sub(1)
+                    n.saturating_sub(1)
                 ))
-            })
+            })?;
+        if self.failed {
+            return Err(poisoned());
+        }
+        let mode = self.mode.get_mut().map_err(|_| poisoned())?;
+        let slot = match mode {
+            Mode::Sync(c) => c.slot(k),
+            Mode::F32(p) => p.slot(k),
+            Mode::U8(p) => p.slot(k),
+            Mode::Moving => None,
+        };
+        slot.map(f).ok_or_else(|| {
+            PyRuntimeError::new_err(format!(
+                "env {k} is being stepped (its batch was sent): recv() it first"
+            ))
+        })
     }
 }

@@ -44,15 +44,29 @@ impl Playing for Match {
 /// (under `mode`) after each move. Panics if a bot plays an illegal card (the built-in
 /// bots never do).
 #[inline]
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
 pub(crate) fn bots_until_turn<G: Playing>(
     game: &mut G,
     learner: usize,
+    mode: RewardMode,
+    act: impl FnMut(usize, &SeatView) -> Card,
+    on_rewards: impl FnMut(&[f32; 4]),
+) {
+    bots_until_turn_of(game, 1 << learner, mode, act, on_rewards)
+}
+
+/// [`bots_until_turn`] for a learner that plays every seat of `learners` (a seat mask: one
+/// seat, or a team's seats).
+#[inline]
+pub(crate) fn bots_until_turn_of<G: Playing>(
+    game: &mut G,
+    learners: u8,
     mode: RewardMode,
     mut act: impl FnMut(usize, &SeatView) -> Card,
     mut on_rewards: impl FnMut(&[f32; 4]),
 ) {
     while let Some(p) = game.state().current_player() {
-        if p == learner {
+        if learners >> p & 1 == 1 {
             break;
         }
         let card = act(p, &game.state().view(p));

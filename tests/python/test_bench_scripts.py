@@ -1,4 +1,5 @@
-"""benches/encode_ratio.py: the ratios it prints from criterion's JSON."""
+"""benches/encode_ratio.py: the ratios it prints from criterion's JSON; benches/python_speed.py: its
+rows and tables (medians, step-only and whole loop, the policy rows) on a tiny run."""
 import json
 import subprocess
 import sys
@@ -39,3 +40,43 @@ def test_no_results_is_an_error(tmp_path):
     out = run(tmp_path)
     assert out.returncode != 0
     assert "no complete results" in out.stderr
+
+
+# ---------------------------------------------------------------- python_speed.py
+
+SPEED = SCRIPT.parent / "python_speed.py"
+
+
+def speed(*args):
+    return subprocess.run([sys.executable, str(SPEED), *args], capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_python_speed_prints_medians_step_only_and_whole_loop_with_a_policy_row():
+    out = speed("--vector-only", "--seconds", "0.1", "--windows", "2", "--envs", "64",
+                "--threads", "1,2")
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| 64 |")]
+    assert [r.split(" | ")[1] for r in rows] == [
+        "default, numpy actions", "default, matmul policy (H=64) + numpy actions",
+        "default, bot_actions()", "copy=False + step_all, numpy actions"]
+    for r in rows:
+        # Each thread count's cell is "step-only / whole loop M", then two speed-ups.
+        cells = r.strip("| ").split(" | ")
+        assert all(" / " in c and c.endswith(" M") for c in cells[2:4]), r
+        assert cells[4].endswith("x") and cells[5].endswith("x"), r
+    assert "median of 2 windows" in out.stdout and "load average" in out.stdout
+
+
+def test_python_speed_scaling_and_async_tables():
+    out = speed("--scaling", "--seconds", "0.1", "--windows", "2", "--envs", "64",
+                "--rounds", "1")
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| 64 |")]
+    assert [r.split(" | ")[1] for r in rows] == ["numpy draw", "matmul H=64"]
+    out = speed("--async", "--seconds", "0.1", "--windows", "2", "--envs", "64",
+                "--batches", "2", "--rounds", "1")
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| 64 |")]
+    paths = [r.split(" | ")[3] for r in rows]
+    assert paths == ["sync `step`", "async, batch_size = N/2"] * 2

@@ -131,3 +131,218 @@ def test_same_results_whatever_the_buffer_mode(copy):
         oa, ra, ta, _, ia = ref.step(acts)
         ob, rb, tb, _, ib = v.step(acts)
         assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
+
+
+# ---------------------------------------------------------------- resets
+
+
+def test_reset_without_a_seed_deals_new_games_and_a_seed_replays_them():
+    """Gymnasium's convention: reset() continues each env's random stream (never the same
+    deals again); reset(seed=s) starts it again, so the same seed gives the same games."""
+    v = ys.VectorEnv(6, seed=3, self_play=True)
+    seeds = lambda: [v.game_seed(i) for i in range(6)]  # noqa: E731
+    o0, _ = v.reset()  # a new env's first reset: its seed's first games
+    s0 = seeds()
+    o1, _ = v.reset()
+    s1 = seeds()
+    assert not np.array_equal(o0, o1) and set(s0).isdisjoint(s1)
+    o2, _ = v.reset(seed=3)
+    assert np.array_equal(o2, o0) and seeds() == s0
+    o3, _ = v.reset()
+    assert np.array_equal(o3, o1) and seeds() == s1
+    v.reset(seed=5)
+    s5 = seeds()
+    v.reset(seed=5)
+    assert seeds() == s5 and s5 != s0
+    # A fresh env with the same seed: the same first games as reset(seed=...)
+    w = ys.VectorEnv(6, seed=5, self_play=True)
+    w.reset()
+    assert [w.game_seed(i) for i in range(6)] == s5
+
+
+def test_a_reset_after_steps_never_replays_a_game_of_the_env():
+    """After steps (some games finished, so some envs are further along their streams),
+    a plain reset still gives every env a game it has not played; a seeded reset replays
+    the seed's first games at any thread count."""
+    a = ys.VectorEnv(6, seed=8, self_play=True, num_threads=2, max_rounds=1)
+    a.reset()
+    first = [a.game_seed(i) for i in range(6)]
+    seen = [{s} for s in first]
+    for _ in range(60):
+        a.step(a.bot_actions())
+        for i in range(6):
+            seen[i].add(a.game_seed(i))
+    assert any(len(s) > 1 for s in seen), "some env finished a game"
+    a.reset()
+    for i in range(6):
+        assert a.game_seed(i) not in seen[i]
+    a.reset(seed=8)
+    assert [a.game_seed(i) for i in range(6)] == first
+
+
+# ---------------------------------------------------------------- team mode
+
+
+def test_team_mode_plays_both_seats_of_one_team():
+    for side in (0, 1):
+        v = ys.VectorEnv(8, "4p", seed=2, learner_team=side, opponents="heuristic")
+        obs, info = v.reset()
+        rng = np.random.default_rng(side)
+        for _ in range(150):
+            assert set(info["to_play"] % 2) == {side}
+            obs, r, term, trunc, info = v.step(masked_random(rng, info["action_mask"]))
+            assert r.shape == (8,)
+    with pytest.raises(ValueError, match="no teams"):
+        ys.VectorEnv(2, "3p", learner_team=0)
+    with pytest.raises(ValueError, match="out of range"):
+        ys.VectorEnv(2, "4p", learner_team=2)
+    with pytest.raises(ValueError, match="not both"):
+        ys.VectorEnv(2, "4p", learner_team=0, learner_seat=1)
+    with pytest.raises(ValueError, match="self_play"):
+        ys.VectorEnv(2, "4p", learner_team=0, self_play=True)
+    drawn = ys.VectorEnv(16, "seal", seed=1, learner_team=None)
+    _, info = drawn.reset()
+    assert set(info["to_play"] % 2) == {0, 1}
+
+
+# ---------------------------------------------------------------- the output spec
+
+
+def test_every_output_of_the_spec_reaches_python():
+    spec = ys.VectorEnv._output_spec()
+    names = [s[0] for s in spec]
+    assert names[:6] == ["obs", "mask", "reward", "terminated", "truncated", "to_play"]
+    v = ys.VectorEnv(3, seed=1, state_tensor=True)
+    obs, info = v.reset()
+    keys = {key for _, key, *_ in spec if key is not None} - {"env_id"}
+    assert set(info) == keys
+    assert v._outputs()[names.index("env_id")] is None  # only in asynchronous batches
+
+
+# ---------------------------------------------------------------- asynchronous stepping
+
+
+def per_env_policy(mask_row, env, t):
+    """A legal action that depends only on the env, its own step count and its mask."""
+    legal = np.flatnonzero(mask_row)
+    return int(legal[(env * 7919 + t * 104729) % len(legal)])
+
+
+def sync_trajectories(n, steps, **kw):
+    v = ys.VectorEnv(n, seed=4, **kw)
+    obs, info = v.reset(seed=4)
+    out = [[] for _ in range(n)]
+    for t in range(steps):
+        a = np.array([per_env_policy(info["action_mask"][i], i, t) for i in range(n)])
+        obs, r, te, tr, info = v.step(a)
+        for i in range(n):
+            out[i].append((obs[i].copy(), np.copy(r[i]), te[i], tr[i],
+                           info["action_mask"][i].copy(), info["to_play"][i]))
+    return out
+
+
+@pytest.mark.parametrize("kw", [dict(self_play=True), dict(learner_seat=None),
+                                dict(learner_team=1)])
+@pytest.mark.parametrize("threads,batch", [(1, 4), (2, 6), (2, 12), (3, 3)])
+def test_async_and_sync_give_identical_per_env_trajectories(kw, threads, batch):
+    n, steps = 12, 60
+    want = sync_trajectories(n, steps, num_threads=1, **kw)
+    v = ys.VectorEnv(n, seed=4, num_threads=threads, batch_size=batch, **kw)
+    assert v.batch_size == batch
+    v.async_reset(seed=4)
+    got = [[] for _ in range(n)]
+    t = np.zeros(n, int)
+    first = np.ones(n, bool)
+    while min(len(g) for g in got) < steps:
+        obs, r, te, tr, info = v.recv()
+        ids = info["env_id"]
+        assert len(ids) == batch and obs.shape[0] == batch
+        for k, i in enumerate(ids):
+            if not first[i] and len(got[i]) < steps:
+                got[i].append((obs[k].copy(), np.copy(r[k]), te[k], tr[k],
+                               info["action_mask"][k].copy(), info["to_play"][k]))
+            first[i] = False
+        acts = np.array([per_env_policy(info["action_mask"][k], i, t[i])
+                         for k, i in enumerate(ids)])
+        t[ids] += 1
+        order = np.random.default_rng(int(ids[0])).permutation(batch)
+        v.send(acts[order], ids[order])  # any order of the batch's envs
+    for i in range(n):
+        for a, b in zip(want[i], got[i]):
+            for x, y in zip(a, b):
+                assert np.array_equal(x, y), f"env {i}"
+    # Once every batch is back, the synchronous API works again.
+    while True:
+        try:
+            v.reset()
+            break
+        except RuntimeError:
+            v.recv()
+
+
+def test_async_refusals_change_nothing():
+    v = ys.VectorEnv(8, seed=1, self_play=True, batch_size=4, num_threads=2)
+    with pytest.raises(RuntimeError, match="nothing sent"):
+        v.recv()
+    v.async_reset()
+    with pytest.raises(RuntimeError, match="recv"):
+        v.step(np.zeros(8, np.int64))
+    with pytest.raises(RuntimeError, match="recv"):
+        v.async_reset()
+    obs, r, te, tr, info = v.recv()
+    assert list(info["env_id"]) == [0, 1, 2, 3]
+    bad = np.flatnonzero(~info["action_mask"][2])[0]
+    acts = info["action_mask"].argmax(1)
+    acts[2] = bad
+    with pytest.raises(ys.IllegalActionError, match="env 2"):
+        v.send(acts)
+    with pytest.raises(ValueError, match="one batch"):
+        v.send(acts[:3], info["env_id"][:3])
+    with pytest.raises(ValueError, match="not in batch"):
+        v.send(info["action_mask"].argmax(1), np.array([0, 1, 2, 5]))
+    with pytest.raises(RuntimeError, match="being stepped"):
+        v.game_seed(5)
+    assert v.game_seed(1) >= 0
+    rev = v.bot_actions(info["env_id"][::-1])  # in the order given
+    assert all(info["action_mask"][3 - k][a] for k, a in enumerate(rev))
+    v.send(v.bot_actions(info["env_id"]))  # the batch received last
+    with pytest.raises(RuntimeError, match="being stepped"):
+        v.send(np.zeros(4, np.int64), np.arange(4))
+    for _ in range(2):
+        v.recv()
+    obs, info = v.reset()  # every batch is back: synchronous again
+    assert obs.shape[0] == 8
+    for bad_batch in (0, 3, 9):
+        with pytest.raises(ValueError, match="batch_size"):
+            ys.VectorEnv(8, batch_size=bad_batch)
+
+
+def test_step_async_step_wait_with_batches_match_step():
+    a = ys.VectorEnv(12, seed=3, batch_size=4, num_threads=2)
+    b = ys.VectorEnv(12, seed=3)
+    _, ia = a.reset()
+    _, ib = b.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        acts = masked_random(rng, ia["action_mask"])
+        a.step_async(acts)
+        ra = a.step_wait()
+        rb = b.step(acts)
+        assert data_equivalence(ra, rb, exact=True)
+        ia = ra[4]
+    bad = masked_random(rng, ia["action_mask"])
+    bad[7] = np.flatnonzero(~ia["action_mask"][7])[0]
+    with pytest.raises(ys.IllegalActionError, match="env 7"):
+        a.step_async(bad)
+    a.step(masked_random(rng, ia["action_mask"]))  # nothing was sent
+
+
+def test_spin_setting():
+    v = ys.VectorEnv(4, num_threads=2, spin_us=0)
+    assert v.spin_us == 0
+    v.spin_us = 250
+    assert v.spin_us == 250
+    v.step(v.bot_actions())
+    for bad in (-1, 10**8):
+        with pytest.raises(ValueError, match="spin_us"):
+            ys.VectorEnv(2, spin_us=bad)

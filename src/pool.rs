@@ -1,0 +1,376 @@
+//! The vector env's fork-join pool: persistent workers that spin briefly, then park, and
+//! a calling thread that works too and never waits for a worker that has not started.
+//!
+//! Why not rayon: between two steps of a training loop the caller computes in Python for
+//! a millisecond or more, rayon's idle workers go to sleep, and a pass must then wait for
+//! each spawned job to be picked up. On the 2-core machine a sleeping worker started
+//! 34–39 µs after the pass began (a step of 1024 envs takes about 65 µs on one thread), by
+//! which time the caller had done every chunk itself, and the pass still waited for it
+//! (docs/performance.md, "VectorEnv scaling"). Here:
+//!
+//! - a pass is published with one atomic add; a worker that is spinning starts within a
+//!   fraction of a microsecond, a parked one is unparked at once;
+//! - each thread (the caller too) starts on its own share of the chunks, the same share
+//!   every pass (so the envs' games and rows stay in that core's cache), and when its share
+//!   is done takes chunks from the back of another's: a late worker is simply helped;
+//! - when no chunk is left the caller *closes* the pass and waits only for the workers
+//!   that entered it (each is finishing a chunk it claimed); a worker that arrives after
+//!   the close never touches the pass.
+//!
+//! This is the crate's second home of `unsafe` (after `simd`): one dereference, of the
+//! pointer to the pass's closure, whose lifetime the protocol below guarantees.
+//!
+//! **Protocol.** `ctl` packs an epoch (high 32 bits), an `OPEN` bit and the number of
+//! workers inside the current pass (`ACTIVE`, low 31 bits). The caller stores the
+//! closure's address in `job`, then adds `EPOCH | OPEN`; it closes with `fetch_and(!OPEN)`
+//! and returns only once `ACTIVE` is 0. A worker enters only by a compare-and-swap that
+//! increments `ACTIVE` while `OPEN` is set, and leaves by decrementing it after its last
+//! use of the closure. So the closure (on the caller's stack) outlives every use: it is
+//! read only between a successful enter and the matching leave, and the caller's frame
+//! outlives both. A panic in a worker's chunk is caught there, carried back and resumed
+//! on the calling thread after the pass; a panic on the calling thread also waits for the
+//! workers before it unwinds.
+
+use std::any::Any;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+const OPEN: u64 = 1 << 31;
+const ACTIVE: u64 = OPEN - 1;
+const EPOCH: u64 = 1 << 32;
+
+/// A pass's closure, as the workers see it.
+type Job<'a> = dyn Fn(usize) + Sync + 'a;
+
+/// How long an idle worker waits for the next pass before it parks, by default (see
+/// docs/vector.md, "Threads"): long enough to cover a policy's forward pass between two
+/// steps, so that the next pass finds it awake.
+pub(crate) const DEFAULT_SPIN: Duration = Duration::from_millis(5);
+
+/// Of the spin, how long a worker polls without yielding its core.
+pub(crate) const HOT_SPIN: Duration = Duration::from_micros(50);
+
+struct Shared {
+    ctl: AtomicU64,
+    /// Address of the current pass's `&Job` (valid while `OPEN` or `ACTIVE` > 0).
+    job: AtomicPtr<()>,
+    /// Workers parked (or about to park).
+    sleepers: AtomicUsize,
+    /// Spin before parking, in nanoseconds.
+    spin_ns: AtomicU64,
+    stop: AtomicBool,
+    /// The first panic a worker caught in the current pass.
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+/// `threads - 1` persistent workers; the thread that calls [`Pool::run`] is the other.
+pub(crate) struct Pool {
+    shared: Arc<Shared>,
+    workers: Vec<JoinHandle<()>>,
+    /// One pass at a time.
+    busy: Mutex<()>,
+}
+
+impl Pool {
+    /// A pool for `threads` threads (the caller's included): `threads - 1` workers.
+    pub(crate) fn new(threads: usize, spin: Duration) -> std::io::Result<Pool> {
+        let shared = Arc::new(Shared {
+            ctl: AtomicU64::new(0),
+            job: AtomicPtr::new(std::ptr::null_mut()),
+            sleepers: AtomicUsize::new(0),
+            spin_ns: AtomicU64::new(spin.as_nanos().min(u64::MAX as u128) as u64),
+            stop: AtomicBool::new(false),
+            panic: Mutex::new(None),
+        });
+        let mut pool = Pool {
+            shared,
+            workers: Vec::new(),
+            busy: Mutex::new(()),
+        };
+        for i in 1..threads.max(1) {
+            let shared = Arc::clone(&pool.shared);
+            let handle = thread::Builder::new()
+                .name(format!("ys-vector-{i}"))
+                .spawn(move || worker(&shared, i))?;
+            pool.workers.push(handle);
+        }
+        Ok(pool)
+    }
+
+    /// Threads that work on a pass (the caller's included).
+    pub(crate) fn threads(&self) -> usize {
+        self.workers.len() + 1
+    }
+
+    /// How long idle workers spin before they park.
+    pub(crate) fn spin(&self) -> Duration {
+        Duration::from_nanos(self.shared.spin_ns.load(Ordering::Relaxed))
+    }
+
+    /// Sets how long idle workers spin before they park (from their next wait on).
+    pub(crate) fn set_spin(&self, spin: Duration) {
+        let ns = spin.as_nanos().min(u64::MAX as u128) as u64;
+        self.shared.spin_ns.store(ns, Ordering::Relaxed);
+    }
+
+    /// Runs `work` on every item, shared out over the calling thread and the workers:
+    /// each starts on its own share and then helps with the others'. Returns when every
+    /// item is done. A panic in `work` (on any thread) is resumed here once every thread is
+    /// out.
+    pub(crate) fn run<I: Send>(&self, items: Vec<I>, work: impl Fn(I) + Sync) {
+        if self.workers.is_empty() || items.len() <= 1 {
+            return items.into_iter().for_each(work);
+        }
+        let _one_pass = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let n = items.len();
+        let threads = self.threads().min(n);
+        let cells: Vec<Mutex<Option<I>>> = items.into_iter().map(|i| Mutex::new(Some(i))).collect();
+        // Thread `k`'s home: items [k n / threads, (k + 1) n / threads), as (front, back)
+        // packed in one word. It takes from the front; when its home is empty it steals
+        // from the back of the others', so the same envs stay on the same core from one
+        // pass to the next (their games and rows stay in its cache) unless a thread lags.
+        let homes: Vec<AtomicU64> = (0..threads)
+            .map(|k| AtomicU64::new(span(k * n / threads, (k + 1) * n / threads)))
+            .collect();
+        let job = |k: usize| {
+            let k = k % homes.len();
+            let order = (0..homes.len()).map(|j| (k + j) % homes.len());
+            for (j, h) in order.enumerate() {
+                while let Some(i) = take(&homes[h], j == 0) {
+                    let item = cells[i].lock().unwrap_or_else(|p| p.into_inner()).take();
+                    if let Some(item) = item {
+                        work(item);
+                    }
+                }
+            }
+        };
+        let job_ref: &Job<'_> = &job;
+        let sh = &*self.shared;
+        sh.job
+            .store(&job_ref as *const &Job<'_> as *mut (), Ordering::Release);
+        // SeqCst, with the load of `sleepers` after it: a worker about to park either is
+        // counted there or sees this epoch when it checks again (see `wait`).
+        let before = sh.ctl.fetch_add(EPOCH | OPEN, Ordering::SeqCst);
+        debug_assert_eq!(before & (OPEN | ACTIVE), 0, "one pass at a time");
+        if sh.sleepers.load(Ordering::SeqCst) > 0 {
+            for w in &self.workers {
+                w.thread().unpark();
+            }
+        }
+        let mine = catch_unwind(AssertUnwindSafe(|| job_ref(0)));
+        // Close: from now on no worker enters; wait for those inside.
+        let mut c = sh.ctl.fetch_and(!OPEN, Ordering::AcqRel);
+        let mut spins = 0u32;
+        while c & ACTIVE != 0 {
+            spins += 1;
+            if spins < 1 << 12 {
+                std::hint::spin_loop();
+            } else {
+                thread::yield_now();
+            }
+            c = sh.ctl.load(Ordering::Acquire);
+        }
+        sh.job.store(std::ptr::null_mut(), Ordering::Relaxed);
+        if let Err(p) = mine {
+            resume_unwind(p);
+        }
+        let theirs = sh.panic.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(p) = theirs {
+            resume_unwind(p);
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        for w in &self.workers {
+            w.thread().unpark();
+        }
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
+/// `[front, back)` as one word.
+fn span(front: usize, back: usize) -> u64 {
+    (front as u64) | (back as u64) << 32
+}
+
+/// The next item of a home: its front (`own`) or its back (a thief's), `None` when empty.
+fn take(home: &AtomicU64, own: bool) -> Option<usize> {
+    let mut w = home.load(Ordering::Relaxed);
+    loop {
+        let (front, back) = (w & 0xFFFF_FFFF, w >> 32);
+        if front >= back {
+            return None;
+        }
+        let (next, i) = if own {
+            (span(front as usize + 1, back as usize), front)
+        } else {
+            (span(front as usize, back as usize - 1), back - 1)
+        };
+        match home.compare_exchange_weak(w, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(i as usize),
+            Err(now) => w = now,
+        }
+    }
+}
+
+/// A worker: waits for each new pass, enters it if it is still open, works, leaves.
+fn worker(sh: &Shared, index: usize) {
+    let mut seen = sh.ctl.load(Ordering::Acquire) >> 32;
+    while let Some(mut c) = wait(sh, seen) {
+        seen = c >> 32;
+        let entered = loop {
+            if c >> 32 != seen || c & OPEN == 0 {
+                break false;
+            }
+            match sh
+                .ctl
+                .compare_exchange_weak(c, c + 1, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => break true,
+                Err(now) => c = now,
+            }
+        };
+        if !entered {
+            continue;
+        }
+        let p = sh.job.load(Ordering::Acquire) as *const &Job<'static>;
+        // SAFETY: the pass is open and this worker is counted in ACTIVE, so the caller is
+        // still inside `Pool::run`, whose frame holds the `&Job` at `p` and the closure it
+        // points to (stored before the pass opened, with Release; our CAS is Acquire). The
+        // caller returns only after ACTIVE is back to 0, i.e. after the decrement below,
+        // which follows the last use of `job`. The `'static` is never relied on: `job` does
+        // not escape this block.
+        let job: &Job<'_> = unsafe { *p };
+        if let Err(e) = catch_unwind(AssertUnwindSafe(|| job(index))) {
+            let mut slot = sh.panic.lock().unwrap_or_else(|p| p.into_inner());
+            slot.get_or_insert(e);
+        }
+        sh.ctl.fetch_sub(1, Ordering::Release);
+    }
+}
+
+/// Waits until the epoch is no longer `seen` (returns the control word then) or the pool
+/// stops (`None`): polls for `HOT_SPIN`, then polls and yields until the spin time is
+/// over, then parks.
+fn wait(sh: &Shared, seen: u64) -> Option<u64> {
+    let start = Instant::now();
+    let spin = Duration::from_nanos(sh.spin_ns.load(Ordering::Relaxed));
+    let mut polls = 0u32;
+    loop {
+        let c = sh.ctl.load(Ordering::Acquire);
+        if c >> 32 != seen {
+            return Some(c);
+        }
+        if sh.stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        polls = polls.wrapping_add(1);
+        if polls.is_multiple_of(64) {
+            let waited = start.elapsed();
+            if waited >= spin {
+                break;
+            }
+            if waited >= HOT_SPIN {
+                thread::yield_now();
+                continue;
+            }
+        }
+        std::hint::spin_loop();
+    }
+    sh.sleepers.fetch_add(1, Ordering::SeqCst);
+    let out = loop {
+        let c = sh.ctl.load(Ordering::SeqCst);
+        if c >> 32 != seen {
+            break Some(c);
+        }
+        if sh.stop.load(Ordering::SeqCst) {
+            break None;
+        }
+        thread::park();
+    };
+    sh.sleepers.fetch_sub(1, Ordering::SeqCst);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU32;
+
+    #[test]
+    fn every_item_once_at_any_thread_count_and_spin() {
+        for threads in [1, 2, 3, 8] {
+            for spin in [Duration::ZERO, Duration::from_micros(200)] {
+                let pool = Pool::new(threads, spin).unwrap();
+                assert_eq!(pool.threads(), threads);
+                for round in 0..200 {
+                    let n = round % 37;
+                    let hits: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+                    pool.run((0..n).collect(), |i| {
+                        hits[i].fetch_add(1, Ordering::Relaxed);
+                    });
+                    assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+                    if round % 50 == 0 {
+                        // Let the workers park, so the next pass wakes them.
+                        thread::sleep(Duration::from_millis(2));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn borrowed_mutable_chunks() {
+        let pool = Pool::new(4, DEFAULT_SPIN).unwrap();
+        let mut v = vec![0u64; 1000];
+        for k in 1..50u64 {
+            pool.run(v.chunks_mut(7).collect(), |c| {
+                for x in c {
+                    *x += k;
+                }
+            });
+        }
+        assert!(v.iter().all(|&x| x == (1..50).sum::<u64>()));
+    }
+
+    #[test]
+    fn a_panic_in_any_thread_reaches_the_caller_and_the_pool_still_works() {
+        let pool = Pool::new(3, Duration::from_micros(100)).unwrap();
+        for bad in [0usize, 5, 63] {
+            let r = catch_unwind(AssertUnwindSafe(|| {
+                pool.run((0..64).collect(), |i| {
+                    if i == bad {
+                        panic!("item {i}");
+                    }
+                })
+            }));
+            let msg = r.unwrap_err();
+            assert_eq!(
+                msg.downcast_ref::<String>().map(String::as_str),
+                Some(&*format!("item {bad}"))
+            );
+        }
+        let sum = AtomicUsize::new(0);
+        pool.run((0..64).collect(), |i| {
+            sum.fetch_add(i, Ordering::Relaxed);
+        });
+        assert_eq!(sum.into_inner(), 63 * 64 / 2);
+    }
+
+    #[test]
+    fn drop_stops_parked_and_spinning_workers() {
+        for spin in [Duration::ZERO, Duration::from_secs(10)] {
+            let pool = Pool::new(4, spin).unwrap();
+            pool.run((0..10).collect(), |_| {});
+            drop(pool);
+        }
+    }
+}

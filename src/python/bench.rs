@@ -1,0 +1,143 @@
+//! Benchmark functions for `benches/*.py`, compiled only with the `bench` feature (so the
+//! released wheel does not carry them): `maturin develop --release --features bench`.
+
+use pyo3::prelude::*;
+
+use crate::rl::observation::{encode, observation_size, write_mask_bool, ObsValue};
+use crate::rules::config::{GameConfig, Variant};
+use crate::rules::state::State;
+
+/// A variant name for the benchmark functions (ValueError listing the valid names).
+fn bench_variant(name: &str) -> PyResult<Variant> {
+    name.parse().map_err(|e: crate::error::ConfigError| {
+        pyo3::exceptions::PyValueError::new_err(e.to_string())
+    })
+}
+
+/// ``bench_random_playouts(variant, seconds, seed=0)``: plays uniformly random games of
+/// ``variant`` in Rust on one thread (GIL released) for at least ``seconds``; returns
+/// ``(games, decisions, elapsed_seconds)``. For benchmarks (``benches/compare_peers.py``).
+#[pyfunction]
+#[pyo3(signature = (variant, seconds, seed = 0))]
+fn bench_random_playouts(
+    py: Python<'_>,
+    variant: &str,
+    seconds: f64,
+    seed: u64,
+) -> PyResult<(u64, u64, f64)> {
+    let v = bench_variant(variant)?;
+    let s = py.allow_threads(|| crate::arena::random_playouts(v, seconds, seed));
+    Ok((s.games, s.decisions, s.seconds))
+}
+
+/// ``bench_step_parts(variant, seconds, dtype="uint8", num_games=1024)``: the work of one
+/// VectorEnv step per env done by hand on one thread (GIL released) for at least
+/// ``seconds``: random legal action, ``apply``, a new game when one ends, the mover's
+/// observation and mask written to its row. Returns ``(decisions, elapsed_seconds)``: the
+/// yardstick of the VectorEnv's own cost (``benches/python_speed.py``).
+#[pyfunction]
+#[pyo3(signature = (variant, seconds, dtype = "uint8", num_games = 1024))]
+fn bench_step_parts(
+    py: Python<'_>,
+    variant: &str,
+    seconds: f64,
+    dtype: &str,
+    num_games: usize,
+) -> PyResult<(u64, f64)> {
+    use rand_core::{RngCore, SeedableRng};
+    fn run<T: ObsValue>(v: Variant, seconds: f64, n: usize) -> (u64, f64) {
+        let mut games: Vec<State> = (0..n as u64)
+            .map(|s| State::new(GameConfig::new(v, s)))
+            .collect();
+        let mut obs = vec![T::ZERO; n * observation_size(v)];
+        let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+        let (mut next_seed, mut decisions) = (n as u64, 0);
+        let start = std::time::Instant::now();
+        while decisions == 0 || start.elapsed().as_secs_f64() < seconds {
+            decisions += yardstick_pass(
+                &mut games,
+                &mut obs,
+                &mut mask,
+                || rng.next_u32(),
+                &mut next_seed,
+            );
+        }
+        (decisions, start.elapsed().as_secs_f64())
+    }
+    let v = bench_variant(variant)?;
+    let n = num_games.max(1);
+    match dtype {
+        "uint8" => Ok(py.allow_threads(|| run::<u8>(v, seconds, n))),
+        "float32" => Ok(py.allow_threads(|| run::<f32>(v, seconds, n))),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
+        ))),
+    }
+}
+
+/// ``bench_arena(variant, bots, games, threads)``: runs a duplicate arena in Rust (GIL
+/// released) with ``bots`` (a list of bot names, one per side) on ``threads`` threads (0 =
+/// one per core); returns ``(games, decisions, elapsed_seconds)``. For benchmarks.
+#[pyfunction]
+fn bench_arena(
+    py: Python<'_>,
+    variant: &str,
+    bots: Vec<String>,
+    games: u64,
+    threads: usize,
+) -> PyResult<(u64, u64, f64)> {
+    let v = bench_variant(variant)?;
+    let names: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let mut config = crate::arena::ArenaConfig::new(v, &names, games, 1);
+    config.threads = threads;
+    let report = py
+        .allow_threads(|| crate::arena::run_arena(&config, &|| {}))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    Ok((
+        report.summary.games,
+        report.summary.decisions,
+        report.timing.seconds,
+    ))
+}
+
+/// The work a VectorEnv step does per env, by hand and without the batch machinery: the
+/// yardstick of the VectorEnv's own cost (`benches/python_speed.py`; `benches/engine.rs`
+/// has the same loop). For each game: a random legal action (`pick`), `apply`, a new game
+/// (seed `*next_seed`, then incremented) when it ends, the mover's observation into its row
+/// of `obs` and its mask into its row of `mask`. Returns the decisions made (one per game).
+fn yardstick_pass<T: ObsValue>(
+    games: &mut [State],
+    obs: &mut [T],
+    mask: &mut [bool],
+    mut pick: impl FnMut() -> u32,
+    next_seed: &mut u64,
+) -> u64 {
+    let Some(first) = games.first() else { return 0 };
+    let v = first.variant();
+    let (d, a) = (observation_size(v), first.config().num_actions());
+    let rows = obs.chunks_exact_mut(d).zip(mask.chunks_exact_mut(a));
+    for (s, (o, m)) in games.iter_mut().zip(rows) {
+        s.apply(s.legal_actions().pick(pick()).expect("a legal action"))
+            .expect("legal");
+        if s.is_over() {
+            *s = State::new(GameConfig {
+                seed: *next_seed,
+                ..*s.config()
+            });
+            *next_seed += 1;
+        }
+        let view = s.view(s.current_player().expect("a new game has a mover"));
+        encode(&view, o);
+        write_mask_bool(view.legal_actions(), m);
+    }
+    games.len() as u64
+}
+
+/// Adds the benchmark functions to `_core`.
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(bench_random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_arena, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_step_parts, m)?)?;
+    Ok(())
+}

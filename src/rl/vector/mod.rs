@@ -1,0 +1,920 @@
+//! Many games stepped together: the pure-Rust core behind Python's `VectorEnv`.
+//!
+//! [`VecCore`] owns `num_envs` games, their bots and a small fork-join pool of
+//! `num_threads` threads (the calling one included: `crate::pool`). [`VecCore::reset`] and
+//! [`VecCore::step`] write one row per env into caller-provided buffers, one per output of
+//! the [`outputs`] table (observations, legal masks, rewards, end flags, seat to move, and
+//! optionally state tensors); finished games are reset automatically.
+//! [`VecCore::bot_actions`] asks each env's bots for its pending decision. [`Pipeline`]
+//! steps groups of envs in the background (send/receive, as EnvPool does). The Python
+//! class (`src/python/vector.rs`, feature `python`) hands them numpy arrays; Rust users and
+//! benchmarks can hand them [`Outputs::owned`] vectors.
+//!
+//! Determinism: env `i` of a core is env `env_offset + i` of the seed derivation. Its
+//! `d`-th deal since the last seeded reset is dealt from `vector_seed(seed, env, d, 0)`
+//! (in `rng.rs`), its learner seat (or team, when drawn) is `vector_seed(seed, env, d, 99)`
+//! modulo the seats (teams), and its bots are reseeded from `vector_seed(seed, env, d, 1 +
+//! seat)` at every new deal. A game that ends moves the env to its next deal, and so does
+//! a reset without a seed (the stream continues, as Gymnasium's `reset()` does); a reset
+//! with a seed starts every env at deal 0 of that seed (a new core is at deal 0 of its
+//! seed until its first reset). So every env's trajectory depends only on the master seed,
+//! the resets and its own actions — never on the thread count, on how the pool splits the
+//! work, or on how a [`Pipeline`] groups the envs.
+//!
+//! ```
+//! use yokai_septet::vector::{Extras, Outputs, Shared, VecCore};
+//! use yokai_septet::{GameConfig, Variant};
+//!
+//! let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 7);
+//! let mut core = VecCore::new(shared, 8, &["random"; 4], 1).unwrap();
+//! let mut out = Outputs::<_, f32>::owned(&core.layout(Extras::default()));
+//! core.reset(None, out.as_slices());
+//! for _ in 0..100 {
+//!     let actions = core.bot_actions();
+//!     core.step(&actions, out.as_slices()).unwrap();
+//! }
+//! ```
+
+mod outputs;
+mod pipeline;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub use outputs::{
+    widths, Build, Dtype, Elem, Extras, Family, Layout, Map, MapMut, MapRef, Output, OutputSpec,
+    Outputs, Owned, Pair, Per, Slices, Visit, NUM_OUTPUTS, OUTPUTS,
+};
+pub use pipeline::{Batch, Pipeline, PipelineError};
+
+use crate::bots::{bot_for_variant, Bot, BotError};
+use crate::cards::{side_mask, Card};
+use crate::error::IllegalAction;
+use crate::pool::Pool;
+use crate::rl::learner::bots_until_turn_of;
+use crate::rl::observation::{encode, write_mask_bool, ObsValue};
+use crate::rl::reward::{rewards, RewardMode};
+use crate::rl::state_tensor::encode_state;
+use crate::rng::vector_seed;
+use crate::rules::config::GameConfig;
+use crate::rules::state::State;
+
+/// Who the caller plays in every env.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Learner {
+    /// Every seat: the caller decides for whichever seat is to move, and the reward row
+    /// holds one reward per seat.
+    SelfPlay,
+    /// One seat (`None`: drawn per deal); the bots play the others, and the reward row is
+    /// that seat's.
+    Seat(Option<u8>),
+    /// One team of a 4-player variant: side 0 (seats 0 and 2) or 1 (seats 1 and 3), or
+    /// `None`: drawn per deal. The caller decides for whichever of its seats is to move
+    /// (the observation is that seat's); the bots play the other team; the reward row is
+    /// the team's.
+    Team(Option<u8>),
+}
+
+/// What every env shares.
+#[derive(Clone, Copy, Debug)]
+pub struct Shared {
+    /// The game's configuration; its `seed` is ignored (each deal derives its own).
+    pub config: GameConfig,
+    /// The master seed.
+    pub seed: u64,
+    /// Who the caller plays.
+    pub learner: Learner,
+    /// How rewards are computed.
+    pub reward: RewardMode,
+    /// Env `i` of the core is env `env_offset + i` of the seed derivation (so that several
+    /// cores can together step the envs of one larger, master-seeded batch).
+    pub env_offset: u64,
+}
+
+impl Shared {
+    /// Self-play with win rewards and no env offset.
+    pub fn self_play(config: GameConfig, seed: u64) -> Shared {
+        Shared {
+            config,
+            seed,
+            learner: Learner::SelfPlay,
+            reward: RewardMode::Win,
+            env_offset: 0,
+        }
+    }
+
+    /// Reward values per env row: one per seat (self-play), else 1.
+    pub fn reward_width(&self) -> usize {
+        match self.learner {
+            Learner::SelfPlay => self.config.num_players(),
+            Learner::Seat(_) | Learner::Team(_) => 1,
+        }
+    }
+}
+
+/// One env: its game, deal and episode counters, learner seat (or team) and bots.
+pub struct Slot {
+    index: u64,
+    /// Which deal of the env's stream the game is (since the last seeded reset).
+    deal: u64,
+    /// Episodes finished since the last reset.
+    episode: u64,
+    state: State,
+    /// The seat (learner mode) or side (team mode) the caller plays; unused in self-play.
+    learner: u8,
+    /// One bot per seat, reseeded at every deal. Learner modes: the opponents (the
+    /// learner's seats' bots are idle); self-play: what `bot_actions` asks.
+    bots: Vec<Box<dyn Bot>>,
+}
+
+/// Which deal a reset starts ([`Op::Reset`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Deal {
+    /// Deal 0 (a seeded reset).
+    First,
+    /// The current one again (a new core's first reset).
+    Same,
+    /// The next one (a reset without a seed).
+    Next,
+}
+
+/// What a pass does to each env.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    Reset(Deal),
+    /// Applies the env's action (checked), then as [`Slot::step`].
+    Step,
+}
+
+impl Slot {
+    /// The game in progress.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Episodes this env has finished since the last reset.
+    pub fn episode(&self) -> u64 {
+        self.episode
+    }
+
+    /// Which deal of its stream the env's game is, since the last seeded reset.
+    pub fn deal(&self) -> u64 {
+        self.deal
+    }
+
+    /// This env's index in the seed derivation (`env_offset` + its position).
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The learner's seat (one-seat mode), or the seat to move (`-1`: none; self-play and
+    /// team mode).
+    pub fn learner_seat(&self, sh: &Shared) -> i64 {
+        match sh.learner {
+            Learner::Seat(_) => self.learner as i64,
+            Learner::SelfPlay | Learner::Team(_) => {
+                self.state.current_player().map_or(-1, |p| p as i64)
+            }
+        }
+    }
+
+    /// The action this env's bot for the seat to move would choose (nothing is applied);
+    /// `None` when no decision is pending.
+    pub fn bot_action(&mut self) -> Option<Card> {
+        let p = self.state.current_player()?;
+        Some(self.bots[p].act(&self.state.view(p)))
+    }
+
+    /// This env's position in its core (its index less the offset).
+    fn position(&self, sh: &Shared) -> usize {
+        self.index.wrapping_sub(sh.env_offset) as usize
+    }
+
+    /// The seats the caller plays (all of them in self-play).
+    fn learner_seats_mask(&self, sh: &Shared) -> u8 {
+        match sh.learner {
+            Learner::SelfPlay => 0xF,
+            Learner::Seat(_) => 1 << self.learner,
+            Learner::Team(_) => side_mask(sh.config.variant, self.learner as usize),
+        }
+    }
+
+    /// Starts the game of the env's current deal.
+    fn deal_game(&mut self, sh: &Shared) {
+        let mut config = sh.config;
+        let (seed, i, d) = (sh.seed, self.index, self.deal);
+        config.seed = vector_seed(seed, i, d, 0);
+        self.state = State::new(config);
+        let draw = |k: u64| (vector_seed(seed, i, d, 99) % k) as u8;
+        self.learner = match sh.learner {
+            Learner::SelfPlay => 0,
+            Learner::Seat(Some(s)) | Learner::Team(Some(s)) => s,
+            Learner::Seat(None) => draw(config.num_players() as u64),
+            Learner::Team(None) => draw(2),
+        };
+        for (p, b) in self.bots.iter_mut().enumerate() {
+            b.reseed(vector_seed(seed, i, d, 1 + p as u64));
+        }
+    }
+
+    /// Lets the bots move until one of the learner's seats is to move or the game is
+    /// over, adding every seat's rewards to `acc`.
+    fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
+        if matches!(sh.learner, Learner::SelfPlay) {
+            return;
+        }
+        let mine = self.learner_seats_mask(sh);
+        let bots = &mut self.bots;
+        bots_until_turn_of(
+            &mut self.state,
+            mine,
+            sh.reward,
+            |p, view| bots[p].act(view),
+            |r| add(acc, *r),
+        );
+    }
+
+    /// The seat whose observation is written: the learner's seat, or the seat to move.
+    fn observer(&self, sh: &Shared) -> usize {
+        match sh.learner {
+            Learner::Seat(_) => self.learner as usize,
+            Learner::SelfPlay => self.state.current_player().unwrap_or(0),
+            Learner::Team(_) => self.state.current_player().unwrap_or(self.learner as usize),
+        }
+    }
+
+    /// Writes the env's row of every output but the reward and end flags.
+    fn write<T: ObsValue + Elem>(&self, sh: &Shared, row: &mut Outputs<Slices<'_>, T>) {
+        let view = self.state.view(self.observer(sh));
+        encode(&view, row.obs);
+        write_mask_bool(view.legal_actions(), row.mask);
+        row.to_play[0] = self.state.current_player().map_or(-1, |p| p as i64);
+        if !row.state.is_empty() {
+            encode_state(&self.state, row.state);
+        }
+        if let Some(id) = row.env_id.first_mut() {
+            *id = self.position(sh) as i64;
+        }
+    }
+
+    fn reset_row<T: ObsValue + Elem>(
+        &mut self,
+        sh: &Shared,
+        deal: Deal,
+        row: &mut Outputs<Slices<'_>, T>,
+    ) {
+        self.deal = match deal {
+            Deal::First => 0,
+            Deal::Same => self.deal,
+            Deal::Next => self.deal + 1,
+        };
+        self.episode = 0;
+        self.deal_game(sh);
+        self.run_bots(sh, &mut [0f32; 4]);
+        row.reward.fill(0.0);
+        row.terminated[0] = false;
+        row.truncated[0] = false;
+        self.write(sh, row);
+    }
+
+    /// Applies `action` (already checked legal), runs the bots, moves to the next deal at
+    /// the episode's end.
+    fn step<T: ObsValue + Elem>(
+        &mut self,
+        sh: &Shared,
+        action: u8,
+        row: &mut Outputs<Slices<'_>, T>,
+    ) {
+        let mut acc = [0f32; 4];
+        let card = Card::new(action).expect("checked");
+        let out = self.state.apply(card).expect("checked legal");
+        add(&mut acc, rewards(sh.reward, &out, &self.state));
+        self.run_bots(sh, &mut acc);
+        match sh.learner {
+            // A team's seats share their side's reward; seat `side` is on side `side`.
+            Learner::Seat(_) | Learner::Team(_) => row.reward[0] = acc[self.learner as usize],
+            Learner::SelfPlay => row.reward.copy_from_slice(&acc[..row.reward.len()]),
+        }
+        row.terminated[0] = crate::rl::reward::terminated(&self.state);
+        row.truncated[0] = crate::rl::reward::truncated(&self.state);
+        if self.state.is_over() {
+            self.episode += 1;
+            self.deal += 1;
+            self.deal_game(sh);
+            self.run_bots(sh, &mut [0f32; 4]);
+        }
+        self.write(sh, row);
+    }
+}
+
+#[inline]
+fn add(acc: &mut [f32; 4], r: [f32; 4]) {
+    for (a, x) in acc.iter_mut().zip(r) {
+        *a += x;
+    }
+}
+
+/// `Err` naming the first env of `slots` (numbered from `first`) whose action is not
+/// legal there, with the reason [`State::apply_action`] gives.
+fn check_range(slots: &[Slot], actions: &[i64], first: usize) -> Result<(), StepError> {
+    for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
+        let legal = slot.state.legal_actions();
+        if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
+            // The quick test above only filters: the engine's own check, on a copy, says
+            // whether and why the action is illegal.
+            let mut probe = slot.state;
+            if let Err(action) = probe.apply_action(a as i128) {
+                return Err(StepError::Illegal {
+                    env: first + i,
+                    action,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A run of consecutive envs, their actions (empty for a reset) and their rows: the unit
+/// of parallel work.
+struct Chunk<'s, 'o, T: ObsValue + Elem> {
+    slots: &'s mut [Slot],
+    actions: &'s [i64],
+    outs: Outputs<Slices<'o>, T>,
+}
+
+impl<T: ObsValue + Elem> Chunk<'_, '_, T> {
+    fn run(self, sh: &Shared, widths: &[usize; NUM_OUTPUTS], op: Op) {
+        let mut outs = self.outs;
+        for (k, slot) in self.slots.iter_mut().enumerate() {
+            let mut row = outs.take_row(widths);
+            match op {
+                Op::Reset(deal) => slot.reset_row(sh, deal, &mut row),
+                Op::Step => slot.step(sh, self.actions[k] as u8, &mut row),
+            }
+        }
+    }
+}
+
+/// Runs `op` on every env of `slots` (with `actions`, one per env, for a step), writing
+/// each env's row of `outs`: chunks of `chunk_len` envs shared out over the pool.
+///
+/// Panics if a buffer has the wrong size.
+fn pass<T: ObsValue + Elem>(
+    pool: &Pool,
+    sh: &Shared,
+    slots: &mut [Slot],
+    actions: &[i64],
+    outs: Outputs<Slices<'_>, T>,
+    chunk_len: usize,
+    op: Op,
+) {
+    let layout = outs.layout(sh, slots.len());
+    let ch = chunk_len.max(1);
+    let mut chunks = Vec::with_capacity(slots.len().div_ceil(ch));
+    let (mut slots, mut actions, mut outs) = (slots, actions, outs);
+    while slots.len() > ch {
+        let (s0, s1) = slots.split_at_mut(ch);
+        let (a0, a1) = actions.split_at(ch.min(actions.len()));
+        let (o0, o1) = outs.split_at(ch, &layout.widths);
+        chunks.push(Chunk {
+            slots: s0,
+            actions: a0,
+            outs: o0,
+        });
+        (slots, actions, outs) = (s1, a1, o1);
+    }
+    chunks.push(Chunk {
+        slots,
+        actions,
+        outs,
+    });
+    let widths = layout.widths;
+    pool.run(chunks, |c| c.run(sh, &widths, op));
+}
+
+/// The first illegal action of a batch, checked in parallel over `pool` (nothing is
+/// changed; `&mut`: the bots make an env `Send` but not `Sync`).
+fn check_actions(
+    pool: &Pool,
+    slots: &mut [Slot],
+    actions: &[i64],
+    chunk_len: usize,
+) -> Result<(), StepError> {
+    if actions.len() != slots.len() {
+        return Err(StepError::Length {
+            expected: slots.len(),
+            got: actions.len(),
+        });
+    }
+    let ch = chunk_len.max(1);
+    let first: Mutex<Option<StepError>> = Mutex::new(None);
+    let items = slots.chunks_mut(ch).zip(actions.chunks(ch)).enumerate();
+    pool.run(items.collect(), |(k, (s, a))| {
+        if let Err(e) = check_range(s, a, k * ch) {
+            let mut f = first.lock().unwrap_or_else(|p| p.into_inner());
+            // Keep the lowest env index, whichever thread finds what first.
+            if f.as_ref().is_none_or(|g| g.env() > e.env()) {
+                *f = Some(e);
+            }
+        }
+    });
+    match first.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Envs per unit of parallel work: about eight units per thread (so a thread that falls
+/// behind is helped), but never fewer than 16 envs (so scheduling stays cheap next to
+/// the work). Each thread starts on its own eighth of the chunks, the same envs every
+/// pass (see `crate::pool`).
+fn chunk_len(num_envs: usize, num_threads: usize) -> usize {
+    (num_envs / (8 * num_threads)).max(16)
+}
+
+/// Why [`VecCore::new`] failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VecCoreError {
+    /// A name in `opponents` is not a bot.
+    Bot(BotError),
+    /// `opponents` does not name one bot per seat.
+    Opponents { given: usize, seats: usize },
+    /// The fixed learner seat is not a seat of the variant.
+    LearnerSeat { seat: u8, seats: usize },
+    /// Team mode in a variant without teams, or a side that is not 0 or 1.
+    LearnerTeam { side: Option<u8>, teams: bool },
+    /// The pool's threads could not start.
+    ThreadPool(String),
+}
+
+impl std::fmt::Display for VecCoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VecCoreError::Bot(e) => e.fmt(f),
+            VecCoreError::Opponents { given, seats } => write!(
+                f,
+                "opponents lists {given} names, expected one per seat ({seats})"
+            ),
+            VecCoreError::LearnerSeat { seat, seats } => write!(
+                f,
+                "learner_seat {seat} is out of range: seats are 0..{}",
+                seats - 1
+            ),
+            VecCoreError::LearnerTeam { teams: false, .. } => {
+                write!(f, "learner_team needs a 4-player variant (3p has no teams)")
+            }
+            VecCoreError::LearnerTeam { side, .. } => write!(
+                f,
+                "learner_team {} is out of range: teams are 0 (seats 0, 2) and 1 (seats 1, 3)",
+                side.map_or("None".into(), |s| s.to_string())
+            ),
+            VecCoreError::ThreadPool(e) => write!(f, "cannot start the thread pool: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for VecCoreError {}
+
+/// Why [`VecCore::step`] refused a batch of actions (nothing changed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepError {
+    /// Not one action per env.
+    Length { expected: usize, got: usize },
+    /// The first env whose action is not legal there, and why.
+    Illegal { env: usize, action: IllegalAction },
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StepError::Length { expected, got } => {
+                write!(f, "expected {expected} actions (one per env), got {got}")
+            }
+            StepError::Illegal { env, action } => {
+                write!(f, "illegal action in env {env}: {action}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StepError {}
+
+impl StepError {
+    /// The env it names (0 for a wrong length).
+    fn env(&self) -> usize {
+        match self {
+            StepError::Length { .. } => 0,
+            StepError::Illegal { env, .. } => *env,
+        }
+    }
+
+    /// The same error with env indices numbered from `first`.
+    fn offset(self, first: usize) -> StepError {
+        match self {
+            StepError::Illegal { env, action } => StepError::Illegal {
+                env: env + first,
+                action,
+            },
+            e => e,
+        }
+    }
+}
+
+/// `num_envs` games stepped together by `num_threads` threads: the caller's and a pool's.
+pub struct VecCore {
+    shared: Shared,
+    slots: Vec<Slot>,
+    /// `num_threads - 1` workers (none for one thread): the calling thread is the other.
+    pool: Arc<Pool>,
+    /// Envs per unit of parallel work.
+    chunk_len: usize,
+    /// No reset yet: the first one (seeded or not) deals deal 0.
+    fresh: bool,
+}
+
+impl VecCore {
+    /// `num_envs` envs (env `i` is env `shared.env_offset + i` of the seed derivation),
+    /// with one bot per seat named by `opponents` (learner modes: the opponents; self-play:
+    /// what [`bot_actions`](Self::bot_actions) asks), stepped by `num_threads` threads.
+    /// Call [`reset`](Self::reset) before the first step.
+    pub fn new<S: AsRef<str>>(
+        shared: Shared,
+        num_envs: usize,
+        opponents: &[S],
+        num_threads: usize,
+    ) -> Result<VecCore, VecCoreError> {
+        let seats = shared.config.num_players();
+        match shared.learner {
+            Learner::Seat(Some(seat)) if seat as usize >= seats => {
+                return Err(VecCoreError::LearnerSeat { seat, seats })
+            }
+            Learner::Team(side) => {
+                let teams = shared.config.variant.has_teams();
+                if !teams || side.is_some_and(|s| s > 1) {
+                    return Err(VecCoreError::LearnerTeam { side, teams });
+                }
+            }
+            _ => {}
+        }
+        if opponents.len() != seats {
+            return Err(VecCoreError::Opponents {
+                given: opponents.len(),
+                seats,
+            });
+        }
+        let mut slots = Vec::with_capacity(num_envs);
+        for i in 0..num_envs {
+            let bots = opponents
+                .iter()
+                .map(|name| bot_for_variant(name.as_ref(), 0, shared.config.variant))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(VecCoreError::Bot)?;
+            slots.push(Slot {
+                index: shared.env_offset.wrapping_add(i as u64),
+                deal: 0,
+                episode: 0,
+                state: State::new(shared.config),
+                learner: 0,
+                bots,
+            });
+        }
+        let pool = Pool::new(num_threads.max(1), crate::pool::DEFAULT_SPIN)
+            .map_err(|e| VecCoreError::ThreadPool(e.to_string()))?;
+        Ok(VecCore {
+            shared,
+            slots,
+            pool: Arc::new(pool),
+            chunk_len: chunk_len(num_envs, num_threads.max(1)),
+            fresh: true,
+        })
+    }
+
+    /// What every env shares.
+    pub fn shared(&self) -> &Shared {
+        &self.shared
+    }
+
+    /// Number of envs.
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Threads that step the envs (the caller's included).
+    pub fn num_threads(&self) -> usize {
+        self.pool.threads()
+    }
+
+    /// How long the pool's idle workers keep polling for the next pass before they park
+    /// (default 5 ms; see docs/vector.md, "Threads").
+    pub fn spin(&self) -> Duration {
+        self.pool.spin()
+    }
+
+    /// Sets [`spin`](Self::spin).
+    pub fn set_spin(&self, spin: Duration) {
+        self.pool.set_spin(spin)
+    }
+
+    /// The sizes of the buffers a pass over every env writes, with the optional outputs
+    /// `extras` asks for.
+    pub fn layout(&self, extras: Extras) -> Layout {
+        Layout::new(&self.shared, self.slots.len(), extras)
+    }
+
+    /// Every env, in order.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// Env `i`, if there is one.
+    pub fn slot(&self, i: usize) -> Option<&Slot> {
+        self.slots.get(i)
+    }
+
+    /// The learner's seat in each env (one-seat mode), or the seat to move (self-play and
+    /// team mode).
+    pub fn learner_seats(&self) -> Vec<i64> {
+        let sh = &self.shared;
+        self.slots.iter().map(|s| s.learner_seat(sh)).collect()
+    }
+
+    /// Episodes finished by each env since the last reset.
+    pub fn episodes(&self) -> Vec<u64> {
+        self.slots.iter().map(|s| s.episode).collect()
+    }
+
+    /// Resets every env (episode counters restart at 0), lets the bots move up to the
+    /// learner's first decision, and writes the first rows (rewards and flags 0). With a
+    /// seed: it becomes the master seed and every env starts at deal 0 of its stream (so
+    /// the same seed replays the same games); without: every env moves on to its next deal
+    /// (a new core's first reset deals deal 0).
+    ///
+    /// Panics if a buffer has the wrong size.
+    pub fn reset<T: ObsValue + Elem>(&mut self, seed: Option<u64>, outs: Outputs<Slices<'_>, T>) {
+        let deal = self.next_reset(seed);
+        pass(
+            &self.pool,
+            &self.shared,
+            &mut self.slots,
+            &[],
+            outs,
+            self.chunk_len,
+            Op::Reset(deal),
+        );
+    }
+
+    /// Makes the next reset without a seed deal the current games again, as a new core's
+    /// first reset does (the Python class resets once to fill its buffers, and the caller's
+    /// first `reset()` must still deal the seed's first games).
+    #[cfg_attr(not(feature = "python"), allow(dead_code))]
+    pub(crate) fn keep_fresh(&mut self) {
+        self.fresh = true;
+    }
+
+    /// The deal a reset with `seed` starts (setting the seed).
+    fn next_reset(&mut self, seed: Option<u64>) -> Deal {
+        let deal = match seed {
+            Some(s) => {
+                self.shared.seed = s;
+                Deal::First
+            }
+            None if self.fresh => Deal::Same,
+            None => Deal::Next,
+        };
+        self.fresh = false;
+        deal
+    }
+
+    /// `Err` for a batch that is not one legal action per env (the first illegal one is
+    /// named, with the reason [`State::apply_action`] gives). Checked in parallel.
+    pub fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
+        check_actions(&self.pool, &mut self.slots, actions, self.chunk_len)
+    }
+
+    /// Applies one action per env (a card id: the learner's decision, or in self-play the
+    /// decision of the seat to move), then in parallel lets the bots move, resets finished
+    /// games (the row's flags and rewards describe the step that ended them; its
+    /// observation is the new game's) and writes every row. Every action is checked first,
+    /// in parallel: if any is illegal, nothing changes.
+    ///
+    /// Panics if a buffer has the wrong size.
+    pub fn step<T: ObsValue + Elem>(
+        &mut self,
+        actions: &[i64],
+        outs: Outputs<Slices<'_>, T>,
+    ) -> Result<(), StepError> {
+        self.check_actions(actions)?;
+        self.step_checked(actions, outs);
+        Ok(())
+    }
+
+    /// [`step`](Self::step) for actions that passed [`check_actions`](Self::check_actions)
+    /// with no change to the core since (an illegal action panics).
+    pub(crate) fn step_checked<T: ObsValue + Elem>(
+        &mut self,
+        actions: &[i64],
+        outs: Outputs<Slices<'_>, T>,
+    ) {
+        assert_eq!(actions.len(), self.slots.len(), "one action per env");
+        pass(
+            &self.pool,
+            &self.shared,
+            &mut self.slots,
+            actions,
+            outs,
+            self.chunk_len,
+            Op::Step,
+        );
+    }
+
+    /// The action each env's bots choose for its pending decision (`-1` where none is
+    /// pending; nothing is applied). In self-play the bot of the seat to move decides, in
+    /// the learner modes the bot of that seat. Bots are reseeded from the master seed at
+    /// every deal, so stepping with these actions is deterministic.
+    pub fn bot_actions(&mut self) -> Vec<i64> {
+        let mut out = vec![-1i64; self.slots.len()];
+        let ch = self.chunk_len;
+        let items = self.slots.chunks_mut(ch).zip(out.chunks_mut(ch));
+        self.pool.run(items.collect(), |(slots, out)| {
+            for (s, o) in slots.iter_mut().zip(out) {
+                *o = s.bot_action().map_or(-1, |c| c.id() as i64);
+            }
+        });
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::config::Variant;
+
+    fn run(threads: usize, learner: Learner, offset: u64) -> (Vec<f32>, Vec<u64>) {
+        let mut shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 5);
+        shared.learner = learner;
+        shared.env_offset = offset;
+        let mut core = VecCore::new(shared, 40, &["random"; 4], threads).unwrap();
+        let mut b = Outputs::<_, f32>::owned(&core.layout(Extras::default()));
+        core.reset(None, b.as_slices());
+        let mut obs = Vec::new();
+        for _ in 0..300 {
+            let acts = core.bot_actions();
+            core.step(&acts, b.as_slices()).unwrap();
+            obs.extend_from_slice(&b.obs[..64]);
+            obs.extend_from_slice(&b.reward);
+        }
+        (obs, core.episodes())
+    }
+
+    const MODES: [Learner; 5] = [
+        Learner::SelfPlay,
+        Learner::Seat(None),
+        Learner::Seat(Some(2)),
+        Learner::Team(Some(1)),
+        Learner::Team(None),
+    ];
+
+    #[test]
+    fn deterministic_at_any_thread_count() {
+        for learner in MODES {
+            let a = run(1, learner, 0);
+            assert_eq!(a, run(3, learner, 0));
+            assert!(a.1.iter().all(|&e| e > 0), "every env finished a game");
+        }
+    }
+
+    #[test]
+    fn offset_changes_the_deals() {
+        assert_ne!(
+            run(1, Learner::SelfPlay, 0),
+            run(1, Learner::SelfPlay, 1000)
+        );
+    }
+
+    #[test]
+    fn team_mode_plays_only_the_teams_seats() {
+        for side in [0u8, 1] {
+            let mut shared = Shared::self_play(GameConfig::new(Variant::Seal, 0), 3);
+            shared.learner = Learner::Team(Some(side));
+            let mut core = VecCore::new(shared, 6, &["random"; 4], 2).unwrap();
+            let mut b = Outputs::<_, u8>::owned(&core.layout(Extras::default()));
+            core.reset(None, b.as_slices());
+            for _ in 0..200 {
+                assert!(
+                    b.to_play.iter().all(|&p| p as u8 % 2 == side),
+                    "{:?}",
+                    b.to_play
+                );
+                assert_eq!(b.reward.len(), 6);
+                let acts = core.bot_actions();
+                core.step(&acts, b.as_slices()).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn resets_continue_the_stream_and_a_seed_replays_it() {
+        let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 9);
+        let mut core = VecCore::new(shared, 3, &["random"; 4], 1).unwrap();
+        let mut b = Outputs::<_, u8>::owned(&core.layout(Extras::default()));
+        let mut seeds = |core: &mut VecCore, seed| {
+            core.reset(seed, b.as_slices());
+            let s: Vec<u64> = core
+                .slots()
+                .iter()
+                .map(|s| s.state().config().seed)
+                .collect();
+            s
+        };
+        let first = seeds(&mut core, None); // a new core's first reset: deal 0
+        let next = seeds(&mut core, None);
+        assert_ne!(first, next, "a reset without a seed deals new games");
+        assert_ne!(next, seeds(&mut core, None));
+        assert_eq!(seeds(&mut core, Some(9)), first, "the seed replays deal 0");
+        assert_eq!(seeds(&mut core, None), next);
+        assert_ne!(seeds(&mut core, Some(10)), first);
+        assert!(core.slots().iter().all(|s| s.deal() == 0));
+    }
+
+    #[test]
+    fn illegal_actions_change_nothing() {
+        let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 1);
+        let mut core = VecCore::new(shared, 3, &["random"; 4], 1).unwrap();
+        let mut b = Outputs::<_, u8>::owned(&core.layout(Extras::default()));
+        core.reset(None, b.as_slices());
+        let before = b.obs.clone();
+        assert!(matches!(
+            core.step(&[0, 0], b.as_slices()),
+            Err(StepError::Length {
+                expected: 3,
+                got: 2
+            })
+        ));
+        let mut acts = core.bot_actions();
+        acts[1] = i64::MAX;
+        let e = core.step(&acts, b.as_slices()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("illegal action in env 1: "),
+            "{e}"
+        );
+        assert_eq!(b.obs, before);
+        assert!(core.episodes().iter().all(|&e| e == 0));
+    }
+
+    #[test]
+    fn parallel_check_names_the_first_illegal_env_and_changes_nothing() {
+        let shared = Shared::self_play(GameConfig::new(Variant::Seal, 0), 2);
+        let mut core = VecCore::new(shared, 100, &["random"; 4], 2).unwrap();
+        let extras = Extras {
+            state_tensor: true,
+            env_ids: false,
+        };
+        let mut b = Outputs::<_, u8>::owned(&core.layout(extras));
+        core.reset(None, b.as_slices());
+        let (obs, state) = (b.obs.clone(), b.state.clone());
+        let mut acts = core.bot_actions();
+        acts[70] = -1;
+        acts[33] = 99;
+        let e = core.step(&acts, b.as_slices()).unwrap_err();
+        assert!(
+            e.to_string().starts_with("illegal action in env 33: "),
+            "{e}"
+        );
+        assert_eq!((b.obs == obs, b.state == state), (true, true));
+        assert_eq!(core.check_actions(&acts).unwrap_err(), e);
+        acts = core.bot_actions();
+        core.step(&acts, b.as_slices()).unwrap();
+        assert_ne!(
+            b.state, state,
+            "the state tensors are written with the step"
+        );
+    }
+
+    #[test]
+    fn constructor_errors() {
+        let cfg = GameConfig::new(Variant::FourPlayer, 0);
+        assert!(matches!(
+            VecCore::new(Shared::self_play(cfg, 0), 1, &["random"; 3], 1),
+            Err(VecCoreError::Opponents { given: 3, seats: 4 })
+        ));
+        assert!(matches!(
+            VecCore::new(Shared::self_play(cfg, 0), 1, &["nobot"; 4], 1),
+            Err(VecCoreError::Bot(_))
+        ));
+        let mut sh = Shared::self_play(cfg, 0);
+        sh.learner = Learner::Seat(Some(4));
+        assert!(matches!(
+            VecCore::new(sh, 1, &["random"; 4], 1),
+            Err(VecCoreError::LearnerSeat { .. })
+        ));
+        sh.learner = Learner::Team(Some(2));
+        assert!(matches!(
+            VecCore::new(sh, 1, &["random"; 4], 1),
+            Err(VecCoreError::LearnerTeam { .. })
+        ));
+        let mut sh3 = Shared::self_play(GameConfig::new(Variant::ThreePlayer, 0), 0);
+        sh3.learner = Learner::Team(None);
+        let e = VecCore::new(sh3, 1, &["random"; 3], 1).err().unwrap();
+        assert!(e.to_string().contains("3p has no teams"), "{e}");
+    }
+}
