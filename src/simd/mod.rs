@@ -1,4 +1,5 @@
-//! Every `unsafe` of the crate, in one audited place: CPU detection, the instructions
+//! The CPU-specific `unsafe` of the crate, in one audited place (the only other `unsafe` is
+//! the vector env's fork-join pool, `crate::pool`): CPU detection, the instructions
 //! beyond baseline x86-64 (BMI2's `pdep`/`pext`, AVX2, AVX-512), and the dispatch that
 //! compiles a computation once per CPU level.
 //!

@@ -3,7 +3,7 @@
 //! [`VecCore`] owns `num_envs` games, their bots and a small fork-join pool of
 //! `num_threads` threads (the calling one included: `crate::pool`). [`VecCore::reset`] and
 //! [`VecCore::step`] write one row per env into caller-provided buffers, one per output of
-//! the [`outputs`] table (observations, legal masks, rewards, end flags, seat to move, and
+//! the `outputs` table (observations, legal masks, rewards, end flags, seat to move, and
 //! optionally state tensors); finished games are reset automatically.
 //! [`VecCore::bot_actions`] asks each env's bots for its pending decision. [`Pipeline`]
 //! steps groups of envs in the background (send/receive, as EnvPool does). The Python
