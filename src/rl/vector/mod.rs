@@ -138,6 +138,24 @@ enum Deal {
     Next,
 }
 
+impl Deal {
+    /// The deal a reset with `seed` starts, for envs whose master seed is `*master` and
+    /// that have not been reset yet if `*fresh`: a seed becomes the master seed and deals
+    /// again from the first games; no seed moves on, except before a new env's first reset.
+    fn for_reset(seed: Option<u64>, master: &mut u64, fresh: &mut bool) -> Deal {
+        let deal = match seed {
+            Some(s) => {
+                *master = s;
+                Deal::First
+            }
+            None if *fresh => Deal::Same,
+            None => Deal::Next,
+        };
+        *fresh = false;
+        deal
+    }
+}
+
 /// What a pass does to each env.
 #[derive(Clone, Copy, Debug)]
 enum Op {
@@ -673,16 +691,7 @@ impl VecCore {
 
     /// The deal a reset with `seed` starts (setting the seed).
     fn next_reset(&mut self, seed: Option<u64>) -> Deal {
-        let deal = match seed {
-            Some(s) => {
-                self.shared.seed = s;
-                Deal::First
-            }
-            None if self.fresh => Deal::Same,
-            None => Deal::Next,
-        };
-        self.fresh = false;
-        deal
+        Deal::for_reset(seed, &mut self.shared.seed, &mut self.fresh)
     }
 
     /// `Err` for a batch that is not one legal action per env (the first illegal one is

@@ -344,15 +344,7 @@ impl<T: ObsValue + Elem> Pipeline<T> {
                 groups: self.in_flight.len(),
             });
         }
-        let deal = match seed {
-            Some(s) => {
-                self.shared.seed = s;
-                Deal::First
-            }
-            None if self.fresh => Deal::Same,
-            None => Deal::Next,
-        };
-        self.fresh = false;
+        let deal = Deal::for_reset(seed, &mut self.shared.seed, &mut self.fresh);
         for g in 0..self.groups.len() {
             self.submit(g, Vec::new(), Op::Reset(deal))?;
         }
