@@ -9,9 +9,11 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
+use yokai_septet::arena::{run_arena, ArenaConfig};
+use yokai_septet::bots::BotRegistry;
 use yokai_septet::observation::{encode, observation_size, write_mask_bool, ObsValue};
 use yokai_septet::vector::{Elem, Extras, Outputs, Shared, VecCore};
-use yokai_septet::{run_arena, ArenaConfig, GameConfig, State, Variant};
+use yokai_septet::{GameConfig, State, Variant};
 
 /// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
 #[inline]
@@ -104,10 +106,20 @@ fn arena(c: &mut Criterion) {
     for threads in [1, 2] {
         let mut cfg = ArenaConfig::new(Variant::FourPlayer, &["random", "random"], 2_000, 1);
         cfg.threads = threads;
-        let decisions = run_arena(&cfg, &|| {}).unwrap().summary.decisions;
+        let decisions = run_arena(&cfg, &BotRegistry::new(), &|| {})
+            .unwrap()
+            .summary
+            .decisions;
         g.throughput(Throughput::Elements(decisions));
         g.bench_function(BenchmarkId::new("threads", threads), |b| {
-            b.iter(|| black_box(run_arena(&cfg, &|| {}).unwrap().summary.decisions))
+            b.iter(|| {
+                black_box(
+                    run_arena(&cfg, &BotRegistry::new(), &|| {})
+                        .unwrap()
+                        .summary
+                        .decisions,
+                )
+            })
         });
     }
     g.finish();

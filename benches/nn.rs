@@ -6,8 +6,9 @@
 //! `cargo bench --bench nn`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use yokai_septet::bots::bot_by_name;
 use yokai_septet::bots::HeuristicBot;
-use yokai_septet::{bot_by_name, GameConfig, State, Variant};
+use yokai_septet::{GameConfig, State, Variant};
 
 /// Every decision point of the first round of a few heuristic games of `variant`.
 fn positions(variant: Variant) -> Vec<State> {
@@ -28,13 +29,13 @@ fn decisions(c: &mut Criterion) {
     for v in Variant::ALL {
         let states = positions(v);
         for name in ["nn", "heuristic"] {
-            let mut bot = bot_by_name(name, 0).unwrap();
+            let mut bot = bot_by_name(name, 0, v).unwrap();
             let mut i = 0;
             g.bench_with_input(BenchmarkId::new(name, v.name()), &v, |b, _| {
                 b.iter(|| {
                     let s = &states[i % states.len()];
                     i += 1;
-                    black_box(bot.act(&s.view(s.current_player().unwrap())))
+                    black_box(bot.act(&s.view(s.current_player().unwrap())).unwrap())
                 })
             });
         }

@@ -6,9 +6,10 @@
 //! `cargo bench --bench solver`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use yokai_septet::bots::bot_by_name;
 use yokai_septet::bots::HeuristicBot;
 use yokai_septet::solver::Solver;
-use yokai_septet::{bot_by_name, GameConfig, Phase, State, Variant};
+use yokai_septet::{GameConfig, Phase, State, Variant};
 
 /// Play-phase positions of `variant` with `left` tricks left, from seeds `0..`.
 fn endgames(variant: Variant, left: usize, count: usize) -> Vec<State> {
@@ -58,11 +59,11 @@ fn decide(c: &mut Criterion) {
     g.sample_size(10);
     let positions = endgames(Variant::FourPlayer, 5, 8);
     for name in ["pimc", "pimc-dd", "ismcts"] {
-        let mut bot = bot_by_name(name, 1).unwrap();
+        let mut bot = bot_by_name(name, 1, Variant::FourPlayer).unwrap();
         g.bench_with_input(BenchmarkId::from_parameter(name), &positions, |b, ps| {
             b.iter(|| {
                 for s in ps {
-                    black_box(bot.act(&s.view(s.current_player().unwrap())));
+                    black_box(bot.act(&s.view(s.current_player().unwrap())).unwrap());
                 }
             })
         });

@@ -15,7 +15,7 @@ fn main() {
     for v in Variant::ALL {
         let mut config = ArenaConfig::new(v, &bots, games, 1);
         config.threads = threads;
-        match run_arena(&config, &|| {}) {
+        match run_arena(&config, &yokai_septet::bots::BotRegistry::new(), &|| {}) {
             Ok(report) => {
                 println!("{report}");
                 // Scripts read the same report as JSON (`yokai-septet arena --json`).

@@ -74,11 +74,6 @@ pub mod solver;
 #[cfg(feature = "python")]
 mod python;
 
-pub use arena::{
-    run_arena, run_arena_range, summarize, ArenaConfig, ArenaCounts, ArenaError, ArenaReport,
-    ArenaSummary,
-};
-pub use bots::{bot_by_name, Bot, BotError};
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use infoset::{sampler, Sampler, SeatView};

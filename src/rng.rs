@@ -65,6 +65,23 @@ pub(crate) fn vector_seed(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
     h
 }
 
+/// The seed of the bot at `seat` in a `yokai-septet play` game seeded with `game_seed`:
+/// the game seed plus `seat + 1` golden-ratio increments (a saved game replays its bots'
+/// decisions from it).
+pub(crate) fn play_bot_seed(game_seed: u64, seat: usize) -> u64 {
+    game_seed.wrapping_add((seat as u64 + 1).wrapping_mul(GOLDEN))
+}
+
+/// The stream of the determinizations that Python asks for by seed
+/// (`Game.sample_determinization(seat, seed)`) and that a Python policy seated in
+/// `yokai-septet play` is shown: ChaCha8 keyed by `rand`'s `seed_from_u64(seed)` (a PCG32
+/// expansion of the seed). These samples were published before the domain tags, so their
+/// key stays as it was.
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
+pub(crate) fn determinization_rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
 /// The SplitMix64 finaliser: a cheap, well-mixed 64-bit hash, used to derive the seeds of
 /// arena games and vector envs from a master seed. Its output is part of those seeds, so
 /// it must never change.

@@ -4,8 +4,10 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use yokai_septet::arena::run_arena;
+use yokai_septet::arena::ArenaConfig;
+use yokai_septet::bots::{bot_by_name, BotRegistry};
 use yokai_septet::uniform_below;
-use yokai_septet::{bot_by_name, ArenaConfig, Card, GameConfig, Scoring, State, Variant};
+use yokai_septet::{Card, GameConfig, Scoring, State, Variant};
 
 /// Random positions of `variant`: every decision point of random games.
 fn positions(variant: Variant, games: u64, scoring: Scoring) -> Vec<State> {
@@ -27,10 +29,10 @@ fn positions(variant: Variant, games: u64, scoring: Scoring) -> Vec<State> {
 }
 
 fn assert_legal(name: &str, states: &[State], every: usize) {
-    let mut bot = bot_by_name(name, 5).unwrap();
+    let mut bot = bot_by_name(name, 5, states[0].config().variant).unwrap();
     for s in states.iter().step_by(every) {
         let p = s.current_player().unwrap();
-        let card: Card = bot.act(&s.view(p));
+        let card: Card = bot.act(&s.view(p)).unwrap();
         assert!(
             s.legal_actions().contains(card),
             "{name} played {card} at {:?} phase, legal {:?}",
@@ -64,25 +66,25 @@ fn bots_are_reproducible_from_their_seed() {
     // solves up, so a reseeded bot with a warm table still plays the same cards.
     for name in ["random", "pimc:12", "pimc-dd:3", "ismcts:30"] {
         let play = |seed| {
-            let mut bot = bot_by_name(name, seed).unwrap();
+            let mut bot = bot_by_name(name, seed, Variant::Seal).unwrap();
             states
                 .iter()
                 .step_by(7)
-                .map(|s| bot.act(&s.view(s.current_player().unwrap())))
+                .map(|s| bot.act(&s.view(s.current_player().unwrap())).unwrap())
                 .collect::<Vec<_>>()
         };
         assert_eq!(play(1), play(1), "{name}");
-        let mut bot = bot_by_name(name, 1).unwrap();
+        let mut bot = bot_by_name(name, 1, Variant::Seal).unwrap();
         let first: Vec<Card> = states
             .iter()
             .step_by(7)
-            .map(|s| bot.act(&s.view(s.current_player().unwrap())))
+            .map(|s| bot.act(&s.view(s.current_player().unwrap())).unwrap())
             .collect();
         bot.reseed(1);
         let again: Vec<Card> = states
             .iter()
             .step_by(7)
-            .map(|s| bot.act(&s.view(s.current_player().unwrap())))
+            .map(|s| bot.act(&s.view(s.current_player().unwrap())).unwrap())
             .collect();
         assert_eq!(first, again, "{name} after reseed");
     }
@@ -100,7 +102,7 @@ fn heuristic_beats_random_in_every_variant() {
     ] {
         let mut c = ArenaConfig::new(v, &["heuristic", "random"], games, 2024);
         c.threads = 2;
-        let r = run_arena(&c, &|| {}).unwrap();
+        let r = run_arena(&c, &BotRegistry::new(), &|| {}).unwrap();
         let rate = r.summary.entries[0].win_rate;
         assert!(rate >= min_rate, "{v}: heuristic won {rate}\n{r}");
     }
@@ -110,8 +112,8 @@ fn heuristic_beats_random_in_every_variant() {
 /// the solver's last tricks) has the best mean exact value, and `ismcts`'s card was tried.
 #[test]
 fn search_bots_evaluate_what_they_play() {
+    use yokai_septet::bots::Bot;
     use yokai_septet::bots::{IsmctsBot, IsmctsConfig, PimcDdBot, PimcDdConfig};
-    use yokai_septet::Bot;
     let states = positions(Variant::FourPlayer, 4, Scoring::Advanced);
     let late: Vec<&State> = states
         .iter()
@@ -126,8 +128,8 @@ fn search_bots_evaluate_what_they_play() {
             worlds: 4,
             ..PimcDdConfig::default()
         };
-        let card = PimcDdBot::new(config, 3).act(&view);
-        let eval = PimcDdBot::new(config, 3).evaluate(&view).unwrap();
+        let card = PimcDdBot::new(config, 3).act(&view).unwrap();
+        let eval = PimcDdBot::new(config, 3).search_values(&view).unwrap();
         assert!(eval.exact && eval.worlds == 4);
         assert_eq!(eval.values.len() as u32, s.legal_actions().len());
         let best = eval.values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
@@ -138,8 +140,8 @@ fn search_bots_evaluate_what_they_play() {
             iterations: 64,
             ..IsmctsConfig::default()
         };
-        let card = IsmctsBot::new(config, 3).act(&view);
-        let eval = IsmctsBot::new(config, 3).evaluate(&view).unwrap();
+        let card = IsmctsBot::new(config, 3).act(&view).unwrap();
+        let eval = IsmctsBot::new(config, 3).search_values(&view).unwrap();
         assert_eq!(eval.worlds, 64);
         let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
         assert!(mine.is_finite(), "{card}: {:?}", eval.values);
@@ -161,18 +163,24 @@ fn pimc_searches_passing_picks_only_with_a_pass_budget() {
     for s in passes {
         let view = s.view(s.current_player().unwrap());
         let hand = s.legal_actions().len() as u32;
-        let heuristic = bot_by_name("heuristic", 0).unwrap().act(&view);
-        let mut plain = bot_by_name("pimc:50", 3).unwrap();
-        assert!(plain.evaluate(&view).is_none());
-        assert_eq!(plain.act(&view), heuristic);
-
-        let eval = bot_by_name("pimc:50/60", 3)
+        let heuristic = bot_by_name("heuristic", 0, s.config().variant)
             .unwrap()
-            .evaluate(&view)
+            .act(&view)
+            .unwrap();
+        let mut plain = bot_by_name("pimc:50", 3, s.config().variant).unwrap();
+        assert!(plain.search_values(&view).is_none());
+        assert_eq!(plain.act(&view).unwrap(), heuristic);
+
+        let eval = bot_by_name("pimc:50/60", 3, s.config().variant)
+            .unwrap()
+            .search_values(&view)
             .expect("a pass budget searches passes");
         assert_eq!(eval.values.len() as u32, hand);
         assert_eq!(eval.worlds, (60 / hand).max(1));
-        let card = bot_by_name("pimc:50/60", 3).unwrap().act(&view);
+        let card = bot_by_name("pimc:50/60", 3, s.config().variant)
+            .unwrap()
+            .act(&view)
+            .unwrap();
         let best = eval.values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
         let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
         assert_eq!(mine, best, "{card} is not a best pick: {:?}", eval.values);
@@ -197,7 +205,7 @@ fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
     let (mut first, mut last) = (0, 0);
     for s in &choices {
         let view = s.view(s.current_player().unwrap());
-        let eval = PimcDdBot::new(config, 5).evaluate(&view).unwrap();
+        let eval = PimcDdBot::new(config, 5).search_values(&view).unwrap();
         let left = 12 - s.tricks_played();
         if s.tricks_played() == 0 {
             assert!(
@@ -215,7 +223,7 @@ fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
                 exact_tricks: Some(1),
                 ..config
             };
-            assert!(!PimcDdBot::new(fixed, 5).evaluate(&view).unwrap().exact);
+            assert!(!PimcDdBot::new(fixed, 5).search_values(&view).unwrap().exact);
         }
     }
     assert!(first >= 3 && last >= 3, "{first} {last}");
@@ -232,11 +240,17 @@ fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
         world_nodes: 1,
         ..config
     };
-    let eval = PimcDdBot::new(capped, 5).evaluate(&view).unwrap();
+    let eval = PimcDdBot::new(capped, 5).search_values(&view).unwrap();
     assert!(eval.exact && eval.worlds < 8, "{} worlds", eval.worlds);
     let roomy = PimcDdConfig {
         world_nodes: 1 << 30,
         ..capped
     };
-    assert_eq!(PimcDdBot::new(roomy, 5).evaluate(&view).unwrap().worlds, 8);
+    assert_eq!(
+        PimcDdBot::new(roomy, 5)
+            .search_values(&view)
+            .unwrap()
+            .worlds,
+        8
+    );
 }

@@ -7,6 +7,7 @@ use std::io::{BufReader, Cursor, Read, Write};
 use std::process::{Command, Stdio};
 use std::rc::Rc;
 
+use yokai_septet::bots::BotRegistry;
 use yokai_septet::cli::play::{play, PlayEnd, PlayOptions};
 use yokai_septet::cli::{run_with, Style};
 use yokai_septet::{GameConfig, Match, State, Variant};
@@ -18,6 +19,7 @@ fn cli(args: &[&str], input: &str) -> (i32, String, String) {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let code = run_with(
         argv,
+        &BotRegistry::new(),
         &mut Cursor::new(input.to_string()),
         &mut out,
         &mut err,
@@ -153,8 +155,8 @@ fn a_whole_game_by_typing_codes_with_an_illegal_card_rejected() {
         let mut opts = PlayOptions::new(variant, 11);
         opts.seat = 1;
         opts.bots = vec!["random".into()];
-        let end =
-            play(&opts, &mut input, &mut out.clone()).unwrap_or_else(|f| panic!("{}", f.message));
+        let end = play(&opts, &BotRegistry::new(), &mut input, &mut out.clone())
+            .unwrap_or_else(|f| panic!("{}", f.message));
         let text = String::from_utf8(out.0.borrow().clone()).unwrap();
         assert_eq!(end, PlayEnd::GameOver, "{text}");
         assert!(input.get_ref().tried_illegal);

@@ -323,7 +323,14 @@ fn cli_replay_html_writes_the_viewer_and_rejects_a_bad_record() {
         let mut argv = vec!["yokai-septet"];
         argv.extend_from_slice(args);
         let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = run_with(argv, &mut Cursor::new(""), &mut out, &mut err, Style::PLAIN);
+        let code = run_with(
+            argv,
+            &yokai_septet::bots::BotRegistry::new(),
+            &mut Cursor::new(""),
+            &mut out,
+            &mut err,
+            Style::PLAIN,
+        );
         (
             code,
             String::from_utf8(out).unwrap(),

@@ -254,7 +254,9 @@ def _model_write(
     metadata: Sequence[tuple[str, str]],
 ) -> None: ...
 
-def run_cli(argv: list[str]) -> int:
+def run_cli(
+    argv: list[str], load_policy: Optional[Callable[[str], tuple[Any, bool]]] = None
+) -> int:
     """Runs the ``yokai-septet`` command-line tool on ``argv`` (program name first) with
     the process's stdin and stdout; returns its exit code."""
 

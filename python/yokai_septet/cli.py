@@ -9,6 +9,7 @@ import sys
 from typing import Optional, Sequence
 
 from ._core import run_cli
+from ._evaluate import load_policy
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -22,7 +23,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # binary; `play --save` keeps its record up to date at every prompt).
     if hasattr(signal, "SIGINT"):
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-    code = run_cli(["yokai-septet", *args])
+    # `play --bots module:attribute` seats a Python policy: the loader is passed down to
+    # the registry of this run (the Rust code never imports a private Python module).
+    code = run_cli(["yokai-septet", *args], load_policy)
     if argv is None:
         sys.exit(code)
     return code

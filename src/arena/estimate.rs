@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bots::bot_for_variant;
+use crate::bots::{BotRegistry, HeuristicBot};
 use crate::rules::state::State;
 
 use super::{game_setup, ArenaConfig, ArenaError};
@@ -32,23 +32,20 @@ const SAMPLE_DECISIONS: usize = 24;
 /// cap), spending at most about `per_bot` on each bot's decisions (and at least one).
 pub fn calibrate(
     config: &ArenaConfig,
+    registry: &BotRegistry,
     bots: &[String],
     per_bot: Duration,
 ) -> Result<Estimate, ArenaError> {
-    let n = config.variant.num_players();
     let mut states = Vec::new();
     let mut decisions = 0u64;
     for g in 0..SAMPLE_GAMES {
         let seed = config.seed.wrapping_add(g);
-        let mut players = (0..n)
-            .map(|s| bot_for_variant("heuristic", seed ^ s as u64, config.variant))
-            .collect::<Result<Vec<_>, _>>()?;
         let mut state = State::new(config.game_config(seed));
         while let Some(p) = state.current_player() {
             if g == 0 {
                 states.push(state);
             }
-            let card = players[p].act(&state.view(p));
+            let card = HeuristicBot::choose(&state.view(p));
             state
                 .apply(card)
                 .expect("the heuristic bot plays legal cards");
@@ -58,14 +55,14 @@ pub fn calibrate(
     let stride = (states.len() / SAMPLE_DECISIONS).max(1);
     let mut seconds_per_decision = Vec::with_capacity(bots.len());
     for name in bots {
-        let mut bot = bot_for_variant(name, config.seed, config.variant)?;
+        let mut bot = registry.build(name, config.seed, config.variant)?;
         let start = Instant::now();
         let mut timed = 0u32;
         for s in states.iter().step_by(stride).take(SAMPLE_DECISIONS) {
             let p = s
                 .current_player()
                 .expect("a sampled state awaits a decision");
-            bot.act(&s.view(p));
+            bot.act(&s.view(p))?;
             timed += 1;
             if start.elapsed() >= per_bot {
                 break;
@@ -132,7 +129,7 @@ mod tests {
         for v in Variant::ALL {
             let mut c = ArenaConfig::new(v, &["random", "pimc:20"], 40, 3);
             c.max_rounds = Some(3);
-            let e = calibrate(&c, &c.bots, Duration::from_secs(1)).unwrap();
+            let e = calibrate(&c, &BotRegistry::new(), &c.bots, Duration::from_secs(1)).unwrap();
             assert!(e.decisions_per_game > 10.0, "{v}: {e:?}");
             let random = e.seconds_per_decision[0].1;
             let pimc = e.seconds_per_decision[1].1;
@@ -146,6 +143,6 @@ mod tests {
             assert!(e.costs_text().starts_with("random "), "{}", e.costs_text());
         }
         let c = ArenaConfig::new(Variant::FourPlayer, &["random", "nobody"], 4, 0);
-        assert!(calibrate(&c, &c.bots, Duration::from_secs(1)).is_err());
+        assert!(calibrate(&c, &BotRegistry::new(), &c.bots, Duration::from_secs(1)).is_err());
     }
 }

@@ -11,7 +11,7 @@
 use rayon::prelude::*;
 
 use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
-use crate::bots::{bot_for_variant, HeuristicBot};
+use crate::bots::{BotRegistry, HeuristicBot};
 use crate::rl::observation::{encode, observation_size};
 use crate::rng::arena_seed;
 use crate::rules::state::State;
@@ -82,9 +82,9 @@ impl Dataset {
 }
 
 /// Checks `config` (line-up, bot names, teacher, labelled entries) without playing.
-pub fn check(config: &ImitationConfig) -> Result<(), ArenaError> {
-    crate::arena::check(&config.arena)?;
-    bot_for_variant(&config.teacher, 0, config.arena.variant)?;
+pub fn check(config: &ImitationConfig, registry: &BotRegistry) -> Result<(), ArenaError> {
+    crate::arena::check(&config.arena, registry)?;
+    registry.check(&config.teacher, config.arena.variant)?;
     if let Some(&e) = config
         .labelled
         .iter()
@@ -100,7 +100,11 @@ pub fn check(config: &ImitationConfig) -> Result<(), ArenaError> {
 }
 
 /// Plays game `index` and returns its labelled decisions.
-fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError> {
+fn play_game(
+    config: &ImitationConfig,
+    registry: &BotRegistry,
+    index: u64,
+) -> Result<Dataset, ArenaError> {
     let arena = &config.arena;
     let setup = game_setup(arena, index)?;
     let n = arena.variant.num_players();
@@ -117,7 +121,7 @@ fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError
         bots.push(if is_teacher {
             None
         } else {
-            Some(bot_for_variant(name, seed, arena.variant)?)
+            Some(registry.build(name, seed, arena.variant)?)
         });
         teachers.push(if labelled {
             let teacher_seed = if is_teacher {
@@ -125,11 +129,7 @@ fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError
             } else {
                 arena_seed(arena.seed, index, teacher_stream(s))
             };
-            Some(bot_for_variant(
-                &config.teacher,
-                teacher_seed,
-                arena.variant,
-            )?)
+            Some(registry.build(&config.teacher, teacher_seed, arena.variant)?)
         } else {
             None
         });
@@ -141,14 +141,14 @@ fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError
     let mut state = State::new(arena.game_config(setup.deal_seed));
     while let Some(p) = state.current_player() {
         let view = state.view(p);
-        let evaluation = teachers[p].as_mut().and_then(|t| t.evaluate(&view));
+        let evaluation = teachers[p].as_mut().and_then(|t| t.search_values(&view));
         let label = match (&evaluation, teachers[p].as_mut()) {
             (Some(ev), _) => ev.best_card(),
-            (None, Some(t)) => Some(t.act(&view)),
+            (None, Some(t)) => Some(t.act(&view)?),
             (None, None) => None,
         };
         let card = match (&mut bots[p], label) {
-            (Some(bot), _) => bot.act(&view),
+            (Some(bot), _) => bot.act(&view)?,
             (None, Some(label)) => label,
             (None, None) => unreachable!("a seat without a bot is labelled"),
         };
@@ -180,15 +180,16 @@ fn play_game(config: &ImitationConfig, index: u64) -> Result<Dataset, ArenaError
 /// `progress` is called once per finished game (from the worker threads).
 pub fn generate(
     config: &ImitationConfig,
+    registry: &BotRegistry,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Dataset, ArenaError> {
-    check(config)?;
+    check(config, registry)?;
     let pool = thread_pool(config.arena.threads)?;
     let parts: Vec<Dataset> = pool.install(|| {
         (0..config.arena.total_games())
             .into_par_iter()
             .map(|i| {
-                let part = play_game(config, i);
+                let part = play_game(config, registry, i);
                 progress();
                 part
             })
@@ -226,8 +227,12 @@ mod tests {
     #[test]
     fn labels_are_legal_and_a_teacher_entry_plays_its_labels() {
         for v in Variant::ALL {
-            let data =
-                generate(&config(v, &["heuristic", "random"], "heuristic", 4), &|| {}).unwrap();
+            let data = generate(
+                &config(v, &["heuristic", "random"], "heuristic", 4),
+                &BotRegistry::new(),
+                &|| {},
+            )
+            .unwrap();
             assert!(!data.is_empty());
             assert_eq!(data.observations.len(), data.len() * observation_size(v));
             for i in 0..data.len() {
@@ -250,7 +255,7 @@ mod tests {
             "heuristic",
             4,
         );
-        let data = generate(&c, &|| {}).unwrap();
+        let data = generate(&c, &BotRegistry::new(), &|| {}).unwrap();
         assert!(data.labels.iter().zip(&data.played).any(|(l, p)| l != p));
         for (&g, &s) in data.games.iter().zip(&data.seats) {
             let setup = game_setup(&c.arena, g).unwrap();
@@ -263,7 +268,7 @@ mod tests {
     #[test]
     fn a_search_teachers_values_agree_with_its_labels() {
         let c = config(Variant::FourPlayer, &["pimc:8", "heuristic"], "pimc:8", 2);
-        let data = generate(&c, &|| {}).unwrap();
+        let data = generate(&c, &BotRegistry::new(), &|| {}).unwrap();
         let a = Variant::FourPlayer.num_actions();
         let mut searched = 0;
         for i in 0..data.len() {
@@ -292,8 +297,8 @@ mod tests {
         let mut two = one.clone();
         two.arena.threads = 2;
         let (a, b) = (
-            generate(&one, &|| {}).unwrap(),
-            generate(&two, &|| {}).unwrap(),
+            generate(&one, &BotRegistry::new(), &|| {}).unwrap(),
+            generate(&two, &BotRegistry::new(), &|| {}).unwrap(),
         );
         let bits = |d: &Dataset| d.values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&a), bits(&b));
@@ -328,11 +333,15 @@ mod tests {
             2,
         );
         c.labelled = vec![2];
-        let e = generate(&c, &|| {}).unwrap_err().to_string();
+        let e = generate(&c, &BotRegistry::new(), &|| {})
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("labelled entry 2"), "{e}");
         c.labelled = vec![0];
         c.teacher = "oracle".into();
-        let e = generate(&c, &|| {}).unwrap_err().to_string();
+        let e = generate(&c, &BotRegistry::new(), &|| {})
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("unknown bot 'oracle'"), "{e}");
     }
 }

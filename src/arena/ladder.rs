@@ -12,6 +12,7 @@
 use std::fmt::Write as _;
 
 use crate::arena::{check, elo_of_ratio, run_arena, ArenaConfig, ArenaError, EntrySummary};
+use crate::bots::BotRegistry;
 
 /// What to play: every pair of `arena.bots` plays an arena with this configuration
 /// (`games` games per pair).
@@ -99,28 +100,33 @@ impl LadderConfig {
 
     /// Checks the line-up (at least two bots, every name known for the variant) without
     /// playing anything, so that a typo in the last name costs no games.
-    pub fn check(&self) -> Result<(), ArenaError> {
+    pub fn check(&self, registry: &BotRegistry) -> Result<(), ArenaError> {
         if self.arena.bots.len() < 2 {
             return Err(ArenaError::Lineup(
                 "a ladder needs at least two bots".into(),
             ));
         }
         for b in &self.arena.bots {
-            check(&ArenaConfig {
-                bots: vec![b.clone()],
-                ..self.arena.clone()
-            })?;
+            check(
+                &ArenaConfig {
+                    bots: vec![b.clone()],
+                    ..self.arena.clone()
+                },
+                registry,
+            )?;
         }
         Ok(())
     }
 }
 
-/// Plays every pair once, telling `progress` about every game and pairing.
+/// Plays every pair once, its bots built by `registry`, telling `progress` about every
+/// game and pairing.
 pub fn run_ladder(
     config: &LadderConfig,
+    registry: &BotRegistry,
     progress: &dyn LadderProgress,
 ) -> Result<LadderReport, ArenaError> {
-    config.check()?;
+    config.check(registry)?;
     let m = config.arena.bots.len();
     let start = std::time::Instant::now();
     let total = config.pairings();
@@ -132,7 +138,7 @@ pub fn run_ladder(
                 ..config.arena.clone()
             };
             progress.pairing_started(&arena.bots[0], &arena.bots[1], arena.total_games());
-            let report = run_arena(&arena, &|| progress.game_done())?;
+            let report = run_arena(&arena, registry, &|| progress.game_done())?;
             let s = &report.summary;
             let first = s.entries[0].clone();
             let elo95 = elo_interval(first.ci95, s.games, first.seats, s.entries[1].seats);
@@ -264,7 +270,7 @@ mod tests {
         arena.max_rounds = Some(4);
         arena.threads = 1;
         let config = LadderConfig { arena };
-        let r = run_ladder(&config, &()).unwrap();
+        let r = run_ladder(&config, &BotRegistry::new(), &()).unwrap();
         assert_eq!(r.pairings.len(), 3);
         let sum: f64 = r.ratings.iter().map(|x| x.elo).sum();
         assert!(sum.abs() < 1e-9, "ratings are centred: {sum}");
@@ -279,7 +285,7 @@ mod tests {
         );
         let mut one = config.clone();
         one.arena.bots.truncate(1);
-        assert!(run_ladder(&one, &()).is_err());
+        assert!(run_ladder(&one, &BotRegistry::new(), &()).is_err());
         // A bad name anywhere is refused before any game.
         struct Count(std::sync::atomic::AtomicU64);
         impl LadderProgress for Count {
@@ -290,7 +296,7 @@ mod tests {
         let mut typo = config.clone();
         typo.arena.bots.push("heuristik".into());
         let games = Count(Default::default());
-        let e = run_ladder(&typo, &games).unwrap_err();
+        let e = run_ladder(&typo, &BotRegistry::new(), &games).unwrap_err();
         assert!(e.to_string().contains("heuristik"), "{e}");
         assert_eq!(games.0.into_inner(), 0);
     }

@@ -31,7 +31,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::bots::{bot_for_variant, BotError};
+use crate::bots::{BotError, BotRegistry};
 use crate::cards::left_of;
 use crate::rng::arena_seed;
 use crate::rules::config::{GameConfig, Scoring, Variant};
@@ -194,12 +194,12 @@ pub fn game_setup(config: &ArenaConfig, index: u64) -> Result<GameSetup, ArenaEr
     })
 }
 
-/// Checks the line-up and the bot names (before starting any thread).
-/// Checks a configuration (line-up shape and bot names) without playing anything.
-pub fn check(config: &ArenaConfig) -> Result<(), ArenaError> {
+/// Checks a configuration (line-up shape, and that `registry` builds every bot for the
+/// variant) without playing anything, before starting any thread.
+pub fn check(config: &ArenaConfig, registry: &BotRegistry) -> Result<(), ArenaError> {
     base_seats(config)?;
     for b in &config.bots {
-        bot_for_variant(b, 0, config.variant)?;
+        registry.check(b, config.variant)?;
     }
     Ok(())
 }
@@ -220,13 +220,13 @@ mod tests {
             let mut c = ArenaConfig::new(v, &["heuristic", "random"], 12, 9);
             c.max_rounds = Some(3);
             c.threads = 1;
-            let one = run_arena(&c, &quiet()).unwrap();
+            let one = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
             c.threads = 2;
-            let two = run_arena(&c, &quiet()).unwrap();
+            let two = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
             assert_eq!(one.summary, two.summary, "{v}");
             assert_eq!(one.summary.games, c.total_games());
             c.seed = 10;
-            let other = run_arena(&c, &quiet()).unwrap();
+            let other = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
             assert_ne!(one.summary, other.summary, "{v}");
         }
     }
@@ -240,7 +240,7 @@ mod tests {
             let deals_of = |i: u64| {
                 let setup = game_setup(&c, i).unwrap();
                 let mut deals = Vec::new();
-                play_game(&c, &setup, &mut |s: &State| {
+                play_game(&c, &BotRegistry::new(), &setup, &mut |s: &State| {
                     if deals.last().map(|&(r, _)| r) != Some(s.round()) {
                         deals.push((s.round(), *s.deal()));
                     }
@@ -288,11 +288,11 @@ mod tests {
     fn bad_lineups_and_names_are_reported() {
         let c = ArenaConfig::new(Variant::FourPlayer, &["a", "b", "c"], 2, 0);
         assert!(matches!(
-            run_arena(&c, &quiet()),
+            run_arena(&c, &BotRegistry::new(), &quiet()),
             Err(ArenaError::Lineup(_))
         ));
         let c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "nope"], 2, 0);
-        let e = run_arena(&c, &quiet()).unwrap_err();
+        let e = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap_err();
         assert!(e.to_string().contains("'nope'"), "{e}");
     }
 
@@ -302,7 +302,7 @@ mod tests {
             let mut c = ArenaConfig::new(v, &["heuristic", "random"], 13, 5);
             c.max_rounds = Some(3);
             c.threads = 2;
-            let whole = run_arena(&c, &quiet()).unwrap();
+            let whole = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
             let total = c.total_games();
             for cuts in [vec![], vec![1], vec![5, 6], vec![3, 7, 11]] {
                 let mut bounds = vec![0];
@@ -310,7 +310,9 @@ mod tests {
                 bounds.push(total);
                 let mut parts: Vec<ArenaCounts> = bounds
                     .windows(2)
-                    .map(|w| run_arena_range(&c, w[0], w[1], &quiet()).unwrap())
+                    .map(|w| {
+                        run_arena_range(&c, &BotRegistry::new(), w[0], w[1], &quiet()).unwrap()
+                    })
                     .collect();
                 // Merge order does not matter.
                 parts.reverse();
@@ -329,8 +331,8 @@ mod tests {
     fn overlapping_or_incomplete_counts_are_refused() {
         let mut c = ArenaConfig::new(Variant::FourPlayer, &["random", "random"], 6, 1);
         c.max_rounds = Some(2);
-        let a = run_arena_range(&c, 0, 4, &quiet()).unwrap();
-        let b = run_arena_range(&c, 3, 6, &quiet()).unwrap();
+        let a = run_arena_range(&c, &BotRegistry::new(), 0, 4, &quiet()).unwrap();
+        let b = run_arena_range(&c, &BotRegistry::new(), 3, 6, &quiet()).unwrap();
         let mut m = a.clone();
         assert!(matches!(m.merge(&b), Err(ArenaError::Merge(_))));
         assert!(matches!(
@@ -338,7 +340,7 @@ mod tests {
             Err(ArenaError::Range(_))
         ));
         assert!(matches!(
-            run_arena_range(&c, 4, 7, &quiet()),
+            run_arena_range(&c, &BotRegistry::new(), 4, 7, &quiet()),
             Err(ArenaError::Range(_))
         ));
         let mut three = ArenaCounts::empty(3);

@@ -6,19 +6,20 @@ use rayon::prelude::*;
 
 use super::counts::{ArenaCounts, GameResult};
 use super::{check, game_setup, summarize, ArenaConfig, ArenaError, ArenaReport, GameSetup};
-use crate::bots::bot_for_variant;
+use crate::bots::BotRegistry;
 use crate::rules::state::State;
 
 /// Plays one game; `on_state` sees the state before every decision.
 pub(super) fn play_game(
     config: &ArenaConfig,
+    registry: &BotRegistry,
     setup: &GameSetup,
     on_state: &mut dyn FnMut(&State),
 ) -> Result<GameResult, ArenaError> {
     let n = config.variant.num_players();
     let mut bots = Vec::with_capacity(n);
     for s in 0..n {
-        bots.push(bot_for_variant(
+        bots.push(registry.build(
             &config.bots[setup.entry_of_seat[s]],
             setup.bot_seeds[s],
             config.variant,
@@ -32,7 +33,7 @@ pub(super) fn play_game(
     while let Some(p) = state.current_player() {
         on_state(&state);
         let t = Instant::now();
-        let card = bots[p].act(&state.view(p));
+        let card = bots[p].act(&state.view(p))?;
         let nanos = t.elapsed().as_nanos() as u64;
         res.act_nanos[p] += nanos;
         res.act_max_nanos[p] = res.act_max_nanos[p].max(nanos);
@@ -59,11 +60,12 @@ pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ArenaErro
 /// split between threads, processes or machines.
 pub fn run_arena_range(
     config: &ArenaConfig,
+    registry: &BotRegistry,
     start: u64,
     end: u64,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ArenaCounts, ArenaError> {
-    check(config)?;
+    check(config, registry)?;
     let total = config.total_games();
     if start > end || end > total {
         return Err(ArenaError::Range(format!(
@@ -71,11 +73,12 @@ pub fn run_arena_range(
         )));
     }
     let pool = thread_pool(config.threads)?;
-    play_range(config, start, end, &pool, progress)
+    play_range(config, registry, start, end, &pool, progress)
 }
 
 fn play_range(
     config: &ArenaConfig,
+    registry: &BotRegistry,
     start: u64,
     end: u64,
     pool: &rayon::ThreadPool,
@@ -90,7 +93,7 @@ fn play_range(
             .into_par_iter()
             .map(|i| {
                 let setup = game_setup(config, i)?;
-                let r = play_game(config, &setup, &mut |_| {});
+                let r = play_game(config, registry, &setup, &mut |_| {});
                 progress();
                 r
             })
@@ -115,16 +118,18 @@ fn play_range(
     Ok(counts)
 }
 
-/// Plays the arena; `progress` is called once per finished game (from worker threads).
-/// The composition of [`run_arena_range`] over all games and [`summarize`].
+/// Plays the arena, its bots built by `registry`; `progress` is called once per finished
+/// game (from worker threads). The composition of [`run_arena_range`] over all games and
+/// [`summarize`].
 pub fn run_arena(
     config: &ArenaConfig,
+    registry: &BotRegistry,
     progress: &(dyn Fn() + Sync),
 ) -> Result<ArenaReport, ArenaError> {
-    check(config)?;
+    check(config, registry)?;
     let pool = thread_pool(config.threads)?;
     let start = Instant::now();
-    let counts = play_range(config, 0, config.total_games(), &pool, progress)?;
+    let counts = play_range(config, registry, 0, config.total_games(), &pool, progress)?;
     let seconds = start.elapsed().as_secs_f64();
     summarize(config, &counts, seconds, pool.current_num_threads())
 }

@@ -4,6 +4,6 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let code = yokai_septet::cli::run(std::env::args_os());
+    let code = yokai_septet::cli::run(std::env::args_os(), &yokai_septet::bots::BotRegistry::new());
     ExitCode::from(code.clamp(0, 255) as u8)
 }

@@ -22,7 +22,10 @@ use crate::rules::state::Phase;
 
 use super::heuristic::HeuristicBot;
 use super::pimc::round_value;
-use super::{bot_rng, budget_text, parse_budget, Bot, Evaluation};
+use super::{
+    bot_rng, budget_text, has_decision, parse_budget, set_stream_words, snapshot_words,
+    stream_words, Bot, BotError, SearchValues,
+};
 
 /// Iterations per decision and an optional time limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -228,7 +231,7 @@ impl IsmctsBot {
     /// The mean playout value (`pimc`'s round value for this seat) of each legal card
     /// over the search, for `view`'s seat (its turn, play phase; `None` otherwise). A card
     /// never tried gets `NaN`. `worlds` is the number of iterations.
-    pub fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
+    pub fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         if view.phase() != Phase::Play || !view.is_my_turn() {
             return None;
         }
@@ -240,7 +243,7 @@ impl IsmctsBot {
                 slot.1 = n.total as f64 / n.visits.max(1) as f64;
             }
         }
-        Some(Evaluation {
+        Some(SearchValues {
             values,
             worlds,
             exact: false,
@@ -256,10 +259,10 @@ impl Bot for IsmctsBot {
         )
     }
 
-    fn act(&mut self, view: &SeatView) -> Card {
-        let legal = view.legal_actions();
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        let legal = has_decision(self, view)?;
         if legal.len() == 1 || view.phase() == Phase::Pass {
-            return HeuristicBot::choose(view);
+            return Ok(HeuristicBot::choose(view));
         }
         self.search(view);
         // The most visited card (ties: the lowest id); the heuristic's if none was tried.
@@ -273,10 +276,21 @@ impl Bot for IsmctsBot {
                 best = Some((n.visits, n.card));
             }
         }
-        best.map_or_else(|| HeuristicBot::choose(view), |(_, c)| c)
+        Ok(best.map_or_else(|| HeuristicBot::choose(view), |(_, c)| c))
     }
 
     fn reseed(&mut self, seed: u64) {
         self.rng = bot_rng(seed);
+    }
+
+    /// The tree is rebuilt at every decision: only the stream's position carries over.
+    fn snapshot(&self) -> Option<Vec<u64>> {
+        Some(stream_words(&self.rng).to_vec())
+    }
+
+    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        let words = snapshot_words(self.name(), words)?;
+        set_stream_words(&mut self.rng, words);
+        Ok(())
     }
 }

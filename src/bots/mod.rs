@@ -16,6 +16,12 @@
 //!   ([`IsmctsBot`]).
 //! - `nn`: the baseline neural-network policy shipped for each variant, or `nn:PATH` a
 //!   model of your own ([`NnBot`], [`Mlp`]).
+//!
+//! Bots are built by name through a [`BotRegistry`]: it parses the names, checks once that
+//! the bot can play the game's variant, owns the cache of `nn:PATH` models, and holds the
+//! makers of bots defined elsewhere (the console script's Python policies). There is no
+//! process-global registry: the arena, the vector env and the command-line tool each take
+//! one.
 
 use std::fmt;
 use std::time::Duration;
@@ -28,98 +34,60 @@ use crate::infoset::view::SeatView;
 use crate::rng::uniform_below;
 use crate::rules::config::Variant;
 
-mod eval;
 mod heuristic;
 mod ismcts;
 mod nn;
 mod pimc;
 mod pimc_dd;
+mod registry;
 
 pub use heuristic::HeuristicBot;
 pub use ismcts::{IsmctsBot, IsmctsConfig};
 pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
+pub use registry::{bot_by_name, BotMaker, BotRegistry, BOT_NAMES, BUILT_IN_BOTS};
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {
-    /// The bot's name, as accepted by [`bot_by_name`].
+    /// The bot's name, as accepted by [`BotRegistry::build`].
     fn name(&self) -> String;
-    /// Chooses one of `view.legal_actions()` (a passing pick or a card to play).
-    fn act(&mut self, view: &SeatView) -> Card;
-    /// Restarts the bot's random stream from `seed`.
+    /// Chooses one of `view.legal_actions()` (a passing pick or a card to play). The
+    /// built-in bots fail only when asked with no decision to make, or (a bot built for
+    /// any variant, like `yokai_septet.Bot`) in a variant they cannot play; a bot defined
+    /// elsewhere (a Python policy) also fails when it raises or answers an illegal card.
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError>;
+    /// Restarts the bot's random stream from `seed` (the vector env reseeds its bots at
+    /// every deal).
     fn reseed(&mut self, seed: u64);
-    /// [`Bot::act`] for bots that can fail (a Python policy seated by the console script
-    /// may raise or answer an illegal card): the error says why.
-    fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
-        Ok(self.act(view))
-    }
-    /// The bot's value of each legal card at this decision, where it searches (`None`
+    /// The search bot's mean value of each legal card at this decision (`None`
     /// elsewhere: passing, a forced card, a bot that does not search). In place of
     /// [`Bot::act`]: it consumes the random stream as `act` would, and `act` would have
-    /// played the first card of highest value.
-    fn evaluate(&mut self, _view: &SeatView) -> Option<Evaluation> {
+    /// played the first card of highest value. The imitation data's teacher values and the
+    /// command-line hint read it.
+    fn search_values(&mut self, _view: &SeatView) -> Option<SearchValues> {
         None
     }
-    /// Whether the bot can play `variant` (a trained model plays only the variant it was
-    /// trained for); the error says why not. Checked before a game starts.
-    fn supports(&self, _variant: Variant) -> Result<(), String> {
-        Ok(())
+    /// What the bot carries from one decision to the next besides its name and seed (the
+    /// positions of its random streams, a search's cached probe), as words that
+    /// [`Bot::restore`] reads back into a bot built with the same name and seed; `None`
+    /// when the bot cannot be saved (a Python policy). `yokai_septet.Bot` pickles by it.
+    fn snapshot(&self) -> Option<Vec<u64>> {
+        None
+    }
+    /// Continues from a [`Bot::snapshot`] of a bot of the same name and seed: from then on
+    /// it decides exactly as that bot would have.
+    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        Err(BotError::Snapshot {
+            name: self.name(),
+            why: format!("it cannot be restored (given {} words)", words.len()),
+        })
     }
 }
 
-/// The bot names [`bot_by_name`] accepts (`pimc:N` sets N playouts per decision,
-/// `pimc:Nms` a time limit of N milliseconds per decision, `pimc:N/P` also searches the
-/// passing picks with P playouts each; `pimc-dd:N` N solved worlds,
-/// `pimc-dd:Nms` a time limit; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
-/// `nn:PATH` the neural-network model in the safetensors file `PATH`).
-pub const BOT_NAMES: [&str; 11] = [
-    "random",
-    "heuristic",
-    "pimc",
-    "pimc-random",
-    "pimc:N",
-    "pimc-dd",
-    "pimc-dd:N",
-    "ismcts",
-    "ismcts:N",
-    "nn",
-    "nn:PATH",
-];
-
-/// The built-in bots at their default budgets, weakest first (the ladder's entrants).
-pub const BUILT_IN_BOTS: [&str; 7] = [
-    "random",
-    "heuristic",
-    "nn",
-    "pimc-random",
-    "pimc",
-    "ismcts",
-    "pimc-dd",
-];
-
-/// Parses a search budget: `N` (a positive count: reproducible) or `Nms` (a positive
-/// number of milliseconds per decision: depends on machine speed).
-pub(crate) fn parse_budget(arg: &str) -> Option<(u32, Option<Duration>)> {
-    if let Some(ms) = arg.strip_suffix("ms") {
-        let ms: u64 = ms.parse().ok().filter(|&m| m > 0)?;
-        return Some((u32::MAX, Some(Duration::from_millis(ms))));
-    }
-    let n: u32 = arg.parse().ok().filter(|&n| n > 0)?;
-    Some((n, None))
-}
-
-/// The budget as [`parse_budget`] reads it: `Nms` with a time limit, else the count `N`.
-pub(crate) fn budget_text(count: u32, time_limit: Option<Duration>) -> String {
-    match time_limit {
-        Some(t) => format!("{}ms", t.as_millis()),
-        None => count.to_string(),
-    }
-}
-
-/// A search bot's evaluation of the legal cards of one decision.
+/// A search bot's values of the legal cards of one decision ([`Bot::search_values`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Evaluation {
+pub struct SearchValues {
     /// `(card, mean value)` for every legal card, in card order.
     pub values: Vec<(Card, f64)>,
     /// Worlds (determinizations) searched.
@@ -128,14 +96,14 @@ pub struct Evaluation {
     pub exact: bool,
 }
 
-impl Evaluation {
+impl SearchValues {
     /// The first card of highest value: the card the bot plays.
     pub fn best_card(&self) -> Option<Card> {
         first_best(self.values.iter().copied())
     }
 }
 
-/// Why [`bot_by_name`] could not build a bot.
+/// Why a bot could not be built, or could not decide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotError {
     /// A name that is not in the registry.
@@ -156,6 +124,26 @@ pub enum BotError {
         /// Why it cannot play it.
         why: String,
     },
+    /// Asked to act where its seat has no decision to make (no legal action).
+    NoDecision {
+        /// The bot's name.
+        name: String,
+    },
+    /// A bot defined outside the crate (a Python policy) failed to decide or to be built:
+    /// it raised, or answered an illegal card.
+    External {
+        /// The bot's name as given.
+        name: String,
+        /// What went wrong, in the words of whoever defined the bot.
+        message: String,
+    },
+    /// A [`Bot::snapshot`] that cannot be restored into this bot.
+    Snapshot {
+        /// The bot's name.
+        name: String,
+        /// Why not.
+        why: String,
+    },
 }
 
 impl fmt::Display for BotError {
@@ -171,66 +159,34 @@ impl fmt::Display for BotError {
             BotError::Unsupported { name, variant, why } => {
                 write!(f, "bot '{name}' cannot play {variant}: {why}")
             }
+            BotError::NoDecision { name } => {
+                write!(f, "bot '{name}': no legal action to choose from")
+            }
+            BotError::External { message, .. } => f.write_str(message),
+            BotError::Snapshot { name, why } => write!(f, "bot '{name}': {why}"),
         }
     }
 }
 
 impl std::error::Error for BotError {}
 
-/// Builds the bot called `name` with its random stream seeded by `seed`.
-pub fn bot_by_name(name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
-    let unknown = || BotError::Unknown(name.to_string());
-    Ok(match name {
-        "random" => Box::new(RandomBot::new(seed)),
-        "heuristic" => Box::new(HeuristicBot::new(seed)),
-        "pimc" => Box::new(PimcBot::new(PimcConfig::default(), seed)),
-        "pimc-random" => Box::new(PimcBot::new(
-            PimcConfig {
-                playout: Playout::Random,
-                ..PimcConfig::default()
-            },
-            seed,
-        )),
-        "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
-        "ismcts" => Box::new(IsmctsBot::new(IsmctsConfig::default(), seed)),
-        "nn" => Box::new(NnBot::shipped()),
-        _ => {
-            if let Some(path) = name.strip_prefix("nn:") {
-                let bot = NnBot::from_file(path).map_err(|error| BotError::Weights {
-                    name: name.to_string(),
-                    error,
-                })?;
-                return Ok(Box::new(bot));
-            }
-            if let Some(arg) = name.strip_prefix("ismcts:") {
-                let config = IsmctsConfig::parse_budget(arg).ok_or_else(unknown)?;
-                return Ok(Box::new(IsmctsBot::new(config, seed)));
-            }
-            if let Some(arg) = name.strip_prefix("pimc-dd:") {
-                let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
-                return Ok(Box::new(PimcDdBot::new(config, seed)));
-            }
-            let arg = name.strip_prefix("pimc:").ok_or_else(unknown)?;
-            let config = PimcConfig::parse_budget(arg).ok_or_else(unknown)?;
-            Box::new(PimcBot::new(config, seed))
-        }
-    })
+/// Parses a search budget: `N` (a positive count: reproducible) or `Nms` (a positive
+/// number of milliseconds per decision: depends on machine speed).
+pub(crate) fn parse_budget(arg: &str) -> Option<(u32, Option<Duration>)> {
+    if let Some(ms) = arg.strip_suffix("ms") {
+        let ms: u64 = ms.parse().ok().filter(|&m| m > 0)?;
+        return Some((u32::MAX, Some(Duration::from_millis(ms))));
+    }
+    let n: u32 = arg.parse().ok().filter(|&n| n > 0)?;
+    Some((n, None))
 }
 
-/// [`bot_by_name`] for a game of `variant`: also refuses a bot that cannot play it.
-pub fn bot_for_variant(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, BotError> {
-    let bot = bot_by_name(name, seed)?;
-    check_variant(bot.as_ref(), name, variant)?;
-    Ok(bot)
-}
-
-/// [`Bot::supports`] as a [`BotError::Unsupported`] naming the bot `name`.
-pub(crate) fn check_variant(bot: &dyn Bot, name: &str, variant: Variant) -> Result<(), BotError> {
-    bot.supports(variant).map_err(|why| BotError::Unsupported {
-        name: name.to_string(),
-        variant,
-        why,
-    })
+/// The budget as [`parse_budget`] reads it: `Nms` with a time limit, else the count `N`.
+pub(crate) fn budget_text(count: u32, time_limit: Option<Duration>) -> String {
+    match time_limit {
+        Some(t) => format!("{}ms", t.as_millis()),
+        None => count.to_string(),
+    }
 }
 
 /// The card of the highest score, the first one on ties (in card order: the lowest id),
@@ -250,6 +206,37 @@ pub(crate) fn first_best<S: PartialOrd>(
 /// The bot-randomness stream for `seed` (a domain tag keeps it apart from deal streams).
 pub(crate) fn bot_rng(seed: u64) -> ChaCha8Rng {
     crate::rng::chacha(crate::rng::Stream::Bots, seed, 0)
+}
+
+/// The words of a random stream's position (its key comes from the bot's seed).
+pub(crate) fn stream_words(rng: &ChaCha8Rng) -> [u64; 2] {
+    let pos = rng.get_word_pos();
+    [pos as u64, (pos >> 64) as u64]
+}
+
+/// Moves `rng` to the position [`stream_words`] saved.
+pub(crate) fn set_stream_words(rng: &mut ChaCha8Rng, words: [u64; 2]) {
+    rng.set_word_pos(words[0] as u128 | (words[1] as u128) << 64);
+}
+
+/// `words` as exactly `N` words, else a [`BotError::Snapshot`] for the bot `name`.
+pub(crate) fn snapshot_words<const N: usize>(
+    name: String,
+    words: &[u64],
+) -> Result<[u64; N], BotError> {
+    words.try_into().map_err(|_| BotError::Snapshot {
+        name,
+        why: format!("its snapshot has {N} words, given {}", words.len()),
+    })
+}
+
+/// The legal actions of `view`, or [`BotError::NoDecision`] where there are none.
+pub(crate) fn has_decision(bot: &dyn Bot, view: &SeatView) -> Result<CardSet, BotError> {
+    let legal = view.legal_actions();
+    if legal.is_empty() {
+        return Err(BotError::NoDecision { name: bot.name() });
+    }
+    Ok(legal)
 }
 
 /// A uniformly random card of `set` (non-empty).
@@ -276,84 +263,22 @@ impl Bot for RandomBot {
         "random".into()
     }
 
-    fn act(&mut self, view: &SeatView) -> Card {
-        uniform_card(&mut self.rng, view.legal_actions())
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        let legal = has_decision(self, view)?;
+        Ok(uniform_card(&mut self.rng, legal))
     }
 
     fn reseed(&mut self, seed: u64) {
         self.rng = bot_rng(seed);
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A search bot's name is the spec it was made from: `parse_budget` and `budget_text`
-    /// are inverses.
-    #[test]
-    fn search_bot_names_round_trip_their_budget() {
-        for spec in [
-            "pimc:12",
-            "pimc:20ms",
-            "pimc:12/300",
-            "pimc:20ms/300",
-            "pimc-dd:3",
-            "pimc-dd:5ms",
-            "ismcts:30",
-            "ismcts:9ms",
-        ] {
-            let bot = bot_by_name(spec, 0).unwrap_or_else(|e| panic!("{spec}: {e}"));
-            assert_eq!(bot.name(), spec);
-        }
+    fn snapshot(&self) -> Option<Vec<u64>> {
+        Some(stream_words(&self.rng).to_vec())
     }
 
-    #[test]
-    fn factory_knows_every_listed_name_and_lists_them_on_error() {
-        for name in [
-            "random",
-            "heuristic",
-            "pimc",
-            "pimc-random",
-            "pimc:8",
-            "pimc:5ms",
-            "pimc:8/40",
-            "pimc-dd",
-            "pimc-dd:3",
-            "pimc-dd:5ms",
-            "ismcts",
-            "ismcts:50",
-            "ismcts:5ms",
-        ] {
-            let b = bot_by_name(name, 1).unwrap();
-            assert!(!b.name().is_empty());
-        }
-        for bad in [
-            "",
-            "Random",
-            "pimc:",
-            "pimc:x",
-            "pimc:0",
-            "pimc:8/",
-            "pimc:8/0",
-            "pimc:8/x",
-            "pimc:8/5ms",
-            "pimc:/40",
-            "pimc:8/40/40",
-            "alpha",
-            "pimc-dd:",
-            "pimc-dd:0",
-            "pimc-dd:-3",
-            "pimc-dd:0ms",
-            "ismcts:",
-            "ismcts:0",
-        ] {
-            let e = bot_by_name(bad, 0).err().unwrap();
-            let msg = e.to_string();
-            assert!(msg.contains(&format!("'{bad}'")), "{msg}");
-            for n in BOT_NAMES {
-                assert!(msg.contains(n), "{msg}");
-            }
-        }
+    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        let words = snapshot_words(self.name(), words)?;
+        set_stream_words(&mut self.rng, words);
+        Ok(())
     }
 }

@@ -22,7 +22,10 @@ use crate::rules::scoring::seals_to_win;
 use crate::rules::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
-use super::{bot_rng, budget_text, first_best, uniform_card, Bot, Evaluation};
+use super::{
+    bot_rng, budget_text, first_best, has_decision, set_stream_words, snapshot_words, stream_words,
+    uniform_card, Bot, BotError, SearchValues,
+};
 use crate::infoset::sampler::Sampler;
 
 /// The policy that finishes a round inside a determinization.
@@ -90,7 +93,7 @@ impl PimcConfig {
 /// The PIMC search bot.
 pub struct PimcBot {
     config: PimcConfig,
-    rng: ChaCha8Rng,
+    pub(super) rng: ChaCha8Rng,
     /// The exactly uniform determinization sampler, with its reusable count table.
     sampler: Box<Sampler>,
 }
@@ -189,12 +192,12 @@ impl PimcBot {
     /// The mean playout value of each legal card for `view`'s seat (its turn, in the play
     /// phase, or passing when passes have a budget; `None` otherwise): the score
     /// difference over the game's target, +0.1 for a round won, ±1 for a game won or lost.
-    pub fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
+    pub fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         if !self.config.searches(view.phase()) || !view.is_my_turn() {
             return None;
         }
         let (cards, sums, k, worlds) = self.scores(view);
-        Some(Evaluation {
+        Some(SearchValues {
             values: (0..k)
                 .map(|i| (cards[i], sums[i] as f64 / worlds as f64))
                 .collect(),
@@ -216,24 +219,34 @@ impl Bot for PimcBot {
         }
     }
 
-    fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
+    fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         // `act` plays a forced card without searching.
         if view.legal_actions().len() == 1 {
             return None;
         }
-        PimcBot::evaluate(self, view)
+        PimcBot::search_values(self, view)
     }
 
-    fn act(&mut self, view: &SeatView) -> Card {
-        let legal = view.legal_actions();
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        let legal = has_decision(self, view)?;
         if legal.len() == 1 || !self.config.searches(view.phase()) {
-            return HeuristicBot::choose(view);
+            return Ok(HeuristicBot::choose(view));
         }
         let (cards, sums, k, _) = self.scores(view);
-        first_best(cards[..k].iter().copied().zip(sums)).expect("at least two legal cards")
+        Ok(first_best(cards[..k].iter().copied().zip(sums)).expect("at least two legal cards"))
     }
 
     fn reseed(&mut self, seed: u64) {
         self.rng = bot_rng(seed);
+    }
+
+    fn snapshot(&self) -> Option<Vec<u64>> {
+        Some(stream_words(&self.rng).to_vec())
+    }
+
+    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        let words = snapshot_words(self.name(), words)?;
+        set_stream_words(&mut self.rng, words);
+        Ok(())
     }
 }

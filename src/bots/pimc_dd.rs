@@ -38,7 +38,10 @@ use crate::solver::Solver;
 
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
-use super::{bot_rng, budget_text, parse_budget, Bot, Evaluation};
+use super::{
+    bot_rng, budget_text, has_decision, parse_budget, set_stream_words, snapshot_words,
+    stream_words, Bot, BotError, SearchValues,
+};
 
 /// Worlds per decision, an optional time limit, and when the solver takes over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,12 +224,12 @@ impl PimcDdBot {
     /// The bot's evaluation of each legal card for `view`'s seat (its turn, play phase;
     /// `None` otherwise): mean exact values once the solver decides, else `pimc`'s mean
     /// playout values.
-    pub fn evaluate(&mut self, view: &SeatView) -> Option<Evaluation> {
+    pub fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         if view.phase() != Phase::Play || !view.is_my_turn() {
             return None;
         }
         if !self.exact(view) {
-            return self.early.evaluate(view);
+            return self.early.search_values(view);
         }
         let mut sums = [0i64; 56];
         let worlds = self.totals(view, &mut sums);
@@ -235,7 +238,7 @@ impl PimcDdBot {
             .iter()
             .map(|c| (c, sums[c.id() as usize] as f64 / worlds as f64))
             .collect();
-        Some(Evaluation {
+        Some(SearchValues {
             values,
             worlds,
             exact: true,
@@ -267,22 +270,53 @@ impl Bot for PimcDdBot {
         )
     }
 
-    fn act(&mut self, view: &SeatView) -> Card {
-        let legal = view.legal_actions();
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        let legal = has_decision(self, view)?;
         if legal.len() == 1 || view.phase() == Phase::Pass {
-            return HeuristicBot::choose(view);
+            return Ok(HeuristicBot::choose(view));
         }
         if !self.exact(view) {
             return self.early.act(view);
         }
         let mut sums = [0i64; 56];
         self.totals(view, &mut sums);
-        best_card(legal, &sums, HeuristicBot::choose(view))
+        Ok(best_card(legal, &sums, HeuristicBot::choose(view)))
     }
 
     fn reseed(&mut self, seed: u64) {
         self.rng = bot_rng(seed);
         self.probe = None;
         self.early.reseed(seed);
+    }
+
+    /// Both streams' positions and the last probe (it decides whether the solver plays
+    /// the next decision, without drawing again). The solvers' tables only speed up
+    /// solves and never change a value, so they are left out.
+    fn snapshot(&self) -> Option<Vec<u64>> {
+        let [a, b] = stream_words(&self.rng);
+        let [c, d] = stream_words(&self.early.rng);
+        let probe = match self.probe {
+            None => [0; 5],
+            Some((round, dealt, played, tricks, exact)) => [
+                1,
+                round as u64 | (exact as u64) << 32,
+                dealt.0,
+                played.0,
+                tricks as u64,
+            ],
+        };
+        Some([[a, b, c, d].as_slice(), &probe].concat())
+    }
+
+    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        let w: [u64; 9] = snapshot_words(self.name(), words)?;
+        set_stream_words(&mut self.rng, [w[0], w[1]]);
+        set_stream_words(&mut self.early.rng, [w[2], w[3]]);
+        self.probe = (w[4] == 1).then(|| {
+            let round = w[5] as u32;
+            let exact = w[5] >> 32 == 1;
+            (round, CardSet(w[6]), CardSet(w[7]), w[8] as usize, exact)
+        });
+        Ok(())
     }
 }

@@ -30,9 +30,11 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, out: &mut W) -> Result<(), Failu
         return Ok(());
     }
     // Two bots with one seed search alike: one chooses, the other reports its values.
-    let choice = IsmctsBot::new(IsmctsConfig::default(), HINT_SEED).act(view);
+    let choice = IsmctsBot::new(IsmctsConfig::default(), HINT_SEED)
+        .act(view)
+        .map_err(|e| Failure::runtime(e.to_string()))?;
     let mut bot = IsmctsBot::new(IsmctsConfig::default(), HINT_SEED);
-    let Some(eval) = bot.evaluate(view) else {
+    let Some(eval) = bot.search_values(view) else {
         writeln!(out, "No hint: it is not your turn to play.")?;
         return Ok(());
     };

@@ -34,7 +34,9 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::ProgressBar;
 
 use crate::arena::estimate::Estimate;
-use crate::{run_arena, ArenaConfig, Scoring, Variant};
+use crate::arena::{run_arena, ArenaConfig};
+use crate::bots::BotRegistry;
+use crate::{Scoring, Variant};
 
 pub mod analyze;
 pub mod bench;
@@ -287,9 +289,9 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Runs the tool on `args` (program name first) with the process's stdin and stdout;
-/// returns the exit code. Colours follow [`Style::detect`].
-pub fn run<I, T>(args: I) -> i32
+/// Runs the tool on `args` (program name first) with the process's stdin and stdout, its
+/// bots built by `registry`; returns the exit code. Colours follow [`Style::detect`].
+pub fn run<I, T>(args: I, registry: &BotRegistry) -> i32
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -300,12 +302,20 @@ where
     // Not locked: `arena`'s progress bar draws to stderr from the worker threads, and a lock
     // held here for the whole run would block them forever whenever stderr is a terminal.
     let mut err = io::stderr();
-    run_with(args, &mut input, &mut out, &mut err, Style::detect())
+    run_with(
+        args,
+        registry,
+        &mut input,
+        &mut out,
+        &mut err,
+        Style::detect(),
+    )
 }
 
 /// Runs the tool on `args` (program name first) with the given input and outputs.
 pub fn run_with<I, T>(
     args: I,
+    registry: &BotRegistry,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -330,15 +340,15 @@ where
         }
     };
     let result = match cli.command {
-        Command::Arena(a) => arena(a, out),
-        Command::Play(a) => play_cmd(a, input, out, style),
+        Command::Arena(a) => arena(a, registry, out),
+        Command::Play(a) => play_cmd(a, registry, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Analyze(a) => analyze_cmd(a, out, style),
         Command::Bench(a) => bench_cmd(a, out),
         Command::Rules => out
             .write_all(rules::render(RULES, style).as_bytes())
             .map_err(Failure::from),
-        Command::Ladder(a) => ladder_cmd(a, out, err),
+        Command::Ladder(a) => ladder_cmd(a, registry, out, err),
     };
     let _ = out.flush();
     match result {
@@ -361,7 +371,7 @@ fn parse_scoring(s: &str) -> Result<Scoring, Failure> {
     s.parse().map_err(|e| Failure::usage(format!("{e}")))
 }
 
-fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
+fn arena(a: ArenaArgs, registry: &BotRegistry, out: &mut dyn Write) -> Result<(), Failure> {
     let variant = parse_variant(&a.variant)?;
     let scoring = parse_scoring(&a.scoring)?;
     let bots: Vec<&str> = a.bots.split(',').map(str::trim).collect();
@@ -370,12 +380,12 @@ fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
     config.threads = a.threads;
     config.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
     config.duplicate = !a.no_duplicate;
-    crate::arena::check(&config).map_err(|e| Failure::usage(e.to_string()))?;
+    crate::arena::check(&config, registry).map_err(|e| Failure::usage(e.to_string()))?;
 
     let total = config.total_games();
     let threads = worker_threads(a.threads);
     let progress = GameProgress::new(&format!("arena {variant}"), total, a.threads, !a.json);
-    let estimate = calibrated(&progress, &config.bots, &config, |e| {
+    let estimate = calibrated(&progress, registry, &config.bots, &config, |e| {
         e.seconds(&config, threads)
     });
     progress.plan(
@@ -386,7 +396,7 @@ fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
         ),
         estimate,
     );
-    let report = run_arena(&config, &|| progress.game_done(None))
+    let report = run_arena(&config, registry, &|| progress.game_done(None))
         .map_err(|e| Failure::usage(e.to_string()))?;
     progress.finish();
     if a.json {
@@ -401,6 +411,7 @@ fn arena(a: ArenaArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn play_cmd(
     a: PlayArgs,
+    registry: &BotRegistry,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     style: Style,
@@ -420,7 +431,7 @@ fn play_cmd(
         load: a.load,
         style,
     };
-    play::play(&opts, input, out).map(|_| ())
+    play::play(&opts, registry, input, out).map(|_| ())
 }
 
 fn replay_cmd(a: ReplayArgs, out: &mut dyn Write, style: Style) -> Result<(), Failure> {
@@ -479,6 +490,7 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
 /// calibration fails (the run itself then reports the error).
 fn calibrated(
     progress: &GameProgress,
+    registry: &BotRegistry,
     bots: &[String],
     config: &ArenaConfig,
     seconds: impl FnOnce(&Estimate) -> Result<f64, crate::arena::ArenaError>,
@@ -493,7 +505,8 @@ fn calibrated(
             names.push(b.clone());
         }
     }
-    let e = crate::arena::estimate::calibrate(config, &names, Duration::from_millis(500)).ok()?;
+    let e = crate::arena::estimate::calibrate(config, registry, &names, Duration::from_millis(500))
+        .ok()?;
     let s = seconds(&e).ok()?;
     Some((
         s,
@@ -596,7 +609,12 @@ impl crate::arena::ladder::LadderProgress for LadderBars {
     }
 }
 
-fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<(), Failure> {
+fn ladder_cmd(
+    a: LadderArgs,
+    registry: &BotRegistry,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Failure> {
     let bots: Vec<String> = match &a.bots {
         Some(list) => list.split(',').map(|s| s.trim().to_string()).collect(),
         None => crate::bots::BUILT_IN_BOTS
@@ -611,7 +629,9 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
     arena.threads = a.threads;
     let config = crate::arena::ladder::LadderConfig { arena };
     // Everything that can be refused is refused before the first game.
-    config.check().map_err(|e| Failure::usage(e.to_string()))?;
+    config
+        .check(registry)
+        .map_err(|e| Failure::usage(e.to_string()))?;
     let png = match &a.plot {
         Some(path) => {
             let png = plot_format(path)?;
@@ -636,20 +656,26 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         ),
         part: std::sync::Mutex::new(None),
     };
-    let estimate = calibrated(&bars.progress, &config.arena.bots, &config.arena, |e| {
-        let m = config.arena.bots.len();
-        let mut seconds = 0.0;
-        for a in 0..m {
-            for b in a + 1..m {
-                let pair = ArenaConfig {
-                    bots: vec![config.arena.bots[a].clone(), config.arena.bots[b].clone()],
-                    ..config.arena.clone()
-                };
-                seconds += e.seconds(&pair, threads)?;
+    let estimate = calibrated(
+        &bars.progress,
+        registry,
+        &config.arena.bots,
+        &config.arena,
+        |e| {
+            let m = config.arena.bots.len();
+            let mut seconds = 0.0;
+            for a in 0..m {
+                for b in a + 1..m {
+                    let pair = ArenaConfig {
+                        bots: vec![config.arena.bots[a].clone(), config.arena.bots[b].clone()],
+                        ..config.arena.clone()
+                    };
+                    seconds += e.seconds(&pair, threads)?;
+                }
             }
-        }
-        Ok(seconds)
-    });
+            Ok(seconds)
+        },
+    );
     bars.progress.plan(
         &format!(
             "ladder {variant}: {pairings} pairings × {per_pair} games = {} games on {threads} \
@@ -659,7 +685,7 @@ fn ladder_cmd(a: LadderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result
         ),
         estimate,
     );
-    let report = crate::arena::ladder::run_ladder(&config, &bars)
+    let report = crate::arena::ladder::run_ladder(&config, registry, &bars)
         .map_err(|e| Failure::usage(e.to_string()))?;
     bars.progress.finish();
     // The table first: a picture that cannot be drawn must not lose the results.

@@ -8,9 +8,8 @@
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
-use crate::bots::{bot_for_variant, Bot, BotError};
+use crate::bots::{Bot, BotRegistry};
 use crate::cards::{left_of, pass_target};
 use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
@@ -21,31 +20,7 @@ use crate::rules::{Outcome, Phase, RoundResult, TrickResult};
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};
 use crate::names::count;
-
-/// Makes the bot for a `--bots` name that is not a built-in one, if it knows the name
-/// (`None` otherwise). The Python console script registers one that seats Python policies
-/// named `module:attribute`.
-pub type ExternalBots = fn(&str, u64) -> Option<Result<Box<dyn Bot>, String>>;
-
-static EXTERNAL_BOTS: OnceLock<ExternalBots> = OnceLock::new();
-
-/// Registers the maker of non-built-in bots (the first registration stays).
-pub fn set_external_bots(f: ExternalBots) {
-    let _ = EXTERNAL_BOTS.set(f);
-}
-
-/// A built-in bot by name, else one made by the registered [`ExternalBots`] (only for a
-/// name the registry does not know: a built-in bot's own error, such as an `nn:PATH`
-/// model for another variant, is the error to report).
-fn make_bot(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, String> {
-    bot_for_variant(name, seed, variant).or_else(|e| match e {
-        BotError::Unknown(_) => EXTERNAL_BOTS
-            .get()
-            .and_then(|f| f(name, seed))
-            .unwrap_or_else(|| Err(e.to_string())),
-        e => Err(e.to_string()),
-    })
-}
+use crate::rng::play_bot_seed;
 
 /// The options of one game.
 #[derive(Clone, Debug)]
@@ -245,9 +220,15 @@ impl Table {
     }
 }
 
-/// Plays one game: the human at `opts.seat` types decisions on `input`; everything is
-/// written to `out`. Returns how it ended; writes the record to `opts.save` if given.
-pub fn play<R, W>(opts: &PlayOptions, input: &mut R, out: &mut W) -> Result<PlayEnd, Failure>
+/// Plays one game against bots built by `registry`: the human at `opts.seat` types
+/// decisions on `input`; everything is written to `out`. Returns how it ended; writes the
+/// record to `opts.save` if given.
+pub fn play<R, W>(
+    opts: &PlayOptions,
+    registry: &BotRegistry,
+    input: &mut R,
+    out: &mut W,
+) -> Result<PlayEnd, Failure>
 where
     R: BufRead + ?Sized,
     W: Write + ?Sized,
@@ -290,11 +271,10 @@ where
             seat_names.push("you".to_string());
         } else {
             let name = others.next().expect("n - 1 names");
-            let seed = config
-                .seed
-                .wrapping_add((p as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let bot =
-                make_bot(&name, seed, v).map_err(|e| Failure::usage(format!("--bots: {e}")))?;
+            let seed = play_bot_seed(config.seed, p);
+            let bot = registry
+                .build(&name, seed, v)
+                .map_err(|e| Failure::usage(format!("--bots: {e}")))?;
             bots.push(Some(bot));
             seat_names.push(name);
         }
@@ -336,7 +316,7 @@ where
         let p = s.current_player().expect("the game is not over");
         let cards = match &mut bots[p] {
             Some(bot) => vec![bot
-                .try_act(&s.view(p))
+                .act(&s.view(p))
                 .map_err(|e| Failure::runtime(format!("{}: {e}", t.names[p])))?],
             None => {
                 save(opts, &m)?;
@@ -425,7 +405,7 @@ fn replay_saved(
             .current_player()
             .expect("a recorded decision has a player");
         if let Some(bot) = &mut bots[p] {
-            bot.try_act(&s.view(p))
+            bot.act(&s.view(p))
                 .map_err(|e| Failure::runtime(format!("{}: {e}", t.names[p])))?;
         }
         let outcome = m.apply(card).map_err(|e| {

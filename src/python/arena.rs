@@ -15,6 +15,7 @@ use crate::arena::{
     game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
     ArenaError, PlayedGame,
 };
+use crate::bots::BotRegistry;
 
 fn arena_err(e: ArenaError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -82,7 +83,8 @@ pub(super) fn parse_arena(
     config.max_rounds = game.max_rounds;
     config.duplicate = duplicate;
     config.threads = threads;
-    crate::arena::check(&config).map_err(arena_err)?;
+    // Checked before any game starts; the run builds its bots with a registry of its own.
+    crate::arena::check(&config, &BotRegistry::new()).map_err(arena_err)?;
     Ok(config)
 }
 
@@ -159,7 +161,7 @@ fn play(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ArenaCounts> {
     with_progress(py, end - start, progress, "arena", |tick| {
-        run_arena_range(config, start, end, tick).map_err(arena_err)
+        run_arena_range(config, &BotRegistry::new(), start, end, tick).map_err(arena_err)
     })
 }
 
@@ -331,7 +333,7 @@ arena_fn!(
         let config = ImitationConfig { arena: config, teacher, labelled };
         let total = config.arena.total_games();
         let data = with_progress(py, total, progress.as_ref(), "imitation_data", |tick| {
-            imitation::generate(&config, tick).map_err(arena_err)
+            imitation::generate(&config, &BotRegistry::new(), tick).map_err(arena_err)
         })?;
         dataset_to_py(py, config.arena.variant.num_actions(), data)
     }

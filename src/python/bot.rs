@@ -1,13 +1,15 @@
 //! `yokai_septet.Bot`: the built-in Rust bots.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
-use super::game::PyGame;
-use super::{extract_seed, IllegalActionError};
-use crate::bots::{bot_by_name, check_variant, Bot, BOT_NAMES};
+use super::{extract_seed, game_state, IllegalActionError};
+use crate::bots::{Bot, BotError, BotRegistry, BOT_NAMES};
+use crate::cards::Card;
+use crate::infoset::view::SeatView;
 
 /// A built-in bot: ``Bot(name, seed=0)``.
 ///
@@ -21,15 +23,51 @@ use crate::bots::{bot_by_name, check_variant, Bot, BOT_NAMES};
 /// saved with ``yokai_septet.models``).
 /// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
-/// across games and seats; its random stream is seeded by ``seed``.
+/// across games and seats; its random stream is seeded by ``seed``. A bot pickles (and
+/// ``copy.deepcopy`` copies it) by its name, seed and the position of its random stream:
+/// the copy makes the same decisions as the original from there on.
 #[pyclass(module = "yokai_septet._core", name = "Bot")]
 pub struct PyBot {
     name: String,
-    bot: Mutex<Box<dyn Bot>>,
+    inner: Mutex<Seeded>,
 }
 
-pub(crate) fn make_bot(name: &str, seed: u64) -> PyResult<Box<dyn Bot>> {
-    bot_by_name(name, seed).map_err(|e| PyValueError::new_err(e.to_string()))
+/// A bot and the seed its stream last started from (pickling rebuilds it from both).
+struct Seeded {
+    seed: u64,
+    bot: Box<dyn Bot>,
+}
+
+/// A [`BotError`] as the Python exception that says what happened: acting with no
+/// decision to make is an [`IllegalActionError`], the rest a `ValueError`.
+pub(crate) fn bot_error(e: BotError) -> PyErr {
+    match e {
+        BotError::NoDecision { .. } => IllegalActionError::new_err(e.to_string()),
+        e => PyValueError::new_err(e.to_string()),
+    }
+}
+
+impl PyBot {
+    fn build(name: &str, seed: u64) -> PyResult<PyBot> {
+        let bot = BotRegistry::new()
+            .build_any_variant(name, seed)
+            .map_err(bot_error)?;
+        Ok(PyBot {
+            name: name.to_string(),
+            inner: Mutex::new(Seeded { seed, bot }),
+        })
+    }
+
+    fn lock(&self) -> PyResult<MutexGuard<'_, Seeded>> {
+        self.inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))
+    }
+
+    /// The bot's decision for `view`'s seat (called with the GIL released).
+    pub(crate) fn act_on(&self, view: &SeatView) -> PyResult<Card> {
+        self.lock()?.bot.act(view).map_err(bot_error)
+    }
 }
 
 #[pymethods]
@@ -41,10 +79,7 @@ impl PyBot {
             Some(s) => extract_seed(s)?,
             None => 0,
         };
-        Ok(PyBot {
-            name: name.to_string(),
-            bot: Mutex::new(make_bot(name, seed)?),
-        })
+        PyBot::build(name, seed)
     }
 
     /// The names accepted by ``Bot`` (``pimc:N`` stands for any number of playouts,
@@ -61,28 +96,17 @@ impl PyBot {
     }
 
     /// Chooses an action for ``game.current_player`` (an ``int``; the game is not
-    /// changed). Raises :class:`IllegalActionError` if the game is over. The GIL is
-    /// released while the bot thinks.
-    fn act(&self, py: Python<'_>, game: PyRef<'_, PyGame>) -> PyResult<u8> {
-        let state = *game.state();
-        drop(game);
+    /// changed). Raises :class:`IllegalActionError` if the game is over, ``ValueError`` if
+    /// the bot cannot play the game's variant. The GIL is released while the bot thinks.
+    fn act(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<u8> {
+        let state = game_state(game)?;
         let Some(seat) = state.current_player() else {
             return Err(IllegalActionError::new_err(
                 "the game is over: there is no decision to make",
             ));
         };
-        let card = py.allow_threads(|| {
-            super::guard("Bot.act", || {
-                let mut bot = self
-                    .bot
-                    .lock()
-                    .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))?;
-                let variant = state.config().variant;
-                check_variant(bot.as_ref(), &self.name, variant)
-                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
-                Ok(bot.act(&state.view(seat)))
-            })
-        })?;
+        let card =
+            py.allow_threads(|| super::guard("Bot.act", || self.act_on(&state.view(seat))))?;
         Ok(card.id())
     }
 
@@ -91,27 +115,39 @@ impl PyBot {
     fn reseed(&self, py: Python<'_>, seed: &Bound<'_, PyAny>) -> PyResult<()> {
         let seed = extract_seed(seed)?;
         py.allow_threads(|| {
-            let mut bot = self
-                .bot
-                .lock()
-                .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))?;
-            bot.reseed(seed);
+            let mut inner = self.lock()?;
+            inner.bot.reseed(seed);
+            inner.seed = seed;
             Ok(())
         })
     }
 
+    /// Pickles as ``Bot(name, seed)`` and the bot's state (its random stream's position):
+    /// the copy decides as the original would have.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.borrow();
+        let (seed, words) = {
+            let inner = me.lock()?;
+            (inner.seed, inner.bot.snapshot())
+        };
+        let Some(words) = words else {
+            return Err(PyTypeError::new_err(format!(
+                "cannot pickle Bot({:?}): it keeps no state that can be saved; build it \
+                 again by name in the other process instead",
+                me.name
+            )));
+        };
+        let args = (me.name.clone(), seed);
+        (slf.get_type(), args, words).into_pyobject(py)
+    }
+
+    /// Restores the state saved by ``__reduce__`` (pickle calls it).
+    fn __setstate__(&self, words: Vec<u64>) -> PyResult<()> {
+        self.lock()?.bot.restore(&words).map_err(bot_error)
+    }
+
     fn __repr__(&self) -> String {
         format!("Bot({:?})", self.name)
-    }
-}
-
-impl PyBot {
-    /// The bot's decision for `view`'s seat (called with the GIL released; a bot that
-    /// panicked earlier is poisoned, and this panics in turn, inside `guard`).
-    pub(crate) fn act_on(&self, view: &crate::infoset::view::SeatView) -> crate::cards::Card {
-        self.bot
-            .lock()
-            .expect("this bot failed earlier (poisoned)")
-            .act(view)
     }
 }

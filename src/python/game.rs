@@ -475,7 +475,7 @@ impl PyGame {
                     mode,
                     |p, view| bots[p].act_on(view),
                     |r| total += r[learner] as f64,
-                );
+                )?;
                 Ok(total)
             })
         })
@@ -629,7 +629,6 @@ impl PyGame {
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        use rand_chacha::rand_core::SeedableRng;
         let seat = extract_seat(seat, self.state().num_players())?;
         let seed = match seed {
             Some(s) => extract_seed(s)?,
@@ -638,7 +637,7 @@ impl PyGame {
         let state = *self.state();
         let det = py.allow_threads(|| {
             guard("Game.sample_determinization", || {
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                let mut rng = crate::rng::determinization_rng(seed);
                 let view = state.view(seat);
                 Ok(crate::infoset::sampler::sample_with_later_rounds(
                     &view, &mut rng,

@@ -219,11 +219,32 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Runs the `yokai-septet` command-line tool (the same code as the Rust binary) on
 /// `argv` (program name first) with the process's real stdin and stdout, and returns its
 /// exit code. The GIL is released while it runs, so it never blocks other Python threads.
-/// `play --bots module:attribute` seats a Python policy (see `_evaluate.load_policy`).
+/// With `load_policy` (the console script passes `yokai_septet._evaluate.load_policy`),
+/// `play --bots module:attribute` seats the Python policy `load_policy(name)` returns as
+/// `(policy, batched)`; the bots of one call are built by a registry of its own.
 #[pyfunction]
-fn run_cli(py: Python<'_>, argv: Vec<String>) -> PyResult<i32> {
-    crate::cli::play::set_external_bots(policy_bot::external_bot);
-    py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv))))
+#[pyo3(signature = (argv, load_policy = None))]
+fn run_cli(py: Python<'_>, argv: Vec<String>, load_policy: Option<Py<PyAny>>) -> PyResult<i32> {
+    let mut registry = crate::bots::BotRegistry::new();
+    if let Some(load) = load_policy {
+        registry.register(policy_bot::policy_maker(load));
+    }
+    py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv, &registry))))
+}
+
+/// The state of a `Game` argument (a `TypeError` for anything else).
+pub(crate) fn game_state(obj: &Bound<'_, PyAny>) -> PyResult<crate::rules::state::State> {
+    let game = obj.downcast::<game::PyGame>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a yokai_septet.Game, not {}",
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let state = *game.try_borrow()?.state();
+    Ok(state)
 }
 
 /// An optional argument that keeps an explicit `None` (pyo3 maps `None` to `Option::None`

@@ -8,17 +8,19 @@
 //! cards drawn by the sampler), so it cannot read another seat's hand.
 
 use numpy::{PyArray2, PyArrayMethods};
+use std::sync::Arc;
+
 use pyo3::prelude::*;
-use rand_chacha::rand_core::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::extract_integer;
 use super::game::PyGame;
-use crate::bots::Bot;
+use crate::bots::{Bot, BotError, BotMaker};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::record::Match;
 use crate::rl::observation::{encode, observation_size, write_mask};
+use crate::rng::determinization_rng;
 
 struct PolicyBot {
     name: String,
@@ -69,40 +71,44 @@ impl Bot for PolicyBot {
         self.name.clone()
     }
 
-    fn act(&mut self, view: &SeatView) -> Card {
-        self.try_act(view)
-            .unwrap_or_else(|e| panic!("{}: {e}", self.name))
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        Python::with_gil(|py| {
+            self.decide(py, view).map_err(|e| BotError::External {
+                name: self.name.clone(),
+                message: e.to_string(),
+            })
+        })
     }
 
     fn reseed(&mut self, seed: u64) {
-        self.rng = ChaCha8Rng::seed_from_u64(seed);
-    }
-
-    fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
-        Python::with_gil(|py| self.decide(py, view).map_err(|e| e.to_string()))
+        self.rng = determinization_rng(seed);
     }
 }
 
-/// The [`crate::cli::play::ExternalBots`] of the console script: `module:attribute` names
-/// a Python policy, loaded by `yokai_septet._evaluate.load_policy`.
-pub(crate) fn external_bot(name: &str, seed: u64) -> Option<Result<Box<dyn Bot>, String>> {
-    let (module, _) = name.rsplit_once(':')?;
-    if module.is_empty() || module == "pimc" {
-        return None;
-    }
-    Some(Python::with_gil(|py| {
-        let load = || -> PyResult<Box<dyn Bot>> {
-            let loader = py
-                .import("yokai_septet._evaluate")?
-                .getattr("load_policy")?;
-            let (policy, batched): (Py<PyAny>, bool) = loader.call1((name,))?.extract()?;
-            Ok(Box::new(PolicyBot {
+/// The [`BotMaker`] of the console script: `module:attribute` names a Python policy, which
+/// `load_policy(name)` (the console script passes `yokai_septet._evaluate.load_policy`)
+/// loads as `(policy, batched)`.
+pub(crate) fn policy_maker(load_policy: Py<PyAny>) -> BotMaker {
+    Arc::new(move |name: &str, seed: u64| {
+        let (module, _) = name.rsplit_once(':')?;
+        if module.is_empty() || module == "pimc" {
+            return None;
+        }
+        Some(Python::with_gil(|py| {
+            let load = || -> PyResult<Box<dyn Bot>> {
+                let (policy, batched): (Py<PyAny>, bool) =
+                    load_policy.bind(py).call1((name,))?.extract()?;
+                Ok(Box::new(PolicyBot {
+                    name: name.to_string(),
+                    policy,
+                    batched,
+                    rng: determinization_rng(seed),
+                }))
+            };
+            load().map_err(|e| BotError::External {
                 name: name.to_string(),
-                policy,
-                batched,
-                rng: ChaCha8Rng::seed_from_u64(seed),
-            }))
-        };
-        load().map_err(|e| format!("cannot seat the Python policy {name}: {e}"))
-    }))
+                message: format!("cannot seat the Python policy {name}: {e}"),
+            })
+        }))
+    })
 }

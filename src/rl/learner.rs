@@ -41,36 +41,37 @@ impl Playing for Match {
 
 /// Lets the bots move until it is `learner`'s turn or the game is over: `act(seat, view)`
 /// is the decision of the bot in `seat`, and `on_rewards` receives every seat's rewards
-/// (under `mode`) after each move. Panics if a bot plays an illegal card (the built-in
-/// bots never do).
+/// (under `mode`) after each move. A decision that fails stops the loop with its error.
+/// Panics if a bot plays an illegal card (the built-in bots never do).
 #[inline]
 #[cfg_attr(not(feature = "python"), allow(dead_code))]
-pub(crate) fn bots_until_turn<G: Playing>(
+pub(crate) fn bots_until_turn<G: Playing, E>(
     game: &mut G,
     learner: usize,
     mode: RewardMode,
-    act: impl FnMut(usize, &SeatView) -> Card,
+    act: impl FnMut(usize, &SeatView) -> Result<Card, E>,
     on_rewards: impl FnMut(&[f32; 4]),
-) {
+) -> Result<(), E> {
     bots_until_turn_of(game, 1 << learner, mode, act, on_rewards)
 }
 
 /// [`bots_until_turn`] for a learner that plays every seat of `learners` (a seat mask: one
 /// seat, or a team's seats).
 #[inline]
-pub(crate) fn bots_until_turn_of<G: Playing>(
+pub(crate) fn bots_until_turn_of<G: Playing, E>(
     game: &mut G,
     learners: u8,
     mode: RewardMode,
-    mut act: impl FnMut(usize, &SeatView) -> Card,
+    mut act: impl FnMut(usize, &SeatView) -> Result<Card, E>,
     mut on_rewards: impl FnMut(&[f32; 4]),
-) {
+) -> Result<(), E> {
     while let Some(p) = game.state().current_player() {
         if learners >> p & 1 == 1 {
             break;
         }
-        let card = act(p, &game.state().view(p));
+        let card = act(p, &game.state().view(p))?;
         let out = game.apply(card).expect("a bot returned an illegal action");
         on_rewards(&rewards(mode, &out, game.state()));
     }
+    Ok(())
 }

@@ -27,10 +27,10 @@ mod mlp;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use super::{check_variant, first_best, Bot};
+use super::{first_best, has_decision, snapshot_words, Bot, BotError};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
@@ -39,29 +39,36 @@ pub use format::MODEL_FORMAT;
 pub use mlp::{Inputs, Mlp, Scratch, WeightsError};
 
 /// Models read from files, kept while the file is unchanged (an arena builds a bot per
-/// game; a training loop rewrites its file between evaluations).
-fn load_cached(path: &Path) -> Result<Arc<Mlp>, WeightsError> {
-    type Key = (Option<SystemTime>, u64);
-    type Cache = Mutex<HashMap<PathBuf, (Key, Arc<Mlp>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let io = |e: std::io::Error| WeightsError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    let key = (meta.modified().ok(), meta.len());
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some((k, model)) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(path) {
-        if *k == key {
-            return Ok(model.clone());
+/// game; a training loop rewrites its file between evaluations). A
+/// [`BotRegistry`](super::BotRegistry) owns one.
+#[derive(Default)]
+pub(crate) struct ModelCache {
+    models: Mutex<HashMap<PathBuf, (ModelKey, Arc<Mlp>)>>,
+}
+
+/// What tells a rewritten model file: its modification time and length.
+type ModelKey = (Option<SystemTime>, u64);
+
+impl ModelCache {
+    /// The model in the file at `path`, read again only if the file changed.
+    pub(crate) fn load(&self, path: impl AsRef<Path>) -> Result<Arc<Mlp>, WeightsError> {
+        let path = path.as_ref();
+        let io = |e: std::io::Error| WeightsError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        };
+        let meta = std::fs::metadata(path).map_err(io)?;
+        let key = (meta.modified().ok(), meta.len());
+        let models = || self.models.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, model)) = models().get(path) {
+            if *k == key {
+                return Ok(model.clone());
+            }
         }
+        let model = Arc::new(Mlp::load(path)?);
+        models().insert(path.to_path_buf(), (key, model.clone()));
+        Ok(model)
     }
-    let model = Arc::new(Mlp::load(path)?);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(path.to_path_buf(), (key, model.clone()));
-    Ok(model)
 }
 
 /// Which model an [`NnBot`] plays.
@@ -96,13 +103,21 @@ impl NnBot {
         NnBot::with_model(Model::Shipped)
     }
 
-    /// Plays the model in the safetensors file at `path`.
+    /// Plays the model in the safetensors file at `path` (read now; a
+    /// [`BotRegistry`](super::BotRegistry) reads each file once).
     pub fn from_file(path: &str) -> Result<NnBot, WeightsError> {
-        let mlp = load_cached(Path::new(path))?;
-        Ok(NnBot::with_model(Model::File {
+        Ok(NnBot::with_file_model(
+            path,
+            Arc::new(Mlp::load(Path::new(path))?),
+        ))
+    }
+
+    /// Plays `mlp`, read from the file at `path`.
+    pub(crate) fn with_file_model(path: &str, mlp: Arc<Mlp>) -> NnBot {
+        NnBot::with_model(Model::File {
             path: path.to_string(),
             mlp,
-        }))
+        })
     }
 
     fn with_model(model: Model) -> NnBot {
@@ -140,37 +155,38 @@ impl Bot for NnBot {
         }
     }
 
-    fn act(&mut self, view: &SeatView) -> Card {
-        self.try_act(view).unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    fn try_act(&mut self, view: &SeatView) -> Result<Card, String> {
-        check_variant(self, &self.name(), view.variant()).map_err(|e| e.to_string())?;
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        let variant = view.variant();
+        let trained_for = model_for(&self.model, variant).variant();
+        if trained_for != variant {
+            return Err(BotError::Unsupported {
+                name: self.name(),
+                variant,
+                why: format!("its weights are for {trained_for}"),
+            });
+        }
+        let legal = has_decision(self, view)?;
         let logits = self.logits(view);
-        first_best(
-            view.legal_actions()
-                .iter()
-                .map(|c| (c, logits[c.id() as usize])),
-        )
-        .ok_or_else(|| "nn: no legal action to choose from".to_string())
+        let best = first_best(legal.iter().map(|c| (c, logits[c.id() as usize])));
+        Ok(best.expect("a non-empty legal set has a best card"))
     }
 
     fn reseed(&mut self, _seed: u64) {}
 
-    fn supports(&self, variant: Variant) -> Result<(), String> {
-        let trained_for = model_for(&self.model, variant).variant();
-        if trained_for == variant {
-            Ok(())
-        } else {
-            Err(format!("its weights are for {trained_for}"))
-        }
+    /// Deterministic: nothing to carry between decisions.
+    fn snapshot(&self) -> Option<Vec<u64>> {
+        Some(Vec::new())
+    }
+
+    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        snapshot_words::<0>(self.name(), words).map(drop)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::{bot_for_variant, BotError, HeuristicBot};
+    use crate::bots::{bot_by_name, BotError, HeuristicBot};
     use crate::rl::observation::{encode, observation_size};
     use crate::rules::config::GameConfig;
     use crate::rules::state::State;
@@ -223,10 +239,10 @@ mod tests {
             assert_eq!(mlp.inputs(), Inputs::ObservationAndHeuristic);
             assert_eq!(mlp.widths()[0], observation_size(v) + v.num_actions());
             assert_eq!(*mlp.widths().last().unwrap(), v.num_actions());
-            let mut bot = bot_for_variant("nn", 0, v).unwrap();
+            let mut bot = bot_by_name("nn", 0, v).unwrap();
             let mut s = State::new(GameConfig::new(v, 3).with_max_rounds(Some(3)));
             while let Some(p) = s.current_player() {
-                let card = bot.act(&s.view(p));
+                let card = bot.act(&s.view(p)).unwrap();
                 s.apply(card).unwrap();
             }
         }
@@ -238,7 +254,7 @@ mod tests {
             let mlp = random_model(v, &[32, 16], v as u64);
             let mut s = State::new(GameConfig::new(v, 11));
             let mut scratch = Scratch::default();
-            let mut bot = bot_for_variant("random", 5, v).unwrap();
+            let mut bot = bot_by_name("random", 5, v).unwrap();
             for _ in 0..30 {
                 let Some(p) = s.current_player() else { break };
                 let mut obs = vec![0.0f32; observation_size(v)];
@@ -249,7 +265,7 @@ mod tests {
                 for (a, b) in out.iter().zip(&want) {
                     assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{v}: {a} vs {b}");
                 }
-                let card = bot.act(&s.view(p));
+                let card = bot.act(&s.view(p)).unwrap();
                 s.apply(card).unwrap();
             }
         }
@@ -267,7 +283,7 @@ mod tests {
         while let Some(p) = s.current_player() {
             let view = s.view(p);
             let logits = bot.logits(&view).to_vec();
-            let card = bot.act(&view);
+            let card = bot.act(&view).unwrap();
             for c in view.legal_actions() {
                 assert!(logits[c.id() as usize] <= logits[card.id() as usize]);
             }
@@ -357,7 +373,7 @@ mod tests {
             let mut decisions = 0;
             while let Some(p) = s.current_player() {
                 let view = s.view(p);
-                let card = bot.act(&view);
+                let card = bot.act(&view).unwrap();
                 assert_eq!(
                     card,
                     HeuristicBot::choose(&view),
@@ -534,16 +550,14 @@ mod tests {
         )
         .unwrap();
         let name = format!("nn:{}", path.display());
-        assert!(bot_for_variant(&name, 0, Variant::ThreePlayer).is_ok());
-        let e = bot_for_variant(&name, 0, Variant::FourPlayer)
-            .err()
-            .unwrap();
+        assert!(bot_by_name(&name, 0, Variant::ThreePlayer).is_ok());
+        let e = bot_by_name(&name, 0, Variant::FourPlayer).err().unwrap();
         assert!(matches!(e, BotError::Unsupported { .. }));
         assert_eq!(
             e.to_string(),
             format!("bot '{name}' cannot play 4p: its weights are for 3p")
         );
-        let e = bot_for_variant("nn:/no/such/model.safetensors", 0, Variant::FourPlayer)
+        let e = bot_by_name("nn:/no/such/model.safetensors", 0, Variant::FourPlayer)
             .err()
             .unwrap()
             .to_string();
@@ -564,10 +578,11 @@ mod tests {
             std::env::temp_dir().join(format!("ys-nn-reload-{}.safetensors", std::process::id()));
         let first = random_model(Variant::FourPlayer, &[8], 1);
         std::fs::write(&path, first.to_bytes()).unwrap();
-        assert_eq!(load_cached(&path).unwrap().layers(), first.layers());
+        let cache = ModelCache::default();
+        assert_eq!(cache.load(&path).unwrap().layers(), first.layers());
         let second = random_model(Variant::FourPlayer, &[12], 2);
         std::fs::write(&path, second.to_bytes()).unwrap();
-        assert_eq!(load_cached(&path).unwrap().layers(), second.layers());
+        assert_eq!(cache.load(&path).unwrap().layers(), second.layers());
         std::fs::remove_file(path).ok();
     }
 }

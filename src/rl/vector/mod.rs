@@ -47,7 +47,7 @@ pub use outputs::{
 };
 pub use pipeline::{Batch, Pipeline, PipelineError};
 
-use crate::bots::{bot_for_variant, Bot, BotError};
+use crate::bots::{Bot, BotError, BotRegistry};
 use crate::cards::{side_mask, Card};
 use crate::error::IllegalAction;
 use crate::pool::Pool;
@@ -200,7 +200,7 @@ impl Slot {
     /// `None` when no decision is pending.
     pub fn bot_action(&mut self) -> Option<Card> {
         let p = self.state.current_player()?;
-        Some(self.bots[p].act(&self.state.view(p)))
+        Some(bot_act(&mut self.bots[p], &self.state.view(p)))
     }
 
     /// This env's position in its core (its index less the offset).
@@ -243,11 +243,11 @@ impl Slot {
         }
         let mine = self.learner_seats_mask(sh);
         let bots = &mut self.bots;
-        bots_until_turn_of(
+        let Ok(()) = bots_until_turn_of(
             &mut self.state,
             mine,
             sh.reward,
-            |p, view| bots[p].act(view),
+            |p, view| Ok::<_, std::convert::Infallible>(bot_act(&mut bots[p], view)),
             |r| add(acc, *r),
         );
     }
@@ -450,6 +450,14 @@ fn chunk_len(num_envs: usize, num_threads: usize) -> usize {
     (num_envs / (8 * num_threads)).max(16)
 }
 
+/// The decision of a seat's bot. The bots were built for the env's variant, on their
+/// seat's turn, so a built-in bot always decides; the vector env seats no bot that can
+/// fail otherwise (a Python policy), so an error here is a bug.
+fn bot_act(bot: &mut Box<dyn Bot>, view: &crate::infoset::view::SeatView) -> Card {
+    bot.act(view)
+        .unwrap_or_else(|e| panic!("the vector env's bot failed: {e}"))
+}
+
 /// Why [`VecCore::new`] failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VecCoreError {
@@ -554,10 +562,28 @@ impl VecCore {
     /// `num_envs` envs (env `i` is env `shared.env_offset + i` of the seed derivation),
     /// with one bot per seat named by `opponents` (learner modes: the opponents; self-play:
     /// what [`bot_actions`](Self::bot_actions) asks), stepped by `num_threads` threads.
-    /// Call [`reset`](Self::reset) before the first step.
+    /// Call [`reset`](Self::reset) before the first step. The bots are the built-in ones
+    /// ([`VecCore::with_registry`] takes the registry that builds them).
     pub fn new<S: AsRef<str>>(
         shared: Shared,
         num_envs: usize,
+        opponents: &[S],
+        num_threads: usize,
+    ) -> Result<VecCore, VecCoreError> {
+        VecCore::with_registry(
+            shared,
+            num_envs,
+            &BotRegistry::new(),
+            opponents,
+            num_threads,
+        )
+    }
+
+    /// [`VecCore::new`] with the bots built by `registry`.
+    pub fn with_registry<S: AsRef<str>>(
+        shared: Shared,
+        num_envs: usize,
+        registry: &BotRegistry,
         opponents: &[S],
         num_threads: usize,
     ) -> Result<VecCore, VecCoreError> {
@@ -584,7 +610,7 @@ impl VecCore {
         for i in 0..num_envs {
             let bots = opponents
                 .iter()
-                .map(|name| bot_for_variant(name.as_ref(), 0, shared.config.variant))
+                .map(|name| registry.build(name.as_ref(), 0, shared.config.variant))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(VecCoreError::Bot)?;
             slots.push(Slot {

@@ -20,8 +20,10 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::rules::state::Phase;
 
-use super::eval::Ctx;
-use super::Bot;
+mod pricing;
+
+use super::{has_decision, snapshot_words, Bot, BotError};
+use pricing::Ctx;
 
 /// The rule-based player. Deterministic: the seed is accepted for the common interface.
 #[derive(Clone, Debug, Default)]
@@ -59,11 +61,21 @@ impl Bot for HeuristicBot {
         "heuristic".into()
     }
 
-    fn act(&mut self, view: &SeatView) -> Card {
-        HeuristicBot::choose(view)
+    fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        has_decision(self, view)?;
+        Ok(HeuristicBot::choose(view))
     }
 
     fn reseed(&mut self, _seed: u64) {}
+
+    /// Deterministic: nothing to carry between decisions.
+    fn snapshot(&self) -> Option<Vec<u64>> {
+        Some(Vec::new())
+    }
+
+    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        snapshot_words::<0>(self.name(), words).map(drop)
+    }
 }
 
 /// The card of `set` with the highest score (the lowest id among equals).

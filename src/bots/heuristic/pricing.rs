@@ -1,4 +1,4 @@
-//! What the heuristic knows about a decision, computed once per call from a [`SeatView`].
+//! The heuristic's card pricing: what it knows about a decision, computed once per call from a [`SeatView`].
 //!
 //! The heuristic prices each candidate card as "expected value of the trick it joins": the
 //! bosses the trick carries (valued per variant: boss points in `4p`/`3p`, seal chances in

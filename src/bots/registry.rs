@@ -1,0 +1,244 @@
+//! Bot names and the registry that builds bots from them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::nn::ModelCache;
+use super::{
+    Bot, BotError, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot, PimcBot, PimcConfig, PimcDdBot,
+    PimcDdConfig, Playout, RandomBot,
+};
+use crate::rules::config::Variant;
+
+/// The bot names [`BotRegistry::build`] accepts (`pimc:N` sets N playouts per decision,
+/// `pimc:Nms` a time limit of N milliseconds per decision, `pimc:N/P` also searches the
+/// passing picks with P playouts each; `pimc-dd:N` N solved worlds,
+/// `pimc-dd:Nms` a time limit; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
+/// `nn:PATH` the neural-network model in the safetensors file `PATH`).
+pub const BOT_NAMES: [&str; 11] = [
+    "random",
+    "heuristic",
+    "pimc",
+    "pimc-random",
+    "pimc:N",
+    "pimc-dd",
+    "pimc-dd:N",
+    "ismcts",
+    "ismcts:N",
+    "nn",
+    "nn:PATH",
+];
+
+/// The built-in bots at their default budgets, weakest first (the ladder's entrants).
+pub const BUILT_IN_BOTS: [&str; 7] = [
+    "random",
+    "heuristic",
+    "nn",
+    "pimc-random",
+    "pimc",
+    "ismcts",
+    "pimc-dd",
+];
+
+/// Makes the bot for a name the built-in bots do not know: `None` when it does not know
+/// the name either. Its bots play every variant (or refuse in [`Bot::act`]).
+pub type BotMaker = Arc<dyn Fn(&str, u64) -> Option<Result<Box<dyn Bot>, BotError>> + Send + Sync>;
+
+/// Builds bots by name: the built-in bots of [`BOT_NAMES`], then the names its registered
+/// [`BotMaker`]s know. It owns the cache of `nn:PATH` models (an arena builds a bot per
+/// game; a model is read once per registry while its file is unchanged). A value, never
+/// a global: the arena, the vector env and the command-line tool take one, so two
+/// registries with different makers live side by side in one process.
+#[derive(Clone, Default)]
+pub struct BotRegistry {
+    makers: Vec<BotMaker>,
+    models: Arc<ModelCache>,
+}
+
+impl fmt::Debug for BotRegistry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BotRegistry")
+            .field("makers", &self.makers.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl BotRegistry {
+    /// The built-in bots only.
+    pub fn new() -> BotRegistry {
+        BotRegistry::default()
+    }
+
+    /// Adds a maker of bots the built-in ones do not name (asked in the order added).
+    pub fn register(&mut self, maker: BotMaker) {
+        self.makers.push(maker);
+    }
+
+    /// Builds the bot called `name` for games of `variant`, its random stream seeded by
+    /// `seed`. A bot that cannot play `variant` (an `nn:PATH` model trained for another)
+    /// is refused here, once, naming the bot and the variant.
+    pub fn build(&self, name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, BotError> {
+        self.make(name, seed, Some(variant))
+    }
+
+    /// [`BotRegistry::build`] for games of any variant (`yokai_septet.Bot`): a bot that
+    /// cannot play a game's variant answers [`BotError::Unsupported`] from [`Bot::act`].
+    pub fn build_any_variant(&self, name: &str, seed: u64) -> Result<Box<dyn Bot>, BotError> {
+        self.make(name, seed, None)
+    }
+
+    /// Whether `name` builds a bot for `variant` (the error says why not).
+    pub fn check(&self, name: &str, variant: Variant) -> Result<(), BotError> {
+        self.build(name, 0, variant).map(drop)
+    }
+
+    fn make(
+        &self,
+        name: &str,
+        seed: u64,
+        variant: Option<Variant>,
+    ) -> Result<Box<dyn Bot>, BotError> {
+        match self.built_in(name, seed, variant) {
+            Err(BotError::Unknown(_)) => {
+                for maker in &self.makers {
+                    if let Some(made) = maker(name, seed) {
+                        return made;
+                    }
+                }
+                Err(BotError::Unknown(name.to_string()))
+            }
+            made => made,
+        }
+    }
+
+    fn built_in(
+        &self,
+        name: &str,
+        seed: u64,
+        variant: Option<Variant>,
+    ) -> Result<Box<dyn Bot>, BotError> {
+        let unknown = || BotError::Unknown(name.to_string());
+        Ok(match name {
+            "random" => Box::new(RandomBot::new(seed)),
+            "heuristic" => Box::new(HeuristicBot::new(seed)),
+            "pimc" => Box::new(PimcBot::new(PimcConfig::default(), seed)),
+            "pimc-random" => Box::new(PimcBot::new(
+                PimcConfig {
+                    playout: Playout::Random,
+                    ..PimcConfig::default()
+                },
+                seed,
+            )),
+            "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
+            "ismcts" => Box::new(IsmctsBot::new(IsmctsConfig::default(), seed)),
+            "nn" => Box::new(NnBot::shipped()),
+            _ => {
+                if let Some(path) = name.strip_prefix("nn:") {
+                    let mlp = self.models.load(path).map_err(|error| BotError::Weights {
+                        name: name.to_string(),
+                        error,
+                    })?;
+                    if let Some(variant) = variant.filter(|v| *v != mlp.variant()) {
+                        return Err(BotError::Unsupported {
+                            name: name.to_string(),
+                            variant,
+                            why: format!("its weights are for {}", mlp.variant()),
+                        });
+                    }
+                    return Ok(Box::new(NnBot::with_file_model(path, mlp)));
+                }
+                if let Some(arg) = name.strip_prefix("ismcts:") {
+                    let config = IsmctsConfig::parse_budget(arg).ok_or_else(unknown)?;
+                    return Ok(Box::new(IsmctsBot::new(config, seed)));
+                }
+                if let Some(arg) = name.strip_prefix("pimc-dd:") {
+                    let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
+                    return Ok(Box::new(PimcDdBot::new(config, seed)));
+                }
+                let arg = name.strip_prefix("pimc:").ok_or_else(unknown)?;
+                let config = PimcConfig::parse_budget(arg).ok_or_else(unknown)?;
+                Box::new(PimcBot::new(config, seed))
+            }
+        })
+    }
+}
+
+/// The built-in bot called `name` for games of `variant` (a fresh [`BotRegistry`] of the
+/// built-in bots builds it: hold a registry instead to share its `nn:PATH` model cache).
+pub fn bot_by_name(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, BotError> {
+    BotRegistry::new().build(name, seed, variant)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search bot's name is the spec it was made from: `parse_budget` and `budget_text`
+    /// are inverses.
+    #[test]
+    fn search_bot_names_round_trip_their_budget() {
+        for spec in [
+            "pimc:12",
+            "pimc:20ms",
+            "pimc:12/300",
+            "pimc:20ms/300",
+            "pimc-dd:3",
+            "pimc-dd:5ms",
+            "ismcts:30",
+            "ismcts:9ms",
+        ] {
+            let bot =
+                bot_by_name(spec, 0, Variant::FourPlayer).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            assert_eq!(bot.name(), spec);
+        }
+    }
+
+    #[test]
+    fn factory_knows_every_listed_name_and_lists_them_on_error() {
+        for name in [
+            "random",
+            "heuristic",
+            "pimc",
+            "pimc-random",
+            "pimc:8",
+            "pimc:5ms",
+            "pimc:8/40",
+            "pimc-dd",
+            "pimc-dd:3",
+            "pimc-dd:5ms",
+            "ismcts",
+            "ismcts:50",
+            "ismcts:5ms",
+        ] {
+            let b = bot_by_name(name, 1, Variant::FourPlayer).unwrap();
+            assert!(!b.name().is_empty());
+        }
+        for bad in [
+            "",
+            "Random",
+            "pimc:",
+            "pimc:x",
+            "pimc:0",
+            "pimc:8/",
+            "pimc:8/0",
+            "pimc:8/x",
+            "pimc:8/5ms",
+            "pimc:/40",
+            "pimc:8/40/40",
+            "alpha",
+            "pimc-dd:",
+            "pimc-dd:0",
+            "pimc-dd:-3",
+            "pimc-dd:0ms",
+            "ismcts:",
+            "ismcts:0",
+        ] {
+            let e = bot_by_name(bad, 0, Variant::FourPlayer).err().unwrap();
+            let msg = e.to_string();
+            assert!(msg.contains(&format!("'{bad}'")), "{msg}");
+            for n in BOT_NAMES {
+                assert!(msg.contains(n), "{msg}");
+            }
+        }
+    }
+}
