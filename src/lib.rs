@@ -76,10 +76,9 @@ mod python;
 
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
-pub use infoset::{sampler, Sampler, SeatView};
-pub use record::{record_schema_docs, Match, Record};
+pub use infoset::{sampler, SeatView};
+pub use record::{Match, Record};
 pub use rl::{observation, reward, state_tensor, vector};
-pub use rng::uniform_below;
 pub use rules::config::{Episode, GameConfig, Scoring, Variant};
 pub use rules::deal::Deal;
 pub use rules::outcome::{Outcome, RoundEnd, RoundResult, TrickResult};

@@ -82,6 +82,13 @@ pub(crate) fn determinization_rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+/// The stream of the timing loops (`random_playouts`, the Python yardstick): PCG64-MCG
+/// keyed by `rand`'s `seed_from_u64`, the cheapest good generator, where speed is what is
+/// measured and no result is published.
+pub(crate) fn playout_rng(seed: u64) -> rand_pcg::Pcg64Mcg {
+    rand_pcg::Pcg64Mcg::seed_from_u64(seed)
+}
+
 /// The SplitMix64 finaliser: a cheap, well-mixed 64-bit hash, used to derive the seeds of
 /// arena games and vector envs from a master seed. Its output is part of those seeds, so
 /// it must never change.
@@ -94,7 +101,7 @@ pub(crate) fn splitmix64_finalize(mut z: u64) -> u64 {
 
 /// A uniform integer in `0..n` (`n >= 1`) by Lemire's method with rejection.
 #[inline]
-pub fn uniform_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
+pub(crate) fn uniform_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
     debug_assert!(n > 0);
     let mut m = rng.next_u32() as u64 * n as u64;
     if (m as u32) < n {

@@ -6,7 +6,9 @@ use rand_core::SeedableRng;
 use yokai_septet::arena::run_arena;
 use yokai_septet::arena::ArenaConfig;
 use yokai_septet::bots::{bot_by_name, BotRegistry};
-use yokai_septet::uniform_below;
+mod common;
+
+use common::uniform_below;
 use yokai_septet::{Card, GameConfig, Scoring, State, Variant};
 
 /// Random positions of `variant`: every decision point of random games.
@@ -253,4 +255,101 @@ fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
             .worlds,
         8
     );
+}
+
+/// Two registries in one process, each with its own maker for the same name: each builds
+/// its own bot, and neither sees the other's (there is no global registry).
+#[test]
+fn registries_are_values_with_makers_of_their_own() {
+    use std::sync::Arc;
+    use yokai_septet::bots::{Bot, BotError, HeuristicBot, RandomBot};
+    let maker = |as_random: bool| -> yokai_septet::bots::BotMaker {
+        Arc::new(move |name: &str, seed: u64| {
+            (name == "mine").then(|| -> Result<Box<dyn Bot>, BotError> {
+                Ok(if as_random {
+                    Box::new(RandomBot::new(seed))
+                } else {
+                    Box::new(HeuristicBot::new(seed))
+                })
+            })
+        })
+    };
+    let (mut a, mut b) = (BotRegistry::new(), BotRegistry::new());
+    a.register(maker(true));
+    b.register(maker(false));
+    let v = Variant::FourPlayer;
+    assert_eq!(a.build("mine", 0, v).unwrap().name(), "random");
+    assert_eq!(b.build("mine", 0, v).unwrap().name(), "heuristic");
+    assert!(matches!(
+        BotRegistry::new().build("mine", 0, v).err(),
+        Some(BotError::Unknown(_))
+    ));
+    // A built-in name stays the built-in bot whatever the makers know.
+    assert_eq!(a.build("pimc:4", 0, v).unwrap().name(), "pimc:4");
+}
+
+/// A bot restored from a snapshot (same name and seed) decides exactly as the original
+/// from there on, and a snapshot of the wrong shape is refused.
+#[test]
+fn a_restored_bot_continues_as_the_original() {
+    let states = positions(Variant::FourPlayer, 2, Scoring::Advanced);
+    for name in [
+        "random",
+        "heuristic",
+        "nn",
+        "pimc:8",
+        "pimc:8/16",
+        "pimc-dd:2",
+        "ismcts:20",
+    ] {
+        let v = Variant::FourPlayer;
+        let mut bot = bot_by_name(name, 9, v).unwrap();
+        let act = |bot: &mut Box<dyn yokai_septet::bots::Bot>, s: &State| {
+            bot.act(&s.view(s.current_player().unwrap())).unwrap()
+        };
+        for s in states.iter().step_by(11).take(5) {
+            act(&mut bot, s);
+        }
+        let words = bot.snapshot().expect("a built-in bot can be saved");
+        let mut copy = bot_by_name(name, 9, v).unwrap();
+        copy.restore(&words).unwrap();
+        for s in states.iter().skip(3).step_by(7).take(12) {
+            assert_eq!(act(&mut bot, s), act(&mut copy, s), "{name}");
+        }
+        let mut wrong = words.clone();
+        wrong.push(0);
+        assert!(copy.restore(&wrong).is_err(), "{name}");
+    }
+}
+
+/// A model file for another variant is refused when the bot is built, naming both.
+#[test]
+fn a_bot_is_refused_at_build_for_a_variant_it_cannot_play() {
+    use yokai_septet::bots::{BotError, Mlp};
+    let path = std::env::temp_dir().join(format!("ys-bots-3p-{}.safetensors", std::process::id()));
+    let widths = [
+        yokai_septet::observation::observation_size(Variant::ThreePlayer),
+        Variant::ThreePlayer.num_actions(),
+    ];
+    let layers = vec![(vec![0.0; widths[0] * widths[1]], vec![0.0; widths[1]])];
+    std::fs::write(
+        &path,
+        Mlp::new(Variant::ThreePlayer, layers).unwrap().to_bytes(),
+    )
+    .unwrap();
+    let name = format!("nn:{}", path.display());
+    let registry = BotRegistry::new();
+    assert!(registry.build(&name, 0, Variant::ThreePlayer).is_ok());
+    let e = registry.build(&name, 0, Variant::FourPlayer).err().unwrap();
+    assert!(matches!(e, BotError::Unsupported { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        format!("bot '{name}' cannot play 4p: its weights are for 3p")
+    );
+    // Built for any variant, the bot refuses in `act`, with the same typed error.
+    let mut any = registry.build_any_variant(&name, 0).unwrap();
+    let s = State::new(GameConfig::new(Variant::FourPlayer, 1));
+    let e = any.act(&s.view(s.current_player().unwrap())).unwrap_err();
+    assert!(matches!(e, BotError::Unsupported { .. }), "{e:?}");
+    std::fs::remove_file(path).ok();
 }

@@ -280,14 +280,3 @@ fn illegal_and_malformed_deals_and_actions_are_rejected() {
         .to_string()
         .contains("object"));
 }
-
-#[test]
-fn record_schema_docs_are_up_to_date() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/records.md");
-    let on_disk = std::fs::read_to_string(path).unwrap_or_default();
-    assert_eq!(
-        on_disk,
-        yokai_septet::record_schema_docs(),
-        "run `cargo run --example print_layout -- records > docs/records.md`"
-    );
-}

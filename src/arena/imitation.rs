@@ -45,7 +45,7 @@ pub struct Dataset {
     /// The teacher's card id.
     pub labels: Vec<u8>,
     /// The teacher's value of every card id, `num_actions` per decision, where it
-    /// searched ([`crate::Bot::evaluate`]); `NaN` for the other cards and decisions.
+    /// searched ([`crate::bots::Bot::search_values`]); `NaN` for the other cards and decisions.
     pub values: Vec<f32>,
     /// The card id the seat played (the teacher's, or its own bot's).
     pub played: Vec<u8>,

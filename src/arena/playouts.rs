@@ -53,8 +53,8 @@ impl crate::simd::Kernel for Playouts {
 
 #[inline(always)]
 fn random_playouts_any(variant: Variant, min_seconds: f64, seed: u64) -> PlayoutStats {
-    use rand_core::{RngCore, SeedableRng};
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    use rand_core::RngCore;
+    let mut rng = crate::rng::playout_rng(seed);
     let start = Instant::now();
     let mut stats = PlayoutStats {
         games: 0,

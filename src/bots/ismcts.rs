@@ -23,8 +23,8 @@ use crate::rules::state::Phase;
 use super::heuristic::HeuristicBot;
 use super::pimc::round_value;
 use super::{
-    bot_rng, budget_text, has_decision, parse_budget, set_stream_words, snapshot_words,
-    stream_words, Bot, BotError, SearchValues,
+    bot_rng, budget_text, has_decision, parse_budget, restore_stream, stream_words, Bot, BotError,
+    SearchValues,
 };
 
 /// Iterations per decision and an optional time limit.
@@ -289,8 +289,6 @@ impl Bot for IsmctsBot {
     }
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        let words = snapshot_words(self.name(), words)?;
-        set_stream_words(&mut self.rng, words);
-        Ok(())
+        restore_stream(self.name(), &mut self.rng, words)
     }
 }

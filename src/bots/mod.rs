@@ -219,6 +219,16 @@ pub(crate) fn set_stream_words(rng: &mut ChaCha8Rng, words: [u64; 2]) {
     rng.set_word_pos(words[0] as u128 | (words[1] as u128) << 64);
 }
 
+/// Restores a bot whose only state is one stream (`name` for the error).
+pub(crate) fn restore_stream(
+    name: String,
+    rng: &mut ChaCha8Rng,
+    words: &[u64],
+) -> Result<(), BotError> {
+    set_stream_words(rng, snapshot_words(name, words)?);
+    Ok(())
+}
+
 /// `words` as exactly `N` words, else a [`BotError::Snapshot`] for the bot `name`.
 pub(crate) fn snapshot_words<const N: usize>(
     name: String,
@@ -277,8 +287,6 @@ impl Bot for RandomBot {
     }
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        let words = snapshot_words(self.name(), words)?;
-        set_stream_words(&mut self.rng, words);
-        Ok(())
+        restore_stream(self.name(), &mut self.rng, words)
     }
 }

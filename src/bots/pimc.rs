@@ -23,8 +23,8 @@ use crate::rules::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
 use super::{
-    bot_rng, budget_text, first_best, has_decision, set_stream_words, snapshot_words, stream_words,
-    uniform_card, Bot, BotError, SearchValues,
+    bot_rng, budget_text, first_best, has_decision, restore_stream, stream_words, uniform_card,
+    Bot, BotError, SearchValues,
 };
 use crate::infoset::sampler::Sampler;
 
@@ -245,8 +245,6 @@ impl Bot for PimcBot {
     }
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        let words = snapshot_words(self.name(), words)?;
-        set_stream_words(&mut self.rng, words);
-        Ok(())
+        restore_stream(self.name(), &mut self.rng, words)
     }
 }

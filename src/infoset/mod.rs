@@ -4,5 +4,4 @@
 pub mod sampler;
 pub(crate) mod view;
 
-pub use sampler::Sampler;
 pub use view::SeatView;

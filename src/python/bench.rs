@@ -44,14 +44,14 @@ fn bench_step_parts(
     dtype: &str,
     num_games: usize,
 ) -> PyResult<(u64, f64)> {
-    use rand_core::{RngCore, SeedableRng};
+    use rand_core::RngCore;
     fn run<T: ObsValue>(v: Variant, seconds: f64, n: usize) -> (u64, f64) {
         let mut games: Vec<State> = (0..n as u64)
             .map(|s| State::new(GameConfig::new(v, s)))
             .collect();
         let mut obs = vec![T::ZERO; n * observation_size(v)];
         let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+        let mut rng = crate::rng::playout_rng(1);
         let (mut next_seed, mut decisions) = (n as u64, 0);
         let start = std::time::Instant::now();
         while decisions == 0 || start.elapsed().as_secs_f64() < seconds {
@@ -92,7 +92,9 @@ fn bench_arena(
     let mut config = crate::arena::ArenaConfig::new(v, &names, games, 1);
     config.threads = threads;
     let report = py
-        .allow_threads(|| crate::arena::run_arena(&config, &|| {}))
+        .allow_threads(|| {
+            crate::arena::run_arena(&config, &crate::bots::BotRegistry::new(), &|| {})
+        })
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
     Ok((
         report.summary.games,

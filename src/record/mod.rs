@@ -12,9 +12,7 @@
 mod replay;
 mod schema;
 
-pub use schema::{
-    record_schema_docs, Record, ResultRecord, RoundRecord, TrickRecord, RECORD_VERSION,
-};
+pub use schema::{Record, ResultRecord, RoundRecord, TrickRecord, RECORD_VERSION};
 
 use crate::cards::Card;
 use crate::error::IllegalAction;

@@ -4,7 +4,6 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 use rand_core::SeedableRng;
-use yokai_septet::uniform_below;
 use yokai_septet::{Card, CardSet, Deal, GameConfig, Match, State, Variant};
 
 /// A deterministic, version-stable policy RNG for tests: ChaCha8 keyed with the seed's
@@ -13,6 +12,19 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     ChaCha8Rng::from_seed(key)
+}
+
+/// A uniform integer in `0..n` (`n >= 1`): Lemire's method with rejection, the draw the
+/// crate uses (its own is private), so that the tests' random games stay as they were.
+pub fn uniform_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
+    let mut m = rng.next_u32() as u64 * n as u64;
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = rng.next_u32() as u64 * n as u64;
+        }
+    }
+    (m >> 32) as u32
 }
 
 /// A uniformly random legal action.
