@@ -83,6 +83,13 @@ pub(crate) fn determinization_rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+/// The stream that drives the unit tests' random games and models (the determinization
+/// stream's key: the tests' positions stay as they were).
+#[cfg(test)]
+pub(crate) fn test_rng(seed: u64) -> ChaCha8Rng {
+    determinization_rng(seed)
+}
+
 /// The stream of the timing loops (`random_playouts`, the Python yardstick): PCG64-MCG
 /// keyed by `rand`'s `seed_from_u64`, the cheapest good generator, where speed is what is
 /// measured and no result is published.

@@ -88,12 +88,12 @@ pub fn truncated(state: &State) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::test_rng;
     use crate::{Episode, GameConfig, Variant};
-    use rand_chacha::ChaCha8Rng;
-    use rand_core::{RngCore, SeedableRng};
+    use rand_core::RngCore;
 
     fn play(cfg: GameConfig, seed: u64, mut f: impl FnMut(&Outcome, &State)) -> State {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = test_rng(seed);
         let mut s = State::new(cfg);
         while !s.is_over() {
             let legal = s.legal_actions();

@@ -188,15 +188,15 @@ mod tests {
     use super::*;
     use crate::bots::{bot_by_name, BotError, HeuristicBot};
     use crate::rl::observation::{encode, observation_size};
+    use crate::rng::test_rng;
     use crate::rules::config::GameConfig;
     use crate::rules::state::State;
-    use rand_chacha::ChaCha8Rng;
-    use rand_core::{RngCore, SeedableRng};
+    use rand_core::RngCore;
     use safetensors::tensor::{Dtype, TensorView};
 
     /// A random model for `variant` with the given hidden widths.
     fn random_model(variant: Variant, hidden: &[usize], seed: u64) -> Mlp {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = test_rng(seed);
         let mut widths = vec![observation_size(variant)];
         widths.extend_from_slice(hidden);
         widths.push(variant.num_actions());
