@@ -49,6 +49,7 @@ fn techniques(spec: &str) -> Techniques {
             "none" => t = Techniques::NONE,
             "etc" => t.etc = on,
             "boss_tally_key" => t.boss_tally_key = on,
+            "zero_window" => t.zero_window = on,
             _ => panic!("unknown technique {name:?}"),
         }
     }

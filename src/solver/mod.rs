@@ -44,10 +44,12 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
-//! Two further techniques ([`Techniques`], both on by default, each switchable to measure
+//! Three further techniques ([`Techniques`], all on by default, each switchable to measure
 //! it): an enhanced transposition cut-off at a trick's last card (every card that ends the
-//! trick is looked up before any is searched), and, in `4p` and `3p`, captured bosses keyed
-//! by their number and points rather than by identity.
+//! trick is looked up before any is searched); in `4p` and `3p`, captured bosses keyed
+//! by their number and points rather than by identity; and zero-window search (the value
+//! found by bisecting its range with null-window searches, "can the root side reach at
+//! least `t`?", which prune more than one full-window search).
 //!
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
@@ -84,6 +86,12 @@ pub struct Techniques {
     /// (what R7.1 and R8 read of them), not by which bosses they are, so positions that
     /// differ only in which equally scoring bosses were captured share a table entry.
     pub boss_tally_key: bool,
+    /// Zero-window search: the exact value is found by a series of null-window searches
+    /// ("can the root side reach at least `t`?"), each target bisecting the interval the
+    /// earlier answers and the position's boss bounds left (fail-soft answers narrow it
+    /// further), instead of one search with the full window. The table's bounds carry
+    /// from one target to the next, and in `solve_moves` from one card to the next.
+    pub zero_window: bool,
 }
 
 impl Default for Techniques {
@@ -97,11 +105,13 @@ impl Techniques {
     pub const ALL: Techniques = Techniques {
         etc: true,
         boss_tally_key: true,
+        zero_window: true,
     };
     /// Every technique off: alpha-beta, the table, the move order and the boss bounds.
     pub const NONE: Techniques = Techniques {
         etc: false,
         boss_tally_key: false,
+        zero_window: false,
     };
 }
 
@@ -613,7 +623,7 @@ impl Solver {
     pub fn solve_for(&mut self, s: &State, seat: usize) -> Option<i32> {
         let mut ctx = Solver::context(s, seat)?;
         ctx.techniques = self.techniques;
-        Some(self.search(&ctx, &Pos::from_state(s), -INF, INF))
+        Some(self.exact(&ctx, &Pos::from_state(s), None))
     }
 
     /// The exact value of every legal card of the player to move, for its side.
@@ -631,13 +641,16 @@ impl Solver {
         };
         let mut rep_value = [0i32; 64];
         let mut r = reps;
+        let mut guess = None;
         while r != 0 {
             let c = r.trailing_zeros() as u8;
             r &= r - 1;
-            rep_value[c as usize] = match pos.play(&ctx, c) {
+            let v = match pos.play(&ctx, c) {
                 Step::End(v) => v,
-                Step::Next(q) => self.search(&ctx, &q, -INF, INF),
+                Step::Next(q) => self.exact(&ctx, &q, guess),
             };
+            rep_value[c as usize] = v;
+            guess = Some(v);
         }
         for c in CardSet(legal) {
             out.cards[out.len] = c;
@@ -645,6 +658,30 @@ impl Solver {
             out.len += 1;
         }
         Some(out)
+    }
+
+    /// The exact value of `p`: one full-window search, or with [`Techniques::zero_window`]
+    /// a series of null-window ones, the first at `guess` when one is given (a sibling's
+    /// value: often the answer or near it).
+    fn exact(&mut self, ctx: &Ctx, p: &Pos, guess: Option<i32>) -> i32 {
+        if !ctx.techniques.zero_window {
+            return self.search(ctx, p, -INF, INF);
+        }
+        // The boss bounds hold the exact value wherever the trick stands.
+        let (mut lo, mut hi) = p.value_bounds(ctx);
+        let mut target = guess.filter(|&g| lo < g && g <= hi);
+        while lo < hi {
+            // Is the value at least `t`? `t` in `lo+1..=hi`, so each answer narrows.
+            let t = target.take().unwrap_or(lo + (hi - lo + 1) / 2);
+            let v = self.search(ctx, p, t - 1, t);
+            // Fail-soft: an answer at or above `t` is a lower bound, below it an upper one.
+            if v >= t {
+                lo = v.max(t);
+            } else {
+                hi = v.min(t - 1);
+            }
+        }
+        lo
     }
 
     fn search(&mut self, ctx: &Ctx, p: &Pos, alpha: i32, beta: i32) -> i32 {
