@@ -210,15 +210,15 @@ _Bots = Union[str, Sequence[str]]
 
 def analyze(rec: Union[dict[str, Any], str], budget: int = 2000000) -> dict[str, Any]: ...
 def arena(
-    bots: _Bots = ("heuristic", "random"),
-    variant: str = "4p",
-    games: _Int = 1000,
-    seed: _Int = 0,
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = None,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = None,
     *,
-    scoring: Optional[str] = "advanced",
-    max_rounds: Optional[_Int] = 100,
+    scoring: Optional[str] = None,
+    max_rounds: Optional[_Int] = None,
     duplicate: bool = True,
-    threads: Optional[_Int] = 0,
+    threads: Optional[_Int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _arena_counts(
