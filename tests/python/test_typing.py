@@ -48,3 +48,42 @@ def test_mypy_strict_catches_a_wrong_call(tmp_path):
     assert r.returncode == 1
     assert 'Argument "games" to "arena"' in r.stdout
     assert 'Argument "seed" to "Game"' in r.stdout
+
+
+def stubtest(*allowlists: Path) -> subprocess.CompletedProcess:
+    args = [sys.executable, "-m", "mypy.stubtest", "yokai_septet._core", "--concise"]
+    for a in allowlists:
+        args += ["--allowlist", str(a)]
+    # Outside the repository: the installed module, not the source tree's files.
+    return subprocess.run(args, cwd=HERE / "typing", capture_output=True, text=True)
+
+
+def test_core_stub_matches_the_compiled_module():
+    """mypy's stubtest: every name, signature and default in _core.pyi is the compiled
+    module's (the allowlists say why for each exception)."""
+    from yokai_septet import _core
+
+    allowlists = [HERE / "typing" / "stubtest_allowlist.txt"]
+    if not hasattr(_core, "bench_arena"):
+        allowlists.append(HERE / "typing" / "stubtest_allowlist_no_bench.txt")
+    r = stubtest(*allowlists)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_stubtest_catches_a_wrong_stub(tmp_path):
+    """The check can fail: a stub with a parameter the module lacks is reported."""
+    stub = (ROOT / "python" / "yokai_septet" / "_core.pyi").read_text()
+    wrong = stub.replace("def solve(self) -> int: ...", "def solve(self, depth: int) -> int: ...")
+    assert wrong != stub
+    pkg = tmp_path / "yokai_septet"
+    pkg.mkdir()
+    (pkg / "__init__.pyi").write_text("")
+    (pkg / "_core.pyi").write_text(wrong)
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "yokai_septet._core", "--concise",
+         "--ignore-missing-stub"],
+        cwd=HERE / "typing", capture_output=True, text=True,
+        env={**os.environ, "MYPYPATH": str(tmp_path)},
+    )
+    assert r.returncode == 1
+    assert "yokai_septet._core.Game.solve" in r.stdout
