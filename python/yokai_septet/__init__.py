@@ -29,6 +29,8 @@ Also here:
   trajectory collection, split across Ray tasks on one machine or a cluster.
 """
 
+from typing import Any, Dict, Optional, Sequence, Union
+
 from ._core import (  # noqa: F401
     EPISODES,
     Bot,
@@ -44,24 +46,41 @@ from ._core import arena as _rust_arena
 from ._pettingzoo import env, raw_env  # noqa: E402
 from ._vector import VectorEnv  # noqa: E402
 from ._gym import YokaiSeptetEnv  # noqa: E402
-from ._evaluate import evaluate  # noqa: E402
-from ._progress import progress_bar  # noqa: E402
+from ._evaluate import Entry, evaluate  # noqa: E402
+from ._progress import Progress, progress_bar  # noqa: E402
 
 
-def arena(bots=None, *args, batch_size=256, progress=None, **kwargs):  # type: ignore[no-untyped-def]
+def arena(
+    bots: Union[str, Sequence[Entry], None] = None,
+    variant: str = "4p",
+    games: int = 1000,
+    seed: int = 0,
+    *,
+    scoring: Optional[str] = "advanced",
+    max_rounds: Optional[int] = 100,
+    duplicate: bool = True,
+    threads: Optional[int] = None,
+    batch_size: int = 256,
+    progress: Progress = None,
+) -> Dict[str, Any]:
     """Plays a duplicate-deal arena and returns its summary (see ``_core.arena``: built-in
     bots in Rust on every core). A line-up holding your own agents (a batched policy, or
     an object with ``act(game)``) is played by :func:`evaluate` with the same deals and
     statistics. ``progress``: a bar on stderr where it is a terminal (``None``, the
     default), always (``True``), never (``False``), or your callable
     ``progress(done, total)``; ``tqdm``'s bar where it is installed."""
+    spec: Dict[str, Any] = dict(
+        variant=variant, games=games, seed=seed, scoring=scoring, max_rounds=max_rounds,
+        duplicate=duplicate, threads=threads,
+    )
     if bots is None or isinstance(bots, str) or all(isinstance(b, str) for b in bots):
+        names = bots if bots is None or isinstance(bots, str) else [str(b) for b in bots]
         callback, close = progress_bar(progress, "arena")
         try:
-            return _rust_arena(bots, *args, progress=callback, **kwargs)
+            return _rust_arena(names, progress=callback, **spec)
         finally:
             close()
-    return evaluate(bots, *args, batch_size=batch_size, progress=progress, **kwargs)
+    return evaluate(bots, batch_size=batch_size, progress=progress, **spec)
 
 
 arena.__doc__ = (arena.__doc__ or "") + "\n\n" + (_rust_arena.__doc__ or "")

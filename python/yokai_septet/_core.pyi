@@ -1,9 +1,18 @@
 """Type stubs for the compiled core ``yokai_septet._core``."""
 
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union, final
+
+from typing_extensions import disjoint_base
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "IllegalActionError", "Game", "Bot", "VectorEnv", "analyze", "arena", "_arena_counts",
+    "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
+    "_imitation_data", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
+    "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
+]
 
 __version__: str
 VARIANTS: list[str]
@@ -15,18 +24,20 @@ _Int = Union[int, np.integer[Any]]
 class IllegalActionError(ValueError):
     """An action that is not legal now; the game is unchanged."""
 
+# PyO3 classes: built by __new__, and not subclassable unless marked `subclass`.
+@final
 class Game:
     """A game of Yokai Septet (the stable API: docs/api.md)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         variant: str = "4p",
         scoring: Optional[str] = "advanced",
         seed: _Int = 0,
         *,
         episode: str = "game",
         max_rounds: Optional[_Int] = None,
-    ) -> None: ...
+    ) -> "Game": ...
     @property
     def num_players(self) -> int: ...
     @property
@@ -96,7 +107,7 @@ class Game:
         max_rounds: Optional[_Int] = None,
     ) -> "Game": ...
     def redeal(self, hands: Sequence[Sequence[_Int]], trump_card: Optional[_Int] = None) -> None: ...
-    def sample_determinization(self, seat: _Int, seed: _Int = 0) -> "Game": ...
+    def sample_determinization(self, seat: _Int, seed: Optional[_Int] = None) -> "Game": ...
     def solve(self) -> int: ...
     def solve_moves(self) -> dict[int, int]: ...
     def clone(self) -> "Game": ...
@@ -117,10 +128,11 @@ class Game:
     @staticmethod
     def card_id(code: str) -> int: ...
 
+@final
 class Bot:
     """A built-in bot: ``Bot(name, seed=0)``; ``bot.act(game) -> int``."""
 
-    def __init__(self, name: str, seed: _Int = 0) -> None: ...
+    def __new__(cls, name: str, seed: Optional[_Int] = None) -> "Bot": ...
     @staticmethod
     def names() -> list[str]: ...
     @property
@@ -130,11 +142,12 @@ class Bot:
     def __reduce__(self) -> tuple[type[Bot], tuple[str, int], list[int]]: ...
     def __setstate__(self, state: list[int]) -> None: ...
 
+@disjoint_base
 class VectorEnv:
     """Many games stepped in Rust (see ``yokai_septet.VectorEnv``)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         num_envs: _Int,
         variant: str = "4p",
         scoring: Optional[str] = "advanced",
@@ -154,7 +167,7 @@ class VectorEnv:
         state_tensor: bool = False,
         batch_size: Optional[_Int] = None,
         spin_us: Optional[_Int] = None,
-    ) -> None: ...
+    ) -> "VectorEnv": ...
     @staticmethod
     def _output_spec() -> list[tuple[str, Optional[str], str, str]]: ...
     def reset_all(self, seed: Optional[_Int] = None) -> None: ...
@@ -208,45 +221,99 @@ class VectorEnv:
 
 _Bots = Union[str, Sequence[str]]
 
-def analyze(rec: Union[dict[str, Any], str], budget: int = 2000000) -> dict[str, Any]: ...
+def analyze(rec: Union[dict[str, Any], str], budget: int = ...) -> dict[str, Any]: ...
+# The arena functions share the arena's parameters (`arena_fn!` in src/python/arena.rs):
+# the line-up, then the deals. A `...` default is Rust's "not given" (the arena's own
+# default: "4p", seed 0, "advanced" scoring, 100 rounds, every core).
 def arena(
-    bots: _Bots = ("heuristic", "random"),
-    variant: str = "4p",
-    games: _Int = 1000,
-    seed: _Int = 0,
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = ...,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = ...,
     *,
-    scoring: Optional[str] = "advanced",
-    max_rounds: Optional[_Int] = 100,
+    scoring: Optional[str] = ...,
+    max_rounds: Optional[_Int] = ...,
     duplicate: bool = True,
-    threads: Optional[_Int] = 0,
+    threads: Optional[_Int] = ...,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _arena_counts(
-    start: int, end: int, bots: _Bots = ..., variant: str = ..., games: _Int = ...,
-    seed: _Int = ..., **kwargs: Any
+    start: int,
+    end: int,
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = ...,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = ...,
+    *,
+    scoring: Optional[str] = ...,
+    max_rounds: Optional[_Int] = ...,
+    duplicate: bool = True,
+    threads: Optional[_Int] = ...,
 ) -> dict[str, Any]: ...
 def _arena_summary(
-    counts: Sequence[dict[str, Any]], bots: _Bots = ..., variant: str = ...,
-    games: _Int = ..., seed: _Int = ..., **kwargs: Any
+    counts: Sequence[dict[str, Any]],
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = ...,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = ...,
+    *,
+    scoring: Optional[str] = ...,
+    max_rounds: Optional[_Int] = ...,
+    duplicate: bool = True,
+    threads: Optional[_Int] = ...,
 ) -> dict[str, Any]: ...
 def _arena_total_games(
-    bots: _Bots = ..., variant: str = ..., games: _Int = ..., seed: _Int = ...,
-    **kwargs: Any
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = ...,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = ...,
+    *,
+    scoring: Optional[str] = ...,
+    max_rounds: Optional[_Int] = ...,
+    duplicate: bool = True,
+    threads: Optional[_Int] = ...,
 ) -> int: ...
-
 def _arena_setup(
-    index: int, bots: _Bots = ..., variant: str = ..., games: _Int = ..., seed: _Int = ...,
-    **kwargs: Any
+    index: int,
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = ...,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = ...,
+    *,
+    scoring: Optional[str] = ...,
+    max_rounds: Optional[_Int] = ...,
+    duplicate: bool = True,
+    threads: Optional[_Int] = ...,
 ) -> tuple[int, list[int], list[int]]: ...
 def _arena_game_counts(
-    index: int, game: Game, decisions: Sequence[int], act_nanos: Sequence[int],
-    act_max_nanos: Sequence[int], bots: _Bots = ..., variant: str = ..., games: _Int = ...,
-    seed: _Int = ..., **kwargs: Any
+    index: int,
+    game: Game,
+    decisions: Sequence[int],
+    act_nanos: Sequence[int],
+    act_max_nanos: Sequence[int],
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = ...,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = ...,
+    *,
+    scoring: Optional[str] = ...,
+    max_rounds: Optional[_Int] = ...,
+    duplicate: bool = True,
+    threads: Optional[_Int] = ...,
 ) -> dict[str, Any]: ...
-
 def _imitation_data(
-    teacher: str, labelled: Sequence[int], bots: _Bots = ..., variant: str = ...,
-    games: _Int = ..., seed: _Int = ..., **kwargs: Any
+    teacher: str,
+    labelled: Sequence[int],
+    bots: Optional[_Bots] = None,
+    variant: Optional[str] = ...,
+    games: Optional[_Int] = None,
+    seed: Optional[_Int] = ...,
+    *,
+    scoring: Optional[str] = ...,
+    max_rounds: Optional[_Int] = ...,
+    duplicate: bool = True,
+    threads: Optional[_Int] = ...,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _model_read(
     variant: Optional[str] = None, path: Optional[str] = None
@@ -267,6 +334,13 @@ def run_cli(
 def bench_random_playouts(variant: str, seconds: float, seed: int = 0) -> tuple[int, int, float]:
     """Random games in Rust on one thread for at least ``seconds``:
     ``(games, decisions, elapsed_seconds)``."""
+    ...
+
+def bench_step_parts(
+    variant: str, seconds: float, dtype: str = "uint8", num_games: int = 1024
+) -> tuple[int, float]:
+    """One VectorEnv step's work per env by hand on one thread for at least ``seconds``:
+    ``(decisions, elapsed_seconds)``."""
     ...
 
 def bench_arena(variant: str, bots: list[str], games: int, threads: int) -> tuple[int, int, float]:

@@ -118,7 +118,7 @@ def evaluate(
     threads: Optional[int] = None,
     batch_size: int = 256,
     progress: Progress = None,
-) -> dict:
+) -> dict[str, Any]:
     """Plays a duplicate-deal arena whose line-up may mix built-in bot names with your own
     agents, and returns the arena's summary (a dict: per entry ``win_rate``, its Wilson 95%
     interval ``ci95``, ``elo``, ``points_per_game``, ``wins``, ``draws``; and ``games``,
@@ -173,9 +173,9 @@ def _evaluate(
     threads: Optional[int],
     batch_size: int,
     progress: Optional[Callable[[int, int], None]],
-) -> dict:
+) -> dict[str, Any]:
     if all(isinstance(e, str) for e in lineup):
-        return _core.arena(lineup, threads=threads, progress=progress, **arena_args)
+        return _core.arena([e for e in lineup if isinstance(e, str)], threads=threads, progress=progress, **arena_args)
     if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
         raise TypeError(f"batch_size must be an int, not {batch_size!r}")
     if batch_size < 1:
@@ -188,7 +188,7 @@ def _evaluate(
     def batched(actor: Any) -> bool:
         return not _is_acting_object(actor)
 
-    counts: List[dict] = []
+    counts: List[dict[str, Any]] = []
     tables: List[_Table] = []
     waiting: List[int] = []
     next_index = 0
@@ -270,7 +270,7 @@ def load_policy(spec: str) -> "tuple[Any, bool]":
     if not _is_acting_object(obj) and callable(obj):
         try:
             params = inspect.signature(obj).parameters.values()
-            required = [p for p in params if p.default is p.empty and p.kind in (
+            required: list[Any] = [p for p in params if p.default is p.empty and p.kind in (
                 p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         except (TypeError, ValueError):
             required = [None, None]

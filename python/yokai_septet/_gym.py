@@ -65,7 +65,7 @@ class YokaiSeptetEnv(gym.Env):
         render_seat: Union[None, int, str] = None,
     ) -> None:
         super().__init__()
-        self._config = dict(
+        self._config: dict[str, Any] = dict(
             variant=variant, scoring=scoring, episode=episode, max_rounds=max_rounds
         )
         self.game = Game(variant, scoring, 0, episode=episode, max_rounds=max_rounds)
@@ -109,7 +109,7 @@ class YokaiSeptetEnv(gym.Env):
         """Lets the bots move until the learner's turn or the end; the learner's reward."""
         return self.game.play_bots(self._bots, self.learner_seat, self.reward_mode)
 
-    def _info(self) -> dict:
+    def _info(self) -> dict[str, Any]:
         return {
             "action_mask": self.action_masks(),
             "to_play": self.game.current_player,
@@ -125,8 +125,8 @@ class YokaiSeptetEnv(gym.Env):
         return self.game.legal_mask()
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict] = None
-    ) -> tuple[np.ndarray, dict]:
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deals a new game (its seed drawn from ``np_random``) and lets the bots move
         until the learner's first decision."""
         super().reset(seed=seed)
@@ -142,7 +142,7 @@ class YokaiSeptetEnv(gym.Env):
             self.render()
         return self.game.observation(self.learner_seat), self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Applies the learner's action, then the bots' until the learner's next turn."""
         g = self.game
         illegal = False
@@ -174,4 +174,6 @@ class YokaiSeptetEnv(gym.Env):
         """``"ansi"``: the table as text; ``"human"``: prints it; ``"rgb_array"``: the
         table's picture (``uint8``, ``(640, 960, 3)``). Whose view: ``render_seat``."""
         seat = self.learner_seat if self.render_seat == "learner" else self.render_seat
-        return render(self.game, self.render_mode, seat)
+        assert not isinstance(seat, str)  # "learner" is the only string __init__ accepts
+        frame: Union[None, str, np.ndarray] = render(self.game, self.render_mode, seat)
+        return frame

@@ -102,7 +102,7 @@ class raw_env(AECEnv):
         self.observation_key = observation_key
         self._ended_by_illegal_action = False
         check_reward_mode(reward_mode)
-        self._config = dict(
+        self._config: dict[str, Any] = dict(
             variant=variant, scoring=scoring, episode=episode, max_rounds=max_rounds
         )
         # Validates the configuration now (ValueError / TypeError like Game).
@@ -130,15 +130,15 @@ class raw_env(AECEnv):
         self.action_spaces = {a: spaces.Discrete(na) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, OBS_HIGH, (self.game.state_size,), np.float32)
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The (cached) observation space of ``agent``."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         """The (cached) action space of ``agent``: ``Discrete(num_actions)``."""
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         """Starts a new game. With ``seed`` the game (and the seeds of later resets) is
         fixed by it; without, the next seed comes from the env's own seed stream."""
         if seed is not None:
@@ -155,11 +155,11 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._ended_by_illegal_action = False
         self.agent_selection = self.possible_agents[self.game.current_player]
 
-    def observe(self, agent: str) -> dict:
+    def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation dict (``observation``, ``action_mask``)."""
         seat = self.agent_name_mapping[agent]
         mask = np.zeros(self.game.num_actions, dtype=np.int8)

@@ -23,7 +23,8 @@ _OBS, _REWARD, _TERM, _TRUNC = (
 _INFOS = [(i, key) for i, (_, key, *_) in enumerate(_SPEC) if key is not None]
 
 
-class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
+# gymnasium declares num_envs a plain attribute; here it is the Rust env's read-only property.
+class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[override]
     """``num_envs`` games stepped together in Rust, with the GIL released, on a small
     pool of ``num_threads`` threads (the calling one included): a
     ``gymnasium.vector.VectorEnv``.
@@ -113,19 +114,20 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
     def _rewards(self, r: np.ndarray) -> np.ndarray:
         return r if self.self_play else r[:, 0]
 
-    def _result(self, outs: tuple) -> tuple:
+    def _result(self, outs: tuple[Any, ...]) -> tuple[Any, ...]:
         """``(obs, rewards, terminated, truncated, infos)`` from the arrays of every output
         (in ``_output_spec`` order): each output with an infos key and an array goes to
         ``infos``."""
         infos = {key: outs[i] for i, key in _INFOS if outs[i] is not None}
         return outs[_OBS], self._rewards(outs[_REWARD]), outs[_TERM], outs[_TRUNC], infos
 
-    def _infos(self) -> dict:
-        return self._result(self._outputs())[4]
+    def _infos(self) -> dict[str, Any]:
+        infos: dict[str, Any] = self._result(self._outputs())[4]
+        return infos
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict] = None
-    ) -> tuple[np.ndarray, dict]:
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Resets every env. With ``seed``: a new master seed, every env's stream starts
         again (the same seed gives the same games; gymnasium's ``np_random`` is seeded
         from it too). Without: every env moves on to its next game (a new object's first
@@ -137,7 +139,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
 
     def step(
         self, actions: Any
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per env. Returns ``(obs, rewards, terminated, truncated, infos)``;
         ``infos["action_mask"]`` holds the next legal actions. An illegal action raises
         ``IllegalActionError`` naming the env, and nothing changes; non-integer actions
@@ -203,7 +205,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
         ids = None if env_id is None else np.ascontiguousarray(env_id, dtype=np.int64)
         self._send(a, ids)
 
-    def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+    def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Waits for the oldest batch sent and returns ``(obs, rewards, terminated,
         truncated, infos)`` for its ``batch_size`` envs, ``infos["env_id"]`` naming them
         (ascending). The arrays are new and never written again."""
@@ -223,7 +225,9 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):
             self._send(a[g * b:(g + 1) * b], ids[g * b:(g + 1) * b])
         self._stepping_async = True
 
-    def step_wait(self, **kwargs: Any):
+    def step_wait(
+        self, **kwargs: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The results of :meth:`step_async`: what :meth:`step` returns (with
         ``batch_size < num_envs`` the batches are concatenated, a copy)."""
         if not self._stepping_async:

@@ -99,32 +99,33 @@ def _positive(value: Any, what: str) -> int:
 
 
 @ray.remote
-def _task(index: int, before: Optional[Callable[[int], None]], fn: Callable, *args: Any) -> Any:
+def _task(index: int, before: Optional[Callable[[int], None]], fn: Callable[..., Any], *args: Any) -> Any:
     if before is not None:
         before(index)
     return fn(*args)
 
 
 def _map_slices(
-    fn: Callable,
+    fn: Callable[..., Any],
     slices: list[tuple[int, int]],
-    args: tuple,
+    args: tuple[Any, ...],
     cpus_per_task: float,
     max_retries: int,
     retry_exceptions: bool,
     before: Optional[Callable[[int], None]],
-) -> list:
+) -> list[Any]:
     """``[fn(start, end, *args) for (start, end) in slices]``, one Ray task each."""
     task = _task.options(
         num_cpus=cpus_per_task, max_retries=max_retries, retry_exceptions=retry_exceptions
     )
     args = tuple(ray.put(a) for a in args)  # stored once, shared by every task
-    return ray.get(
+    results: list[Any] = ray.get(
         [task.remote(k, before, fn, a, b, *args) for k, (a, b) in enumerate(slices)]
     )
+    return results
 
 
-def _arena_slice(start: int, end: int, kwargs: dict) -> dict:
+def _arena_slice(start: int, end: int, kwargs: dict[str, Any]) -> dict[str, Any]:
     return _core._arena_counts(start, end, **kwargs)
 
 
@@ -143,7 +144,7 @@ def arena(
     max_retries: int = 3,
     retry_exceptions: bool = False,
     _before_task: Optional[Callable[[int], None]] = None,
-) -> dict:
+) -> dict[str, Any]:
     """:func:`yokai_septet.arena` split across Ray tasks; returns the same summary dict.
 
     The arena arguments mean what they mean locally (``threads``: rayon threads inside
@@ -183,8 +184,8 @@ def arena(
 
 
 def _collect_slice(
-    env_start: int, env_end: int, num_steps: int, policy: Policy, env_kwargs: dict
-) -> dict:
+    env_start: int, env_end: int, num_steps: int, policy: Policy, env_kwargs: dict[str, Any]
+) -> dict[str, Any]:
     n = env_end - env_start
     bot = isinstance(policy, str)
     env = VectorEnv(
@@ -210,7 +211,7 @@ def _collect_slice(
         out["observations"][t] = obs
         out["masks"][t] = mask
         out["seats"][t] = seat
-        if bot:
+        if isinstance(policy, str):
             actions = env.bot_actions()
         else:
             actions = np.asarray(policy(obs, mask))

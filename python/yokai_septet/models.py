@@ -80,7 +80,7 @@ class Model:
     metadata: Dict[str, str] = field(default_factory=dict)
     inputs: str = "observation"
 
-    def save(self, path: Union[str, os.PathLike]) -> None:
+    def save(self, path: Union[str, os.PathLike[str]]) -> None:
         """Writes the model as a safetensors file that ``Bot("nn:PATH")`` plays. The
         shapes are checked as the bot checks them (``ValueError`` says what is wrong)."""
         layers = [
@@ -117,7 +117,8 @@ class Model:
         logits = np.where(
             np.asarray(masks, bool), self.logits(observations, heuristic), -np.inf
         )
-        return logits.argmax(axis=1)
+        actions: np.ndarray = logits.argmax(axis=1)
+        return actions
 
     def act(self, game: Any) -> int:
         """The card id this model plays for the seat to act in ``game`` (a
@@ -138,7 +139,7 @@ class Model:
         except ModuleNotFoundError as e:
             raise missing_extra(e, "train", "Model.to_torch") from e
 
-        modules: list = []
+        modules: list[Any] = []
         for i, (w, b) in enumerate(self.layers):
             lin = torch.nn.Linear(w.shape[1], w.shape[0])
             with torch.no_grad():
@@ -174,7 +175,7 @@ class Model:
         return cls(variant, layers, {k: str(v) for k, v in metadata.items()}, inputs)
 
 
-def load(source: Union[str, os.PathLike]) -> Model:
+def load(source: Union[str, os.PathLike[str]]) -> Model:
     """The shipped baseline of a variant (``load("4p")``), or the model saved in a
     safetensors file (``load("mine.safetensors")``)."""
     src = os.fspath(source)
@@ -239,7 +240,7 @@ def imitation_data(
 
 
 def evaluate_vs_baseline(
-    agent: Union[str, Callable, Any],
+    agent: Union[str, Callable[..., Any], Any],
     variant: str = "4p",
     games: int = 200,
     seed: int = 0,

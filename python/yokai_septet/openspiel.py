@@ -176,19 +176,31 @@ class YokaiSeptetState(pyspiel.State):
 
     # ------------------------------------------------------------------ the game
 
+    @property
+    def _live(self) -> Game:
+        """The engine's game (there is one once the first round is dealt)."""
+        assert self._game is not None, "no game before the first deal"
+        return self._game
+
+    @property
+    def _deal_cards(self) -> List[int]:
+        """The cards dealt so far in the deal in progress."""
+        assert self._dealing is not None, "no deal in progress"
+        return self._dealing
+
     def current_player(self) -> int:
         return self._current
 
     def _update_current(self) -> None:
         if self._dealing is not None:
             self._current = _CHANCE
-        elif self._game.is_over:
+        elif self._live.is_over:
             self._current = _TERMINAL
         else:
-            self._current = self._game.current_player
+            self._current = self._live.current_player
 
     def _legal_actions(self, player: int) -> List[int]:
-        return self._game.legal_actions()
+        return self._live.legal_actions()
 
     def chance_outcomes(self) -> List[Tuple[int, float]]:
         p = 1.0 / len(self._undealt)
@@ -199,7 +211,7 @@ class YokaiSeptetState(pyspiel.State):
             self._deal(action)
             self._update_current()
             return
-        g = self._game
+        g = self._live
         seat = g.current_player
         phase = g.phase
         round_before = g.round
@@ -218,7 +230,7 @@ class YokaiSeptetState(pyspiel.State):
         self._update_current()
 
     def _deal(self, card: int) -> None:
-        dealt = self._dealing
+        dealt = self._deal_cards
         dealt.append(card)
         self._undealt.remove(card)
         self._log.append((_DEAL, len(dealt) - 1, card))
@@ -233,7 +245,7 @@ class YokaiSeptetState(pyspiel.State):
                 max_rounds=self._g.max_rounds,
             )
         else:
-            self._game.redeal(hands, trump)
+            self._live.redeal(hands, trump)
         self._round_hands = hands
         self._dealing = None
 
@@ -249,17 +261,17 @@ class YokaiSeptetState(pyspiel.State):
         n = self._g.num_seats
         if not self.is_terminal():
             return [0.0] * n
-        winners = self._game.winners
+        winners = self._live.winners
         if not winners:
             return [0.0] * n
         return [1.0 if p in winners else -1.0 for p in range(n)]
 
     def __str__(self) -> str:
         if self._game is None:
-            return f"dealing round 0: {len(self._dealing)} cards dealt"
+            return f"dealing round 0: {len(self._deal_cards)} cards dealt"
         text = str(self._game)
         if self._dealing is not None:
-            text += f"\ndealing round {self._game.round}: {len(self._dealing)} cards dealt"
+            text += f"\ndealing round {self._live.round}: {len(self._deal_cards)} cards dealt"
         return text
 
     # ------------------------------------------------------------------ what a seat knows
@@ -287,7 +299,7 @@ class YokaiSeptetState(pyspiel.State):
                 out.append("got:" + ",".join(_CARD_NAMES[c] for c in what[player]))
         if hidden_before and self._game is not None:
             # A resampled seat: its sampled hand stands for its hidden history.
-            out.append("|hand:" + ",".join(_CARD_NAMES[c] for c in self._game.hand(player)))
+            out.append("|hand:" + ",".join(_CARD_NAMES[c] for c in self._live.hand(player)))
         return " ".join(out)
 
     def _observation_string(self, player: int) -> str:
@@ -296,7 +308,7 @@ class YokaiSeptetState(pyspiel.State):
                 _CARD_NAMES[c] for k, c in enumerate(self._dealing) if self._dealt_to(k) == player
             ]
             return f"p{player} dealing: {','.join(mine)}"
-        g = self._game
+        g = self._live
         hand = ",".join(_CARD_NAMES[c] for c in g.hand(player))
         obs = g.observation(player, out=np.empty(g.observation_size, dtype=np.uint8))
         return f"p{player} hand:{hand} obs:{obs.tobytes().hex()}"
@@ -305,22 +317,22 @@ class YokaiSeptetState(pyspiel.State):
         if self._dealing is not None:
             out.fill(0)
         else:
-            self._game.observation(player, out=out)
+            self._live.observation(player, out=out)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "YokaiSeptetState":
         """A state drawn uniformly from ``player_id``'s information set (the engine's
         determinization sampler; ``probability_sampler()`` gives its seed)."""
         seed = int(probability_sampler() * 2.0**53)
-        clone = self.clone()
+        clone: YokaiSeptetState = self.clone()
         if self._dealing is None:
-            clone._game = self._game.sample_determinization(player_id, seed)
+            clone._game = self._live.sample_determinization(player_id, seed)
         elif self._dealing:
             # A deal in progress: the cards dealt to others may be any of those not seen.
             rng = np.random.default_rng(seed)
-            hidden = [k for k in range(len(self._dealing)) if self._dealt_to(k) not in (player_id, -1)]
-            cards = rng.permutation([self._dealing[k] for k in hidden])
+            hidden = [k for k in range(len(self._deal_cards)) if self._dealt_to(k) not in (player_id, -1)]
+            cards = rng.permutation([self._deal_cards[k] for k in hidden])
             for k, c in zip(hidden, cards):
-                clone._dealing[k] = int(c)
+                clone._deal_cards[k] = int(c)
         n = len(clone._log)
         clone._hidden_before = [0 if p == player_id else n for p in range(self._g.num_seats)]
         return clone

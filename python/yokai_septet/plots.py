@@ -51,7 +51,7 @@ def elo_bars(
     elo = elo_ratings(ratings)
     if not elo:
         raise ValueError("no ratings to plot")
-    names = sorted(elo, key=elo.get)
+    names = sorted(elo, key=lambda name: elo[name])
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(names) + 1.4))
     xerr = [errors.get(n, 0.0) for n in names] if errors else None

@@ -69,14 +69,14 @@ class SB3VecEnv(VecEnv):
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions)
 
-    def step_wait(self):
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Steps every env: ``(obs, rewards, dones, infos)``, ``infos`` one dict per env."""
         if self._actions is None:
             raise RuntimeError("step_wait called without step_async")
         actions, self._actions = self._actions, None
         obs, rewards, term, trunc, _ = self.venv.step(actions)
         dones = term | trunc
-        infos: list[dict] = [{} for _ in range(self.num_envs)]
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(dones):
             infos[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
         return obs, rewards, dones, infos
@@ -89,7 +89,7 @@ class SB3VecEnv(VecEnv):
         return list(self._get_indices(indices))
 
     def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
-                   **method_kwargs: Any) -> list:
+                   **method_kwargs: Any) -> list[Any]:
         """``action_masks``: one mask per env. Any other method is the VectorEnv's, called
         once; a result with a row per env is split into rows, anything else repeated."""
         idx = self._indices(indices)
@@ -101,7 +101,7 @@ class SB3VecEnv(VecEnv):
             return [out[i] for i in idx]
         return [out for _ in idx]
 
-    def get_attr(self, attr_name: str, indices: Any = None) -> list:
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         """The VectorEnv's attribute (``action_masks`` included, which tells sb3-contrib
         that masks are supported), once per index."""
         value = getattr(self.venv, attr_name)
