@@ -91,7 +91,9 @@ def _register() -> None:
 
     if "YokaiSeptet-v0" not in gymnasium.registry:
         gymnasium.register(
-            id="YokaiSeptet-v0", entry_point="yokai_septet._gym:YokaiSeptetEnv"
+            id="YokaiSeptet-v0",
+            entry_point="yokai_septet._gym:YokaiSeptetEnv",
+            vector_entry_point="yokai_septet._vector:make_vec",
         )
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import inspect
+from typing import Any, Optional, Sequence, Union
 
 import gymnasium
 import numpy as np
@@ -244,3 +245,90 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (the threads end with the object)."""
+
+
+def _documented_signature(
+    num_envs: int,
+    variant: str = "4p",
+    scoring: Optional[str] = "advanced",
+    seed: int = 0,
+    *,
+    episode: str = "game",
+    max_rounds: Optional[int] = None,
+    self_play: bool = False,
+    learner_seat: Optional[int] = 0,
+    learner_team: Optional[int] = None,
+    opponents: Union[str, Sequence[str]] = "random",
+    reward_mode: str = "win",
+    num_threads: Optional[int] = None,
+    obs_dtype: str = "float32",
+    env_offset: int = 0,
+    copy: bool = True,
+    state_tensor: bool = False,
+    batch_size: Optional[int] = None,
+    spin_us: Optional[int] = None,
+) -> None:
+    """The Rust constructor's parameters with their real defaults (the compiled
+    signature shows ``...`` for defaults resolved in Rust); a test keeps the names equal."""
+
+
+# The subclass's __init__ takes (*args, **kwargs): show the constructor's real parameters.
+VectorEnv.__signature__ = inspect.signature(_documented_signature).replace(  # type: ignore[attr-defined]
+    return_annotation=inspect.Signature.empty
+)
+
+
+def make_vec(
+    num_envs: int = 1,
+    *,
+    variant: str = "4p",
+    scoring: Optional[str] = "advanced",
+    episode: str = "game",
+    max_rounds: Optional[int] = None,
+    learner_seat: Optional[int] = 0,
+    opponents: Union[str, Sequence[str]] = "random",
+    reward_mode: str = "win",
+    illegal_action: str = "raise",
+    render_mode: Optional[str] = None,
+    max_episode_steps: Optional[int] = None,
+    **vector_options: Any,
+) -> VectorEnv:
+    """``gymnasium.make_vec("YokaiSeptet-v0", num_envs=N, ...)``'s vector entry point:
+    the Rust-backed :class:`VectorEnv`, taking ``gymnasium.make``'s options (same names,
+    same defaults) and any other ``VectorEnv`` option (``seed``, ``num_threads``,
+    ``obs_dtype``, ...). Options of the single env that a vector env cannot honour are
+    refused with the reason: an illegal action always raises ``IllegalActionError`` (use
+    ``infos["action_mask"]``), and there is no rendering."""
+    if illegal_action != "raise":
+        raise ValueError(
+            f"illegal_action={illegal_action!r} is not available in the vector env: an "
+            "illegal action raises IllegalActionError naming the env; pick legal actions "
+            "with infos['action_mask'] (or use vectorization_mode='sync' for "
+            "per-env illegal-action handling)"
+        )
+    if vector_options.pop("illegal_reward", None) is not None:
+        raise ValueError(
+            "illegal_reward is not available in the vector env: illegal actions raise "
+            "IllegalActionError (use vectorization_mode='sync' for it)"
+        )
+    if render_mode is not None or vector_options.pop("render_seat", None) is not None:
+        raise ValueError(
+            "the vector env does not render: use VectorEnv.render_env(i) for one env's "
+            "text, or vectorization_mode='sync' with render_mode"
+        )
+    if max_episode_steps is not None:
+        raise ValueError(
+            "max_episode_steps is not available in the vector env: use max_rounds or "
+            "episode='round' to shorten episodes"
+        )
+    return VectorEnv(
+        num_envs,
+        variant,
+        scoring,
+        episode=episode,
+        max_rounds=max_rounds,
+        learner_seat=learner_seat,
+        opponents=opponents,
+        reward_mode=reward_mode,
+        **vector_options,
+    )

@@ -346,3 +346,101 @@ def test_spin_setting():
     for bad in (-1, 10**8):
         with pytest.raises(ValueError, match="spin_us"):
             ys.VectorEnv(2, spin_us=bad)
+
+
+# ------------------------------------------------------------------ gymnasium.make_vec
+
+
+def _rollout(v, steps, seed):
+    rng = np.random.default_rng(seed)
+    obs, infos = v.reset(seed=seed)
+    out = [obs.copy()]
+    for _ in range(steps):
+        obs, r, te, tr, infos = v.step(masked_random(rng, infos["action_mask"]))
+        out += [obs.copy(), r.copy(), te.copy(), tr.copy()]
+    return out
+
+
+@pytest.mark.parametrize("mode", ["vector_entry_point", None])
+def test_make_vec_gives_the_rust_vector_env(mode):
+    kw = {} if mode is None else {"vectorization_mode": mode}
+    v = gymnasium.make_vec(
+        "YokaiSeptet-v0", num_envs=3, variant="3p", opponents="heuristic",
+        max_rounds=2, num_threads=2, **kw,
+    )
+    assert type(v) is ys.VectorEnv
+    assert v.num_envs == 3 and v.spec.id == "YokaiSeptet-v0"
+    assert v.spec.kwargs["vectorization_mode"] == "vector_entry_point"
+    direct = ys.VectorEnv(3, "3p", opponents="heuristic", max_rounds=2)
+    for a, b in zip(_rollout(v, 40, 5), _rollout(direct, 40, 5)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_make_vec_takes_makes_options_with_makes_defaults():
+    v = gymnasium.make_vec("YokaiSeptet-v0", num_envs=2)
+    single = gymnasium.make("YokaiSeptet-v0")
+    assert v.single_observation_space == single.observation_space
+    assert v.single_action_space == single.action_space
+    # learner_seat defaults to 0 in both.
+    assert (v.reset(seed=0)[1]["to_play"] == 0).all()
+
+
+@pytest.mark.parametrize(
+    "kw, words",
+    [
+        ({"illegal_action": "lose"}, "IllegalActionError"),
+        ({"illegal_reward": -2.0}, "IllegalActionError"),
+        ({"render_mode": "ansi"}, "render_env"),
+        ({"max_episode_steps": 10}, "max_rounds"),
+    ],
+)
+def test_make_vec_refuses_single_env_options_it_cannot_honour(kw, words):
+    with pytest.raises(ValueError, match=words):
+        gymnasium.make_vec(
+            "YokaiSeptet-v0", num_envs=2, vectorization_mode="vector_entry_point", **kw
+        )
+
+
+def test_sync_mode_still_loops_over_single_envs():
+    v = gymnasium.make_vec("YokaiSeptet-v0", num_envs=2, vectorization_mode="sync")
+    assert isinstance(v, gymnasium.vector.SyncVectorEnv)
+
+
+def test_run_time_signature_shows_the_constructors_parameters():
+    import inspect
+
+    from yokai_septet._core import VectorEnv as Core
+
+    shown = inspect.signature(ys.VectorEnv).parameters
+    compiled = inspect.signature(Core).parameters
+    assert list(shown) == list(compiled)
+    assert {n: p.kind for n, p in shown.items()} == {n: p.kind for n, p in compiled.items()}
+    assert shown["variant"].default == "4p" and shown["opponents"].default == "random"
+
+
+def test_the_shown_defaults_are_the_real_ones():
+    import inspect
+
+    sig = inspect.signature(ys.VectorEnv)
+    defaults = {
+        n: p.default for n, p in sig.parameters.items()
+        if p.default is not inspect.Parameter.empty
+    }
+    # learner_seat's 0 applies when no learner_team is given (the two exclude each other).
+    del defaults["learner_team"]
+    explicit = ys.VectorEnv(3, **defaults)
+    for a, b in zip(_rollout(ys.VectorEnv(3), 30, 2), _rollout(explicit, 30, 2)):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_make_vec_defaults_are_makes():
+    import inspect
+
+    from yokai_septet._gym import YokaiSeptetEnv
+    from yokai_septet._vector import make_vec
+
+    vec = inspect.signature(make_vec).parameters
+    single = inspect.signature(YokaiSeptetEnv).parameters
+    # Vector-only refusals aside, every option of make is an option of make_vec, same default.
+    for name in set(single) - {"illegal_action", "illegal_reward", "render_seat"}:
+        assert vec[name].default == single[name].default, name
