@@ -243,6 +243,14 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         infos.pop("env_id", None)
         return obs, r, te, tr, infos
 
+    def __reduce__(self) -> Any:
+        raise TypeError(
+            "a VectorEnv cannot be pickled (its games and stepping threads live in Rust): "
+            "send its constructor arguments instead and build it in the worker, with "
+            "env_offset so that several workers step disjoint slices of one master-seeded "
+            "batch (docs/vector.md)"
+        )
+
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (the threads end with the object)."""
 

@@ -444,3 +444,13 @@ def test_make_vec_defaults_are_makes():
     # Vector-only refusals aside, every option of make is an option of make_vec, same default.
     for name in set(single) - {"illegal_action", "illegal_reward", "render_seat"}:
         assert vec[name].default == single[name].default, name
+
+
+def test_pickling_is_refused_with_what_to_do_instead():
+    import copy
+    import pickle
+
+    v = ys.VectorEnv(2, seed=1)
+    for dump in (pickle.dumps, copy.deepcopy):
+        with pytest.raises(TypeError, match="constructor arguments.*env_offset"):
+            dump(v)
