@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Optional
 
 import numpy as np
@@ -220,3 +221,13 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+# env forwards its keywords to raw_env: show raw_env's parameters, keyword-only.
+env.__signature__ = inspect.signature(raw_env).replace(  # type: ignore[attr-defined]
+    parameters=[
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
+        for p in inspect.signature(raw_env).parameters.values()
+    ],
+    return_annotation="AECEnv",
+)

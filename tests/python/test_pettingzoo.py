@@ -102,3 +102,16 @@ def test_observation_key_for_rllib_action_masking():
     api_test(ys.env(observation_key="observations", max_rounds=2), num_cycles=100)
     with pytest.raises(ValueError, match="observation_key"):
         ys.env(observation_key="obs")
+
+
+def test_env_shows_raw_envs_parameters_at_run_time():
+    import inspect
+
+    shown = inspect.signature(ys.env).parameters
+    raw = inspect.signature(ys.raw_env).parameters
+    assert list(shown) == list(raw)
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in shown.values())
+    assert {n: p.default for n, p in shown.items()} == {n: p.default for n, p in raw.items()}
+    # The signature is what env accepts: every parameter, by keyword.
+    e = ys.env(**{n: p.default for n, p in shown.items()})
+    e.reset(seed=0)
