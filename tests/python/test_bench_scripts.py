@@ -80,3 +80,19 @@ def test_python_speed_scaling_and_async_tables():
     rows = [line for line in out.stdout.splitlines() if line.startswith("| 64 |")]
     paths = [r.split(" | ")[3] for r in rows]
     assert paths == ["sync `step`", "async, batch_size = N/2"] * 2
+
+
+# ---------------------------------------------------------------- make_vec_speed.py
+
+
+def test_make_vec_speed_prints_both_envs_and_the_ratio():
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT.parent / "make_vec_speed.py"), "--envs", "16",
+         "--seconds", "0.05", "--rounds", "1"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "load average" in out.stdout
+    for name in ("VectorEnv(N)", "make_vec(vector_entry_point)"):
+        line = next(x for x in out.stdout.splitlines() if x.startswith(name))
+        assert "k env-steps/s" in line and line.endswith("x)"), line
