@@ -1,6 +1,8 @@
 """VectorEnv as a gymnasium.vector.VectorEnv: spaces, autoreset mode, masks in infos,
 step_async/step_wait, gymnasium's own vector wrappers and data checks, and the lifetime
-of the arrays it returns (copy=True: never overwritten; copy=False: one set, in place)."""
+of the arrays it returns (copy=True: never overwritten; copy=False: one set, in place),
+determinism at any thread count, agreement with Game and the bots, errors, make_vec,
+signature and pickling."""
 
 import gymnasium
 import numpy as np
@@ -351,16 +353,6 @@ def test_spin_setting():
 # ------------------------------------------------------------------ gymnasium.make_vec
 
 
-def _rollout(v, steps, seed):
-    rng = np.random.default_rng(seed)
-    obs, infos = v.reset(seed=seed)
-    out = [obs.copy()]
-    for _ in range(steps):
-        obs, r, te, tr, infos = v.step(masked_random(rng, infos["action_mask"]))
-        out += [obs.copy(), r.copy(), te.copy(), tr.copy()]
-    return out
-
-
 @pytest.mark.parametrize("mode", ["vector_entry_point", None])
 def test_make_vec_gives_the_rust_vector_env(mode):
     kw = {} if mode is None else {"vectorization_mode": mode}
@@ -372,7 +364,7 @@ def test_make_vec_gives_the_rust_vector_env(mode):
     assert v.num_envs == 3 and v.spec.id == "YokaiSeptet-v0"
     assert v.spec.kwargs["vectorization_mode"] == "vector_entry_point"
     direct = ys.VectorEnv(3, "3p", opponents="heuristic", max_rounds=2)
-    for a, b in zip(_rollout(v, 40, 5), _rollout(direct, 40, 5)):
+    for a, b in zip(rollout(v, 40, 5), rollout(direct, 40, 5)):
         np.testing.assert_array_equal(a, b)
 
 
@@ -429,7 +421,7 @@ def test_the_shown_defaults_are_the_real_ones():
     # learner_seat's 0 applies when no learner_team is given (the two exclude each other).
     del defaults["learner_team"]
     explicit = ys.VectorEnv(3, **defaults)
-    for a, b in zip(_rollout(ys.VectorEnv(3), 30, 2), _rollout(explicit, 30, 2)):
+    for a, b in zip(rollout(ys.VectorEnv(3), 30, 2), rollout(explicit, 30, 2)):
         np.testing.assert_array_equal(a, b)
 
 
@@ -454,3 +446,124 @@ def test_pickling_is_refused_with_what_to_do_instead():
     for dump in (pickle.dumps, copy.deepcopy):
         with pytest.raises(TypeError, match="constructor arguments.*env_offset"):
             dump(v)
+
+
+# ---------------------------------------------------------------- VectorEnv
+
+
+def rollout(v, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    obs, info = v.reset(seed=5)
+    traj = [obs.copy()]
+    for _ in range(steps):
+        m = info["action_mask"]
+        a = np.array([rng.choice(np.flatnonzero(row)) for row in m])
+        obs, r, te, tr, info = v.step(a)
+        traj += [a, obs.copy(), r.copy(), te.copy(), tr.copy(), info["to_play"].copy()]
+    return traj
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("self_play", [False, True])
+def test_vector_deterministic_across_threads(variant, self_play):
+    kw = dict(variant=variant, seed=3, self_play=self_play, max_rounds=2)
+    t1 = rollout(ys.VectorEnv(16, num_threads=1, **kw), 150)
+    t2 = rollout(ys.VectorEnv(16, num_threads=2, **kw), 150)
+    for a, b in zip(t1, t2):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_vector_self_play_agrees_with_game(variant):
+    v = ys.VectorEnv(4, variant=variant, seed=9, self_play=True, reward_mode="win",
+                     num_threads=2, copy=True)
+    obs, info = v.reset()
+    games = [ys.Game(variant, seed=v.game_seed(i)) for i in range(4)]
+    rng = np.random.default_rng(1)
+    for _ in range(400):
+        acts = []
+        for i, g in enumerate(games):
+            assert info["to_play"][i] == g.current_player
+            assert (info["action_mask"][i] == g.legal_mask()).all()
+            assert (obs[i] == g.observation()).all()
+            acts.append(int(rng.choice(g.legal_actions())))
+        obs, r, te, tr, info = v.step(np.array(acts))
+        for i, g in enumerate(games):
+            expect = g.step_rewards(acts[i], "win")
+            assert np.allclose(r[i], expect)
+            if g.phase == "over":
+                assert te[i] != g.truncated and tr[i] == g.truncated
+                games[i] = ys.Game(variant, seed=v.game_seed(i))
+            else:
+                assert not te[i] and not tr[i]
+
+
+def test_vector_learner_mode_agrees_with_bots():
+    v = ys.VectorEnv(3, "4p", seed=2, learner_seat=1, opponents="random", num_threads=1)
+    obs, info = v.reset()
+    assert (info["to_play"] == 1).all()
+    assert v.learner_seats() == [1, 1, 1]
+    assert obs.shape == (3, ys.Game().observation_size)
+    obs, r, te, tr, info = v.step(np.argmax(info["action_mask"], axis=1))
+    assert r.shape == (3,) and (info["to_play"] == 1).all()
+
+
+def test_vector_errors():
+    for bad in [0, -1, 2**40]:
+        with pytest.raises(ValueError):
+            ys.VectorEnv(bad)
+    with pytest.raises(TypeError):
+        ys.VectorEnv(1.5)
+    for kw in [dict(variant="x"), dict(num_threads=0), dict(learner_seat=4), dict(seed=-1),
+               dict(opponents="genius"), dict(reward_mode="x"), dict(obs_dtype="int32"),
+               dict(self_play=True, learner_seat=1), dict(opponents=["random"] * 2)]:
+        with pytest.raises(ValueError):
+            ys.VectorEnv(2, **kw)
+    v = ys.VectorEnv(2, seed=1)
+    obs, info = v.reset()
+    before = obs.copy()
+    bad = np.flatnonzero(~info["action_mask"][1])[0]
+    good = np.flatnonzero(info["action_mask"][0])[0]
+    with pytest.raises(ys.IllegalActionError, match="env 1"):
+        v.step(np.array([good, bad]))
+    with pytest.raises(ys.IllegalActionError, match="env 0"):
+        v.step(np.array([-1, good]))
+    assert (v.observations == before).all()
+    with pytest.raises(TypeError):
+        v.step(np.array([0.0, 1.0]))
+    with pytest.raises(ValueError):
+        v.step(np.array([good]))
+
+
+def test_vector_uint8_obs_matches_float():
+    a = ys.VectorEnv(4, seed=1, obs_dtype="uint8", num_threads=1)
+    b = ys.VectorEnv(4, seed=1, num_threads=1)
+    oa, _ = a.reset()
+    ob, _ = b.reset()
+    assert oa.dtype == np.uint8 and (oa == ob).all()
+
+
+def test_vector_concurrent_use_works_or_raises_runtime_error():
+    import threading
+
+    v = ys.VectorEnv(256, seed=1, self_play=True, num_threads=2)
+    v.reset()
+    errors, runtime = [], []
+
+    def worker():
+        for _ in range(50):
+            try:
+                v.step(v.action_masks().argmax(axis=1))
+            except RuntimeError as e:
+                runtime.append(e)
+            except ys.IllegalActionError:
+                pass  # the masks went stale under the other thread
+            except Exception as e:  # pragma: no cover
+                errors.append(e)
+
+    ts = [threading.Thread(target=worker) for _ in range(3)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    assert not errors
+    assert all("borrow" in str(e).lower() for e in runtime)
+    v.step(v.action_masks().argmax(axis=1))  # still usable
