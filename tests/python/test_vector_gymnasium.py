@@ -567,3 +567,54 @@ def test_vector_concurrent_use_works_or_raises_runtime_error():
     assert not errors
     assert all("borrow" in str(e).lower() for e in runtime)
     v.step(v.action_masks().argmax(axis=1))  # still usable
+
+
+# ------------------------------------------------------- gymnasium's stock vector wrappers
+
+# Every gymnasium 1.x vector wrapper that fits a discrete masked SAME_STEP env; the
+# observation wrappers need NEXT_STEP or DISABLED autoreset (next test), the action
+# wrappers ClipAction/RescaleAction a Box action space, the rendering ones a renderer.
+FITTING_WRAPPERS = {
+    "RecordEpisodeStatistics": (),
+    "NormalizeReward": (),
+    "ClipReward": (-0.5, 0.5),
+    "TransformReward": (lambda r: 2 * r,),
+    "TransformAction": (lambda a: a, None),
+    "DictInfoToList": (),
+}
+OBS_WRAPPERS = {
+    "NormalizeObservation": (),
+    "DtypeObservation": (np.float64,),
+    "TransformObservation": (lambda o: o,),
+    "RescaleObservation": (0.0, 1.0),
+    "FlattenObservation": (),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FITTING_WRAPPERS))
+def test_stock_vector_wrapper_runs_whole_games(name):
+    from gymnasium.wrappers import vector as wrappers
+
+    v = ys.VectorEnv(4, "3p", seed=2, max_rounds=1)
+    w = getattr(wrappers, name)(v, *FITTING_WRAPPERS[name])
+    rng = np.random.default_rng(0)
+    obs, infos = w.reset(seed=2)
+    ended = 0
+    for _ in range(80):
+        obs, r, te, tr, infos = w.step(masked_random(rng, v.masks))
+        assert obs.shape == (4, v.single_observation_space.shape[0]) and r.shape == (4,)
+        ended += int((te | tr).sum())
+    assert ended > 0  # whole games, through the autoreset
+    if name == "ClipReward":
+        assert np.abs(r).max() <= 0.5
+    if name == "DictInfoToList":
+        assert isinstance(infos, list) and "action_mask" in infos[0]
+
+
+@pytest.mark.parametrize("name", sorted(OBS_WRAPPERS))
+def test_observation_wrappers_refuse_the_same_step_env(name):
+    from gymnasium.wrappers import vector as wrappers
+
+    v = ys.VectorEnv(2, seed=0)
+    with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
+        getattr(wrappers, name)(v, *OBS_WRAPPERS[name])
