@@ -86,3 +86,17 @@ def test_the_rules_keep_every_rule_number():
         assert re.search(rf"^## R{k}\. ", rules, re.M), f"R{k}"
     for letter, suit in zip("WECLDFS", ("Wind", "Earth", "Charm", "Lightning", "Darkness", "Fire", "Snow")):
         assert re.search(rf"\| {suit}\s*\|[^|]*\| `{letter}` \|", rules), suit
+
+
+def test_env_argument_table_in_api_md_is_up_to_date():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "env_arguments", ROOT / "scripts" / "env_arguments.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    text = (ROOT / "docs" / "api.md").read_text()
+    assert script.updated(text) == text, "run `python scripts/env_arguments.py --write`"
+    # The table reads the signatures: a changed default shows up in it.
+    assert "| `opponents` | `'random'` | `'random'` | `'random'` | — |" in text
