@@ -103,7 +103,7 @@ fn record_shape_matches_the_contract() {
 #[test]
 fn explicit_deals_are_used_and_recorded() {
     let d = Deal::from_seed(Variant::ThreePlayer, 999, 0);
-    let mut m = Match::with_deals(GameConfig::new(Variant::ThreePlayer, 1), vec![d]);
+    let mut m = Match::with_deals(GameConfig::new(Variant::ThreePlayer, 1), vec![d]).unwrap();
     assert_eq!(m.state().deal(), &d);
     play_out(&mut m, &mut rng(0));
     let rec = m.record();

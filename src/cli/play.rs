@@ -95,8 +95,6 @@ struct Table {
     me: usize,
     names: Vec<String>,
     style: Style,
-    /// Bosses each seat captured this round (public: everyone saw the tricks).
-    bosses: Vec<Vec<Card>>,
 }
 
 impl Table {
@@ -285,7 +283,6 @@ where
         me,
         names: seat_names,
         style: opts.style,
-        bosses: vec![Vec::new(); n],
     };
     intro(&t, &config, out)?;
     if let Some(saved) = &resume {
@@ -310,7 +307,6 @@ where
         }
         if round_shown != Some(view.round()) {
             round_shown = Some(view.round());
-            t.bosses = vec![Vec::new(); n];
             round_header(&t, &view, out)?;
         }
         let p = s.current_player().expect("the game is not over");
@@ -335,11 +331,12 @@ where
             }
         };
         for card in cards {
-            let before = *m.state();
-            let outcome = m.apply(card).map_err(|e| {
-                Failure::runtime(format!("internal error: {e} (please report this bug)"))
+            apply_and_narrate(&t, &mut m, p, card, out).map_err(|e| match e {
+                Step::Illegal(e) => {
+                    Failure::runtime(format!("internal error: {e} (please report this bug)"))
+                }
+                Step::Failed(f) => f,
             })?;
-            narrate(&mut t, &before, p, card, &outcome, &m.state().view(me), out)?;
         }
     };
     save(opts, &m)?;
@@ -394,13 +391,8 @@ fn replay_saved(
     saved: &Match,
 ) -> Result<(), Failure> {
     let record = saved.record();
-    let mut round = None;
     for card in actions_of(&record) {
         let s = *m.state();
-        if round != Some(s.round()) {
-            round = Some(s.round());
-            t.bosses = vec![Vec::new(); t.n()];
-        }
         let p = s
             .current_player()
             .expect("a recorded decision has a player");
@@ -408,18 +400,12 @@ fn replay_saved(
             bot.act(&s.view(p))
                 .map_err(|e| Failure::runtime(format!("{}: {e}", t.names[p])))?;
         }
-        let outcome = m.apply(card).map_err(|e| {
-            Failure::usage(format!("the saved game does not replay from its seed: {e}"))
+        apply_and_narrate(t, m, p, card, &mut std::io::sink()).map_err(|e| match e {
+            Step::Illegal(e) => {
+                Failure::usage(format!("the saved game does not replay from its seed: {e}"))
+            }
+            Step::Failed(f) => f,
         })?;
-        narrate(
-            t,
-            &s,
-            p,
-            card,
-            &outcome,
-            &m.state().view(t.me),
-            &mut std::io::sink(),
-        )?;
     }
     if m.record() != record {
         return Err(Failure::usage(
@@ -669,9 +655,31 @@ fn parse_decision(t: &Table, view: &SeatView, text: &str) -> Result<Vec<Card>, S
     Ok(vec![c])
 }
 
+/// Why [`apply_and_narrate`] stopped: the move was refused, or the narration failed.
+enum Step {
+    Illegal(crate::IllegalAction),
+    Failed(Failure),
+}
+
+/// Applies `p`'s decision `card` and narrates it. A round's end is narrated from the
+/// finished round's last position (its captures and scores), before the next deal.
+fn apply_and_narrate<W: Write + ?Sized>(
+    t: &Table,
+    m: &mut Match,
+    p: usize,
+    card: Card,
+    out: &mut W,
+) -> Result<(), Step> {
+    let before = *m.state();
+    let outcome = m.apply_in_round(card).map_err(Step::Illegal)?;
+    narrate(t, &before, p, card, &outcome, &m.state().view(t.me), out).map_err(Step::Failed)?;
+    m.deal_next_round();
+    Ok(())
+}
+
 /// Reports what one decision did, from the human's point of view.
 fn narrate<W: Write + ?Sized>(
-    t: &mut Table,
+    t: &Table,
     before: &crate::State,
     p: usize,
     card: Card,
@@ -745,7 +753,7 @@ fn narrate_pick<W: Write + ?Sized>(
 
 /// A completed trick: its cards, its winner, the bosses and seals it took.
 fn narrate_trick<W: Write + ?Sized>(
-    t: &mut Table,
+    t: &Table,
     before: &crate::State,
     trick: &TrickResult,
     new_seals: u8,
@@ -776,7 +784,6 @@ fn narrate_trick<W: Write + ?Sized>(
         .collect();
     if !bosses.is_empty() {
         write!(out, ", taking {}", st.cards(bosses.iter().copied()))?;
-        t.bosses[w].extend(bosses);
     }
     writeln!(out)?;
     for s in Suit::ALL {
@@ -824,7 +831,10 @@ fn narrate_round_end<W: Write + ?Sized>(
         } else {
             vec![side]
         };
-        let taken = seats.iter().flat_map(|&q| t.bosses[q].iter().copied());
+        // `after` is the finished round's last position: its captures are still there.
+        let taken = seats
+            .iter()
+            .flat_map(|&q| after.won_cards(q).bosses().iter());
         writeln!(
             out,
             "  Bosses of {}: {}",

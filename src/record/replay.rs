@@ -30,7 +30,9 @@ impl Match {
             ));
         }
         let deals = read_deals(config.variant, rounds)?;
-        let mut m = Match::with_deals(config, deals);
+        // `read_deals` checked every deal, naming its round.
+        let mut m = Match::with_deals(config, deals)
+            .map_err(|e| RecordError::new("rounds", e.to_string()))?;
         for (r, round) in rounds.iter().enumerate() {
             m.replay_round(r, round)?;
         }
