@@ -30,6 +30,8 @@ pub struct Match {
     /// A determinization (hidden cards sampled for one seat's view): its history is not
     /// known, so it has no record.
     determinization: bool,
+    /// Who sits at each seat (the record's optional `players`).
+    players: Option<Vec<Option<String>>>,
 }
 
 impl Match {
@@ -41,6 +43,7 @@ impl Match {
             rounds: vec![RoundRecord::start(&state)],
             deals: Vec::new(),
             determinization: false,
+            players: None,
         }
     }
 
@@ -69,6 +72,7 @@ impl Match {
             rounds: vec![RoundRecord::start(&state)],
             deals: Vec::new(),
             determinization: true,
+            players: None,
         }
     }
 
@@ -95,6 +99,20 @@ impl Match {
             *self.rounds.last_mut().expect("a match always has a round") = start;
         }
         Ok(())
+    }
+
+    /// Who sits at each seat: a bot's name, or `None` for a person (the record's optional
+    /// `players`; `play --save` writes it). Not part of the game: the rules never read it.
+    pub fn players(&self) -> Option<&[Option<String>]> {
+        self.players.as_deref()
+    }
+
+    /// Sets who sits at each seat (see [`Match::players`]); one entry per seat.
+    pub fn set_players(&mut self, players: Option<Vec<Option<String>>>) {
+        debug_assert!(players
+            .as_ref()
+            .is_none_or(|p| p.len() == self.state.num_players()));
+        self.players = players;
     }
 
     /// The position now.
@@ -191,6 +209,12 @@ impl Match {
         self.apply(card)
     }
 
+    /// As [`Match::apply_action`], stopping at a round's end ([`Match::apply_in_round`]).
+    pub fn apply_action_in_round(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
+        let card = self.state.card_for_action(action)?;
+        self.apply_in_round(card)
+    }
+
     /// The record of the game so far.
     pub fn record(&self) -> Record {
         let s = &self.state;
@@ -202,6 +226,7 @@ impl Match {
             seed: c.seed,
             episode: (c.episode != Episode::Game).then(|| c.episode.name()),
             max_rounds: c.max_rounds,
+            players: self.players.clone(),
             rounds: self.rounds.clone(),
             scores: s.scores()[..s.num_players()].to_vec(),
             winners: s.winners().map(|p| p as u8).collect(),
