@@ -9,6 +9,9 @@ use crate::cards::{Card, Suit};
 pub enum IllegalAction {
     /// The game is over; no decision is pending.
     GameOver,
+    /// A round has ended and the next one is not dealt yet ([`crate::Phase::RoundOver`]):
+    /// the next step is [`crate::State::apply_deal`].
+    AwaitingDeal,
     /// The action is not a card id of this variant (0..num_actions-1).
     OutOfRange {
         /// The action as given.
@@ -43,6 +46,10 @@ impl fmt::Display for IllegalAction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             IllegalAction::GameOver => write!(f, "the game is over: no action can be taken"),
+            IllegalAction::AwaitingDeal => write!(
+                f,
+                "the round is over: the next round must be dealt before any action"
+            ),
             IllegalAction::OutOfRange {
                 action,
                 num_actions,
@@ -154,6 +161,11 @@ pub enum DealError {
         /// The missing cards, as R1 codes.
         missing: String,
     },
+    /// A deal given when the game is over: there is no round to deal.
+    GameOver,
+    /// A deal given in the middle of a round (after its first passing pick): a deal is
+    /// taken only when a round is over, or before a round's first pick.
+    RoundInProgress,
 }
 
 impl fmt::Display for DealError {
@@ -189,6 +201,11 @@ impl fmt::Display for DealError {
             DealError::NotAscending { seat } => {
                 write!(f, "hand of seat {seat} is not in ascending id order")
             }
+            DealError::GameOver => write!(f, "the game is over: there is no round to deal"),
+            DealError::RoundInProgress => write!(
+                f,
+                "a round is in progress: a deal is taken only at a round's end or before its first passing pick"
+            ),
             DealError::MissingCards { missing } => {
                 write!(f, "the deal is not a complete deck: missing {missing}")
             }

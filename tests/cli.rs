@@ -153,8 +153,8 @@ fn a_whole_game_by_typing_codes_with_an_illegal_card_rejected() {
             lines: 0,
         });
         let mut opts = PlayOptions::new(variant, 11);
-        opts.seat = 1;
-        opts.bots = vec!["random".into()];
+        opts.seat = Some(1);
+        opts.bots = Some(vec!["random".into()]);
         let end = play(&opts, &BotRegistry::new(), &mut input, &mut out.clone())
             .unwrap_or_else(|f| panic!("{}", f.message));
         let text = String::from_utf8(out.0.borrow().clone()).unwrap();
@@ -617,13 +617,27 @@ fn the_seal_score_line_shows_the_seals_by_suit() {
 }
 
 /// `play --load` goes on with a saved game exactly as the game would have gone on without
-/// the break: the same deals, and bots whose random streams are where they were.
+/// the break: the same deals, the same bots and seat (from the record's `players`, without
+/// `--bots`), and bots whose random streams are where they were.
 #[test]
 fn play_load_resumes_a_saved_game_where_it_stopped() {
-    for (variant, bots) in [("4p", "pimc:6"), ("seal-short", "pimc:6,heuristic,random")] {
+    for (variant, bots, seat) in [
+        ("4p", "pimc:6", "0"),
+        ("seal-short", "pimc:6,heuristic,random", "2"),
+    ] {
         let whole = tmp(&format!("whole-{variant}.json"));
         let part = tmp(&format!("part-{variant}.json"));
-        let base = ["play", "--variant", variant, "--seed", "11", "--bots", bots];
+        let base = [
+            "play",
+            "--variant",
+            variant,
+            "--seed",
+            "11",
+            "--bots",
+            bots,
+            "--seat",
+            seat,
+        ];
         let mut args = base.to_vec();
         args.extend(["--max-rounds", "2", "--save", whole.to_str().unwrap()]);
         let input = "1\n".repeat(400);
@@ -635,7 +649,24 @@ fn play_load_resumes_a_saved_game_where_it_stopped() {
         let (code, out, _) = cli(&args, &"1\n".repeat(7));
         assert_eq!(code, 0);
         assert!(out.contains("Input closed"), "{out}");
-        let load = ["play", "--bots", bots, "--load", part.to_str().unwrap()];
+        // Other bots or another seat beside --load are refused, and change nothing.
+        let saved = std::fs::read_to_string(&part).unwrap();
+        let players: serde_json::Value = serde_json::from_str(&saved).unwrap();
+        assert_eq!(
+            players["players"][seat.parse::<usize>().unwrap()],
+            serde_json::Value::Null
+        );
+        for other in [["--bots", "random"], ["--seat", "1"]] {
+            let (code, _, err) = cli(
+                &["play", other[0], other[1], "--load", part.to_str().unwrap()],
+                "",
+            );
+            assert_eq!(code, 2, "{err}");
+            assert!(err.contains("the saved game was played"), "{err}");
+            assert_eq!(std::fs::read_to_string(&part).unwrap(), saved);
+        }
+        // Resumed without --bots or --seat: the saved ones.
+        let load = ["play", "--load", part.to_str().unwrap()];
         let mut args = load.to_vec();
         args.extend(["--save", part.to_str().unwrap()]);
         let (code, out, err) = cli(&args, &input);

@@ -103,7 +103,7 @@ fn record_shape_matches_the_contract() {
 #[test]
 fn explicit_deals_are_used_and_recorded() {
     let d = Deal::from_seed(Variant::ThreePlayer, 999, 0);
-    let mut m = Match::with_deals(GameConfig::new(Variant::ThreePlayer, 1), vec![d]);
+    let mut m = Match::with_deals(GameConfig::new(Variant::ThreePlayer, 1), vec![d]).unwrap();
     assert_eq!(m.state().deal(), &d);
     play_out(&mut m, &mut rng(0));
     let rec = m.record();
@@ -279,4 +279,44 @@ fn illegal_and_malformed_deals_and_actions_are_rejected() {
         .unwrap_err()
         .to_string()
         .contains("object"));
+}
+
+/// The optional `players` (who sits where, from `play --save`): written when set, read
+/// back, absent in records that never had it, and a malformed entry is refused by name.
+#[test]
+fn players_are_optional_round_trip_and_malformed_ones_are_refused() {
+    let config = GameConfig::new(Variant::FourPlayer, 5);
+    let mut m = Match::new(config);
+    play_out(&mut m, &mut rng(5));
+    let plain = m.record().to_json();
+    assert!(!plain.contains("players"), "no players unless set: {plain}");
+    assert_eq!(Match::from_json(&plain).unwrap().players(), None);
+    let players = vec![
+        None,
+        Some("heuristic".into()),
+        Some("pimc:6".into()),
+        Some("random".into()),
+    ];
+    m.set_players(Some(players.clone()));
+    let json = m.record().to_json();
+    let back = Match::from_json(&json).unwrap();
+    assert_eq!(back.players(), Some(&players[..]));
+    assert_eq!(back.record().to_json(), json);
+    let mut v: Value = serde_json::from_str(&json).unwrap();
+    for (bad, path) in [
+        (serde_json::json!(3), "players"),
+        (serde_json::json!([null, "heuristic"]), "players"),
+        (
+            serde_json::json!([null, "heuristic", 5, "random"]),
+            "players[2]",
+        ),
+        (
+            serde_json::json!([null, "", "random", "random"]),
+            "players[1]",
+        ),
+    ] {
+        v["players"] = bad;
+        let err = Match::from_record(&v).unwrap_err();
+        assert_eq!(err.path, path, "{err}");
+    }
 }

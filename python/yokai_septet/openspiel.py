@@ -168,7 +168,6 @@ class YokaiSeptetState(pyspiel.State):
         self._undealt = list(range(self._g.deck_size))
         # The player to move (pyspiel asks for it several times per action).
         self._current = _CHANCE
-        self._round_hands: List[List[int]] = []
         # (kind, seat, card or cards) per move, for the information-state strings.
         self._log: List[Tuple[str, int, Any]] = []
         # In a resampled state, the other seats' moves before this log index are hidden.
@@ -214,17 +213,13 @@ class YokaiSeptetState(pyspiel.State):
         g = self._live
         seat = g.current_player
         phase = g.phase
-        round_before = g.round
-        g.step(action)
+        # The engine stops at a round's end ("round_over"); the chance player deals next.
+        g.step_in_round(action)
         self._log.append((_PICK if phase == "pass" else _PLAY, seat, action))
         if phase == "pass" and g.phase != "pass":
             # The exchange: each seat now sees the cards passed to it.
-            received = [
-                sorted(set(g.hand(p)) - set(self._round_hands[p]))
-                for p in range(self._g.num_seats)
-            ]
-            self._log.append((_RECEIVED, -1, received))
-        if not g.is_over and g.round != round_before:
+            self._log.append((_RECEIVED, -1, [g.received(p) for p in range(self._g.num_seats)]))
+        if g.phase == "round_over":
             self._dealing = []
             self._undealt = list(range(self._g.deck_size))
         self._update_current()
@@ -245,8 +240,7 @@ class YokaiSeptetState(pyspiel.State):
                 max_rounds=self._g.max_rounds,
             )
         else:
-            self._live.redeal(hands, trump)
-        self._round_hands = hands
+            self._live.apply_deal(hands, trump)
         self._dealing = None
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -271,7 +265,8 @@ class YokaiSeptetState(pyspiel.State):
             return f"dealing round 0: {len(self._deal_cards)} cards dealt"
         text = str(self._game)
         if self._dealing is not None:
-            text += f"\ndealing round {self._live.round}: {len(self._deal_cards)} cards dealt"
+            # The game shows the finished round's last position until the deal is complete.
+            text += f"\ndealing round {self._live.round + 1}: {len(self._deal_cards)} cards dealt"
         return text
 
     # ------------------------------------------------------------------ what a seat knows

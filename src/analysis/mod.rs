@@ -150,7 +150,8 @@ pub fn units(variant: Variant) -> String {
 /// card)`.
 fn positions(m: &Match) -> Vec<(usize, usize, usize, State, Card)> {
     let rec: Record = m.record();
-    let mut g = Match::with_deals(*m.state().config(), rec.deals());
+    let mut g =
+        Match::with_deals(*m.state().config(), rec.deals()).expect("a match's own deals are valid");
     let mut out = Vec::new();
     for (r, round) in rec.rounds.iter().enumerate() {
         for &c in round.passes.iter().flatten() {
@@ -456,7 +457,8 @@ mod tests {
     fn with_bad_card(m: &Match, k: usize) -> (Match, Card, i32) {
         let states = positions(m);
         let rec = m.record();
-        let mut g = Match::with_deals(*m.state().config(), rec.deals());
+        let mut g = Match::with_deals(*m.state().config(), rec.deals())
+            .expect("a match's own deals are valid");
         let (round, ..) = states[k];
         // Replay every pick and play before play k.
         let mut played = 0;

@@ -85,7 +85,7 @@ impl PimcConfig {
         match phase {
             Phase::Play => true,
             Phase::Pass => self.pass_playouts.is_some(),
-            Phase::Over => false,
+            Phase::RoundOver | Phase::Over => false,
         }
     }
 }

@@ -160,11 +160,13 @@ struct PlayArgs {
     /// Bots for the other seats: one name for all, or one per other seat in seat order
     /// (comma-separated); through the Python console script also a Python policy,
     /// module:attribute.
-    #[arg(long, default_value = "heuristic", long_help = PLAY_BOTS_HELP)]
-    bots: String,
-    /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games).
-    #[arg(long, default_value_t = 0)]
-    seat: usize,
+    /// [default: heuristic; with --load: the saved game's]
+    #[arg(long, long_help = PLAY_BOTS_HELP)]
+    bots: Option<String>,
+    /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games)
+    /// [default: 0; with --load: the saved game's].
+    #[arg(long)]
+    seat: Option<usize>,
     /// Seed of the deals and the bots.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -175,8 +177,8 @@ struct PlayArgs {
     #[arg(long)]
     save: Option<PathBuf>,
     /// Resume the game saved in this record (by --save) where it stopped: its variant,
-    /// scoring, seed and round cap come from the record; give the --bots and --seat you
-    /// played with.
+    /// scoring, seed, round cap, bots and seat come from the record (--bots or --seat
+    /// that differ from the saved ones are refused).
     #[arg(long, value_name = "GAME.json", conflicts_with_all = ["variant", "scoring", "seed", "max_rounds"])]
     load: Option<PathBuf>,
 }
@@ -423,7 +425,9 @@ fn play_cmd(
     let opts = play::PlayOptions {
         variant,
         scoring: parse_scoring(&a.scoring)?,
-        bots: a.bots.split(',').map(|s| s.trim().to_string()).collect(),
+        bots: a
+            .bots
+            .map(|b| b.split(',').map(|s| s.trim().to_string()).collect()),
         seat: a.seat,
         seed: a.seed,
         max_rounds: (a.max_rounds > 0).then_some(a.max_rounds),

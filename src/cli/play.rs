@@ -27,16 +27,18 @@ use crate::rng::play_bot_seed;
 pub struct PlayOptions {
     pub variant: Variant,
     pub scoring: Scoring,
-    /// One bot name for every other seat, or one per other seat in seat order.
-    pub bots: Vec<String>,
-    /// The human's seat.
-    pub seat: usize,
+    /// One bot name for every other seat, or one per other seat in seat order; `None`:
+    /// the saved game's (with `load`), else `heuristic`.
+    pub bots: Option<Vec<String>>,
+    /// The human's seat; `None`: the saved game's (with `load`), else 0.
+    pub seat: Option<usize>,
     pub seed: u64,
     pub max_rounds: Option<u32>,
     /// Where to write the JSON record (at every prompt and at the end).
     pub save: Option<PathBuf>,
     /// A saved game to resume: its variant, scoring, seed and round cap replace the ones
-    /// above; the bots and the seat are the ones above.
+    /// above; its bots and seat (the record's `players`, when it has them) are used, and
+    /// `bots` or `seat` that differ from them are refused.
     pub load: Option<PathBuf>,
     pub style: Style,
 }
@@ -47,8 +49,8 @@ impl PlayOptions {
         PlayOptions {
             variant,
             scoring: Scoring::Advanced,
-            bots: vec!["heuristic".into()],
-            seat: 0,
+            bots: None,
+            seat: None,
             seed,
             max_rounds: None,
             save: None,
@@ -95,8 +97,6 @@ struct Table {
     me: usize,
     names: Vec<String>,
     style: Style,
-    /// Bosses each seat captured this round (public: everyone saw the tricks).
-    bosses: Vec<Vec<Card>>,
 }
 
 impl Table {
@@ -245,32 +245,19 @@ where
     };
     let v = config.variant;
     let n = v.num_players();
-    let me = opts.seat;
-    if me >= n {
-        return Err(Failure::usage(format!(
-            "--seat {me} is out of range: {v} has seats 0 to {}",
-            n - 1
-        )));
-    }
-    let names: Vec<String> = match opts.bots.len() {
-        1 => vec![opts.bots[0].clone(); n - 1],
-        k if k == n - 1 => opts.bots.clone(),
-        k => {
-            return Err(Failure::usage(format!(
-                "--bots: give one bot name, or {} (one per other seat); got {k}",
-                n - 1
-            )))
-        }
-    };
+    let players = seating(opts, v, resume.as_ref().and_then(Match::players))?;
+    let me = players
+        .iter()
+        .position(Option::is_none)
+        .expect("seating gives one person's seat");
     let mut bots: Vec<Option<Box<dyn Bot>>> = Vec::with_capacity(n);
     let mut seat_names = Vec::with_capacity(n);
-    let mut others = names.into_iter();
-    for p in 0..n {
+    for (p, player) in players.iter().enumerate() {
         if p == me {
             bots.push(None);
             seat_names.push("you".to_string());
         } else {
-            let name = others.next().expect("n - 1 names");
+            let name = player.clone().expect("a bot's seat");
             let seed = play_bot_seed(config.seed, p);
             let bot = registry
                 .build(&name, seed, v)
@@ -280,12 +267,12 @@ where
         }
     }
     let mut m = Match::new(config);
+    m.set_players(Some(players));
     let mut t = Table {
         variant: v,
         me,
         names: seat_names,
         style: opts.style,
-        bosses: vec![Vec::new(); n],
     };
     intro(&t, &config, out)?;
     if let Some(saved) = &resume {
@@ -293,7 +280,7 @@ where
         let path = opts.load.as_deref().expect("a resumed game was loaded");
         writeln!(
             out,
-            "Resumed {} at round {}, after {} of its decisions (the bots as --bots names them).",
+            "Resumed {} at round {}, after {} of its decisions, with its bots and seat.",
             path.display(),
             m.state().round(),
             actions_of(&saved.record()).len()
@@ -310,7 +297,6 @@ where
         }
         if round_shown != Some(view.round()) {
             round_shown = Some(view.round());
-            t.bosses = vec![Vec::new(); n];
             round_header(&t, &view, out)?;
         }
         let p = s.current_player().expect("the game is not over");
@@ -335,11 +321,12 @@ where
             }
         };
         for card in cards {
-            let before = *m.state();
-            let outcome = m.apply(card).map_err(|e| {
-                Failure::runtime(format!("internal error: {e} (please report this bug)"))
+            apply_and_narrate(&t, &mut m, p, card, out).map_err(|e| match e {
+                Step::Illegal(e) => {
+                    Failure::runtime(format!("internal error: {e} (please report this bug)"))
+                }
+                Step::Failed(f) => f,
             })?;
-            narrate(&mut t, &before, p, card, &outcome, &m.state().view(me), out)?;
         }
     };
     save(opts, &m)?;
@@ -348,6 +335,81 @@ where
     }
     out.flush()?;
     Ok(end)
+}
+
+/// Who sits where: one entry per seat, a bot's name or `None` for the person. From the
+/// options (`--bots` default `heuristic`, `--seat` default 0), or from the saved game's
+/// `players` when it has them: options given beside them must agree, else they are
+/// refused (the resumed game would not be the saved one).
+fn seating(
+    opts: &PlayOptions,
+    v: Variant,
+    saved: Option<&[Option<String>]>,
+) -> Result<Vec<Option<String>>, Failure> {
+    let n = v.num_players();
+    if let Some(saved) = saved {
+        let path = opts
+            .load
+            .as_deref()
+            .expect("saved players come from --load");
+        let load = format!("--load {}", path.display());
+        let mut people = saved.iter().enumerate().filter(|(_, p)| p.is_none());
+        let me = match (people.next(), people.next()) {
+            (Some((me, _)), None) => me,
+            _ => {
+                return Err(Failure::usage(format!(
+                    "{load}: `players` must have exactly one person's seat (null) for `play`"
+                )))
+            }
+        };
+        if let Some(seat) = opts.seat.filter(|&s| s != me) {
+            return Err(Failure::usage(format!(
+                "--seat {seat}: the saved game was played from seat {me} ({load}); leave \
+                 --seat out to resume it"
+            )));
+        }
+        if let Some(bots) = &opts.bots {
+            let given = seating_from(v, me, bots)?;
+            if given != saved {
+                let names: Vec<&str> = saved.iter().flatten().map(String::as_str).collect();
+                return Err(Failure::usage(format!(
+                    "--bots {}: the saved game was played against {} ({load}); leave --bots \
+                     out to resume it",
+                    bots.join(","),
+                    names.join(",")
+                )));
+            }
+        }
+        return Ok(saved.to_vec());
+    }
+    let me = opts.seat.unwrap_or(0);
+    if me >= n {
+        return Err(Failure::usage(format!(
+            "--seat {me} is out of range: {v} has seats 0 to {}",
+            n - 1
+        )));
+    }
+    let default = ["heuristic".to_string()];
+    seating_from(v, me, opts.bots.as_deref().unwrap_or(&default))
+}
+
+/// The seats from `--bots` (one name for all, or one per other seat) around seat `me`.
+fn seating_from(v: Variant, me: usize, bots: &[String]) -> Result<Vec<Option<String>>, Failure> {
+    let n = v.num_players();
+    let names: Vec<String> = match bots.len() {
+        1 => vec![bots[0].clone(); n - 1],
+        k if k == n - 1 => bots.to_vec(),
+        k => {
+            return Err(Failure::usage(format!(
+                "--bots: give one bot name, or {} (one per other seat); got {k}",
+                n - 1
+            )))
+        }
+    };
+    let mut others = names.into_iter();
+    Ok((0..n)
+        .map(|p| if p == me { None } else { others.next() })
+        .collect())
 }
 
 /// A saved game to resume: a valid record of a game that is not over.
@@ -394,13 +456,8 @@ fn replay_saved(
     saved: &Match,
 ) -> Result<(), Failure> {
     let record = saved.record();
-    let mut round = None;
     for card in actions_of(&record) {
         let s = *m.state();
-        if round != Some(s.round()) {
-            round = Some(s.round());
-            t.bosses = vec![Vec::new(); t.n()];
-        }
         let p = s
             .current_player()
             .expect("a recorded decision has a player");
@@ -408,20 +465,17 @@ fn replay_saved(
             bot.act(&s.view(p))
                 .map_err(|e| Failure::runtime(format!("{}: {e}", t.names[p])))?;
         }
-        let outcome = m.apply(card).map_err(|e| {
-            Failure::usage(format!("the saved game does not replay from its seed: {e}"))
+        apply_and_narrate(t, m, p, card, &mut std::io::sink()).map_err(|e| match e {
+            Step::Illegal(e) => {
+                Failure::usage(format!("the saved game does not replay from its seed: {e}"))
+            }
+            Step::Failed(f) => f,
         })?;
-        narrate(
-            t,
-            &s,
-            p,
-            card,
-            &outcome,
-            &m.state().view(t.me),
-            &mut std::io::sink(),
-        )?;
     }
-    if m.record() != record {
+    let mut replayed = m.record();
+    // Who sits where is not part of the game (an older record has no `players`).
+    replayed.players = record.players.clone();
+    if replayed != record {
         return Err(Failure::usage(
             "the saved game was not dealt from its seed (R10), so it cannot be resumed",
         ));
@@ -669,9 +723,31 @@ fn parse_decision(t: &Table, view: &SeatView, text: &str) -> Result<Vec<Card>, S
     Ok(vec![c])
 }
 
+/// Why [`apply_and_narrate`] stopped: the move was refused, or the narration failed.
+enum Step {
+    Illegal(crate::IllegalAction),
+    Failed(Failure),
+}
+
+/// Applies `p`'s decision `card` and narrates it. A round's end is narrated from the
+/// finished round's last position (its captures and scores), before the next deal.
+fn apply_and_narrate<W: Write + ?Sized>(
+    t: &Table,
+    m: &mut Match,
+    p: usize,
+    card: Card,
+    out: &mut W,
+) -> Result<(), Step> {
+    let before = *m.state();
+    let outcome = m.apply_in_round(card).map_err(Step::Illegal)?;
+    narrate(t, &before, p, card, &outcome, &m.state().view(t.me), out).map_err(Step::Failed)?;
+    m.deal_next_round();
+    Ok(())
+}
+
 /// Reports what one decision did, from the human's point of view.
 fn narrate<W: Write + ?Sized>(
-    t: &mut Table,
+    t: &Table,
     before: &crate::State,
     p: usize,
     card: Card,
@@ -745,7 +821,7 @@ fn narrate_pick<W: Write + ?Sized>(
 
 /// A completed trick: its cards, its winner, the bosses and seals it took.
 fn narrate_trick<W: Write + ?Sized>(
-    t: &mut Table,
+    t: &Table,
     before: &crate::State,
     trick: &TrickResult,
     new_seals: u8,
@@ -776,7 +852,6 @@ fn narrate_trick<W: Write + ?Sized>(
         .collect();
     if !bosses.is_empty() {
         write!(out, ", taking {}", st.cards(bosses.iter().copied()))?;
-        t.bosses[w].extend(bosses);
     }
     writeln!(out)?;
     for s in Suit::ALL {
@@ -824,7 +899,10 @@ fn narrate_round_end<W: Write + ?Sized>(
         } else {
             vec![side]
         };
-        let taken = seats.iter().flat_map(|&q| t.bosses[q].iter().copied());
+        // `after` is the finished round's last position: its captures are still there.
+        let taken = seats
+            .iter()
+            .flat_map(|&q| after.won_cards(q).bosses().iter());
         writeln!(
             out,
             "  Bosses of {}: {}",

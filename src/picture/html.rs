@@ -95,7 +95,7 @@ fn steps(m: &Match, rec: &Record, costly: &[&PlayAnalysis]) -> Vec<Step> {
     let config = *m.state().config();
     let variant = config.variant;
     let n = variant.num_players();
-    let mut g = Match::with_deals(config, rec.deals());
+    let mut g = Match::with_deals(config, rec.deals()).expect("a match's own deals are valid");
     let mut out = Vec::new();
     for (r, round) in rec.rounds.iter().enumerate() {
         let dealt = Table::from_state(g.state());

@@ -70,6 +70,9 @@ impl PyGame {
             Phase::Pass => Err(PyValueError::new_err(format!(
                 "{what}: the round is in its passing phase; the solver scores card plays"
             ))),
+            Phase::RoundOver => Err(PyValueError::new_err(format!(
+                "{what}: the round is over and the next one is not dealt yet"
+            ))),
             Phase::Over => Err(PyValueError::new_err(format!("{what}: the game is over"))),
         }
     }
@@ -94,6 +97,19 @@ impl PyGame {
         match self.m.apply_action(action) {
             Ok(_) => Ok(()),
             Err(e) => Err(self.illegal(e)),
+        }
+    }
+
+    /// The action number `a` names (`TypeError` unless an integer; an integer too big for
+    /// any card is an `IllegalActionError`).
+    fn action_of(&self, a: &Bound<'_, PyAny>) -> PyResult<i128> {
+        match extract_integer(a, "action")? {
+            Some(v) => Ok(v),
+            None => Err(IllegalActionError::new_err(format!(
+                "illegal action: action {} is out of range: actions are card ids 0..{}",
+                a.repr()?,
+                self.state().config().num_actions() - 1
+            ))),
         }
     }
 
@@ -241,12 +257,14 @@ impl PyGame {
         self.state().config().max_rounds
     }
 
-    /// ``"pass"``, ``"play"`` or ``"over"``.
+    /// ``"pass"``, ``"play"`` or ``"over"``; ``"round_over"`` only after
+    /// :meth:`step_in_round` ended a round, until :meth:`apply_deal`.
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
         match self.state().phase() {
             Phase::Pass => intern!(py, "pass"),
             Phase::Play => intern!(py, "play"),
+            Phase::RoundOver => intern!(py, "round_over"),
             Phase::Over => intern!(py, "over"),
         }
     }
@@ -488,14 +506,8 @@ impl PyGame {
     /// a legal action now raises :class:`IllegalActionError`. Either way the game is
     /// unchanged.
     fn step(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
-        match extract_integer(a, "action")? {
-            Some(v) => self.apply_raw(v),
-            None => Err(IllegalActionError::new_err(format!(
-                "illegal action: action {} is out of range: actions are card ids 0..{}",
-                a.repr()?,
-                self.state().config().num_actions() - 1
-            ))),
-        }
+        let action = self.action_of(a)?;
+        self.apply_raw(action)
     }
 
     /// ``seat``'s hand now, ascending card ids (during passing: the dealt hand, picked
@@ -503,6 +515,17 @@ impl PyGame {
     fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let p = extract_seat(seat, self.state().num_players())?;
         Self::ids(py, self.state().hand(p))
+    }
+
+    /// The cards ``seat`` received in this round's exchange, ascending card ids (empty
+    /// before the exchange). Full information, like :meth:`hand`.
+    fn received<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let p = extract_seat(seat, self.state().num_players())?;
+        Self::ids(py, self.state().view(p).received_cards())
     }
 
     /// ``seat``'s passing picks this round, in the order made (full information).
@@ -594,25 +617,54 @@ impl PyGame {
     ) -> PyResult<PyGame> {
         let config = game_config(py, variant, scoring, seed, episode, max_rounds)?;
         let deal = parse_deal(config.variant, hands, trump_card)?;
-        Ok(PyGame {
-            m: Match::with_deals(config, vec![deal]),
-        })
+        let mut m = Match::new(config);
+        m.apply_deal(deal)
+            .map_err(|e| PyValueError::new_err(format!("cannot deal: {e}")))?;
+        Ok(PyGame { m })
     }
 
-    /// Replaces the deal of the round in progress with ``hands`` and ``trump_card`` (as
-    /// for :meth:`from_deal`), e.g. when the deal of each round comes from outside. Only
-    /// before the round's first passing pick; otherwise, or for an invalid deal, a
+    /// Deals ``hands`` and ``trump_card`` (as for :meth:`from_deal`): the next round when
+    /// a round is over (``phase == "round_over"``, after :meth:`step_in_round`), or a new
+    /// deal for the round in progress before its first passing pick, e.g. when the deal
+    /// of each round comes from outside. At any other time, or for an invalid deal, a
     /// ``ValueError``, and the game is unchanged.
     #[pyo3(signature = (hands, trump_card = None))]
-    fn redeal(
+    fn apply_deal(
         &mut self,
         hands: &Bound<'_, PyAny>,
         trump_card: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let deal = parse_deal(self.state().variant(), hands, trump_card)?;
         self.m
-            .redeal(deal)
-            .map_err(|e| PyValueError::new_err(format!("cannot redeal: {e}")))
+            .apply_deal(deal)
+            .map_err(|e| PyValueError::new_err(format!("cannot deal: {e}")))
+    }
+
+    /// The former name of :meth:`apply_deal` (before a round's first passing pick, or
+    /// when a round is over).
+    #[pyo3(signature = (hands, trump_card = None))]
+    fn redeal(
+        &mut self,
+        hands: &Bound<'_, PyAny>,
+        trump_card: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        self.apply_deal(hands, trump_card)
+    }
+
+    /// As :meth:`step`, but an action that ends a round (and not the game) stops at the
+    /// finished round's last position: ``phase`` is ``"round_over"`` (captures, scores and
+    /// the last trick still visible) until :meth:`apply_deal` deals the next round.
+    fn step_in_round(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = self.action_of(a)?;
+        let card = self
+            .m
+            .state()
+            .card_for_action(action)
+            .map_err(|e| self.illegal(e))?;
+        self.m
+            .apply_in_round(card)
+            .map(|_| ())
+            .map_err(|e| self.illegal(e))
     }
 
     /// A copy of this game in which every card ``seat`` cannot see is re-dealt at random,

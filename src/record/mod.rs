@@ -15,7 +15,7 @@ mod schema;
 pub use schema::{Record, ResultRecord, RoundRecord, TrickRecord, RECORD_VERSION};
 
 use crate::cards::Card;
-use crate::error::IllegalAction;
+use crate::error::{DealError, IllegalAction};
 use crate::rules::config::{Episode, GameConfig};
 use crate::rules::deal::Deal;
 use crate::rules::{Outcome, Phase, State};
@@ -30,28 +30,37 @@ pub struct Match {
     /// A determinization (hidden cards sampled for one seat's view): its history is not
     /// known, so it has no record.
     determinization: bool,
+    /// Who sits at each seat (the record's optional `players`).
+    players: Option<Vec<Option<String>>>,
 }
 
 impl Match {
     /// A new game dealt from the config's seed.
     pub fn new(config: GameConfig) -> Match {
-        Match::with_deals(config, Vec::new())
+        let state = State::new(config);
+        Match {
+            state,
+            rounds: vec![RoundRecord::start(&state)],
+            deals: Vec::new(),
+            determinization: false,
+            players: None,
+        }
     }
 
     /// A new game whose first rounds use the given deals (e.g. from a real table, or the
     /// same deals for both halves of a duplicate match); later rounds come from the seed.
-    pub fn with_deals(config: GameConfig, deals: Vec<Deal>) -> Match {
-        let state = match deals.first() {
-            Some(&d) => State::with_deal(config, d),
-            None => State::new(config),
-        };
-        let rounds = vec![RoundRecord::start(&state)];
-        Match {
-            state,
-            rounds,
-            deals,
-            determinization: false,
+    /// Every deal is checked now ([`Deal::check`]), and each is dealt through
+    /// [`State::apply_deal`] when its round comes.
+    pub fn with_deals(config: GameConfig, deals: Vec<Deal>) -> Result<Match, DealError> {
+        for d in &deals {
+            d.check(config.variant)?;
         }
+        let mut m = Match::new(config);
+        if let Some(&d) = deals.first() {
+            m.apply_deal(d)?;
+        }
+        m.deals = deals;
+        Ok(m)
     }
 
     /// A game continuing from `state`, a determinization of some seat's view (see
@@ -63,6 +72,7 @@ impl Match {
             rounds: vec![RoundRecord::start(&state)],
             deals: Vec::new(),
             determinization: true,
+            players: None,
         }
     }
 
@@ -71,17 +81,38 @@ impl Match {
         !self.determinization
     }
 
-    /// Replaces the deal of the round in progress, which must not have had a passing pick
-    /// yet (a deal that arrives from outside round by round: a real table, or OpenSpiel's
-    /// chance player). The record's round takes the new deal. On error nothing changes.
-    pub fn redeal(&mut self, deal: Deal) -> Result<(), &'static str> {
-        if self.state.is_over() {
-            return Err("the game is over: there is no round to deal");
+    /// Deals through [`State::apply_deal`] and logs the deal: the next round when a round
+    /// is over ([`Phase::RoundOver`], after [`Match::apply_in_round`]), or a new deal for
+    /// the round in progress before its first passing pick (a deal that arrives from
+    /// outside round by round: a real table, or OpenSpiel's chance player). On error
+    /// nothing changes.
+    pub fn apply_deal(&mut self, deal: Deal) -> Result<(), DealError> {
+        let next_round = self.state.phase() == Phase::RoundOver;
+        self.state.apply_deal(deal)?;
+        if self.determinization {
+            return Ok(());
         }
-        self.state.redeal(deal)?;
-        *self.rounds.last_mut().expect("a match always has a round") =
-            RoundRecord::start(&self.state);
+        let start = RoundRecord::start(&self.state);
+        if next_round {
+            self.rounds.push(start);
+        } else {
+            *self.rounds.last_mut().expect("a match always has a round") = start;
+        }
         Ok(())
+    }
+
+    /// Who sits at each seat: a bot's name, or `None` for a person (the record's optional
+    /// `players`; `play --save` writes it). Not part of the game: the rules never read it.
+    pub fn players(&self) -> Option<&[Option<String>]> {
+        self.players.as_deref()
+    }
+
+    /// Sets who sits at each seat (see [`Match::players`]); one entry per seat.
+    pub fn set_players(&mut self, players: Option<Vec<Option<String>>>) {
+        debug_assert!(players
+            .as_ref()
+            .is_none_or(|p| p.len() == self.state.num_players()));
+        self.players = players;
     }
 
     /// The position now.
@@ -90,12 +121,39 @@ impl Match {
         &self.state
     }
 
-    /// Applies the current player's decision and logs it. On error nothing changes.
+    /// Applies the current player's decision and logs it; a move that ends a round (and
+    /// not the game) also deals the next one: the explicit deal given for it, else the
+    /// seeded dealer's. On error nothing changes.
     pub fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
+        let out = self.apply_in_round(card)?;
+        self.deal_next_round();
+        Ok(out)
+    }
+
+    /// When a round is over ([`Phase::RoundOver`]), deals the next one through
+    /// [`Match::apply_deal`]: the explicit deal given for it, else the seeded dealer's.
+    /// Otherwise does nothing.
+    pub fn deal_next_round(&mut self) {
+        if self.state.phase() != Phase::RoundOver {
+            return;
+        }
+        let next = self.state.round() as usize + 1;
+        let deal = match self.deals.get(next) {
+            Some(&d) => d,
+            None => self.state.seeded_deal(),
+        };
+        self.apply_deal(deal)
+            .expect("a round is over, and explicit deals were checked by with_deals");
+    }
+
+    /// As [`Match::apply`], but a move that ends a round (and not the game) leaves the
+    /// game in [`Phase::RoundOver`], the finished round's last position, until
+    /// [`Match::apply_deal`]. On error nothing changes.
+    pub fn apply_in_round(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
         let before = self.state;
-        let out = self.state.apply(card)?;
+        let out = self.state.apply_in_round(card)?;
         if self.determinization {
-            // No history to log (and no explicit deals for later rounds).
+            // No history to log.
             return Ok(out);
         }
         let log = self.rounds.last_mut().expect("a match always has a round");
@@ -133,18 +191,12 @@ impl Match {
                     .or(self.state.trump_suit())
                     .map(|t| t as u8);
             }
-            Phase::Over => unreachable!("apply fails when the game is over"),
+            Phase::RoundOver | Phase::Over => {
+                unreachable!("apply fails when the game or the round is over")
+            }
         }
         if let Some(r) = out.round {
             log.result = Some(ResultRecord::new(&r, before.num_players()));
-            if !out.game_over {
-                if let Some(&d) = self.deals.get(self.state.round() as usize) {
-                    self.state
-                        .redeal(d)
-                        .expect("a new round has had no passing picks yet");
-                }
-                self.rounds.push(RoundRecord::start(&self.state));
-            }
         }
         Ok(out)
     }
@@ -155,6 +207,12 @@ impl Match {
     pub fn apply_action(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
         let card = self.state.card_for_action(action)?;
         self.apply(card)
+    }
+
+    /// As [`Match::apply_action`], stopping at a round's end ([`Match::apply_in_round`]).
+    pub fn apply_action_in_round(&mut self, action: i128) -> Result<Outcome, IllegalAction> {
+        let card = self.state.card_for_action(action)?;
+        self.apply_in_round(card)
     }
 
     /// The record of the game so far.
@@ -168,6 +226,7 @@ impl Match {
             seed: c.seed,
             episode: (c.episode != Episode::Game).then(|| c.episode.name()),
             max_rounds: c.max_rounds,
+            players: self.players.clone(),
             rounds: self.rounds.clone(),
             scores: s.scores()[..s.num_players()].to_vec(),
             winners: s.winners().map(|p| p as u8).collect(),

@@ -30,7 +30,10 @@ impl Match {
             ));
         }
         let deals = read_deals(config.variant, rounds)?;
-        let mut m = Match::with_deals(config, deals);
+        // `read_deals` checked every deal, naming its round.
+        let mut m = Match::with_deals(config, deals)
+            .map_err(|e| RecordError::new("rounds", e.to_string()))?;
+        m.players = read_players(top, config.variant.num_players())?;
         for (r, round) in rounds.iter().enumerate() {
             m.replay_round(r, round)?;
         }
@@ -41,6 +44,9 @@ impl Match {
     /// Replays round `r` of the record, `round`: its passing picks, then its tricks.
     fn replay_round(&mut self, r: usize, round: &Value) -> Result<(), RecordError> {
         let path = format!("rounds[{r}]");
+        // A round is dealt when the record goes on after the last one ended, so a record
+        // that stops at a round's end replays to its last position (`Phase::RoundOver`).
+        self.deal_next_round();
         if self.state.round() as usize != r || self.state.is_over() {
             return Err(RecordError::new(
                 path,
@@ -61,7 +67,7 @@ impl Match {
             for (k, card) in int_list(picks, &ppath)?.into_iter().enumerate() {
                 let cpath = format!("{ppath}[{k}]");
                 self.expect_turn(Phase::Pass, seat, r, card, &cpath)?;
-                self.apply_action(card as i128)
+                self.apply_action_in_round(card as i128)
                     .map_err(|e| RecordError::new(cpath, e.to_string()))?;
             }
         }
@@ -87,7 +93,7 @@ impl Match {
                 }
                 let seat = self.state.current_player().unwrap_or(0);
                 self.expect_turn(Phase::Play, seat, r, card, &cpath)?;
-                self.apply_action(card as i128)
+                self.apply_action_in_round(card as i128)
                     .map_err(|e| RecordError::new(cpath, e.to_string()))?;
             }
         }
@@ -103,7 +109,7 @@ impl Match {
         path: &str,
     ) -> Result<(), RecordError> {
         let s = &self.state;
-        if s.round() as usize != round || s.is_over() {
+        if s.round() as usize != round || s.is_over() || s.phase() == Phase::RoundOver {
             return Err(self.ended_before(card, path));
         }
         if s.phase() != phase || s.current_player() != Some(seat) {
@@ -137,6 +143,41 @@ impl Match {
 }
 
 /// The game's configuration from the record's header (`version` .. `max_rounds`).
+/// The optional `players`: one entry per seat, a bot's name or `null` (a person).
+fn read_players(
+    top: &Map<String, Value>,
+    n: usize,
+) -> Result<Option<Vec<Option<String>>>, RecordError> {
+    let Some(v) = top.get("players") else {
+        return Ok(None);
+    };
+    let Value::Array(items) = v else {
+        return Err(RecordError::new(
+            "players",
+            format!("expected a list of {n} entries (a bot's name or null per seat), got {v}"),
+        ));
+    };
+    if items.len() != n {
+        return Err(RecordError::new(
+            "players",
+            format!("expected {n} entries, one per seat, got {}", items.len()),
+        ));
+    }
+    items
+        .iter()
+        .enumerate()
+        .map(|(p, item)| match item {
+            Value::Null => Ok(None),
+            Value::String(s) if !s.trim().is_empty() => Ok(Some(s.clone())),
+            other => Err(RecordError::new(
+                format!("players[{p}]"),
+                format!("expected a bot's name or null (a person), got {other}"),
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
 fn read_config(top: &Map<String, Value>) -> Result<GameConfig, RecordError> {
     let version = get_uint(top, "version", "")?;
     if version != RECORD_VERSION {

@@ -86,6 +86,10 @@ pub struct Record {
     /// Written only when a round cap is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_rounds: Option<u32>,
+    /// Who sits at each seat: a bot's name, or `None` for a person. Written only when
+    /// known (`play --save`), so that `play --load` resumes with the same bots and seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub players: Option<Vec<Option<String>>>,
     /// Every round played, in order.
     pub rounds: Vec<RoundRecord>,
     /// The final score of each seat.
@@ -145,6 +149,10 @@ const FIELDS: &[(&[&str], &str)] = &[
     (&["variant", "seed"], "as given to `Game`"),
     (&["scoring"], "as given; `null` in the seal variants"),
     (&["episode", "max_rounds"], "present only when not the defaults"),
+    (
+        &["players"],
+        "optional (written by `play --save`): one entry per seat, a bot's name (as `play --bots` takes it) or `null` for the person playing; `play --load` resumes with them",
+    ),
     (&["rounds"], "one entry per round played or in progress"),
     (&["rounds[k].hands"], "each seat's hand as dealt, before passing, ascending"),
     (&["rounds[k].trump_card"], "the face-up card (`null` in the seal variants)"),
@@ -267,6 +275,9 @@ mod tests {
                 .with_max_rounds(Some(5));
             for config in [config, GameConfig::new(variant, 4)] {
                 let mut m = Match::new(config);
+                let mut players = vec![Some("random".to_string()); variant.num_players()];
+                players[0] = None;
+                m.set_players(Some(players));
                 while let Some(card) = m.state().legal_actions().first() {
                     m.apply(card).unwrap();
                 }

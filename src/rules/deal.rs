@@ -121,6 +121,59 @@ impl Deal {
         Deal { hands, trump_card }
     }
 
+    /// Checks that this deal is one of `variant`'s: one hand of the right size per seat
+    /// (unused seats empty), no card twice, the face-up card where the variant turns one,
+    /// and exactly the variant's deck. Card sets only, no allocation on success.
+    pub fn check(&self, variant: Variant) -> Result<(), DealError> {
+        let n = variant.num_players();
+        let deck = variant.deck();
+        let mut seen = CardSet::EMPTY;
+        for (seat, hand) in self.hands.iter().enumerate() {
+            let expected = if seat < n { variant.hand_size() } else { 0 };
+            if hand.len() as usize != expected {
+                return Err(DealError::WrongHandSize {
+                    seat,
+                    expected,
+                    got: hand.len() as usize,
+                });
+            }
+            if let Some(c) = hand.minus(deck).first() {
+                return Err(DealError::CardOutOfRange {
+                    id: c.id() as i128,
+                    deck_size: variant.deck_size(),
+                });
+            }
+            if let Some(card) = hand.intersect(seen).first() {
+                return Err(DealError::Duplicate { card });
+            }
+            seen = seen.union(*hand);
+        }
+        match (variant.has_trump_card(), self.trump_card) {
+            (true, None) => return Err(DealError::TrumpCardExpected),
+            (false, Some(_)) => return Err(DealError::TrumpCardUnexpected),
+            (true, Some(card)) => {
+                if !deck.contains(card) {
+                    return Err(DealError::CardOutOfRange {
+                        id: card.id() as i128,
+                        deck_size: variant.deck_size(),
+                    });
+                }
+                if seen.contains(card) {
+                    return Err(DealError::Duplicate { card });
+                }
+                seen.insert(card);
+            }
+            (false, None) => {}
+        }
+        let missing = deck.minus(seen);
+        if !missing.is_empty() {
+            return Err(DealError::MissingCards {
+                missing: missing.to_string(),
+            });
+        }
+        Ok(())
+    }
+
     /// A validated explicit deal: `hands[p]` are card ids, one list per seat.
     /// Checks hand count and sizes, id range, duplicates, the face-up card's presence,
     /// and that hands plus face-up card are exactly the variant's deck.
@@ -176,7 +229,7 @@ impl Deal {
                 return Err(DealError::WrongHandSize {
                     seat,
                     expected: variant.hand_size(),
-                    got: hand.len(),
+                    got: hand.len() as usize,
                 });
             }
             if require_sorted && hand.windows(2).any(|w| w[0] >= w[1]) {

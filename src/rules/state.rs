@@ -7,7 +7,7 @@
 
 use super::{passing, scoring, trick};
 use crate::cards::{left_of, team_of, team_seats, Card, CardSet, Suit};
-use crate::error::IllegalAction;
+use crate::error::{DealError, IllegalAction};
 use crate::names::names;
 use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::rules::deal::Deal;
@@ -20,6 +20,10 @@ pub enum Phase {
     Pass,
     /// Playing tricks (R5).
     Play,
+    /// A round has ended and the game goes on: the finished round's last position, until
+    /// the next round is dealt with [`State::apply_deal`]. [`State::apply`] deals it from
+    /// the seed at once, so only [`State::apply_in_round`] stops here.
+    RoundOver,
     /// The game (or the episode) is over.
     Over,
 }
@@ -27,6 +31,7 @@ pub enum Phase {
 names!(Phase {
     Pass => "pass",
     Play => "play",
+    RoundOver => "round_over",
     Over => "over",
 });
 
@@ -140,14 +145,38 @@ impl State {
         s
     }
 
-    /// Replaces the deal of the current round. Only allowed before the round's first
-    /// passing pick (used to replay recorded deals and for duplicate matches).
-    pub fn redeal(&mut self, deal: Deal) -> Result<(), &'static str> {
-        if self.phase != Phase::Pass || self.num_picks.iter().any(|&n| n > 0) {
-            return Err("a round can only be re-dealt before its first passing pick");
+    /// The one entry point that deals: in [`Phase::RoundOver`] it deals the next round;
+    /// before the first passing pick of a round it replaces that round's deal (replaying
+    /// recorded deals, duplicate matches, a deal from outside). A deal that is not the
+    /// variant's deck, or a deal at any other time, is a [`DealError`] and changes nothing.
+    pub fn apply_deal(&mut self, deal: Deal) -> Result<(), DealError> {
+        match self.phase {
+            Phase::Over => return Err(DealError::GameOver),
+            Phase::Play => return Err(DealError::RoundInProgress),
+            Phase::Pass if self.num_picks.iter().any(|&n| n > 0) => {
+                return Err(DealError::RoundInProgress)
+            }
+            Phase::Pass | Phase::RoundOver => {}
+        }
+        deal.check(self.config.variant)?;
+        self.deal_round(deal);
+        Ok(())
+    }
+
+    /// The deal the seeded dealer gives the next round (in [`Phase::RoundOver`]) or the
+    /// round in progress (otherwise): what [`State::apply`] deals.
+    pub fn seeded_deal(&self) -> Deal {
+        let round = self.round + (self.phase == Phase::RoundOver) as u32;
+        Deal::from_seed(self.config.variant, self.config.seed, round as u64)
+    }
+
+    /// Deals `deal` (already valid): the next round from [`Phase::RoundOver`], else the
+    /// round in progress again.
+    fn deal_round(&mut self, deal: Deal) {
+        if self.phase == Phase::RoundOver {
+            self.round += 1;
         }
         self.start_round(deal);
-        Ok(())
     }
 
     fn start_round(&mut self, deal: Deal) {
@@ -210,10 +239,11 @@ impl State {
         self.truncated
     }
 
-    /// The seat to act, or `None` when the game is over.
+    /// The seat to act, or `None` when the game is over or a round waits for its deal
+    /// ([`Phase::RoundOver`]).
     #[inline]
     pub fn current_player(&self) -> Option<usize> {
-        (self.phase != Phase::Over).then_some(self.current as usize)
+        matches!(self.phase, Phase::Pass | Phase::Play).then_some(self.current as usize)
     }
 
     /// Round index (0-based) of the round in progress (or the last one, when over).
@@ -394,7 +424,7 @@ impl State {
         match self.phase {
             Phase::Pass => passing::legal_picks(self.hands[p], self.picks(p)),
             Phase::Play => trick::legal_plays(self.hands[p], self.led_suit()),
-            Phase::Over => CardSet::EMPTY,
+            Phase::RoundOver | Phase::Over => CardSet::EMPTY,
         }
     }
 
@@ -404,8 +434,10 @@ impl State {
     /// card id of this variant (`GameOver` / `OutOfRange` otherwise). Legality is
     /// [`apply`](Self::apply)'s business.
     pub fn card_for_action(&self, action: i128) -> Result<Card, IllegalAction> {
-        if self.phase == Phase::Over {
-            return Err(IllegalAction::GameOver);
+        match self.phase {
+            Phase::Over => return Err(IllegalAction::GameOver),
+            Phase::RoundOver => return Err(IllegalAction::AwaitingDeal),
+            Phase::Pass | Phase::Play => {}
         }
         let n = self.config.num_actions();
         if action < 0 || action >= n as i128 {
@@ -423,13 +455,30 @@ impl State {
         self.apply(card)
     }
 
-    /// Applies the current player's decision: a passing pick or a card play.
+    /// Applies the current player's decision: a passing pick or a card play. A move that
+    /// ends a round and not the game also deals the next round from the seed (the default
+    /// dealer); [`State::apply_in_round`] stops at the round's end instead.
     /// On error nothing changes.
     #[inline]
     pub fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
+        let out = self.apply_in_round(card)?;
+        if self.phase == Phase::RoundOver {
+            let deal = self.seeded_deal();
+            self.deal_round(deal);
+        }
+        Ok(out)
+    }
+
+    /// As [`State::apply`], but a move that ends a round (and not the game) leaves the
+    /// state in [`Phase::RoundOver`]: the finished round's last position (its captures,
+    /// its last trick, its scores), until [`State::apply_deal`] deals the next round.
+    /// On error nothing changes.
+    #[inline]
+    pub fn apply_in_round(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
         let p = self.current as usize;
         match self.phase {
             Phase::Over => Err(IllegalAction::GameOver),
+            Phase::RoundOver => Err(IllegalAction::AwaitingDeal),
             Phase::Pass => {
                 passing::check_pick(self.hands[p], self.picks(p), p, card)?;
                 self.pick(p, card);
@@ -658,7 +707,7 @@ impl State {
     }
 
     /// After a round's end: the game is over (by the rules, by the episode or by the round
-    /// cap), or the next round is dealt.
+    /// cap), or the round is over and the next one waits for its deal.
     fn end_round(&mut self, result: RoundResult, game_won: bool) {
         self.last_result = Some(result);
         if game_won {
@@ -676,9 +725,7 @@ impl State {
             self.phase = Phase::Over;
             return;
         }
-        self.round = rounds_done;
-        let deal = Deal::from_seed(self.config.variant, self.config.seed, self.round as u64);
-        self.start_round(deal);
+        self.phase = Phase::RoundOver;
     }
 }
 

@@ -187,13 +187,32 @@ def test_play_load_on_a_terminal_resumes_where_the_game_stopped(tmp_path):
     assert final["rounds"][0]["passes"][0][:3] == saved["rounds"][0]["passes"][0][:3]
 
 
-def answer_every_prompt(typed: list[int]):
-    """Types ``1`` (the first card it may choose) at every new prompt."""
+def test_play_load_without_bots_resumes_with_the_saved_bots_and_seat(tmp_path):
+    path = tmp_path / "game.json"
+    args = ["play", "--seed", "5", "--bots", "random,heuristic,random", "--seat", "1"]
+    code, text, _ = on_terminal(args + ["--save", str(path)],
+                                answer=answer_every_prompt([0], quit_after=3), timeout=60)
+    assert code == 0 and "You left the game." in text, text[-600:]
+    saved = json.loads(path.read_text())
+    assert saved["players"] == ["random", None, "heuristic", "random"]
+    typed = [0]
+    code, text, _ = on_terminal(["play", "--load", str(path), "--save", str(path)],
+                                answer=answer_every_prompt(typed), timeout=90)
+    assert code == 0, text[-800:]
+    assert f"Resumed {path} at round 0" in text and "with its bots and seat" in text
+    final = json.loads(path.read_text())
+    assert final["over"] and final["players"] == saved["players"]
+    assert final["rounds"][0]["passes"][1][:3] == saved["rounds"][0]["passes"][1][:3]
+
+
+def answer_every_prompt(typed: list[int], quit_after: int | None = None):
+    """Types ``1`` (the first card it may choose) at every new prompt; ``q`` at the ones
+    after the first ``quit_after``."""
     def answer(screen: str) -> bytes:
         prompts = len(PROMPT.findall(ANSI.sub("", screen)))
         if prompts > typed[0]:
             typed[0] = prompts
-            return b"1\n"
+            return b"q\n" if quit_after is not None and prompts > quit_after else b"1\n"
         return b""
     return answer
 

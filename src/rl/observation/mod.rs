@@ -483,7 +483,8 @@ fn small_fields<const V: usize>(cpu: Cpu, view: &SeatView, img: &mut Image<V>) -
         match view.phase() {
             Phase::Pass => 0,
             Phase::Play => 1,
-            Phase::Over => 2,
+            // A round's last position, before the next deal: no one acts, as when over.
+            Phase::RoundOver | Phase::Over => 2,
         },
     );
     if let Some(p) = view.current_player() {
