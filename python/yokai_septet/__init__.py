@@ -37,7 +37,9 @@ from ._core import (  # noqa: F401
     SCORINGS,
     VARIANTS,
     Game,
+    GameInUseError,
     IllegalActionError,
+    InUseError,
     __version__,
     analyze,
 )
@@ -107,6 +109,8 @@ __all__ = [
     "raw_env",
     "Game",
     "IllegalActionError",
+    "InUseError",
+    "GameInUseError",
     "analyze",
     "arena",
     "evaluate",

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
-    "IllegalActionError", "Game", "Bot", "VectorEnv", "analyze", "arena", "_arena_counts",
+    "IllegalActionError", "InUseError", "GameInUseError", "Game", "Bot", "VectorEnv", "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
     "_imitation_data", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
     "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
@@ -23,6 +23,14 @@ _Int = Union[int, np.integer[Any]]
 
 class IllegalActionError(ValueError):
     """An action that is not legal now; the game is unchanged."""
+
+class InUseError(RuntimeError):
+    """An object used by two threads (or by a call from inside another call on it) at
+    once; it is unchanged."""
+
+class GameInUseError(InUseError):
+    """A Game used by two threads (or by a call from inside another call on it) at once;
+    the game is unchanged. Give each thread its own Game (``game.clone()``)."""
 
 # PyO3 classes: built by __new__, and not subclassable unless marked `subclass`.
 @final
@@ -108,7 +116,7 @@ class Game:
     ) -> "Game": ...
     def apply_deal(self, hands: Sequence[Sequence[_Int]], trump_card: Optional[_Int] = None) -> None: ...
     def redeal(self, hands: Sequence[Sequence[_Int]], trump_card: Optional[_Int] = None) -> None: ...
-    def step_in_round(self, action: _Int) -> None: ...
+    def step_in_round(self, a: _Int) -> None: ...
     def received(self, seat: _Int) -> list[int]: ...
     def sample_determinization(self, seat: _Int, seed: Optional[_Int] = None) -> "Game": ...
     def solve(self) -> int: ...
