@@ -7,6 +7,8 @@ from typing_extensions import disjoint_base
 import numpy as np
 import numpy.typing as npt
 
+from ._arena_spec import ArenaSpec
+
 __all__ = [
     "IllegalActionError", "InUseError", "GameInUseError", "Game", "Bot", "VectorEnv", "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
@@ -244,8 +246,9 @@ def arena(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _arena_counts(
@@ -258,8 +261,9 @@ def _arena_counts(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> dict[str, Any]: ...
 def _arena_summary(
     counts: Sequence[dict[str, Any]],
@@ -270,8 +274,9 @@ def _arena_summary(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> dict[str, Any]: ...
 def _arena_total_games(
     bots: Optional[_Bots] = None,
@@ -281,8 +286,9 @@ def _arena_total_games(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> int: ...
 def _arena_setup(
     index: int,
@@ -293,8 +299,9 @@ def _arena_setup(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> tuple[int, list[int], list[int]]: ...
 def _arena_game_counts(
     index: int,
@@ -309,8 +316,9 @@ def _arena_game_counts(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> dict[str, Any]: ...
 def _imitation_data(
     teacher: str,
@@ -322,8 +330,9 @@ def _imitation_data(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _model_read(

@@ -276,15 +276,20 @@ fn run_cli(py: Python<'_>, argv: Vec<String>, load_policy: Option<Py<PyAny>>) ->
     py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv, &registry))))
 }
 
+/// The name of `obj`'s type, for error messages (empty if it has none).
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
 /// The state of a `Game` argument (a `TypeError` for anything else).
 pub(crate) fn game_state(obj: &Bound<'_, PyAny>) -> PyResult<crate::rules::state::State> {
     let game = obj.downcast::<game::PyGame>().map_err(|_| {
         PyTypeError::new_err(format!(
             "expected a yokai_septet.Game, not {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            type_name(obj)
         ))
     })?;
     let state = *borrow(game)?.state();
