@@ -48,7 +48,7 @@ from ._core import (  # noqa: F401
 from ._core import arena as _rust_arena
 
 from ._arena_spec import DEFAULT as _SPEC, ArenaSpec, resolve as _resolve_spec  # noqa: E402
-from ._pettingzoo import env, raw_env  # noqa: E402
+from ._pettingzoo import AECEnvProtocol, env, raw_env  # noqa: E402
 from ._vector import VectorEnv  # noqa: E402
 from ._gym import YokaiSeptetEnv  # noqa: E402
 from ._evaluate import Entry, evaluate  # noqa: E402
@@ -112,6 +112,7 @@ __all__ = [
     "YokaiSeptetEnv",
     "env",
     "raw_env",
+    "AECEnvProtocol",
     "Game",
     "IllegalActionError",
     "InUseError",
