@@ -106,6 +106,39 @@ def test_game_used_inside_its_own_call_raises_game_in_use_error():
     assert reprs == ["<Game in use>"] and not a.raised
 
 
+def test_game_used_by_another_thread_meanwhile_raises_game_in_use_error():
+    """Two threads, in lockstep: thread A is inside ``g.step`` (held there by its
+    argument's ``__index__``, which waits with the GIL released) while thread B reads and
+    steps the same game; B gets GameInUseError each time, and A's step completes."""
+    g = ys.Game("3p", seed=4)
+    a_inside, b_done = threading.Event(), threading.Event()
+    b_errors = []
+
+    def hold():
+        a_inside.set()
+        assert b_done.wait(JOIN_S)
+
+    def thread_a():
+        g.step(ReentrantInt(g.legal_actions()[0], hold))
+
+    def thread_b():
+        assert a_inside.wait(JOIN_S)
+        for call in (g.legal_actions, lambda: g.observation(0), lambda: g.step(0), g.clone):
+            try:
+                call()
+            except Exception as e:
+                b_errors.append(e)
+        b_done.set()
+
+    ref = ys.Game("3p", seed=4)
+    ref.step(ref.legal_actions()[0])
+    assert not run_threads([thread_a, thread_b])
+    assert len(b_errors) == 4
+    for e in b_errors:
+        check_in_use(e)
+    assert g.record() == ref.record()
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_game_handed_between_threads(variant):
     """A game passed from thread to thread through queues plays exactly like one played
