@@ -9,7 +9,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
-use super::{extract_integer, parse_config, type_name, Arg};
+use super::{borrow, extract_integer, parse_config, type_name, Arg};
 use crate::arena::imitation::{self, Dataset, ImitationConfig};
 use crate::arena::{
     game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
@@ -357,8 +357,9 @@ arena_fn!(
     /// nanoseconds its policy took (total and slowest decision). ``ValueError`` if the game
     /// is not over or not dealt as :func:`_arena_setup` says.
     arena_game_counts, "_arena_game_counts",
-    (index: u64, game: PyRef<'py, PyGame>, decisions: Vec<u64>, act_nanos: Vec<u64>, act_max_nanos: Vec<u64>),
+    (index: u64, game: Bound<'py, PyGame>, decisions: Vec<u64>, act_nanos: Vec<u64>, act_max_nanos: Vec<u64>),
     |py, config| {
+        let game = borrow(&game)?;
         let played = PlayedGame {
             index,
             state: game.state(),
