@@ -2,7 +2,7 @@
 step: env-steps/s of the step call, same N, same run.
 
     python benches/make_vec_speed.py [--envs 256] [--threads 1] [--seconds 4] [--rounds 3]
-        [--only NAME ...]
+        [--obs-dtype uint8] [--only NAME ...]
 
 Prints the medians (over rounds, interleaved so that load drifts hit every row alike) of
 ``VectorEnv(N)`` built directly (SAME_STEP, final_obs included), of
@@ -52,9 +52,10 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=4.0)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--obs-dtype", default="uint8", choices=["uint8", "float32"])
     ap.add_argument("--only", nargs="*", default=None)
     a = ap.parse_args(argv)
-    kw = dict(num_threads=a.threads, obs_dtype="uint8")
+    kw = dict(num_threads=a.threads, obs_dtype=a.obs_dtype)
     next_step = dict(kw, autoreset_mode="next_step")
     builders = {
         "VectorEnv(N)": lambda: ys.VectorEnv(a.envs, **kw),
@@ -72,7 +73,7 @@ def main(argv=None):
     for _ in range(a.rounds):
         for name, build in builders.items():
             rates[name].append(step_rate(build(), a.seconds))
-    print(f"N={a.envs}, threads={a.threads}; {load_line()}")
+    print(f"N={a.envs}, threads={a.threads}, obs_dtype={a.obs_dtype}; {load_line()}")
     base = float(np.median(next(iter(rates.values()))))
     for name, r in rates.items():
         m = float(np.median(r))

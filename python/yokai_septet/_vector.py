@@ -144,10 +144,11 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         ``infos``, the final observations as gymnasium writes them."""
         infos = {key: outs[i] for i, key in _INFOS if outs[i] is not None}
         term, trunc = outs[_TERM], outs[_TRUNC]
-        if outs[_FINAL_OBS] is not None:
+        if outs[_FINAL_OBS] is not None:  # Rust hands it over when an episode ended
             ended = term | trunc
-            if ended.any():
-                _with_final(infos, outs[_FINAL_OBS], outs[_MASK], ended)
+            which = ended.nonzero()[0].tolist()
+            if which:
+                _with_final(infos, outs[_FINAL_OBS], outs[_MASK].shape, ended, which)
         return outs[_OBS], self._rewards(outs[_REWARD]), term, trunc, infos
 
     def _infos(self) -> dict[str, Any]:
@@ -274,7 +275,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         if len(parts) == 1:
             outs = parts[0]
         else:
-            outs = tuple(None if p[0] is None else np.concatenate(p) for p in zip(*parts))
+            outs = tuple(_concatenate(p) for p in zip(*parts))
         obs, r, te, tr, infos = self._result(outs)
         infos.pop("env_id", None)
         return obs, r, te, tr, infos
@@ -289,6 +290,15 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (the threads end with the object)."""
+
+
+def _concatenate(parts: Sequence[Optional[np.ndarray]]) -> Optional[np.ndarray]:
+    """One output's arrays of several batches as one (``None`` if no batch has it): a
+    batch where no episode ended has no ``final_obs``, and its rows there are unused."""
+    like = next((p for p in parts if p is not None), None)
+    if like is None:
+        return None
+    return np.concatenate([np.zeros_like(like) if p is None else p for p in parts])
 
 
 def _reset_mask(mask: Any, n: int, seed: Optional[int]) -> np.ndarray:
@@ -313,21 +323,25 @@ def _reset_mask(mask: Any, n: int, seed: Optional[int]) -> np.ndarray:
 
 
 def _with_final(
-    infos: dict[str, Any], final_obs: np.ndarray, mask: np.ndarray, ended: np.ndarray
+    infos: dict[str, Any],
+    final_obs: np.ndarray,
+    mask_shape: tuple[int, ...],
+    ended: np.ndarray,
+    which: list[int],
 ) -> None:
     """Adds to ``infos`` what gymnasium's ``SyncVectorEnv`` (``SAME_STEP``) adds for the
     envs whose episode the step ended: ``final_obs`` (an object array holding each such
     env's last observation, ``None`` elsewhere), ``final_info`` (their infos at the end:
     no decision pending, so an empty ``action_mask`` and ``to_play`` -1) and the masks
     ``_final_obs``/``_final_info``. The observations are rows of one array Rust wrote,
-    not copies."""
+    not copies. ``which``: the indices of ``ended``."""
     n = len(ended)
-    obs = np.full(n, None, dtype=object)
-    for i in np.flatnonzero(ended):
+    obs = np.empty(n, dtype=object)  # every entry None
+    for i in which:
         obs[i] = final_obs[i]
     infos["final_obs"], infos["_final_obs"] = obs, ended
     infos["final_info"] = {
-        "action_mask": np.zeros_like(mask),
+        "action_mask": np.zeros(mask_shape, dtype=bool),
         "_action_mask": ended.copy(),
         "to_play": np.full(n, -1, dtype=np.int64),
         "_to_play": ended.copy(),

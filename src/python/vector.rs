@@ -61,13 +61,14 @@ impl Visit<Arrays> for IsFree<'_> {
     }
 }
 
-/// The arrays as Python objects (`None` where not produced), in table order.
-struct ToPy<'py>(Python<'py>, Vec<PyObject>);
+/// The arrays as Python objects (`None` where not produced), in table order; `final_obs`
+/// only if `.2` (some episode ended), so that Python looks at it only then.
+struct ToPy<'py>(Python<'py>, Vec<PyObject>, bool);
 impl Visit<Arrays> for ToPy<'_> {
-    fn visit<E: Elem>(&mut self, _: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+    fn visit<E: Elem>(&mut self, out: Output, x: &Option<Py<PyArrayDyn<E>>>) {
         let obj = match x {
-            Some(a) => a.clone_ref(self.0).into_any(),
-            None => self.0.None(),
+            Some(a) if out != Output::final_obs || self.2 => a.clone_ref(self.0).into_any(),
+            _ => self.0.None(),
         };
         self.1.push(obj);
     }
@@ -189,6 +190,8 @@ pub struct PyVectorEnv {
     /// The sets of output arrays; `sets[current]` holds the last pass's results.
     sets: Sets,
     current: usize,
+    /// Whether the last pass ended some env's episode (else `final_obs` is not handed out).
+    ended: bool,
     /// The group the last `recv` returned (what `send` without env ids sends).
     last_recv: Option<usize>,
     /// Set when an internal error (a caught panic) stopped a pass over the envs midway:
@@ -418,20 +421,21 @@ fn target<T: ObsValue + Elem>(
 }
 
 /// Runs `op` over every env of `core` with the GIL released, writing into `out`.
-/// `Err`: the pass did not start; `Ok(result)`: the pass's own result.
+/// `Err`: the pass did not start; `Ok(result)`: the pass's own result, `Ok(true)` when
+/// some env's episode ended.
 fn run_pass<T: ObsValue + Elem>(
     py: Python<'_>,
     core: &mut VecCore,
     op: Op<'_>,
     out: &Outputs<Arrays, T>,
-) -> PyResult<PyResult<()>> {
+) -> PyResult<PyResult<bool>> {
     let mut borrow = Borrow(py, None);
     let mut guards = out.map_ref(&mut borrow);
     if let Some(e) = borrow.1 {
         return Err(e);
     }
     let slices = guards.map_mut(&mut GuardSlices);
-    Ok(py.allow_threads(|| {
+    let result = py.allow_threads(|| {
         super::guard("VectorEnv", || {
             match op {
                 Op::Reset(seed) => core.reset(seed, slices),
@@ -440,15 +444,23 @@ fn run_pass<T: ObsValue + Elem>(
             }
             Ok(())
         })
-    }))
+    });
+    // Read while the arrays are still borrowed (a borrow costs more than the read).
+    let set = |g: &Option<PyReadwriteArrayDyn<'_, bool>>| {
+        g.as_ref()
+            .is_some_and(|g| g.as_slice().is_ok_and(|s| s.contains(&true)))
+    };
+    Ok(result.map(|()| set(&guards.terminated) || set(&guards.truncated)))
 }
 
-/// The arrays of a set, as a tuple in table order (`None` where not produced).
+/// The arrays of a set, as a tuple in table order (`None` where not produced, and for
+/// `final_obs` unless `ended`: some episode ended).
 fn to_tuple<'py, T: ObsValue + Elem>(
     py: Python<'py>,
     o: &Outputs<Arrays, T>,
+    ended: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let mut v = ToPy(py, Vec::with_capacity(OUTPUTS.len()));
+    let mut v = ToPy(py, Vec::with_capacity(OUTPUTS.len()), ended);
     o.visit(&mut v);
     PyTuple::new(py, v.1)
 }
@@ -539,8 +551,9 @@ impl PyVectorEnv {
             (t, run_pass(py, core, op, &sets[t])?)
         });
         match result {
-            Ok(()) => {
+            Ok(ended) => {
                 self.current = target;
+                self.ended = ended;
                 Ok(())
             }
             Err(e) => {
@@ -552,7 +565,11 @@ impl PyVectorEnv {
 
     /// The current set's arrays as a tuple.
     fn current_tuple<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        with_sets!(&self.sets, |s: T| to_tuple(py, &s[self.current]))
+        with_sets!(&self.sets, |s: T| to_tuple(
+            py,
+            &s[self.current],
+            self.ended
+        ))
     }
 
     /// One array of the current set (`None` when it is not produced).
@@ -600,8 +617,10 @@ fn batch_tuple<'py, T: ObsValue + Elem>(
     b: Batch<T>,
     layout: Layout,
 ) -> PyResult<(usize, Bound<'py, PyTuple>)> {
+    let o = &b.outputs;
+    let ended = o.terminated.contains(&true) || o.truncated.contains(&true);
     let arrays = b.outputs.map(&mut Adopt(py, layout));
-    Ok((b.group, to_tuple(py, &arrays)?))
+    Ok((b.group, to_tuple(py, &arrays, ended)?))
 }
 
 #[pymethods]
@@ -721,6 +740,7 @@ impl PyVectorEnv {
             fresh: copy,
             sets,
             current: 0,
+            ended: false,
             last_recv: None,
             failed: false,
         };
@@ -731,7 +751,8 @@ impl PyVectorEnv {
 
     /// The outputs, in the order of every tuple of arrays this class returns: ``(name,
     /// infos key or None, dtype, per)`` with ``per`` ``"env"`` (shape ``[num_envs]``) or
-    /// ``"row"`` (``[num_envs, width]``); ``dtype`` ``"obs"`` is ``obs_dtype``.
+    /// ``"row"`` (``[num_envs, width]``); ``dtype`` ``"obs"`` is ``obs_dtype``. In those
+    /// tuples ``final_obs`` is ``None`` unless some row's episode ended.
     #[staticmethod]
     fn _output_spec() -> Vec<(
         &'static str,

@@ -485,18 +485,21 @@ def test_async_refusals_change_nothing():
 
 
 def test_step_async_step_wait_with_batches_match_step():
-    a = ys.VectorEnv(12, seed=3, batch_size=4, num_threads=2)
-    b = ys.VectorEnv(12, seed=3)
+    a = ys.VectorEnv(12, seed=3, batch_size=4, num_threads=2, max_rounds=1)
+    b = ys.VectorEnv(12, seed=3, max_rounds=1)
     _, ia = a.reset()
     _, ib = b.reset()
     rng = np.random.default_rng(5)
+    finals = 0
     for _ in range(50):
         acts = masked_random(rng, ia["action_mask"])
         a.step_async(acts)
         ra = a.step_wait()
         rb = b.step(acts)
-        assert data_equivalence(ra, rb, exact=True)
+        assert data_equivalence(ra, rb, exact=True)  # final_obs included
+        finals += "final_obs" in ra[4]
         ia = ra[4]
+    assert finals > 0
     bad = masked_random(rng, ia["action_mask"])
     bad[7] = np.flatnonzero(~ia["action_mask"][7])[0]
     with pytest.raises(ys.IllegalActionError, match="env 7"):
