@@ -42,7 +42,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     max_rounds=None, self_play=False, learner_seat=0, learner_team=None,
     opponents="random", reward_mode="win", num_threads=None, obs_dtype="float32",
     env_offset=0, copy=True, state_tensor=False, batch_size=None, spin_us=None,
-    autoreset_mode=AutoresetMode.SAME_STEP)``
+    autoreset_mode="same_step")``
 
     Three modes:
 
@@ -369,7 +369,7 @@ def _documented_signature(
     state_tensor: bool = False,
     batch_size: Optional[int] = None,
     spin_us: Optional[int] = None,
-    autoreset_mode: Union[str, AutoresetMode] = AutoresetMode.SAME_STEP,
+    autoreset_mode: Union[str, AutoresetMode] = "same_step",
 ) -> None:
     """The Rust constructor's parameters with their real defaults (the compiled
     signature shows ``...`` for defaults resolved in Rust); a test keeps the names equal."""

@@ -780,6 +780,7 @@ STOCK_WRAPPERS = {
     "TransformObservation": ((lambda o: o,), NEXT),
     "RescaleObservation": ((0.0, 1.0), NEXT),
     "FlattenObservation": ((), NEXT),
+    "ReshapeObservation": (((ys.Game("3p").observation_size, 1),), NEXT),
 }
 
 
@@ -795,7 +796,7 @@ def test_stock_vector_wrapper_runs_whole_games(name):
     ended = 0
     for _ in range(80):
         obs, r, te, tr, infos = w.step(masked_random(rng, v.masks))
-        assert obs.shape == (4, v.single_observation_space.shape[0]) and r.shape == (4,)
+        assert len(obs) == 4 and r.shape == (4,)
         assert w.observation_space.contains(obs)
         ended += int((te | tr).sum())
     assert ended > 0  # whole games, through the autoreset
