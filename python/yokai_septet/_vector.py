@@ -339,11 +339,13 @@ def _with_final(
     obs = np.empty(n, dtype=object)  # every entry None
     for i in which:
         obs[i] = final_obs[i]
+    to_play = np.empty(n, dtype=np.int64)
+    to_play.fill(-1)
     infos["final_obs"], infos["_final_obs"] = obs, ended
     infos["final_info"] = {
         "action_mask": np.zeros(mask_shape, dtype=bool),
         "_action_mask": ended.copy(),
-        "to_play": np.full(n, -1, dtype=np.int64),
+        "to_play": to_play,
         "_to_play": ended.copy(),
     }
     infos["_final_info"] = ended.copy()

@@ -15,8 +15,9 @@
 //! `d`-th deal since the last seeded reset is dealt from `vector_seed(seed, env, d, 0)`
 //! (in `rng.rs`), its learner seat (or team, when drawn) is `vector_seed(seed, env, d, 99)`
 //! modulo the seats (teams), and its bots are reseeded from `vector_seed(seed, env, d, 1 +
-//! seat)` at every new deal. A game that ends moves the env to its next deal, and so does
-//! a reset without a seed (the stream continues, as Gymnasium's `reset()` does); a reset
+//! seat)` at every new deal. A game that ends moves the env to its next deal (at once,
+//! at its next step, or at the reset that names it: [`Autoreset`]), and so does a reset
+//! without a seed (the stream continues, as Gymnasium's `reset()` does); a reset
 //! with a seed starts every env at deal 0 of that seed (a new core is at deal 0 of its
 //! seed until its first reset). So every env's trajectory depends only on the master seed,
 //! the resets and its own actions — never on the thread count, on how the pool splits the
