@@ -259,8 +259,9 @@ def assert_same_step(ours, theirs):
                                 dict(variant="4p", episode="round", learner_seat=1)])
 def test_every_autoreset_mode_matches_gymnasiums_sync_vector_env(mode, kw):
     """The same games and actions through the VectorEnv and through gymnasium's
-    SyncVectorEnv over the single env, in each autoreset mode: every step agrees (under
-    DISABLED both reset the ended envs with options={"reset_mask": ...})."""
+    SyncVectorEnv over the single env, in each autoreset mode: every step agrees, and so
+    does a plain reset midway (under DISABLED both reset the ended envs with
+    options={"reset_mask": ...})."""
     n, seed = 4, 7
     ours = ys.VectorEnv(n, seed=seed, num_threads=2, autoreset_mode=mode, **kw)
     theirs = reference(n, mode, seed, **kw)
@@ -269,7 +270,10 @@ def test_every_autoreset_mode_matches_gymnasiums_sync_vector_env(mode, kw):
     np.testing.assert_array_equal(a[0], b[0])
     rng = np.random.default_rng(1)
     ended = 0
-    for _ in range(150):
+    for t in range(150):
+        if t == 75:  # a plain reset mid-game: every env moves on to its next game
+            a, b = ours.reset(), theirs.reset()
+            np.testing.assert_array_equal(a[0], b[0])
         actions = masked_random(rng, a[-1]["action_mask"])
         a, b = ours.step(actions), theirs.step(actions)
         assert ours.observation_space.contains(a[0])
