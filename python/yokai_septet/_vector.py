@@ -27,11 +27,6 @@ _INFOS = [
 ]
 
 
-def _autoreset_mode(mode: Any) -> AutoresetMode:
-    """``mode`` as an ``AutoresetMode`` (the Rust constructor has checked it)."""
-    return AutoresetMode(mode)
-
-
 # gymnasium declares num_envs a plain attribute; here it is the Rust env's read-only property.
 class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[override]
     """``num_envs`` games stepped together in Rust, with the GIL released, on a small
@@ -117,7 +112,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # The Rust constructor (__new__) has already validated and built everything.
-        self.autoreset_mode = _autoreset_mode(self._autoreset_mode)
+        self.autoreset_mode = AutoresetMode(self._autoreset_mode)
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         obs, masks = self.observations, self.masks
         self.single_action_space_n = int(masks.shape[1])
