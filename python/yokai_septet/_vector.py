@@ -143,8 +143,22 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
             ended = term | trunc
             which = ended.nonzero()[0].tolist()
             if which:
-                _with_final(infos, outs[_FINAL_OBS], outs[_MASK].shape, ended, which)
+                _with_final(infos, outs[_FINAL_OBS], self._final_constants(outs[_MASK].shape), ended, which)
         return outs[_OBS], self._rewards(outs[_REWARD]), term, trunc, infos
+
+    def _final_constants(self, mask_shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """``final_info``'s ``action_mask`` (all False) and ``to_play`` (-1) arrays, made
+        once per shape and read-only: with many envs some episode ends on almost every
+        step, and allocating them each time was a large share of that step's Python work."""
+        cached: Optional[tuple[np.ndarray, np.ndarray]] = getattr(self, "_final_cache", None)
+        if cached is None or cached[0].shape != mask_shape:
+            masks = np.zeros(mask_shape, dtype=bool)
+            to_play = np.full(mask_shape[0], -1, dtype=np.int64)
+            masks.flags.writeable = False
+            to_play.flags.writeable = False
+            cached = (masks, to_play)
+            self._final_cache = cached
+        return cached
 
     def _infos(self) -> dict[str, Any]:
         infos: dict[str, Any] = self._result(self._outputs())[4]
@@ -320,25 +334,23 @@ def _reset_mask(mask: Any, n: int, seed: Optional[int]) -> np.ndarray:
 def _with_final(
     infos: dict[str, Any],
     final_obs: np.ndarray,
-    mask_shape: tuple[int, ...],
+    constants: tuple[np.ndarray, np.ndarray],
     ended: np.ndarray,
     which: list[int],
 ) -> None:
     """Adds to ``infos`` what gymnasium's ``SyncVectorEnv`` (``SAME_STEP``) adds for the
     envs whose episode the step ended: ``final_obs`` (an object array holding each such
     env's last observation, ``None`` elsewhere), ``final_info`` (their infos at the end:
-    no decision pending, so an empty ``action_mask`` and ``to_play`` -1) and the masks
-    ``_final_obs``/``_final_info``. The observations are rows of one array Rust wrote,
-    not copies. ``which``: the indices of ``ended``."""
-    n = len(ended)
-    obs = np.empty(n, dtype=object)  # every entry None
+    no decision pending, so an empty ``action_mask`` and ``to_play`` -1, the read-only
+    ``constants``) and the masks ``_final_obs``/``_final_info``. The observations are
+    rows of one array Rust wrote, not copies. ``which``: the indices of ``ended``."""
+    obs = np.empty(len(ended), dtype=object)  # every entry None
     for i in which:
         obs[i] = final_obs[i]
-    to_play = np.empty(n, dtype=np.int64)
-    to_play.fill(-1)
+    masks, to_play = constants
     infos["final_obs"], infos["_final_obs"] = obs, ended
     infos["final_info"] = {
-        "action_mask": np.zeros(mask_shape, dtype=bool),
+        "action_mask": masks,
         "_action_mask": ended.copy(),
         "to_play": to_play,
         "_to_play": ended.copy(),
