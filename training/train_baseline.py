@@ -20,7 +20,19 @@ The recipe (``docs/baselines.md`` says why):
 3. DAgger (``[dagger]``, off in the shipped configs): the student (``nn:student.safetensors``,
    run by the Rust ``nn`` bot) plays one side against the heuristic; the teacher labels
    the student's decisions; the network is trained again on everything so far. Repeat.
-4. Fine-tuning (``[finetune]``, in every shipped config): PPO from the model above,
+4. Expert iteration (``[expert_iteration]``, :func:`expert_iteration`): the current
+   network plays (``players``, by default ``nn:{student}`` at every seat), the search
+   ``teacher`` labels every decision with its card and values (as in the bootstrap), the
+   network trains on the labels of the last ``window`` iterations with one optimizer
+   throughout, and the new model becomes ``{student}`` for the next iteration: a bot-name
+   template, so a search the network guides (``ismcts-nn:800:{student}``) grows stronger
+   with it. Each iteration's model is kept as ``student-exit-K.safetensors``. After each
+   one the run writes ``exit-state.pt`` (model, optimizer, curve, random state; the replay
+   window is the cached ``exit-K.npz`` files): a run killed part-way and started again
+   with the same command goes on from the last completed iteration and ends with the
+   models of an uninterrupted run. A raised ``iterations`` (or other ``threads``) goes on
+   further; any other change to the config is refused.
+5. Fine-tuning (``[finetune]``, in every shipped config): PPO from the model above,
    playing one side of whole games against ``opponent`` bots for a +1 win / -1 loss
    reward (0 for a game stopped by ``max_rounds``), with a critic that reads the full
    state (:func:`finetune`).
@@ -30,10 +42,11 @@ A config may start from a saved model instead of a fresh network: ``init = "PATH
 that PPO goes on where that run stopped (its metadata records the file's name and hash).
 
 After every iteration the student plays a duplicate-deal arena against ``[eval]
-opponent`` (the Rust arena). The script writes into ``--out``: ``student.safetensors``
+opponent`` (the Rust arena), and against each bot of ``[eval] opponents`` (fixed
+opponents, e.g. ``["pimc"]``) on the same deals. The script writes into ``--out``: ``student.safetensors``
 (the final model, playable as ``nn:PATH``; PPO's evaluated checkpoints are also kept as
 ``student-ppo-U.safetensors``), ``curve.json`` (per iteration: labels so far,
-CPU and wall seconds, win rate and its Wilson 95% interval) and ``learning_curve.png``
+CPU and wall seconds, win rates and their Wilson 95% intervals) and ``learning_curve.png``
 (with matplotlib). ``--install`` copies the model to ``crates/yokai-septet-models/models/<variant>.safetensors``,
 the file the ``nn`` bot ships.
 
@@ -48,6 +61,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import shutil
 import sys
 import time
@@ -60,7 +74,7 @@ import torch.nn as nn
 
 import yokai_septet as ys
 from yokai_septet import models
-from yokai_septet._progress import progress_bar
+from yokai_septet._progress import _clock, progress_bar
 
 try:
     import tomllib
@@ -101,11 +115,13 @@ class Data:
         return sum(len(p[2]) for p in self.parts)
 
 
-def gather(out: Path, name: str, **kwargs) -> dict:
+def gather(out: Path, name: str, depends: dict | None = None, **kwargs) -> dict:
     """``models.imitation_data(**kwargs)``, cached in ``out/name.npz`` (the data depends
-    only on the arguments, so a cached file is reused when they are the same)."""
+    only on the arguments, and on ``depends``, e.g. the hashes of the model files the bots
+    read, so a cached file is reused when they are the same)."""
     path = out / f"{name}.npz"
-    key = json.dumps({k: v for k, v in kwargs.items() if k != "threads"}, sort_keys=True)
+    key = json.dumps({**{k: v for k, v in kwargs.items() if k != "threads"}, **(depends or {})},
+                     sort_keys=True)
     if path.exists():
         cached = np.load(path)
         if str(cached["key"]) == key and all(k in cached.files for k in Data.KEYS):
@@ -173,19 +189,24 @@ def lr_factor(schedule: str, steps: int) -> Callable[[int], float]:
     raise ValueError(f"schedule '{schedule}', expected one of {SCHEDULES}")
 
 
+def make_optimizer(net: nn.Sequential, cfg: dict) -> torch.optim.AdamW:
+    return torch.optim.AdamW(
+        net.parameters(), lr=cfg["learning_rate"], weight_decay=cfg["weight_decay"]
+    )
+
+
 def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
-          inputs: str) -> dict:
+          inputs: str, opt: torch.optim.Optimizer | None = None) -> dict:
     """``cfg["epochs"]`` passes of masked cross-entropy against :func:`targets` over all
     data but a held-out twentieth; returns the loss and the agreement with the teacher's
-    card on the training and the held-out decisions."""
+    card on the training and the held-out decisions. With ``opt`` (expert iteration) the
+    passes go on with that optimizer and its state, else with a fresh one."""
     obs, masks, labels, values, heur = (torch.from_numpy(a) for a in data.arrays())
     actions = masks.shape[1]
     n = len(labels)
     perm = torch.from_numpy(np.random.default_rng(0).permutation(n))
     held, fit = perm[: n // 20], perm[n // 20 :]
-    opt = torch.optim.AdamW(
-        net.parameters(), lr=cfg["learning_rate"], weight_decay=cfg["weight_decay"]
-    )
+    opt = opt if opt is not None else make_optimizer(net, cfg)
     bs, temp = cfg["batch_size"], cfg.get("temperature", 0.0)
     margin = cfg.get("margin", 0.0)
     steps = cfg["epochs"] * -(-len(fit) // bs)
@@ -260,6 +281,9 @@ def config_problem(cfg: dict) -> str:
         problem = init_problem(cfg, Path(init))
         if problem:
             return problem
+    problem = exit_problem(cfg)
+    if problem:
+        return problem
     ft = cfg.get("finetune")
     if ft is None or ft.get("updates", 1) == 0:
         return ""
@@ -466,6 +490,175 @@ def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
     return {"win_rate": me["win_rate"], "ci95": me["ci95"], "games": s["games"]}
 
 
+# ---- Expert iteration ([expert_iteration])
+
+#: The keys of ``[expert_iteration]``: their kind and default (``None``: required;
+#: ``"[train]"``: the ``[train]`` section's value).
+EXIT_KEYS = {
+    "iterations": ("count", None),
+    "teacher": ("bot", None),
+    "players": ("bot", "nn:{student}"),
+    "games": ("count", None),
+    "max_rounds": ("count", 30),
+    "window": ("count", 1),
+    "epochs": ("count", "[train]"),
+    "learning_rate": ("rate", "[train]"),
+}
+
+
+def bot_problem(where: str, name: object, student: Path | None) -> str:
+    """What is wrong with the bot name ``name`` at ``where`` ("" if nothing). With
+    ``student``, a template whose one field, ``{student}``, is filled with that model's
+    path (the current network's file); without, a fixed name."""
+    if not isinstance(name, str):
+        return f"{where} = {name!r}, expected a bot name"
+    filled = name
+    if student is not None:
+        try:
+            filled = name.format(student=student)
+        except (KeyError, IndexError, ValueError):
+            return f"{where} = {name!r}: its only field may be {{student}} (the network's file)"
+    elif "{" in name:
+        return f"{where} = {name!r}: a fixed opponent, expected no {{student}} in it"
+    try:
+        ys.Bot(filled)
+    except (ValueError, TypeError) as e:
+        return f"{where} = {name!r}: {e}"
+    return ""
+
+
+def exit_problem(cfg: dict) -> str:
+    """What is wrong with the config's ``[expert_iteration]`` or ``[eval] opponents`` ("" if
+    nothing; no section or ``iterations = 0`` turns the stage off)."""
+    ev = cfg.get("eval", {})
+    opponents = ev.get("opponents", [])
+    if not isinstance(opponents, list):
+        return f"[eval] opponents = {opponents!r}, expected a list of bot names"
+    for name in opponents:
+        problem = bot_problem("[eval] opponents", name, None)
+        if problem:
+            return problem
+    ex = cfg.get("expert_iteration")
+    if ex is None or ex.get("iterations", 1) == 0:
+        return ""
+    for key in ex:
+        if key not in EXIT_KEYS:
+            return f"[expert_iteration] {key}: unknown key, expected one of {', '.join(EXIT_KEYS)}"
+    missing = [k for k, (_, default) in EXIT_KEYS.items() if default is None and k not in ex]
+    if missing:
+        return f"[expert_iteration] lacks {', '.join(missing)}"
+    # The shipped model of the variant stands in for the student files to come.
+    stand_in = ROOT / "crates" / "yokai-septet-models" / "models" / f"{cfg['variant']}.safetensors"
+    for key, (kind, _) in EXIT_KEYS.items():
+        if key not in ex:
+            continue
+        value, where = ex[key], f"[expert_iteration] {key}"
+        if kind == "count" and (type(value) is not int or value <= 0):
+            return f"{where} = {value!r}, expected a positive integer"
+        if kind == "rate" and (type(value) not in (int, float) or not value > 0):
+            return f"{where} = {value!r}, expected > 0"
+        if kind == "bot":
+            problem = bot_problem(where, value, stand_in)
+            if problem:
+                return problem
+    return ""
+
+
+def exit_train_config(cfg: dict) -> dict:
+    """The ``[train]`` settings of the expert iteration's passes (its own ``epochs`` and
+    ``learning_rate`` where it has them)."""
+    ex = cfg["expert_iteration"]
+    return {**cfg["train"], **{k: ex[k] for k in ("epochs", "learning_rate") if k in ex}}
+
+
+def resume_problem(saved: dict, cfg: dict) -> str:
+    """How the config a checkpoint was saved under differs from ``cfg`` ("" if only in
+    ``threads`` or ``[expert_iteration] iterations``: a run may be taken further than it
+    was meant to go, on any number of cores)."""
+    def loose(c: dict) -> dict:
+        c = {k: v for k, v in c.items() if k != "threads"}
+        if "expert_iteration" in c:
+            c["expert_iteration"] = {k: v for k, v in c["expert_iteration"].items()
+                                     if k != "iterations"}
+        return c
+
+    a, b = loose(saved), loose(cfg)
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            return f"its {key} was {a.get(key)!r}"
+    return ""
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def student_file(out: Path, k: int) -> Path:
+    """The model expert iteration ``k`` ends with (0: the one it starts from)."""
+    return out / f"student-exit-{k}.safetensors"
+
+
+def exit_labels(out: Path, cfg: dict, k: int, threads: int) -> dict:
+    """Iteration ``k``'s labelled games: ``players`` at every seat, every decision labelled
+    by ``teacher``, both with ``{student}`` the model iteration ``k - 1`` ended with. Cached
+    in ``out/exit-K.npz`` under that model's hash, so a resumed run rebuilds its replay
+    window from the files (or regenerates the same labels where they are gone)."""
+    ex, variant = cfg["expert_iteration"], cfg["variant"]
+    players = ex.get("players", EXIT_KEYS["players"][1])
+    student = student_file(out, k - 1)
+    sides = list(range(3 if variant == "3p" else 2))
+    return gather(
+        out, f"exit-{k}", depends={"student_sha256": sha256(student)},
+        bots=[players.format(student=student)] * len(sides),
+        teacher=ex["teacher"].format(student=student), labelled=sides, variant=variant,
+        games=ex["games"], seed=cfg["seed"] + 20000 + k,
+        max_rounds=ex.get("max_rounds", EXIT_KEYS["max_rounds"][1]),
+        threads=threads,
+    )
+
+
+def expert_iteration(net: nn.Sequential, cfg: dict, out: Path, rng: np.random.Generator,
+                     threads: int, checkpoint: Callable[[str, dict], None],
+                     save_state: Callable[[int, torch.optim.Optimizer], None],
+                     resume: dict | None) -> None:
+    """Expert iteration: the current network (through ``players``, e.g. ``nn:{student}``
+    or a search guided by it) plays ``games`` games; ``teacher`` (a search, maybe guided by
+    the same network) labels every decision with its card and values; the network is
+    trained (:func:`train`, one optimizer throughout) on the labels of the last ``window``
+    iterations; the new model is evaluated (``checkpoint``) and becomes ``{student}``.
+    After each iteration ``save_state`` writes what a resumed run needs; ``resume`` is
+    that state, where a run goes on."""
+    ex = cfg["expert_iteration"]
+    tcfg = exit_train_config(cfg)
+    opt = make_optimizer(net, tcfg)
+    start = 0
+    if resume is not None:
+        opt.load_state_dict(resume["optimizer"])
+        start = resume["iteration"]
+    else:
+        shutil.copyfile(out / "student.safetensors", student_file(out, 0))
+    window = ex.get("window", EXIT_KEYS["window"][1])
+    replay = [exit_labels(out, cfg, k, threads) for k in range(max(1, start - window + 2), start + 1)]
+    total, began = ex["iterations"], time.time()
+    for k in range(start + 1, total + 1):
+        clock = time.time(), time.process_time()
+        replay = (replay + [exit_labels(out, cfg, k, threads)])[-window:]
+        # What each part of an iteration costs, in seconds (the labels: 0 where cached).
+        cost = {"label_wall": time.time() - clock[0], "label_cpu": time.process_time() - clock[1]}
+        data = Data()
+        for d in replay:
+            data.add(d)
+        clock = time.time(), time.process_time()
+        stats = train(net, data, tcfg, rng, inputs=cfg.get("inputs", "observation"), opt=opt)
+        cost.update(train_wall=time.time() - clock[0], train_cpu=time.process_time() - clock[1])
+        checkpoint(f"exit {k}", {**stats, "exit_labels": len(replay[-1]["labels"]),
+                                 "window_labels": len(data), "seconds": cost})
+        save_state(k, opt)
+        done = k - start
+        left = (time.time() - began) * (total - k) / done
+        print(f"expert iteration {k}/{total}: about {_clock(left)} left", flush=True)
+
+
 def plot_ticks(curve: list, most: int = 12) -> list:
     """The stages the plot names: every stage before PPO, and PPO's checkpoints thinned to
     at most the rest of ``most`` (at least the last), counted back from the last so that
@@ -479,8 +672,9 @@ def plot_ticks(curve: list, most: int = 12) -> list:
 
 
 def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
-    """The win rate against ``opponent`` after each stage, with its 95% interval and the
-    labels gathered so far (heuristic + search), or PPO's decisions played so far."""
+    """The win rate against ``opponent`` (and each of ``[eval] opponents``) after each
+    stage, with its 95% interval and the labels gathered so far (heuristic + search +
+    expert iteration), or PPO's decisions played so far."""
     try:
         import matplotlib
 
@@ -488,15 +682,19 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         return
-    x = range(len(curve))
-    y = [p["eval"]["win_rate"] for p in curve]
-    lo = [p["eval"]["ci95"][0] for p in curve]
-    hi = [p["eval"]["ci95"][1] for p in curve]
+    # The [eval] opponent, then each fixed opponent of `[eval] opponents` (where evaluated).
+    series = [(opponent, list(enumerate(p["eval"] for p in curve)))]
+    for o in dict.fromkeys(o for p in curve for o in p.get("vs", {})):
+        series.append((o, [(i, p["vs"][o]) for i, p in enumerate(curve) if o in p.get("vs", {})]))
     fair = 1 / 3 if variant == "3p" else 1 / 2
     fig, ax = plt.subplots(figsize=(min(10.0, max(6.0, 0.8 * len(curve))), 3.6), dpi=120)
-    ax.fill_between(x, lo, hi, alpha=0.25, label="95% interval")
-    ax.plot(x, y, "o-", label=f"nn vs {opponent} ({curve[-1]['eval']['games']} games)")
-    ax.axhline(fair, color="k", ls="--", lw=1, label=f"as strong as {opponent}")
+    for name, points in series:
+        x = [i for i, _ in points]
+        ax.fill_between(x, [e["ci95"][0] for _, e in points], [e["ci95"][1] for _, e in points],
+                        alpha=0.2)
+        ax.plot(x, [e["win_rate"] for _, e in points], "o-",
+                label=f"nn vs {name} ({points[-1][1]['games']} games, 95% interval)")
+    ax.axhline(fair, color="k", ls="--", lw=1, label="as strong as its opponent")
     ticks = plot_ticks(curve)
     ax.set_xticks(ticks)
     ax.set_xticklabels(
@@ -561,36 +759,64 @@ def main() -> None:
     curve: list = []
     t0, c0 = time.time(), time.process_time()
 
-    labels = {"pretrain": 0, "passes": 0}
+    labels = {"pretrain": 0, "passes": 0, "search": 0, "exit": 0}
+    # A run killed during expert iteration goes on from its last completed iteration.
+    state_path = out / "exit-state.pt"
+    resume = torch.load(state_path, weights_only=False) if state_path.exists() else None
+    if resume is not None:
+        problem = resume_problem(resume["config"], cfg)
+        if problem:
+            sys.exit(f"{args.config}: {out} holds the checkpoint ({state_path.name}) of a run"
+                     f" of another config ({problem}); pass another --out, or delete it to"
+                     " start over")
+        net.load_state_dict(resume["net"])
+        curve[:] = resume["curve"]
+        labels.update(resume["labels"])
+        rng.bit_generator.state = resume["numpy_rng"]
+        torch.set_rng_state(resume["torch_rng"])
+        # Costs count every sitting's time.
+        t0, c0 = time.time() - resume["wall_seconds"], time.process_time() - resume["cpu_seconds"]
+        print(f"resuming {out} after expert iteration {resume['iteration']}", flush=True)
     pre, boot = cfg.get("pretrain"), cfg.get("bootstrap", {})
     # Who plays the labelled games: the teacher itself, or another bot whose positions the
     # teacher labels (`players = "heuristic"`: the positions the student meets).
     players = boot.get("players", teacher)
 
     def checkpoint(stage: str, stats: dict) -> None:
+        labels["exit"] += stats.get("exit_labels", 0)
         models.Model.from_torch(
             net, variant, inputs, seed=str(seed), stage=stage, trained_by="training/train_baseline.py",
             pretrain_teacher=pre["teacher"] if pre else "none",
             pretrain_labels=str(labels["pretrain"]),
-            search_teacher=teacher if len(data) else "none", search_labels=str(len(data)),
-            search_players=players if len(data) else "none",
+            search_teacher=teacher if labels["search"] else "none",
+            search_labels=str(labels["search"]),
+            search_players=players if labels["search"] else "none",
             pass_teacher=boot.get("pass_teacher", "none") if labels["passes"] else "none",
             pass_labels=str(labels["passes"]),
+            exit_teacher=exit_cfg.get("teacher", "none") if labels["exit"] else "none",
+            exit_labels=str(labels["exit"]),
             ppo_decisions=str(stats.get("decisions", 0)), **provenance,
         ).save(student)
-        if "decisions" in stats:  # a PPO checkpoint
+        if "decisions" in stats or "exit_labels" in stats:  # a PPO or expert iteration's model
             # Kept: with a constant schedule, a run with fewer `updates` (same seed) would
-            # stop at this very model.
+            # stop at this very model; expert iteration's next games use it.
             shutil.copyfile(student, out / f"student-{stage.replace(' ', '-')}.safetensors")
+        clock = time.time(), time.process_time()
         ev = evaluate(student, variant, cfg["eval"], threads)
+        # The fixed opponents of `[eval] opponents`, on the same deals.
+        vs = {o: evaluate(student, variant, {**cfg["eval"], "opponent": o}, threads)
+              for o in cfg["eval"].get("opponents", [])}
         point = {
             "stage": stage,
-            "labels": len(data) + labels["pretrain"],
-            "search_labels": len(data),
+            "labels": labels["search"] + labels["pretrain"] + labels["exit"],
+            "search_labels": labels["search"],
+            "exit_labels": labels["exit"],
             "cpu_hours": (time.process_time() - c0) / 3600,
             "wall_minutes": (time.time() - t0) / 60,
             "train": stats,
             "eval": ev,
+            "vs": vs,
+            "eval_seconds": {"wall": time.time() - clock[0], "cpu": time.process_time() - clock[1]},
         }
         curve.append(point)
         lo, hi = ev["ci95"]
@@ -604,61 +830,86 @@ def main() -> None:
             fit = ""
         print(f"{stage:>10}: {point['labels']:>8} labels  cpu {point['cpu_hours'] * 60:6.1f} min"
               f"  wall {point['wall_minutes']:6.1f} min  {fit}"
-              f"  vs {cfg['eval']['opponent']}: {ev['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
+              f"  vs {cfg['eval']['opponent']}: {ev['win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
+              + "".join(f"  vs {o}: {e['win_rate']:.3f} [{e['ci95'][0]:.3f}, {e['ci95'][1]:.3f}]"
+                        for o, e in vs.items()),
               flush=True)
         (out / "curve.json").write_text(json.dumps({"config": cfg, "curve": curve}, indent=1))
         plot(curve, variant, cfg["eval"]["opponent"], out / "learning_curve.png")
 
-    checkpoint("untrained" if init is None else "init", {})
-    if pre:
-        # Stage 0: clone a cheap teacher on plenty of games (the basics: follow suit, win
-        # and duck tricks), then learn the search teacher's finer choices on top.
-        sides = list(range(3 if variant == "3p" else 2))
-        warm = Data()
-        warm.add(gather(
-            out, "pretrain", bots=[pre["teacher"]] * len(sides), teacher=pre["teacher"],
-            labelled=sides, variant=variant, games=pre["games"], seed=seed + 1000,
-            max_rounds=pre["max_rounds"], threads=threads,
-        ))
-        labels["pretrain"] = len(warm)
-        # A constant learning rate: this stage copies the heuristic exactly (held-out
-        # agreement 1.000), which a decayed one stopped short of.
-        stats = train(net, warm, {**cfg["train"], "epochs": pre["epochs"], "schedule": "constant"},
-                      rng, inputs)
-        del warm
-        checkpoint("pretrain", stats)
-    pass_games = boot.get("pass_games", 0)  # checked: only beside bootstrap games
-    if boot.get("games", 0) > 0:
-        labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
-        chunk = boot.get("chunk_games", boot["games"])
+    def imitation_stages() -> None:
+        """Pretraining, the bootstrap and DAgger (each where the config has it)."""
+        if pre:
+            # Stage 0: clone a cheap teacher on plenty of games (the basics: follow suit, win
+            # and duck tricks), then learn the search teacher's finer choices on top.
+            sides = list(range(3 if variant == "3p" else 2))
+            warm = Data()
+            warm.add(gather(
+                out, "pretrain", bots=[pre["teacher"]] * len(sides), teacher=pre["teacher"],
+                labelled=sides, variant=variant, games=pre["games"], seed=seed + 1000,
+                max_rounds=pre["max_rounds"], threads=threads,
+            ))
+            labels["pretrain"] = len(warm)
+            # A constant learning rate: this stage copies the heuristic exactly (held-out
+            # agreement 1.000), which a decayed one stopped short of.
+            stats = train(net, warm, {**cfg["train"], "epochs": pre["epochs"], "schedule": "constant"},
+                          rng, inputs)
+            del warm
+            checkpoint("pretrain", stats)
+        pass_games = boot.get("pass_games", 0)  # checked: only beside bootstrap games
+        if boot.get("games", 0) > 0:
+            labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
+            chunk = boot.get("chunk_games", boot["games"])
 
-        def chunks(name: str, labeller: str, games: int, offset: int):
-            """The labelled games in chunks of `chunk_games`, each cached on its own (chunk
-            k on seed + offset + 100 k), so a bigger run reuses a smaller one's labels."""
-            for k, start in enumerate(range(0, games, chunk)):
-                yield gather(
-                    out, name if k == 0 else f"{name}-{k}", bots=[players] * len(labelled),
-                    teacher=labeller, labelled=labelled, variant=variant,
-                    games=min(chunk, games - start), seed=seed + offset + 100 * k,
-                    max_rounds=boot["max_rounds"], threads=threads,
-                )
+            def chunks(name: str, labeller: str, games: int, offset: int):
+                """The labelled games in chunks of `chunk_games`, each cached on its own (chunk
+                k on seed + offset + 100 k), so a bigger run reuses a smaller one's labels."""
+                for k, start in enumerate(range(0, games, chunk)):
+                    yield gather(
+                        out, name if k == 0 else f"{name}-{k}", bots=[players] * len(labelled),
+                        teacher=labeller, labelled=labelled, variant=variant,
+                        games=min(chunk, games - start), seed=seed + offset + 100 * k,
+                        max_rounds=boot["max_rounds"], threads=threads,
+                    )
 
-        for d in chunks("bootstrap", teacher, boot["games"], 0):
-            # With a `pass_teacher` its labels replace the teacher's passing picks.
-            data.add(subset(d, ~passing_picks(d, variant)) if pass_games else d)
-        # Passing picks of other games, labelled by a search that gives them a budget
-        # (`pimc:N/P`): `pimc` passes as the heuristic.
-        for d in chunks("passes", boot.get("pass_teacher", ""), pass_games, 50):
-            labels["passes"] += data.add(subset(d, passing_picks(d, variant)))
-        checkpoint("bootstrap", train(net, data, cfg["train"], rng, inputs))
-    dag = cfg.get("dagger", {})
-    for k in range(1, dag.get("iterations", 0) + 1):
-        data.add(models.imitation_data(
-            [f"nn:{student}", dag["opponent"]], teacher, labelled=[0], variant=variant,
-            games=dag["games"], seed=seed + k, max_rounds=dag["max_rounds"],
-            threads=threads,
-        ))
-        checkpoint(f"dagger {k}", train(net, data, cfg["train"], rng, inputs))
+            for d in chunks("bootstrap", teacher, boot["games"], 0):
+                # With a `pass_teacher` its labels replace the teacher's passing picks.
+                data.add(subset(d, ~passing_picks(d, variant)) if pass_games else d)
+            # Passing picks of other games, labelled by a search that gives them a budget
+            # (`pimc:N/P`): `pimc` passes as the heuristic.
+            for d in chunks("passes", boot.get("pass_teacher", ""), pass_games, 50):
+                labels["passes"] += data.add(subset(d, passing_picks(d, variant)))
+            labels["search"] = len(data)
+            checkpoint("bootstrap", train(net, data, cfg["train"], rng, inputs))
+        dag = cfg.get("dagger", {})
+        for k in range(1, dag.get("iterations", 0) + 1):
+            data.add(models.imitation_data(
+                [f"nn:{student}", dag["opponent"]], teacher, labelled=[0], variant=variant,
+                games=dag["games"], seed=seed + k, max_rounds=dag["max_rounds"],
+                threads=threads,
+            ))
+            labels["search"] = len(data)
+            checkpoint(f"dagger {k}", train(net, data, cfg["train"], rng, inputs))
+
+    exit_cfg = cfg.get("expert_iteration", {})
+
+    def save_state(iteration: int, opt: torch.optim.Optimizer) -> None:
+        """What a resumed run needs after expert iteration ``iteration``, written whole or
+        not at all (a run killed while writing it keeps the previous one)."""
+        tmp = state_path.with_suffix(".tmp")
+        torch.save({
+            "iteration": iteration, "config": cfg, "net": net.state_dict(),
+            "optimizer": opt.state_dict(), "numpy_rng": rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(), "curve": curve, "labels": labels,
+            "wall_seconds": time.time() - t0, "cpu_seconds": time.process_time() - c0,
+        }, tmp)
+        os.replace(tmp, state_path)
+
+    if resume is None:
+        checkpoint("untrained" if init is None else "init", {})
+        imitation_stages()
+    if exit_cfg.get("iterations", 0) > 0:
+        expert_iteration(net, cfg, out, rng, threads, checkpoint, save_state, resume)
     if cfg.get("finetune", {}).get("updates", 0) > 0:
         finetune(net, variant, inputs, cfg["finetune"], seed, checkpoint)
     if args.install:

@@ -6,11 +6,13 @@ from typing_extensions import disjoint_base
 
 import numpy as np
 import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
 
 from ._arena_spec import ArenaSpec
 
 __all__ = [
-    "IllegalActionError", "InUseError", "GameInUseError", "Game", "Bot", "VectorEnv", "analyze", "arena", "_arena_counts",
+    "IllegalActionError", "InUseError", "GameInUseError", "Game", "Bot", "VectorEnv",
+    "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
     "_imitation_data", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
     "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
@@ -180,11 +182,13 @@ class VectorEnv:
         state_tensor: bool = False,
         batch_size: Optional[_Int] = None,
         spin_us: Optional[_Int] = None,
+        autoreset_mode: Union[str, AutoresetMode, None] = "same_step",
     ) -> "VectorEnv": ...
     @staticmethod
     def _output_spec() -> list[tuple[str, Optional[str], str, str]]: ...
     def reset_all(self, seed: Optional[_Int] = None) -> None: ...
     def step_all(self, actions: npt.NDArray[np.int64]) -> None: ...
+    def _reset_some(self, mask: npt.NDArray[np.bool_]) -> None: ...
     # Every output's array (None where not produced), in the order of _output_spec().
     def _step(self, actions: npt.NDArray[np.int64]) -> tuple[Optional[np.ndarray], ...]: ...
     def _outputs(self) -> tuple[Optional[np.ndarray], ...]: ...
@@ -196,6 +200,8 @@ class VectorEnv:
         env_ids: Optional[npt.NDArray[np.int64]] = None,
     ) -> None: ...
     def _recv(self) -> tuple[Optional[np.ndarray], ...]: ...
+    @property
+    def _autoreset_mode(self) -> str: ...
     @property
     def batch_size(self) -> int: ...
     @property

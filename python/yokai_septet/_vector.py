@@ -18,10 +18,13 @@ from ._env_common import OBS_HIGH
 _SPEC = _CoreVectorEnv._output_spec()
 _NAMES = [name for name, *_ in _SPEC]
 # Where each output goes: the step tuple (obs, rewards, terminated, truncated) or infos.
-_OBS, _REWARD, _TERM, _TRUNC = (
-    _NAMES.index(n) for n in ("obs", "reward", "terminated", "truncated")
+_OBS, _MASK, _REWARD, _TERM, _TRUNC, _FINAL_OBS = (
+    _NAMES.index(n) for n in ("obs", "mask", "reward", "terminated", "truncated", "final_obs")
 )
-_INFOS = [(i, key) for i, (_, key, *_) in enumerate(_SPEC) if key is not None]
+# final_obs goes to infos the way gymnasium's own vector envs write it (_with_final).
+_INFOS = [
+    (i, key) for i, (_, key, *_) in enumerate(_SPEC) if key is not None and i != _FINAL_OBS
+]
 
 
 # gymnasium declares num_envs a plain attribute; here it is the Rust env's read-only property.
@@ -33,7 +36,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     ``VectorEnv(num_envs, variant="4p", scoring="advanced", seed=0, *, episode="game",
     max_rounds=None, self_play=False, learner_seat=0, learner_team=None,
     opponents="random", reward_mode="win", num_threads=None, obs_dtype="float32",
-    env_offset=0, copy=True, state_tensor=False, batch_size=None, spin_us=None)``
+    env_offset=0, copy=True, state_tensor=False, batch_size=None, spin_us=None,
+    autoreset_mode="same_step")``
 
     Three modes:
 
@@ -48,9 +52,22 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
       (``infos["to_play"]``); observations are that seat's. Rewards have shape
       ``(num_envs, num_players)``: every seat's reward for the step.
 
-    Episodes reset automatically in the same step (Gymnasium's ``SAME_STEP`` autoreset):
-    when ``terminated[i]`` or ``truncated[i]`` is set, ``obs[i]`` already belongs to the
-    next game. Env ``i``'s ``d``-th game since the last seeded reset is dealt from a seed
+    ``autoreset_mode`` (a ``gymnasium.vector.AutoresetMode``, its value, or
+    ``"same_step"``, ``"next_step"``, ``"disabled"``) says what a step does to an env whose
+    episode it ends, as gymnasium's ``SyncVectorEnv`` does:
+
+    - ``SAME_STEP`` (the default): the same step deals the next game; when
+      ``terminated[i]`` or ``truncated[i]`` is set, ``obs[i]`` already belongs to it, and
+      ``infos["final_obs"][i]`` holds the ended game's last observation
+      (``infos["_final_obs"][i]`` is set; ``final_info`` likewise holds its infos).
+    - ``NEXT_STEP``: the step returns the ended game's last observation; the env's next
+      step ignores its action and returns the next game's first observation, with reward
+      0 and no flags. Gymnasium's observation wrappers (``NormalizeObservation``, ...)
+      need this mode.
+    - ``DISABLED``: the env keeps its ended game until ``reset(options={"reset_mask":
+      mask})`` names it; stepping it before raises ``RuntimeError``.
+
+    Env ``i``'s ``d``-th game since the last seeded reset is dealt from a seed
     derived from ``(seed, i, d)`` (see :meth:`game_seed`), so trajectories are identical at
     any thread count and batch size. ``reset()`` without a seed moves every env on to its
     next game (it never replays one); ``reset(seed=s)`` starts every env's stream again.
@@ -77,9 +94,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     Gymnasium: ``single_observation_space`` (``Box(0, 255, (D,), obs_dtype)``),
     ``single_action_space`` (``Discrete(num_actions)``), their batched
-    ``observation_space``/``action_space``, ``metadata["autoreset_mode"] ==
-    AutoresetMode.SAME_STEP`` (no ``final_obs`` in ``infos``: the episode's last
-    observation is not kept), ``infos["action_mask"]`` and ``infos["to_play"]``.
+    ``observation_space``/``action_space``, ``metadata["autoreset_mode"]`` (and the
+    ``autoreset_mode`` attribute), ``infos["action_mask"]`` and ``infos["to_play"]``.
     With ``state_tensor=True``, ``infos["state"]`` also holds every env's privileged
     full-information state (``[num_envs, state_size]``, docs/state_tensor.md), for
     centralized critics; ``single_state_space`` is its space. In self-play the rewards
@@ -96,6 +112,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # The Rust constructor (__new__) has already validated and built everything.
+        self.autoreset_mode = AutoresetMode(self._autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         obs, masks = self.observations, self.masks
         self.single_action_space_n = int(masks.shape[1])
         self.self_play = self.rewards.shape[1] != 1 or kwargs.get("self_play", False)
@@ -118,9 +136,29 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     def _result(self, outs: tuple[Any, ...]) -> tuple[Any, ...]:
         """``(obs, rewards, terminated, truncated, infos)`` from the arrays of every output
         (in ``_output_spec`` order): each output with an infos key and an array goes to
-        ``infos``."""
+        ``infos``, the final observations as gymnasium writes them."""
         infos = {key: outs[i] for i, key in _INFOS if outs[i] is not None}
-        return outs[_OBS], self._rewards(outs[_REWARD]), outs[_TERM], outs[_TRUNC], infos
+        term, trunc = outs[_TERM], outs[_TRUNC]
+        if outs[_FINAL_OBS] is not None:  # Rust hands it over when an episode ended
+            ended = term | trunc
+            which = ended.nonzero()[0].tolist()
+            if which:
+                _with_final(infos, outs[_FINAL_OBS], self._final_constants(outs[_MASK].shape), ended, which)
+        return outs[_OBS], self._rewards(outs[_REWARD]), term, trunc, infos
+
+    def _final_constants(self, mask_shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """``final_info``'s ``action_mask`` (all False) and ``to_play`` (-1) arrays, made
+        once per shape and read-only: with many envs some episode ends on almost every
+        step, and allocating them each time was a large share of that step's Python work."""
+        cached: Optional[tuple[np.ndarray, np.ndarray]] = getattr(self, "_final_cache", None)
+        if cached is None or cached[0].shape != mask_shape:
+            masks = np.zeros(mask_shape, dtype=bool)
+            to_play = np.full(mask_shape[0], -1, dtype=np.int64)
+            masks.flags.writeable = False
+            to_play.flags.writeable = False
+            cached = (masks, to_play)
+            self._final_cache = cached
+        return cached
 
     def _infos(self) -> dict[str, Any]:
         infos: dict[str, Any] = self._result(self._outputs())[4]
@@ -132,8 +170,14 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         """Resets every env. With ``seed``: a new master seed, every env's stream starts
         again (the same seed gives the same games; gymnasium's ``np_random`` is seeded
         from it too). Without: every env moves on to its next game (a new object's first
-        reset deals the first one). ``options`` is accepted and ignored. Returns
-        ``(obs, infos)``."""
+        reset deals the first one). ``options={"reset_mask": mask}`` (a bool array, one
+        per env, as gymnasium's vector envs take it) resets only the envs it sets, each to
+        its next game; the others keep theirs (``DISABLED`` mode's way to go on). Other
+        options are ignored. Returns ``(obs, infos)``."""
+        mask = None if options is None else options.get("reset_mask")
+        if mask is not None:
+            self._reset_some(_reset_mask(mask, self.num_envs, seed))
+            return self.observations, self._infos()
         self.reset_all(seed)  # validates the seed first: a bad one changes nothing
         gymnasium.vector.VectorEnv.reset(self, seed=seed)
         return self.observations, self._infos()
@@ -144,7 +188,9 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         """One action per env. Returns ``(obs, rewards, terminated, truncated, infos)``;
         ``infos["action_mask"]`` holds the next legal actions. An illegal action raises
         ``IllegalActionError`` naming the env, and nothing changes; non-integer actions
-        raise ``TypeError``."""
+        raise ``TypeError``. Under ``NEXT_STEP`` the action of an env whose episode the
+        last step ended is ignored (its mask is empty; any integer will do); under
+        ``DISABLED`` stepping such an env raises ``RuntimeError`` (reset it first)."""
         if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.ndim == 1:
             a = actions  # the common case, checked in Rust
         else:
@@ -238,7 +284,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         if len(parts) == 1:
             outs = parts[0]
         else:
-            outs = tuple(None if p[0] is None else np.concatenate(p) for p in zip(*parts))
+            outs = tuple(_concatenate(p) for p in zip(*parts))
         obs, r, te, tr, infos = self._result(outs)
         infos.pop("env_id", None)
         return obs, r, te, tr, infos
@@ -253,6 +299,63 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (the threads end with the object)."""
+
+
+def _concatenate(parts: Sequence[Optional[np.ndarray]]) -> Optional[np.ndarray]:
+    """One output's arrays of several batches as one (``None`` if no batch has it): a
+    batch where no episode ended has no ``final_obs``, and its rows there are unused."""
+    like = next((p for p in parts if p is not None), None)
+    if like is None:
+        return None
+    return np.concatenate([np.zeros_like(like) if p is None else p for p in parts])
+
+
+def _reset_mask(mask: Any, n: int, seed: Optional[int]) -> np.ndarray:
+    """``options["reset_mask"]``, checked as gymnasium's vector envs check it."""
+    if seed is not None:
+        raise ValueError(
+            "reset(seed=..., options={'reset_mask': ...}) is not supported: a seed restarts "
+            "every env's stream, so give it to a full reset(seed=...)"
+        )
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+    if mask.shape != (n,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({n},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not mask.any():
+        raise ValueError(
+            "`options['reset_mask']` must contain a boolean array with at least one True "
+            f"value, got reset_mask={mask}"
+        )
+    return np.ascontiguousarray(mask)
+
+
+def _with_final(
+    infos: dict[str, Any],
+    final_obs: np.ndarray,
+    constants: tuple[np.ndarray, np.ndarray],
+    ended: np.ndarray,
+    which: list[int],
+) -> None:
+    """Adds to ``infos`` what gymnasium's ``SyncVectorEnv`` (``SAME_STEP``) adds for the
+    envs whose episode the step ended: ``final_obs`` (an object array holding each such
+    env's last observation, ``None`` elsewhere), ``final_info`` (their infos at the end:
+    no decision pending, so an empty ``action_mask`` and ``to_play`` -1, the read-only
+    ``constants``) and the masks ``_final_obs``/``_final_info``. The observations are
+    rows of one array Rust wrote, not copies. ``which``: the indices of ``ended``."""
+    obs = np.empty(len(ended), dtype=object)  # every entry None
+    for i in which:
+        obs[i] = final_obs[i]
+    masks, to_play = constants
+    infos["final_obs"], infos["_final_obs"] = obs, ended
+    infos["final_info"] = {
+        "action_mask": masks,
+        "_action_mask": ended.copy(),
+        "to_play": to_play,
+        "_to_play": ended.copy(),
+    }
+    infos["_final_info"] = ended.copy()
 
 
 def _documented_signature(
@@ -275,6 +378,7 @@ def _documented_signature(
     state_tensor: bool = False,
     batch_size: Optional[int] = None,
     spin_us: Optional[int] = None,
+    autoreset_mode: Union[str, AutoresetMode] = "same_step",
 ) -> None:
     """The Rust constructor's parameters with their real defaults (the compiled
     signature shows ``...`` for defaults resolved in Rust); a test keeps the names equal."""
@@ -304,7 +408,7 @@ def make_vec(
     """``gymnasium.make_vec("YokaiSeptet-v0", num_envs=N, ...)``'s vector entry point:
     the Rust-backed :class:`VectorEnv`, taking ``gymnasium.make``'s options (same names,
     same defaults) and any other ``VectorEnv`` option (``seed``, ``num_threads``,
-    ``obs_dtype``, ...). Options of the single env that a vector env cannot honour are
+    ``obs_dtype``, ``autoreset_mode``, ...). Options of the single env that a vector env cannot honour are
     refused with the reason: an illegal action always raises ``IllegalActionError`` (use
     ``infos["action_mask"]``), and there is no rendering."""
     if illegal_action != "raise":

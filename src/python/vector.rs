@@ -17,9 +17,9 @@ use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError
 use crate::rl::observation::ObsValue;
 use crate::rl::reward::RewardMode;
 use crate::rl::vector::{
-    Batch, Build, Elem, Extras, Family, Layout, Learner, Map, MapMut, MapRef, Output, Outputs,
-    Owned, Per, Pipeline, PipelineError, Shared, Slices, Slot, StepError, VecCore, VecCoreError,
-    Visit, OUTPUTS,
+    Autoreset, Batch, Build, Elem, Extras, Family, Layout, Learner, Map, MapMut, MapRef, Output,
+    Outputs, Owned, Per, Pipeline, PipelineError, Shared, Slices, Slot, StepError, VecCore,
+    VecCoreError, Visit, OUTPUTS,
 };
 
 /// One numpy array per output (`None`: not produced).
@@ -61,13 +61,14 @@ impl Visit<Arrays> for IsFree<'_> {
     }
 }
 
-/// The arrays as Python objects (`None` where not produced), in table order.
-struct ToPy<'py>(Python<'py>, Vec<PyObject>);
+/// The arrays as Python objects (`None` where not produced), in table order; `final_obs`
+/// only if `.2` (some episode ended), so that Python looks at it only then.
+struct ToPy<'py>(Python<'py>, Vec<PyObject>, bool);
 impl Visit<Arrays> for ToPy<'_> {
-    fn visit<E: Elem>(&mut self, _: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+    fn visit<E: Elem>(&mut self, out: Output, x: &Option<Py<PyArrayDyn<E>>>) {
         let obj = match x {
-            Some(a) => a.clone_ref(self.0).into_any(),
-            None => self.0.None(),
+            Some(a) if out != Output::final_obs || self.2 => a.clone_ref(self.0).into_any(),
+            _ => self.0.None(),
         };
         self.1.push(obj);
     }
@@ -179,6 +180,7 @@ pub struct PyVectorEnv {
     num_threads: usize,
     num_envs: usize,
     batch_size: usize,
+    autoreset: Autoreset,
     /// The layout of a pass over every env.
     layout: Layout,
     /// `copy=True`: every pass writes into a set of arrays nobody else holds (recycled,
@@ -188,6 +190,8 @@ pub struct PyVectorEnv {
     /// The sets of output arrays; `sets[current]` holds the last pass's results.
     sets: Sets,
     current: usize,
+    /// Whether the last pass ended some env's episode (else `final_obs` is not handed out).
+    ended: bool,
     /// The group the last `recv` returned (what `send` without env ids sends).
     last_recv: Option<usize>,
     /// Set when an internal error (a caught panic) stopped a pass over the envs midway:
@@ -305,6 +309,36 @@ fn parse_spin(s: &Bound<'_, PyAny>) -> PyResult<Duration> {
     }
 }
 
+/// `autoreset_mode`: a `gymnasium.vector.AutoresetMode` (its value is read), its value
+/// (`"NextStep"`, ...) or the snake-case name (`"next_step"`, ...), in any case;
+/// `None`: [`Autoreset::SameStep`].
+fn parse_autoreset(arg: Arg<'_>) -> PyResult<Autoreset> {
+    let Some(obj) = arg.0.filter(|o| !o.is_none()) else {
+        return Ok(Autoreset::SameStep);
+    };
+    let text = match obj.extract::<String>() {
+        Ok(s) => Some(s),
+        // An enum member: gymnasium's AutoresetMode holds its name in `value`.
+        Err(_) => obj
+            .getattr("value")
+            .ok()
+            .and_then(|v| v.extract::<String>().ok()),
+    };
+    let key = text
+        .as_deref()
+        .map(|t| t.replace('_', "").to_ascii_lowercase());
+    match key.as_deref() {
+        Some("samestep") => Ok(Autoreset::SameStep),
+        Some("nextstep") => Ok(Autoreset::NextStep),
+        Some("disabled") => Ok(Autoreset::Disabled),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown autoreset_mode {}: valid modes are gymnasium.vector.AutoresetMode's \
+             NEXT_STEP, SAME_STEP and DISABLED, or \"next_step\", \"same_step\", \"disabled\"",
+            obj.repr()?
+        ))),
+    }
+}
+
 /// `obs_dtype`: whether observations are `uint8` (else `float32`).
 fn parse_obs_u8(obs_dtype: &str) -> PyResult<bool> {
     match obs_dtype {
@@ -326,6 +360,7 @@ fn step_error(e: StepError) -> PyErr {
     match e {
         StepError::Length { .. } => PyValueError::new_err(e.to_string()),
         StepError::Illegal { .. } => IllegalActionError::new_err(e.to_string()),
+        StepError::Over { .. } => PyRuntimeError::new_err(e.to_string()),
     }
 }
 
@@ -348,6 +383,8 @@ fn pipeline_error(e: PipelineError) -> PyErr {
 #[derive(Clone, Copy)]
 enum Op<'a> {
     Reset(Option<u64>),
+    /// The envs whose entry is set (one per env).
+    ResetSome(&'a [bool]),
     /// Actions already checked by [`VecCore::check_actions`].
     Step(&'a [i64]),
 }
@@ -384,36 +421,46 @@ fn target<T: ObsValue + Elem>(
 }
 
 /// Runs `op` over every env of `core` with the GIL released, writing into `out`.
-/// `Err`: the pass did not start; `Ok(result)`: the pass's own result.
+/// `Err`: the pass did not start; `Ok(result)`: the pass's own result, `Ok(true)` when
+/// some env's episode ended.
 fn run_pass<T: ObsValue + Elem>(
     py: Python<'_>,
     core: &mut VecCore,
     op: Op<'_>,
     out: &Outputs<Arrays, T>,
-) -> PyResult<PyResult<()>> {
+) -> PyResult<PyResult<bool>> {
     let mut borrow = Borrow(py, None);
     let mut guards = out.map_ref(&mut borrow);
     if let Some(e) = borrow.1 {
         return Err(e);
     }
     let slices = guards.map_mut(&mut GuardSlices);
-    Ok(py.allow_threads(|| {
+    let result = py.allow_threads(|| {
         super::guard("VectorEnv", || {
             match op {
                 Op::Reset(seed) => core.reset(seed, slices),
+                Op::ResetSome(mask) => core.reset_some(mask, slices),
                 Op::Step(actions) => core.step_checked(actions, slices),
             }
             Ok(())
         })
-    }))
+    });
+    // Read while the arrays are still borrowed (a borrow costs more than the read).
+    let set = |g: &Option<PyReadwriteArrayDyn<'_, bool>>| {
+        g.as_ref()
+            .is_some_and(|g| g.as_slice().is_ok_and(|s| s.contains(&true)))
+    };
+    Ok(result.map(|()| set(&guards.terminated) || set(&guards.truncated)))
 }
 
-/// The arrays of a set, as a tuple in table order (`None` where not produced).
+/// The arrays of a set, as a tuple in table order (`None` where not produced, and for
+/// `final_obs` unless `ended`: some episode ended).
 fn to_tuple<'py, T: ObsValue + Elem>(
     py: Python<'py>,
     o: &Outputs<Arrays, T>,
+    ended: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let mut v = ToPy(py, Vec::with_capacity(OUTPUTS.len()));
+    let mut v = ToPy(py, Vec::with_capacity(OUTPUTS.len()), ended);
     o.visit(&mut v);
     PyTuple::new(py, v.1)
 }
@@ -480,6 +527,7 @@ impl PyVectorEnv {
         Extras {
             state_tensor: self.layout.widths[Output::state as usize] > 0,
             env_ids: false,
+            final_obs: self.layout.widths[Output::final_obs as usize] > 0,
         }
     }
 
@@ -503,8 +551,9 @@ impl PyVectorEnv {
             (t, run_pass(py, core, op, &sets[t])?)
         });
         match result {
-            Ok(()) => {
+            Ok(ended) => {
                 self.current = target;
+                self.ended = ended;
                 Ok(())
             }
             Err(e) => {
@@ -516,7 +565,11 @@ impl PyVectorEnv {
 
     /// The current set's arrays as a tuple.
     fn current_tuple<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        with_sets!(&self.sets, |s: T| to_tuple(py, &s[self.current]))
+        with_sets!(&self.sets, |s: T| to_tuple(
+            py,
+            &s[self.current],
+            self.ended
+        ))
     }
 
     /// One array of the current set (`None` when it is not produced).
@@ -564,8 +617,10 @@ fn batch_tuple<'py, T: ObsValue + Elem>(
     b: Batch<T>,
     layout: Layout,
 ) -> PyResult<(usize, Bound<'py, PyTuple>)> {
+    let o = &b.outputs;
+    let ended = o.terminated.contains(&true) || o.truncated.contains(&true);
     let arrays = b.outputs.map(&mut Adopt(py, layout));
-    Ok((b.group, to_tuple(py, &arrays)?))
+    Ok((b.group, to_tuple(py, &arrays, ended)?))
 }
 
 #[pymethods]
@@ -576,7 +631,8 @@ impl PyVectorEnv {
         episode = Arg(None), max_rounds = Arg(None), self_play = false, learner_seat = Arg(None),
         learner_team = Arg(None), opponents = Arg(None), reward_mode = Arg(None),
         num_threads = Arg(None), obs_dtype = "float32", env_offset = 0, copy = true,
-        state_tensor = false, batch_size = Arg(None), spin_us = Arg(None)
+        state_tensor = false, batch_size = Arg(None), spin_us = Arg(None),
+        autoreset_mode = Arg(None)
     ))]
     #[allow(clippy::too_many_arguments)]
     fn py_new(
@@ -599,6 +655,7 @@ impl PyVectorEnv {
         state_tensor: bool,
         batch_size: Arg<'_>,
         spin_us: Arg<'_>,
+        autoreset_mode: Arg<'_>,
     ) -> PyResult<PyVectorEnv> {
         use pyo3::intern;
         use pyo3::IntoPyObjectExt;
@@ -642,12 +699,14 @@ impl PyVectorEnv {
             Some(s) if !s.is_none() => Some(parse_spin(&s)?),
             _ => None,
         };
+        let autoreset = parse_autoreset(autoreset_mode)?;
         let shared = Shared {
             config,
             seed,
             learner,
             reward,
             env_offset,
+            autoreset,
         };
         let core =
             VecCore::new(shared, num_envs, &opponent_names, num_threads).map_err(|e| match e {
@@ -661,6 +720,9 @@ impl PyVectorEnv {
         let layout = core.layout(Extras {
             state_tensor,
             env_ids: false,
+            // Gymnasium's SAME_STEP envs hand every ended episode's last observation over
+            // in `infos["final_obs"]` (a bootstrapping learner needs it on truncation).
+            final_obs: autoreset == Autoreset::SameStep,
         });
         let sets = if obs_u8 {
             Sets::U8(vec![Outputs::build(&mut NewArrays(py, layout))])
@@ -673,10 +735,12 @@ impl PyVectorEnv {
             num_threads,
             num_envs,
             batch_size,
+            autoreset,
             layout,
             fresh: copy,
             sets,
             current: 0,
+            ended: false,
             last_recv: None,
             failed: false,
         };
@@ -687,7 +751,8 @@ impl PyVectorEnv {
 
     /// The outputs, in the order of every tuple of arrays this class returns: ``(name,
     /// infos key or None, dtype, per)`` with ``per`` ``"env"`` (shape ``[num_envs]``) or
-    /// ``"row"`` (``[num_envs, width]``); ``dtype`` ``"obs"`` is ``obs_dtype``.
+    /// ``"row"`` (``[num_envs, width]``); ``dtype`` ``"obs"`` is ``obs_dtype``. In those
+    /// tuples ``final_obs`` is ``None`` unless some row's episode ended.
     #[staticmethod]
     fn _output_spec() -> Vec<(
         &'static str,
@@ -725,10 +790,27 @@ impl PyVectorEnv {
         self.run(py, Op::Reset(seed))
     }
 
+    /// Resets the envs whose ``mask`` entry is set (a bool array, one per env), as
+    /// :meth:`reset_all` without a seed resets every env; the others keep their games.
+    /// Every buffer is written (the other envs' rows show their games as they are);
+    /// rewards and flags become 0.
+    fn _reset_some(&mut self, py: Python<'_>, mask: PyReadonlyArray1<'_, bool>) -> PyResult<()> {
+        let mask = mask.as_array().to_vec();
+        if mask.len() != self.num_envs {
+            return Err(PyValueError::new_err(format!(
+                "reset_mask has {} entries, expected one per env ({})",
+                mask.len(),
+                self.num_envs
+            )));
+        }
+        self.run(py, Op::ResetSome(&mask))
+    }
+
     /// Applies one action per env (an ``int64`` array of length ``num_envs``): the learner's
     /// decision, or in self-play the decision of the seat to move. Every action is checked
     /// first, in parallel: if any is illegal, :class:`IllegalActionError` names the env and
-    /// nothing changes. Then all envs step in parallel (bots move, finished games reset).
+    /// nothing changes. Then all envs step in parallel (bots move; a finished game is
+    /// handled as ``autoreset_mode`` says).
     /// With ``copy=True`` the results go to arrays nobody else holds (the buffer
     /// properties then return those); with ``copy=False`` the buffers are overwritten.
     fn step_all(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
@@ -885,6 +967,13 @@ impl PyVectorEnv {
     #[getter]
     fn env_offset(&self) -> u64 {
         self.env_offset
+    }
+
+    /// What a step does to an env whose episode it ended: gymnasium's ``AutoresetMode``
+    /// value (``"SameStep"``, ``"NextStep"`` or ``"Disabled"``).
+    #[getter]
+    fn _autoreset_mode(&self) -> &'static str {
+        self.autoreset.gymnasium_name()
     }
 
     /// Number of envs.

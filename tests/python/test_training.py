@@ -33,9 +33,10 @@ def _load_script(path: Path):
 
 
 def _run_train_baseline(config: Path, out: Path, **kwargs):
-    """``python training/train_baseline.py CONFIG --out OUT``, as a user runs it."""
+    """``python training/train_baseline.py CONFIG --out OUT``, as a user runs it (from the
+    repository root, where the configs' ``init`` paths start)."""
     return subprocess.run([sys.executable, str(TRAIN_BASELINE), str(config), "--out", str(out)],
-                          **kwargs)
+                          **{"cwd": ROOT, **kwargs})
 
 
 def test_maskable_ppo_trains_on_the_vector_env_with_its_masks():
@@ -622,3 +623,130 @@ def test_ppo_learns_at_its_own_seats_and_is_paid_its_own_sides_outcome(monkeypat
     assert seen[-1][1]["sampled_win_rate"] == pytest.approx(wins / env.games.sum())
     # The schedule does exercise a game that ends after its last decision was held over.
     assert any(rollouts[k][1][:rollouts[k - 1][3].sum()].any() for k in range(1, len(rollouts)))
+
+
+# ---- Expert iteration: training/configs/tiny-exit.toml
+
+TINY_EXIT = ROOT / "training" / "configs" / "tiny-exit.toml"
+
+
+def _exit_run(out: Path) -> tuple:
+    """The stages, models and evaluations of a finished expert-iteration run in ``out``."""
+    from yokai_septet import models
+
+    curve = json.loads((out / "curve.json").read_text())["curve"]
+    stages = [p["stage"] for p in curve]
+    evals = [(p["eval"], p["vs"]) for p in curve]
+    weights = {f.name: [w for layer in models.load(f).layers for w in layer]
+               for f in sorted(out.glob("student*.safetensors"))}
+    return stages, evals, weights, [p["labels"] for p in curve]
+
+
+def _same_run(a: tuple, b: tuple) -> bool:
+    if a[0] != b[0] or a[1] != b[1] or a[3] != b[3] or a[2].keys() != b[2].keys():
+        return False
+    return all(len(x) == len(y) and all(np.array_equal(p, q) for p, q in zip(x, y))
+               for x, y in ((a[2][k], b[2][k]) for k in a[2]))
+
+
+def test_expert_iteration_killed_and_restarted_gives_the_uninterrupted_run(tmp_path):
+    """tiny-exit.toml end to end: each iteration's student plays, the teacher labels, the
+    new model is evaluated against the fixed opponents. A run killed after its first
+    iteration and started again with the same command goes on from its checkpoint (model,
+    optimizer, replay window, curve, random state) and ends with exactly the models and
+    evaluations of a run never interrupted."""
+    import signal
+    import time
+    import tomllib
+
+    import torch
+
+    cfg = tomllib.loads(TINY_EXIT.read_text())
+    whole = tmp_path / "whole"
+    _run_train_baseline(TINY_EXIT, whole, check=True, timeout=600, capture_output=True)
+    run = _exit_run(whole)
+    n = cfg["expert_iteration"]["iterations"]
+    assert run[0] == ["init"] + [f"exit {k}" for k in range(1, n + 1)]
+    assert all(set(vs) == set(cfg["eval"]["opponents"]) for _, vs in run[1])
+    assert all(b > a for a, b in zip(run[3][1:], run[3][2:]))  # labels accumulate
+    assert set(run[2]) == {"student.safetensors"} | {
+        f"student-exit-{k}.safetensors" for k in range(n + 1)}
+    assert not all(np.array_equal(p, q) for p, q in
+                   zip(run[2]["student-exit-0.safetensors"], run[2]["student.safetensors"]))
+    from yokai_septet import models
+
+    meta = models.load(whole / "student.safetensors").metadata
+    assert meta["stage"] == f"exit {n}" and meta["exit_teacher"] == cfg["expert_iteration"]["teacher"]
+    assert int(meta["exit_labels"]) == run[3][-1]
+    s = ys.arena([f"nn:{whole / 'student.safetensors'}", "random"], games=4, threads=1)
+    assert s["games"] == 4
+
+    # Killed once the first iteration's checkpoint is written (the second one is under way).
+    broken = tmp_path / "broken"
+    proc = subprocess.Popen([sys.executable, str(TRAIN_BASELINE), str(TINY_EXIT), "--out",
+                             str(broken)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    state = broken / "exit-state.pt"
+    while not state.exists() and proc.poll() is None:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert torch.load(state, weights_only=False)["iteration"] < n  # it did stop part-way
+    r = _run_train_baseline(TINY_EXIT, broken, timeout=600, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "resuming" in r.stdout
+    assert _same_run(_exit_run(broken), run)
+
+    # The same command on a finished run changes nothing; another config is refused.
+    r = _run_train_baseline(TINY_EXIT, broken, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and _same_run(_exit_run(broken), run)
+    other = tmp_path / "other.toml"
+    other.write_text(TINY_EXIT.read_text().replace("games = 4", "games = 5"))
+    r = _run_train_baseline(other, broken, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"{other}: {broken} holds the checkpoint (exit-state.pt) of a run of another config" \
+        in r.stderr
+    assert "its expert_iteration was" in r.stderr
+    if importlib.util.find_spec("matplotlib"):
+        assert (whole / "learning_curve.png").stat().st_size > 0
+
+
+def test_a_resumed_run_may_go_further_or_use_other_threads_but_nothing_else():
+    import tomllib
+
+    tb = _load_script(TRAIN_BASELINE)
+    cfg = tomllib.loads(TINY_EXIT.read_text())
+    further = {**cfg, "threads": 2,
+               "expert_iteration": {**cfg["expert_iteration"], "iterations": 9}}
+    assert tb.resume_problem(cfg, further) == ""
+    assert tb.resume_problem(cfg, {**cfg, "seed": 2}) == "its seed was 1"
+    other = {**cfg, "train": {**cfg["train"], "learning_rate": 0.1}}
+    assert tb.resume_problem(cfg, other).startswith("its train was {")
+
+
+def _replacing(prefix: str, new):
+    """A line edit for _assert_refused: a line starting with ``prefix`` becomes ``new``
+    (None: dropped)."""
+    return lambda line: new if line.startswith(prefix) else line
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_replacing("window = ", "window_size = 2"),
+     "[expert_iteration] window_size: unknown key, expected one of iterations, teacher,"),
+    (_replacing("teacher = ", None),
+     "[expert_iteration] lacks teacher"),
+    (_replacing("teacher = ", 'teacher = "nosuchbot:{student}"'),
+     "[expert_iteration] teacher = 'nosuchbot:{student}': unknown bot"),
+    (_replacing("players = ", 'players = "nn:{model}"'),
+     "[expert_iteration] players = 'nn:{model}': its only field may be {student}"),
+    (_replacing("games = 4", "games = 0"),
+     "[expert_iteration] games = 0, expected a positive integer"),
+    (_replacing("opponents = ", 'opponents = ["nn:{student}"]'),
+     "[eval] opponents = 'nn:{student}': a fixed opponent, expected no {student} in it"),
+    (_replacing("opponents = ", 'opponents = "pimc"'),
+     "[eval] opponents = 'pimc', expected a list of bot names"),
+    (_replacing("window = ", "window = 2\nepochs = 1.5"),
+     "[expert_iteration] epochs = 1.5, expected a positive integer"),
+])
+def test_a_bad_expert_iteration_setting_is_refused_before_any_work(tmp_path, edit, message):
+    _assert_refused(tmp_path, "tiny-exit.toml", edit, message)

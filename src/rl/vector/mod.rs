@@ -4,7 +4,8 @@
 //! `num_threads` threads (the calling one included: `crate::pool`). [`VecCore::reset`] and
 //! [`VecCore::step`] write one row per env into caller-provided buffers, one per output of
 //! the `outputs` table (observations, legal masks, rewards, end flags, seat to move, and
-//! optionally state tensors); finished games are reset automatically.
+//! optionally state tensors and final observations); what happens to a finished game is
+//! [`Autoreset`]'s choice (gymnasium's three autoreset modes).
 //! [`VecCore::bot_actions`] asks each env's bots for its pending decision. [`Pipeline`]
 //! steps groups of envs in the background (send/receive, as EnvPool does). The Python
 //! class (`src/python/vector.rs`, feature `python`) hands them numpy arrays; Rust users and
@@ -14,8 +15,9 @@
 //! `d`-th deal since the last seeded reset is dealt from `vector_seed(seed, env, d, 0)`
 //! (in `rng.rs`), its learner seat (or team, when drawn) is `vector_seed(seed, env, d, 99)`
 //! modulo the seats (teams), and its bots are reseeded from `vector_seed(seed, env, d, 1 +
-//! seat)` at every new deal. A game that ends moves the env to its next deal, and so does
-//! a reset without a seed (the stream continues, as Gymnasium's `reset()` does); a reset
+//! seat)` at every new deal. A game that ends moves the env to its next deal (at once,
+//! at its next step, or at the reset that names it: [`Autoreset`]), and so does a reset
+//! without a seed (the stream continues, as Gymnasium's `reset()` does); a reset
 //! with a seed starts every env at deal 0 of that seed (a new core is at deal 0 of its
 //! seed until its first reset). So every env's trajectory depends only on the master seed,
 //! the resets and its own actions — never on the thread count, on how the pool splits the
@@ -75,6 +77,33 @@ pub enum Learner {
     Team(Option<u8>),
 }
 
+/// What a step does to an env whose episode it ended: gymnasium's `AutoresetMode`s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Autoreset {
+    /// The same step deals the next game: its row's observation is the new game's, its
+    /// reward and flags the step's (the ended game's last observation goes to `final_obs`
+    /// when [`Extras::final_obs`] asks for it).
+    #[default]
+    SameStep,
+    /// The step's row is the ended game's last one; the env holds that final state, and its
+    /// next step ignores its action and deals the next game (reward 0, flags false).
+    NextStep,
+    /// The env holds its final state until a reset names it ([`VecCore::reset_some`]);
+    /// stepping it before is refused ([`StepError::Over`]).
+    Disabled,
+}
+
+impl Autoreset {
+    /// Gymnasium's name for the mode (`AutoresetMode(name)`).
+    pub fn gymnasium_name(self) -> &'static str {
+        match self {
+            Autoreset::SameStep => "SameStep",
+            Autoreset::NextStep => "NextStep",
+            Autoreset::Disabled => "Disabled",
+        }
+    }
+}
+
 /// What every env shares.
 #[derive(Clone, Copy, Debug)]
 pub struct Shared {
@@ -89,6 +118,8 @@ pub struct Shared {
     /// Env `i` of the core is env `env_offset + i` of the seed derivation (so that several
     /// cores can together step the envs of one larger, master-seeded batch).
     pub env_offset: u64,
+    /// What a step does at an episode's end.
+    pub autoreset: Autoreset,
 }
 
 impl Shared {
@@ -100,6 +131,7 @@ impl Shared {
             learner: Learner::SelfPlay,
             reward: RewardMode::Win,
             env_offset: 0,
+            autoreset: Autoreset::SameStep,
         }
     }
 
@@ -125,6 +157,9 @@ pub struct Slot {
     /// One bot per seat, reseeded at every deal. Learner modes: the opponents (the
     /// learner's seats' bots are idle); self-play: what `bot_actions` asks.
     bots: Vec<Box<dyn Bot>>,
+    /// The episode is over and the env holds its final state ([`Autoreset::NextStep`]:
+    /// until its next step; [`Autoreset::Disabled`]: until a reset).
+    over: bool,
 }
 
 /// Which deal a reset starts ([`Op::Reset`]).
@@ -159,7 +194,11 @@ impl Deal {
 /// What a pass does to each env.
 #[derive(Clone, Copy, Debug)]
 enum Op {
+    /// Resets every env.
     Reset(Deal),
+    /// Resets the envs whose entry of the pass's `actions` is not 0 (the reset mask); the
+    /// others' rows are written from their games as they are.
+    ResetSome(Deal),
     /// Applies the env's action (checked), then as [`Slot::step`].
     Step,
 }
@@ -168,6 +207,12 @@ impl Slot {
     /// The game in progress.
     pub fn state(&self) -> &State {
         &self.state
+    }
+
+    /// Whether the env's episode is over and the env holds its final state (the
+    /// [`Autoreset::NextStep`] and [`Autoreset::Disabled`] modes).
+    pub fn is_over(&self) -> bool {
+        self.over
     }
 
     /// Episodes this env has finished since the last reset.
@@ -235,6 +280,15 @@ impl Slot {
         }
     }
 
+    /// Moves on to the env's next deal and lets the bots move up to the learner's first
+    /// decision.
+    fn next_game(&mut self, sh: &Shared) {
+        self.deal += 1;
+        self.deal_game(sh);
+        self.run_bots(sh, &mut [0f32; 4]);
+        self.over = false;
+    }
+
     /// Lets the bots move until one of the learner's seats is to move or the game is
     /// over, adding every seat's rewards to `acc`.
     fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
@@ -287,24 +341,37 @@ impl Slot {
             Deal::Next => self.deal + 1,
         };
         self.episode = 0;
+        self.over = false;
         self.deal_game(sh);
         self.run_bots(sh, &mut [0f32; 4]);
+        self.write_first(sh, row);
+    }
+
+    /// Writes the env's row as a reset does: the game now, reward 0, flags false.
+    fn write_first<T: ObsValue + Elem>(&self, sh: &Shared, row: &mut Outputs<Slices<'_>, T>) {
         row.reward.fill(0.0);
         row.terminated[0] = false;
         row.truncated[0] = false;
         self.write(sh, row);
     }
 
-    /// Applies `action` (already checked legal), runs the bots, moves to the next deal at
-    /// the episode's end.
+    /// Applies `action` (already checked legal), runs the bots; at the episode's end,
+    /// does what `sh.autoreset` says. An env that holds its final state
+    /// ([`Autoreset::NextStep`]) ignores `action` and starts its next game.
     fn step<T: ObsValue + Elem>(
         &mut self,
         sh: &Shared,
-        action: u8,
+        action: i64,
         row: &mut Outputs<Slices<'_>, T>,
     ) {
+        if self.over {
+            debug_assert_eq!(sh.autoreset, Autoreset::NextStep, "checked");
+            self.next_game(sh);
+            self.write_first(sh, row);
+            return;
+        }
         let mut acc = [0f32; 4];
-        let card = Card::new(action).expect("checked");
+        let card = Card::new(action as u8).expect("checked");
         let out = self.state.apply(card).expect("checked legal");
         add(&mut acc, rewards(sh.reward, &out, &self.state));
         self.run_bots(sh, &mut acc);
@@ -317,9 +384,15 @@ impl Slot {
         row.truncated[0] = crate::rl::reward::truncated(&self.state);
         if self.state.is_over() {
             self.episode += 1;
-            self.deal += 1;
-            self.deal_game(sh);
-            self.run_bots(sh, &mut [0f32; 4]);
+            match sh.autoreset {
+                Autoreset::SameStep => {
+                    if !row.final_obs.is_empty() {
+                        encode(&self.state.view(self.observer(sh)), row.final_obs);
+                    }
+                    self.next_game(sh);
+                }
+                Autoreset::NextStep | Autoreset::Disabled => self.over = true,
+            }
         }
         self.write(sh, row);
     }
@@ -333,9 +406,22 @@ fn add(acc: &mut [f32; 4], r: [f32; 4]) {
 }
 
 /// `Err` naming the first env of `slots` (numbered from `first`) whose action is not
-/// legal there, with the reason [`State::apply_action`] gives.
-fn check_range(slots: &[Slot], actions: &[i64], first: usize) -> Result<(), StepError> {
+/// legal there, with the reason [`State::apply_action`] gives, or that holds a finished
+/// episode under [`Autoreset::Disabled`]. A finished env's action is ignored under
+/// [`Autoreset::NextStep`] (its step deals the next game), so any value passes.
+fn check_range(
+    slots: &[Slot],
+    actions: &[i64],
+    first: usize,
+    autoreset: Autoreset,
+) -> Result<(), StepError> {
     for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
+        if slot.over {
+            if autoreset == Autoreset::Disabled {
+                return Err(StepError::Over { env: first + i });
+            }
+            continue;
+        }
         let legal = slot.state.legal_actions();
         if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
             // The quick test above only filters: the engine's own check, on a copy, says
@@ -367,7 +453,9 @@ impl<T: ObsValue + Elem> Chunk<'_, '_, T> {
             let mut row = outs.take_row(widths);
             match op {
                 Op::Reset(deal) => slot.reset_row(sh, deal, &mut row),
-                Op::Step => slot.step(sh, self.actions[k] as u8, &mut row),
+                Op::ResetSome(deal) if self.actions[k] != 0 => slot.reset_row(sh, deal, &mut row),
+                Op::ResetSome(_) => slot.write_first(sh, &mut row),
+                Op::Step => slot.step(sh, self.actions[k], &mut row),
             }
         }
     }
@@ -417,6 +505,7 @@ fn check_actions(
     slots: &mut [Slot],
     actions: &[i64],
     chunk_len: usize,
+    autoreset: Autoreset,
 ) -> Result<(), StepError> {
     if actions.len() != slots.len() {
         return Err(StepError::Length {
@@ -428,7 +517,7 @@ fn check_actions(
     let first: Mutex<Option<StepError>> = Mutex::new(None);
     let items = slots.chunks_mut(ch).zip(actions.chunks(ch)).enumerate();
     pool.run(items.collect(), |(k, (s, a))| {
-        if let Err(e) = check_range(s, a, k * ch) {
+        if let Err(e) = check_range(s, a, k * ch, autoreset) {
             let mut f = first.lock().unwrap_or_else(|p| p.into_inner());
             // Keep the lowest env index, whichever thread finds what first.
             if f.as_ref().is_none_or(|g| g.env() > e.env()) {
@@ -508,6 +597,9 @@ pub enum StepError {
     Length { expected: usize, got: usize },
     /// The first env whose action is not legal there, and why.
     Illegal { env: usize, action: IllegalAction },
+    /// The first env whose episode is over under [`Autoreset::Disabled`]: it must be
+    /// reset ([`VecCore::reset_some`]) before it steps again.
+    Over { env: usize },
 }
 
 impl std::fmt::Display for StepError {
@@ -519,6 +611,11 @@ impl std::fmt::Display for StepError {
             StepError::Illegal { env, action } => {
                 write!(f, "illegal action in env {env}: {action}")
             }
+            StepError::Over { env } => write!(
+                f,
+                "env {env}'s episode is over and autoreset_mode is DISABLED: reset it first \
+                 (reset(options={{\"reset_mask\": mask}}) with mask[{env}] set)"
+            ),
         }
     }
 }
@@ -530,7 +627,7 @@ impl StepError {
     fn env(&self) -> usize {
         match self {
             StepError::Length { .. } => 0,
-            StepError::Illegal { env, .. } => *env,
+            StepError::Illegal { env, .. } | StepError::Over { env } => *env,
         }
     }
 
@@ -541,6 +638,7 @@ impl StepError {
                 env: env + first,
                 action,
             },
+            StepError::Over { env } => StepError::Over { env: env + first },
             e => e,
         }
     }
@@ -620,6 +718,7 @@ impl VecCore {
                 state: State::new(shared.config),
                 learner: 0,
                 bots,
+                over: false,
             });
         }
         let pool = Pool::new(num_threads.max(1), crate::pool::DEFAULT_SPIN)
@@ -715,6 +814,28 @@ impl VecCore {
         self.fresh = true;
     }
 
+    /// Resets the envs whose `mask` entry is set, as [`reset`](Self::reset) resets every
+    /// env but without a seed (each moves on to its next deal; a new core's first reset
+    /// deals deal 0); the other envs keep their games (an env that holds a finished
+    /// episode keeps holding it). Every row is written: the reset envs' first rows, the
+    /// others' games as they are (rewards and flags 0 for all).
+    ///
+    /// Panics if `mask` is not one entry per env, or a buffer has the wrong size.
+    pub fn reset_some<T: ObsValue + Elem>(&mut self, mask: &[bool], outs: Outputs<Slices<'_>, T>) {
+        assert_eq!(mask.len(), self.slots.len(), "one mask entry per env");
+        let deal = self.next_reset(None);
+        let mask: Vec<i64> = mask.iter().map(|&m| i64::from(m)).collect();
+        pass(
+            &self.pool,
+            &self.shared,
+            &mut self.slots,
+            &mask,
+            outs,
+            self.chunk_len,
+            Op::ResetSome(deal),
+        );
+    }
+
     /// The deal a reset with `seed` starts (setting the seed).
     fn next_reset(&mut self, seed: Option<u64>) -> Deal {
         Deal::for_reset(seed, &mut self.shared.seed, &mut self.fresh)
@@ -723,14 +844,23 @@ impl VecCore {
     /// `Err` for a batch that is not one legal action per env (the first illegal one is
     /// named, with the reason [`State::apply_action`] gives). Checked in parallel.
     pub fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
-        check_actions(&self.pool, &mut self.slots, actions, self.chunk_len)
+        let autoreset = self.shared.autoreset;
+        check_actions(
+            &self.pool,
+            &mut self.slots,
+            actions,
+            self.chunk_len,
+            autoreset,
+        )
     }
 
     /// Applies one action per env (a card id: the learner's decision, or in self-play the
-    /// decision of the seat to move), then in parallel lets the bots move, resets finished
-    /// games (the row's flags and rewards describe the step that ended them; its
-    /// observation is the new game's) and writes every row. Every action is checked first,
-    /// in parallel: if any is illegal, nothing changes.
+    /// decision of the seat to move), then in parallel lets the bots move, handles finished
+    /// games as [`Shared::autoreset`] says (under [`Autoreset::SameStep`] they are reset:
+    /// the row's flags and rewards describe the step that ended them, its observation is
+    /// the new game's) and writes every row. Every action is checked first, in parallel:
+    /// if any is illegal (or steps a finished env under [`Autoreset::Disabled`]), nothing
+    /// changes.
     ///
     /// Panics if a buffer has the wrong size.
     pub fn step<T: ObsValue + Elem>(
@@ -785,9 +915,19 @@ mod tests {
     use crate::rules::config::Variant;
 
     fn run(threads: usize, learner: Learner, offset: u64) -> (Vec<f32>, Vec<u64>) {
+        run_mode(threads, learner, offset, Autoreset::SameStep)
+    }
+
+    fn run_mode(
+        threads: usize,
+        learner: Learner,
+        offset: u64,
+        autoreset: Autoreset,
+    ) -> (Vec<f32>, Vec<u64>) {
         let mut shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 5);
         shared.learner = learner;
         shared.env_offset = offset;
+        shared.autoreset = autoreset;
         let mut core = VecCore::new(shared, 40, &["random"; 4], threads).unwrap();
         let mut b = Outputs::<_, f32>::owned(&core.layout(Extras::default()));
         core.reset(None, b.as_slices());
@@ -816,6 +956,106 @@ mod tests {
             assert_eq!(a, run(3, learner, 0));
             assert!(a.1.iter().all(|&e| e > 0), "every env finished a game");
         }
+    }
+
+    #[test]
+    fn next_step_is_deterministic_at_any_thread_count() {
+        for learner in [Learner::SelfPlay, Learner::Seat(None)] {
+            let a = run_mode(1, learner, 0, Autoreset::NextStep);
+            assert_eq!(a, run_mode(3, learner, 0, Autoreset::NextStep));
+            assert!(a.1.iter().all(|&e| e > 0), "every env finished a game");
+        }
+    }
+
+    /// A one-env core of `autoreset` mode (`final_obs` written), reset.
+    fn one_env(
+        learner: Learner,
+        offset: u64,
+        autoreset: Autoreset,
+    ) -> (VecCore, Outputs<Owned, u8>) {
+        let mut shared = Shared::self_play(GameConfig::new(Variant::ThreePlayer, 0), 11);
+        shared.learner = learner;
+        shared.env_offset = offset;
+        shared.autoreset = autoreset;
+        let mut core = VecCore::new(shared, 1, &["random"; 3], 1).unwrap();
+        let extras = Extras {
+            final_obs: true,
+            ..Extras::default()
+        };
+        let mut out = Outputs::<_, u8>::owned(&core.layout(extras));
+        core.reset(None, out.as_slices());
+        (core, out)
+    }
+
+    #[test]
+    fn next_step_returns_the_final_observation_then_the_next_game() {
+        // The same env under SAME_STEP (with final_obs) and NEXT_STEP, same actions: the
+        // NEXT_STEP env's ending step shows SAME_STEP's final_obs, and its next step
+        // (action ignored) SAME_STEP's new game, with reward 0 and no flags.
+        for (learner, offset) in [(Learner::SelfPlay, 0), (Learner::Seat(None), 3)] {
+            let (mut same, mut a) = one_env(learner, offset, Autoreset::SameStep);
+            let (mut next, mut b) = one_env(learner, offset, Autoreset::NextStep);
+            assert_eq!(a.obs, b.obs);
+            let mut ended = 0;
+            for _ in 0..300 {
+                let acts = same.bot_actions();
+                same.step(&acts, a.as_slices()).unwrap();
+                next.step(&acts, b.as_slices()).unwrap();
+                assert_eq!(
+                    (&a.reward, &a.terminated, &a.truncated),
+                    (&b.reward, &b.terminated, &b.truncated)
+                );
+                if a.terminated[0] || a.truncated[0] {
+                    ended += 1;
+                    assert_eq!(b.obs, a.final_obs, "the ending step shows the final state");
+                    assert!(b.mask.iter().all(|&m| !m) && b.to_play == [-1]);
+                    assert!(next.slot(0).unwrap().is_over());
+                    assert_eq!(next.bot_actions(), [-1]);
+                    next.step(&[12345], b.as_slices()).unwrap();
+                    assert!(!next.slot(0).unwrap().is_over());
+                    assert_eq!(b.reward.iter().sum::<f32>(), 0.0);
+                    assert!(!b.terminated[0] && !b.truncated[0]);
+                    assert_eq!(next.episodes(), same.episodes());
+                }
+                assert_eq!((&a.obs, &a.mask, &a.to_play), (&b.obs, &b.mask, &b.to_play));
+            }
+            assert!(ended > 1, "{learner:?}");
+        }
+    }
+
+    #[test]
+    fn disabled_refuses_a_finished_env_until_a_masked_reset() {
+        let mut shared = Shared::self_play(GameConfig::new(Variant::ThreePlayer, 0), 4);
+        shared.autoreset = Autoreset::Disabled;
+        let mut core = VecCore::new(shared, 5, &["random"; 3], 2).unwrap();
+        let mut b = Outputs::<_, f32>::owned(&core.layout(Extras::default()));
+        core.reset(None, b.as_slices());
+        while !core.slots().iter().any(Slot::is_over) {
+            let acts = core.bot_actions();
+            core.step(&acts, b.as_slices()).unwrap();
+        }
+        let over: Vec<bool> = core.slots().iter().map(Slot::is_over).collect();
+        let first = over.iter().position(|&o| o).unwrap();
+        let (obs, deals) = (
+            b.obs.clone(),
+            core.slots().iter().map(Slot::deal).collect::<Vec<_>>(),
+        );
+        let acts = core.bot_actions();
+        let e = core.step(&acts, b.as_slices()).unwrap_err();
+        assert_eq!(e, StepError::Over { env: first });
+        assert!(e.to_string().contains("reset_mask"), "{e}");
+        assert_eq!(b.obs, obs, "a refused step changes nothing");
+        core.reset_some(&over, b.as_slices());
+        let width = b.obs.len() / 5;
+        for (i, s) in core.slots().iter().enumerate() {
+            assert!(!s.is_over());
+            assert_eq!(s.deal(), deals[i] + u64::from(over[i]), "env {i}");
+            let row = |o: &[f32]| o[i * width..(i + 1) * width].to_vec();
+            assert_eq!(row(&b.obs) == row(&obs), !over[i], "env {i}");
+        }
+        assert!(b.terminated.iter().chain(&b.truncated).all(|&f| !f));
+        let acts = core.bot_actions();
+        core.step(&acts, b.as_slices()).unwrap();
     }
 
     #[test]
@@ -903,6 +1143,7 @@ mod tests {
         let extras = Extras {
             state_tensor: true,
             env_ids: false,
+            final_obs: false,
         };
         let mut b = Outputs::<_, u8>::owned(&core.layout(extras));
         core.reset(None, b.as_slices());

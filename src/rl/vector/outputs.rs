@@ -120,6 +120,10 @@ pub struct Extras {
     pub state_tensor: bool,
     /// Write each row's env index (`env_id`: the asynchronous pipeline's batches).
     pub env_ids: bool,
+    /// Write the last observation of every episode a step ends (`final_obs`), before the
+    /// env's next game is dealt: only [`super::Autoreset::SameStep`] needs it (the other
+    /// modes return it as the step's observation).
+    pub final_obs: bool,
 }
 
 macro_rules! dtype {
@@ -280,6 +284,11 @@ outputs! {
     /// Each row's env index (the asynchronous pipeline's batches hold some envs, in any
     /// order); only with `Extras::env_ids`.
     env_id: i64, Value, info Some("env_id"), optional, |sh, ex| usize::from(ex.env_ids);
+    /// The last observation of the episode the step ended, in the observation dtype, for
+    /// rows whose `terminated` or `truncated` is set (other rows are left as they were:
+    /// read them through the flags); only with `Extras::final_obs`.
+    final_obs: T, Row, info Some("final_obs"), optional,
+        |sh, ex| if ex.final_obs { observation_size(sh.config.variant) } else { 0 };
 }
 
 impl<F: Family, T: ObsValue + Elem> Outputs<F, T> {
@@ -366,6 +375,7 @@ impl<'a> Visit<Slices<'a>> for Present {
         match out {
             Output::state => self.0.state_tensor = !x.is_empty(),
             Output::env_id => self.0.env_ids = !x.is_empty(),
+            Output::final_obs => self.0.final_obs = !x.is_empty(),
             _ => {}
         }
     }
@@ -422,6 +432,7 @@ mod tests {
         let extras = Extras {
             state_tensor: true,
             env_ids: false,
+            final_obs: true,
         };
         let layout = Layout::new(&sh, 5, extras);
         let mut owned = Outputs::<Owned, u8>::owned(&layout);
@@ -429,6 +440,7 @@ mod tests {
         assert_eq!(owned.reward.len(), 5 * 4);
         assert_eq!(owned.state.len(), 5 * state_size(Variant::FourPlayer));
         assert!(owned.env_id.is_empty());
+        assert_eq!(owned.final_obs.len(), owned.obs.len());
         let s = owned.as_slices();
         assert_eq!(s.layout(&sh, 5), layout);
         let (a, b) = s.split_at(2, &layout.widths);
