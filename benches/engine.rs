@@ -125,39 +125,10 @@ fn arena(c: &mut Criterion) {
     g.finish();
 }
 
-/// The work a VectorEnv step does per env, by hand and without the batch machinery: the
-/// yardstick of the VectorEnv's own cost. For each game: a random legal action (`pick`),
-/// `apply`, a new game (seed `*next_seed`, then incremented) when it ends, the mover's
-/// observation into its row of `obs` and its mask into its row of `mask`. Returns the
-/// decisions made (one per game). (`src/python/bench.rs` has the same loop for
-/// `benches/python_speed.py`.)
-fn yardstick_pass<T: ObsValue>(
-    games: &mut [State],
-    obs: &mut [T],
-    mask: &mut [bool],
-    mut pick: impl FnMut() -> u32,
-    next_seed: &mut u64,
-) -> u64 {
-    let Some(first) = games.first() else { return 0 };
-    let v = first.variant();
-    let (d, a) = (observation_size(v), first.config().num_actions());
-    let rows = obs.chunks_exact_mut(d).zip(mask.chunks_exact_mut(a));
-    for (s, (o, m)) in games.iter_mut().zip(rows) {
-        s.apply(s.legal_actions().pick(pick()).expect("a legal action"))
-            .expect("legal");
-        if s.is_over() {
-            *s = State::new(GameConfig {
-                seed: *next_seed,
-                ..*s.config()
-            });
-            *next_seed += 1;
-        }
-        let view = s.view(s.current_player().expect("a new game has a mover"));
-        encode(&view, o);
-        write_mask_bool(view.legal_actions(), m);
-    }
-    games.len() as u64
-}
+// The yardstick of the VectorEnv's own cost, shared with `_core.bench_step_parts`.
+#[path = "../src/python/bench/yardstick.rs"]
+mod yardstick;
+use yardstick::yardstick_pass;
 
 /// Thread counts to measure: `YS_BENCH_THREADS` (comma-separated, e.g. `1,2,4,8,16` on a
 /// 16-core machine), default `1,2`.

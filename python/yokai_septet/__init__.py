@@ -19,6 +19,8 @@ Also here:
 - :class:`VectorEnv`: many games stepped in Rust across threads, into numpy buffers.
 - :func:`arena`: duplicate-deal bot arenas in Rust on every core, summarized (win rates,
   Wilson intervals, Elo, points per game).
+- :class:`ArenaSpec`: an arena's settings (variant, games, seed …) in one typed value,
+  accepted as ``spec=`` by every arena function.
 - :func:`analyze`: the double-dummy analysis of a game record (every card play's best
   cards and cost); ``Game.solve()`` / ``Game.solve_moves()`` score the current position
   with every hand visible.
@@ -37,13 +39,16 @@ from ._core import (  # noqa: F401
     SCORINGS,
     VARIANTS,
     Game,
+    GameInUseError,
     IllegalActionError,
+    InUseError,
     __version__,
     analyze,
 )
 from ._core import arena as _rust_arena
 
-from ._pettingzoo import env, raw_env  # noqa: E402
+from ._arena_spec import DEFAULT as _SPEC, ArenaSpec, resolve as _resolve_spec  # noqa: E402
+from ._pettingzoo import AECEnvProtocol, env, raw_env  # noqa: E402
 from ._vector import VectorEnv  # noqa: E402
 from ._gym import YokaiSeptetEnv  # noqa: E402
 from ._evaluate import Entry, evaluate  # noqa: E402
@@ -52,35 +57,37 @@ from ._progress import Progress, progress_bar  # noqa: E402
 
 def arena(
     bots: Union[str, Sequence[Entry], None] = None,
-    variant: str = "4p",
-    games: int = 1000,
-    seed: int = 0,
+    variant: str = _SPEC.variant,
+    games: int = _SPEC.games,
+    seed: int = _SPEC.seed,
     *,
-    scoring: Optional[str] = "advanced",
-    max_rounds: Optional[int] = 100,
-    duplicate: bool = True,
-    threads: Optional[int] = None,
-    batch_size: int = 256,
+    scoring: Optional[str] = _SPEC.scoring,
+    max_rounds: Optional[int] = _SPEC.max_rounds,
+    duplicate: bool = _SPEC.duplicate,
+    threads: Optional[int] = _SPEC.threads,
+    batch_size: int = _SPEC.batch_size,
     progress: Progress = None,
+    spec: Optional[ArenaSpec] = None,
 ) -> Dict[str, Any]:
     """Plays a duplicate-deal arena and returns its summary (see ``_core.arena``: built-in
     bots in Rust on every core). A line-up holding your own agents (a batched policy, or
     an object with ``act(game)``) is played by :func:`evaluate` with the same deals and
-    statistics. ``progress``: a bar on stderr where it is a terminal (``None``, the
-    default), always (``True``), never (``False``), or your callable
-    ``progress(done, total)``; ``tqdm``'s bar where it is installed."""
-    spec: Dict[str, Any] = dict(
-        variant=variant, games=games, seed=seed, scoring=scoring, max_rounds=max_rounds,
-        duplicate=duplicate, threads=threads,
+    statistics. The settings are the fields of :class:`ArenaSpec`, given as keywords or as
+    ``spec=ArenaSpec(...)`` (not both). ``progress``: a bar on stderr where it is a
+    terminal (``None``, the default), always (``True``), never (``False``), or your
+    callable ``progress(done, total)``; ``tqdm``'s bar where it is installed."""
+    settings = _resolve_spec(
+        spec, variant=variant, games=games, seed=seed, scoring=scoring,
+        max_rounds=max_rounds, duplicate=duplicate, threads=threads, batch_size=batch_size,
     )
     if bots is None or isinstance(bots, str) or all(isinstance(b, str) for b in bots):
         names = bots if bots is None or isinstance(bots, str) else [str(b) for b in bots]
         callback, close = progress_bar(progress, "arena")
         try:
-            return _rust_arena(names, progress=callback, **spec)
+            return _rust_arena(names, progress=callback, spec=settings)
         finally:
             close()
-    return evaluate(bots, batch_size=batch_size, progress=progress, **spec)
+    return evaluate(bots, progress=progress, spec=settings)
 
 
 arena.__doc__ = (arena.__doc__ or "") + "\n\n" + (_rust_arena.__doc__ or "")
@@ -105,10 +112,14 @@ __all__ = [
     "YokaiSeptetEnv",
     "env",
     "raw_env",
+    "AECEnvProtocol",
     "Game",
     "IllegalActionError",
+    "InUseError",
+    "GameInUseError",
     "analyze",
     "arena",
+    "ArenaSpec",
     "evaluate",
     "VARIANTS",
     "SCORINGS",

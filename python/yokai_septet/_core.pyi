@@ -8,8 +8,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 
+from ._arena_spec import ArenaSpec
+
 __all__ = [
-    "IllegalActionError", "Game", "Bot", "VectorEnv", "analyze", "arena", "_arena_counts",
+    "IllegalActionError", "InUseError", "GameInUseError", "Game", "Bot", "VectorEnv",
+    "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
     "_imitation_data", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
     "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
@@ -24,6 +27,14 @@ _Int = Union[int, np.integer[Any]]
 
 class IllegalActionError(ValueError):
     """An action that is not legal now; the game is unchanged."""
+
+class InUseError(RuntimeError):
+    """An object used by two threads (or by a call from inside another call on it) at
+    once; it is unchanged."""
+
+class GameInUseError(InUseError):
+    """A Game used by two threads (or by a call from inside another call on it) at once;
+    the game is unchanged. Give each thread its own Game (``game.clone()``)."""
 
 # PyO3 classes: built by __new__, and not subclassable unless marked `subclass`.
 @final
@@ -241,8 +252,9 @@ def arena(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _arena_counts(
@@ -255,8 +267,9 @@ def _arena_counts(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> dict[str, Any]: ...
 def _arena_summary(
     counts: Sequence[dict[str, Any]],
@@ -267,8 +280,9 @@ def _arena_summary(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> dict[str, Any]: ...
 def _arena_total_games(
     bots: Optional[_Bots] = None,
@@ -278,8 +292,9 @@ def _arena_total_games(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> int: ...
 def _arena_setup(
     index: int,
@@ -290,8 +305,9 @@ def _arena_setup(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> tuple[int, list[int], list[int]]: ...
 def _arena_game_counts(
     index: int,
@@ -306,8 +322,9 @@ def _arena_game_counts(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
 ) -> dict[str, Any]: ...
 def _imitation_data(
     teacher: str,
@@ -319,8 +336,9 @@ def _imitation_data(
     *,
     scoring: Optional[str] = ...,
     max_rounds: Optional[_Int] = ...,
-    duplicate: bool = True,
+    duplicate: bool = ...,
     threads: Optional[_Int] = ...,
+    spec: Optional[ArenaSpec] = None,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _model_read(

@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
+from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._core import Bot, Game, IllegalActionError
 from ._progress import Progress, progress_bar
 
@@ -108,16 +109,17 @@ class _Table:
 
 def evaluate(
     lineup: Union[str, Sequence[Entry]] = ("heuristic", "random"),
-    variant: str = "4p",
-    games: int = 1000,
-    seed: int = 0,
+    variant: str = DEFAULT.variant,
+    games: int = DEFAULT.games,
+    seed: int = DEFAULT.seed,
     *,
-    scoring: Optional[str] = "advanced",
-    max_rounds: Optional[int] = 100,
-    duplicate: bool = True,
-    threads: Optional[int] = None,
-    batch_size: int = 256,
+    scoring: Optional[str] = DEFAULT.scoring,
+    max_rounds: Optional[int] = DEFAULT.max_rounds,
+    duplicate: bool = DEFAULT.duplicate,
+    threads: Optional[int] = DEFAULT.threads,
+    batch_size: int = DEFAULT.batch_size,
     progress: Progress = None,
+    spec: Optional[ArenaSpec] = None,
 ) -> dict[str, Any]:
     """Plays a duplicate-deal arena whose line-up may mix built-in bot names with your own
     agents, and returns the arena's summary (a dict: per entry ``win_rate``, its Wilson 95%
@@ -146,42 +148,38 @@ def evaluate(
     ``progress`` shows the games played on stderr: where stderr is a terminal (``None``,
     the default), always (``True``), never (``False``); or it is your callable
     ``progress(done, total)``. The bar is ``tqdm``'s where it is installed.
+
+    The settings are the fields of :class:`yokai_septet.ArenaSpec`, given as keywords or
+    as ``spec=ArenaSpec(...)`` (not both).
     """
+    settings = resolve(
+        spec, variant=variant, games=games, seed=seed, scoring=scoring,
+        max_rounds=max_rounds, duplicate=duplicate, threads=threads, batch_size=batch_size,
+    )
     if isinstance(lineup, str):
         lineup = [b.strip() for b in lineup.split(",")]
     lineup = list(lineup)
     for i, e in enumerate(lineup):
         _check_entry(i, e)
-    arena_args = dict(
-        variant=variant,
-        scoring=scoring,
-        max_rounds=max_rounds,
-        games=games,
-        seed=seed,
-        duplicate=duplicate,
-    )
     callback, close = progress_bar(progress, "evaluate")
     try:
-        return _evaluate(lineup, arena_args, threads, batch_size, callback)
+        return _evaluate(lineup, settings, callback)
     finally:
         close()
 
 
 def _evaluate(
     lineup: List[Entry],
-    arena_args: Dict[str, Any],
-    threads: Optional[int],
-    batch_size: int,
+    settings: ArenaSpec,
     progress: Optional[Callable[[int, int], None]],
 ) -> dict[str, Any]:
     if all(isinstance(e, str) for e in lineup):
-        return _core.arena([e for e in lineup if isinstance(e, str)], threads=threads, progress=progress, **arena_args)
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)):
-        raise TypeError(f"batch_size must be an int, not {batch_size!r}")
-    if batch_size < 1:
-        raise ValueError(f"batch_size {batch_size} is out of range: it must be at least 1")
+        names = [e for e in lineup if isinstance(e, str)]
+        return _core.arena(names, progress=progress, spec=settings)
+    batch_size = settings.batch_size
     # The Rust side validates the line-up's shape and the names; Python entries stand in
     # as a built-in name there and are relabelled in the summary.
+    arena_args = settings.kwargs()
     arena_args["bots"] = [e if isinstance(e, str) else "random" for e in lineup]
     total = _core._arena_total_games(**arena_args)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Optional
+from typing import Any, Iterable, Optional, Protocol, cast, runtime_checkable
 
 import numpy as np
 from gymnasium import spaces
@@ -21,15 +21,46 @@ from ._env_common import (
     render,
 )
 
-#: Upper bound of every observation value (they are 0/1 flags and small counts).
+
+@runtime_checkable
+class AECEnvProtocol(Protocol):
+    """The type of what :func:`env` returns: the PettingZoo AEC interface of :class:`raw_env`
+    behind PettingZoo's ``OrderEnforcingWrapper`` (PettingZoo ships no type information,
+    so its own ``AECEnv`` reads as ``Any`` to a type checker). ``unwrapped`` is the
+    :class:`raw_env`, with its ``game``."""
+
+    metadata: dict[str, Any]
+    possible_agents: list[str]
+    agents: list[str]
+    agent_selection: str
+    rewards: dict[str, float]
+    terminations: dict[str, bool]
+    truncations: dict[str, bool]
+    infos: dict[str, dict[str, Any]]
+    render_mode: Optional[str]
+
+    @property
+    def unwrapped(self) -> "raw_env": ...
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None: ...
+    def step(self, action: Any) -> None: ...
+    def observe(self, agent: str) -> Optional[dict[str, Any]]: ...
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Optional[dict[str, Any]], float, bool, bool, dict[str, Any]]: ...
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]: ...
+    def observation_space(self, agent: str) -> spaces.Space[Any]: ...
+    def action_space(self, agent: str) -> spaces.Space[Any]: ...
+    def state(self) -> np.ndarray: ...
+    def render(self) -> Any: ...
+    def close(self) -> None: ...
 
 
-def env(**kwargs: Any) -> AECEnv:
+def env(**kwargs: Any) -> AECEnvProtocol:
     """The Yokai Septet AEC environment, wrapped in PettingZoo's ``OrderEnforcingWrapper``.
 
     Keyword arguments are those of :class:`raw_env`.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return cast(AECEnvProtocol, wrappers.OrderEnforcingWrapper(raw_env(**kwargs)))
 
 
 class raw_env(AECEnv):
@@ -229,5 +260,5 @@ env.__signature__ = inspect.signature(raw_env).replace(  # type: ignore[attr-def
         p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
         for p in inspect.signature(raw_env).parameters.values()
     ],
-    return_annotation="AECEnv",
+    return_annotation="AECEnvProtocol",
 )

@@ -58,6 +58,7 @@ except ModuleNotFoundError as e:
     raise missing_extra(e, "ray", "yokai_septet.distributed") from e
 
 from . import _core
+from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._vector import VectorEnv
 
 __all__ = ["arena", "collect", "split"]
@@ -131,14 +132,15 @@ def _arena_slice(start: int, end: int, kwargs: dict[str, Any]) -> dict[str, Any]
 
 def arena(
     bots: Union[str, Sequence[str]] = ("heuristic", "random"),
-    variant: str = "4p",
-    games: int = 1000,
-    seed: int = 0,
+    variant: str = DEFAULT.variant,
+    games: int = DEFAULT.games,
+    seed: int = DEFAULT.seed,
     *,
-    scoring: Optional[str] = "advanced",
-    max_rounds: Optional[int] = 100,
-    duplicate: bool = True,
-    threads: Optional[int] = 0,
+    scoring: Optional[str] = DEFAULT.scoring,
+    max_rounds: Optional[int] = DEFAULT.max_rounds,
+    duplicate: bool = DEFAULT.duplicate,
+    threads: Optional[int] = DEFAULT.threads,
+    spec: Optional[ArenaSpec] = None,
     num_tasks: Optional[int] = None,
     cpus_per_task: float = 1,
     max_retries: int = 3,
@@ -148,7 +150,8 @@ def arena(
     """:func:`yokai_septet.arena` split across Ray tasks; returns the same summary dict.
 
     The arena arguments mean what they mean locally (``threads``: rayon threads inside
-    each task; ``0``/``None`` = ``cpus_per_task``). Distribution:
+    each task; ``0``/``None`` = ``cpus_per_task``), given as keywords or as
+    ``spec=ArenaSpec(...)`` (not both; its ``batch_size`` is not used). Distribution:
 
     - ``num_tasks``: how many slices of the games to run as tasks (default: two per
       ``cpus_per_task`` CPUs of the cluster). The result does not depend on it.
@@ -160,19 +163,16 @@ def arena(
     ``_before_task(task_index)`` runs in the worker before each attempt (fault-injection
     hook for tests).
     """
-    _ensure_ray()
-    kwargs: dict[str, Any] = dict(
-        bots=bots if isinstance(bots, str) else list(bots),
-        variant=variant,
-        games=games,
-        seed=seed,
-        scoring=scoring,
-        max_rounds=max_rounds,
-        duplicate=duplicate,
+    settings = resolve(
+        spec, variant=variant, games=games, seed=seed, scoring=scoring,
+        max_rounds=max_rounds, duplicate=duplicate, threads=threads,
     )
+    _ensure_ray()
+    kwargs = settings.kwargs()
+    kwargs["bots"] = bots if isinstance(bots, str) else list(bots)
     # Validates everything (names, line-up, ranges) here, before any task starts.
     total = _core._arena_total_games(**kwargs)
-    kwargs["threads"] = int(threads or 0) or max(1, int(cpus_per_task))
+    kwargs["threads"] = settings.threads or max(1, int(cpus_per_task))
     if num_tasks is None:
         num_tasks = _default_tasks(cpus_per_task)
     slices = split(total, _positive(num_tasks, "num_tasks"))

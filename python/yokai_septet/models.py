@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
+from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._extras import missing_extra
 
 #: The ``format`` metadata of the weights files this version reads and writes.
@@ -188,19 +189,24 @@ def load(source: Union[str, os.PathLike[str]]) -> Model:
     )
 
 
+#: :func:`imitation_data`'s defaults: the arena's, with 100 games.
+_IMITATION = DEFAULT.replace(games=100)
+
+
 def imitation_data(
     bots: Union[str, Sequence[str]],
     teacher: str,
     labelled: Sequence[int] = (0,),
-    variant: str = "4p",
-    games: int = 100,
-    seed: int = 0,
+    variant: str = _IMITATION.variant,
+    games: int = _IMITATION.games,
+    seed: int = _IMITATION.seed,
     *,
-    scoring: Optional[str] = "advanced",
-    max_rounds: Optional[int] = 100,
-    duplicate: bool = True,
-    threads: Optional[int] = None,
+    scoring: Optional[str] = _IMITATION.scoring,
+    max_rounds: Optional[int] = _IMITATION.max_rounds,
+    duplicate: bool = _IMITATION.duplicate,
+    threads: Optional[int] = _IMITATION.threads,
     progress: Any = None,
+    spec: Optional[ArenaSpec] = None,
 ) -> Dict[str, np.ndarray]:
     """Plays the arena ``bots`` (as :func:`yokai_septet.arena`: one name per side or per
     seat, the same deals and seeds) in Rust on ``threads`` threads (0 or None: every
@@ -217,23 +223,19 @@ def imitation_data(
     ``games`` (arena game index) and ``seats``. The
     result depends on the arguments, never on ``threads``. ``progress`` shows the games
     played on stderr, as for :func:`yokai_septet.evaluate` (by default where stderr is a
-    terminal)."""
+    terminal). The arena's settings are the fields of :class:`yokai_septet.ArenaSpec`
+    (here ``games`` defaults to 100), given as keywords or as ``spec=ArenaSpec(...)``
+    (not both; its ``batch_size`` is not used)."""
     from ._progress import progress_bar
 
+    settings = resolve(
+        spec, _IMITATION, variant=variant, games=games, seed=seed, scoring=scoring,
+        max_rounds=max_rounds, duplicate=duplicate, threads=threads,
+    )
     callback, close = progress_bar(progress, "imitation_data")
     try:
         return _core._imitation_data(
-            teacher,
-            list(labelled),
-            bots=bots,
-            variant=variant,
-            games=games,
-            seed=seed,
-            scoring=scoring,
-            max_rounds=max_rounds,
-            duplicate=duplicate,
-            threads=threads,
-            progress=callback,
+            teacher, list(labelled), bots=bots, progress=callback, spec=settings
         )
     finally:
         close()

@@ -2,14 +2,14 @@
 //! counts of a slice of the games (`_arena_counts`) and the summary of merged counts
 //! (`_arena_summary`). All three take the same arena arguments.
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::IntoPyObjectExt;
 
 use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
-use super::{extract_integer, parse_config, Arg};
+use super::{borrow, extract_integer, parse_config, type_name, Arg};
 use crate::arena::imitation::{self, Dataset, ImitationConfig};
 use crate::arena::{
     game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
@@ -32,22 +32,72 @@ fn extract_count(obj: &Bound<'_, PyAny>, what: &str, min: u64, max: u64) -> PyRe
     }
 }
 
-/// Builds and validates an [`ArenaConfig`] from the Python arguments of `arena`.
-#[allow(clippy::too_many_arguments)]
+/// The arena settings of a call, in the order of [`SETTINGS`]: the keywords given (`None`:
+/// not given), or, with `spec` (a `yokai_septet.ArenaSpec`, or any object with its fields),
+/// the spec's fields. A spec and a keyword at once is a `TypeError`.
+pub(super) const SETTINGS: [&str; 7] = [
+    "variant",
+    "games",
+    "seed",
+    "scoring",
+    "max_rounds",
+    "duplicate",
+    "threads",
+];
+
+fn settings<'py>(
+    spec: Option<Bound<'py, PyAny>>,
+    keywords: [Option<Bound<'py, PyAny>>; 7],
+) -> PyResult<[Option<Bound<'py, PyAny>>; 7]> {
+    let Some(spec) = spec.filter(|s| !s.is_none()) else {
+        return Ok(keywords);
+    };
+    let given: Vec<&str> = SETTINGS
+        .iter()
+        .zip(&keywords)
+        .filter(|(_, k)| k.is_some())
+        .map(|(name, _)| *name)
+        .collect();
+    if !given.is_empty() {
+        return Err(PyTypeError::new_err(format!(
+            "give the arena's settings either as spec= or as keywords, not both ({} given \
+             with spec=)",
+            given.join(", ")
+        )));
+    }
+    let mut out = keywords;
+    for (slot, name) in out.iter_mut().zip(SETTINGS) {
+        *slot = Some(spec.getattr(name).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "spec must be a yokai_septet.ArenaSpec: {} has no field {name:?}",
+                type_name(&spec)
+            ))
+        })?);
+    }
+    Ok(out)
+}
+
+/// Builds and validates an [`ArenaConfig`] from the Python arguments of `arena`: the
+/// line-up, and the settings of [`settings`] (each `None` where not given: its default).
 pub(super) fn parse_arena(
     py: Python<'_>,
     bots: &Bound<'_, PyAny>,
-    variant: Arg<'_>,
-    games: &Bound<'_, PyAny>,
-    seed: Arg<'_>,
-    scoring: Arg<'_>,
-    max_rounds: Arg<'_>,
-    duplicate: bool,
-    threads: Arg<'_>,
+    settings: [Option<Bound<'_, PyAny>>; 7],
 ) -> PyResult<ArenaConfig> {
     use pyo3::intern;
+    let [variant, games, seed, scoring, max_rounds, duplicate, threads] = settings.map(Arg);
     let hundred = 100i64.into_bound_py_any(py)?;
     let zero = 0i64.into_bound_py_any(py)?;
+    let games = games.or(&1000i64.into_bound_py_any(py)?);
+    let duplicate = match duplicate.0 {
+        Some(d) => d.extract::<bool>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "duplicate must be a bool, not {}",
+                d.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?,
+        None => true,
+    };
     let game = parse_config(
         &variant.or(intern!(py, "4p")),
         &scoring.or(intern!(py, "advanced")),
@@ -76,7 +126,7 @@ pub(super) fn parse_arena(
     let mut config = ArenaConfig::new(
         game.variant,
         &refs,
-        extract_count(games, "games", 1, 1 << 48)?,
+        extract_count(&games, "games", 1, 1 << 48)?,
         game.seed,
     );
     config.scoring = game.scoring;
@@ -109,8 +159,8 @@ macro_rules! arena_fn {
         #[pyfunction(name = $pyname)]
         #[pyo3(signature = (
             $($extra,)* bots = None, variant = Arg(None), games = None, seed = Arg(None), *,
-            scoring = Arg(None), max_rounds = Arg(None), duplicate = true, threads = Arg(None)
-            $(, $kw = None)*
+            scoring = Arg(None), max_rounds = Arg(None), duplicate = Arg(None),
+            threads = Arg(None), spec = None $(, $kw = None)*
         ))]
         #[allow(clippy::too_many_arguments)]
         pub(crate) fn $name<'py>(
@@ -122,21 +172,19 @@ macro_rules! arena_fn {
             seed: Arg<'py>,
             scoring: Arg<'py>,
             max_rounds: Arg<'py>,
-            duplicate: bool,
+            duplicate: Arg<'py>,
             threads: Arg<'py>,
+            spec: Option<Bound<'py, PyAny>>,
             $($kw: Option<Bound<'py, PyAny>>,)*
         ) -> PyResult<Bound<'py, PyAny>> {
             let bots = match bots {
                 Some(b) => b,
                 None => ("heuristic", "random").into_bound_py_any($py)?,
             };
-            let games = match games {
-                Some(g) => g,
-                None => 1000i64.into_bound_py_any($py)?,
-            };
-            let $config = parse_arena(
-                $py, &bots, variant, &games, seed, scoring, max_rounds, duplicate, threads,
-            )?;
+            let keywords = [
+                variant.0, games, seed.0, scoring.0, max_rounds.0, duplicate.0, threads.0,
+            ];
+            let $config = parse_arena($py, &bots, settings(spec, keywords)?)?;
             $body
         }
     };
@@ -231,6 +279,8 @@ arena_fn!(
     /// name per side (team) or per seat, or a comma-separated string; ``games`` is rounded
     /// up to whole duplicate groups; ``threads=0`` uses every core. The summary depends
     /// only on the arguments other than ``threads``.
+    /// ``spec``: a ``yokai_septet.ArenaSpec`` holding these settings instead of the
+    /// keywords (not both).
     ///
     /// ``progress``: a callable ``progress(done, total)``, called about ten times a second
     /// with the number of games finished (``yokai_septet.arena`` turns ``True`` into a bar).
@@ -307,8 +357,9 @@ arena_fn!(
     /// nanoseconds its policy took (total and slowest decision). ``ValueError`` if the game
     /// is not over or not dealt as :func:`_arena_setup` says.
     arena_game_counts, "_arena_game_counts",
-    (index: u64, game: PyRef<'py, PyGame>, decisions: Vec<u64>, act_nanos: Vec<u64>, act_max_nanos: Vec<u64>),
+    (index: u64, game: Bound<'py, PyGame>, decisions: Vec<u64>, act_nanos: Vec<u64>, act_max_nanos: Vec<u64>),
     |py, config| {
+        let game = borrow(&game)?;
         let played = PlayedGame {
             index,
             state: game.state(),

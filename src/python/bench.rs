@@ -7,6 +7,9 @@ use crate::rl::observation::{encode, observation_size, write_mask_bool, ObsValue
 use crate::rules::config::{GameConfig, Variant};
 use crate::rules::state::State;
 
+mod yardstick;
+use yardstick::yardstick_pass;
+
 /// A variant name for the benchmark functions (ValueError listing the valid names).
 fn bench_variant(name: &str) -> PyResult<Variant> {
     name.parse().map_err(|e: crate::error::ConfigError| {
@@ -101,39 +104,6 @@ fn bench_arena(
         report.summary.decisions,
         report.timing.seconds,
     ))
-}
-
-/// The work a VectorEnv step does per env, by hand and without the batch machinery: the
-/// yardstick of the VectorEnv's own cost (`benches/python_speed.py`; `benches/engine.rs`
-/// has the same loop). For each game: a random legal action (`pick`), `apply`, a new game
-/// (seed `*next_seed`, then incremented) when it ends, the mover's observation into its row
-/// of `obs` and its mask into its row of `mask`. Returns the decisions made (one per game).
-fn yardstick_pass<T: ObsValue>(
-    games: &mut [State],
-    obs: &mut [T],
-    mask: &mut [bool],
-    mut pick: impl FnMut() -> u32,
-    next_seed: &mut u64,
-) -> u64 {
-    let Some(first) = games.first() else { return 0 };
-    let v = first.variant();
-    let (d, a) = (observation_size(v), first.config().num_actions());
-    let rows = obs.chunks_exact_mut(d).zip(mask.chunks_exact_mut(a));
-    for (s, (o, m)) in games.iter_mut().zip(rows) {
-        s.apply(s.legal_actions().pick(pick()).expect("a legal action"))
-            .expect("legal");
-        if s.is_over() {
-            *s = State::new(GameConfig {
-                seed: *next_seed,
-                ..*s.config()
-            });
-            *next_seed += 1;
-        }
-        let view = s.view(s.current_player().expect("a new game has a mover"));
-        encode(&view, o);
-        write_mask_bool(view.legal_actions(), m);
-    }
-    games.len() as u64
 }
 
 /// Adds the benchmark functions to `_core`.

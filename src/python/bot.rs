@@ -26,7 +26,9 @@ use crate::infoset::view::SeatView;
 /// across games and seats; its random stream is seeded by ``seed``. A bot pickles (and
 /// ``copy.deepcopy`` copies it) by its name, seed and the position of its random stream:
 /// the copy makes the same decisions as the original from there on.
-#[pyclass(module = "yokai_septet._core", name = "Bot")]
+// Frozen: every method takes the bot shared and its state sits behind a mutex, so a Bot
+// used by several threads at once waits its turn and never finds itself "already borrowed".
+#[pyclass(module = "yokai_septet._core", name = "Bot", frozen)]
 pub struct PyBot {
     name: String,
     inner: Mutex<Seeded>,
@@ -126,7 +128,7 @@ impl PyBot {
     /// the copy decides as the original would have.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
-        let me = slf.borrow();
+        let me = slf.get();
         let (seed, words) = {
             let inner = me.lock()?;
             (inner.seed, inner.bot.snapshot())

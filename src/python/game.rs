@@ -9,7 +9,8 @@ use pyo3::{intern, IntoPyObjectExt};
 use super::bot::PyBot;
 use super::json::{json_to_py, py_to_json, record_err};
 use super::{
-    extract_integer, extract_seat, extract_seed, guard, parse_config, Arg, IllegalActionError,
+    borrow, borrow_mut, extract_integer, extract_seat, extract_seed, guard, parse_config, Arg,
+    GameInUseError, IllegalActionError, InUse,
 };
 use crate::cards::{Card, CardSet};
 use crate::error::IllegalAction;
@@ -117,6 +118,17 @@ impl PyGame {
         PyList::new(py, set.iter().map(Card::id))
     }
 
+    /// The ascending ids of the cards `cards` gives for `seat` (validated) in this game.
+    fn seat_cards<'py>(
+        slf: &Bound<'py, Self>,
+        seat: &Bound<'py, PyAny>,
+        cards: impl FnOnce(&State, usize) -> CardSet,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let this = borrow(slf)?;
+        let p = extract_seat(seat, this.state().num_players())?;
+        Self::ids(slf.py(), cards(this.state(), p))
+    }
+
     /// A `ValueError` for a determinization, which has no history to record.
     fn check_has_record(&self) -> PyResult<()> {
         if self.m.has_record() {
@@ -141,10 +153,20 @@ impl PyGame {
             None => picture::table_svg(self.state()),
         }
     }
+}
 
-    fn raster(&self, seat: Option<usize>, scale: f64) -> PyResult<Raster> {
-        picture::rasterize(&self.svg(seat), scale as f32)
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+/// `svg` rasterised (run with the GIL released and the game not borrowed).
+fn raster(svg: &str, scale: f64) -> PyResult<Raster> {
+    picture::rasterize(svg, scale as f32).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+impl InUse for PyGame {
+    fn in_use_error() -> PyErr {
+        GameInUseError::new_err(
+            "this Game is in use by another thread or call (a Game is not shared: a thread \
+             may use it only while no other thread or call does): give each thread its own \
+             Game, for example game.clone(), or guard it with a lock",
+        )
     }
 }
 
@@ -217,85 +239,98 @@ impl PyGame {
 
     /// Number of players: 4, or 3 in ``"3p"``.
     #[getter]
-    fn num_players(&self) -> usize {
-        self.state().num_players()
+    fn num_players(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = borrow(slf)?;
+        Ok(this.state().num_players())
     }
 
     /// Size of the action space: 49, or 56 for the seal variants.
     #[getter]
-    fn num_actions(&self) -> usize {
-        self.state().config().num_actions()
+    fn num_actions(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = borrow(slf)?;
+        Ok(this.state().config().num_actions())
     }
 
     /// The variant name: ``"4p"``, ``"3p"``, ``"seal"`` or ``"seal-short"``.
     #[getter]
-    fn variant(&self) -> &'static str {
-        self.state().variant().name()
+    fn variant(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        let this = borrow(slf)?;
+        Ok(this.state().variant().name())
     }
 
     /// The scoring mode (``None`` for the seal variants).
     #[getter]
-    fn scoring(&self) -> Option<&'static str> {
-        (!self.state().variant().is_seal()).then(|| self.state().config().scoring.name())
+    fn scoring(slf: &Bound<'_, Self>) -> PyResult<Option<&'static str>> {
+        let this = borrow(slf)?;
+        Ok((!this.state().variant().is_seal()).then(|| this.state().config().scoring.name()))
     }
 
     /// The seed every deal comes from.
     #[getter]
-    fn seed(&self) -> u64 {
-        self.state().config().seed
+    fn seed(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        let this = borrow(slf)?;
+        Ok(this.state().config().seed)
     }
 
     /// ``"game"`` or ``"round"``.
     #[getter]
-    fn episode(&self) -> &'static str {
-        self.state().config().episode.name()
+    fn episode(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        let this = borrow(slf)?;
+        Ok(this.state().config().episode.name())
     }
 
     /// The round cap, or ``None``.
     #[getter]
-    fn max_rounds(&self) -> Option<u32> {
-        self.state().config().max_rounds
+    fn max_rounds(slf: &Bound<'_, Self>) -> PyResult<Option<u32>> {
+        let this = borrow(slf)?;
+        Ok(this.state().config().max_rounds)
     }
 
     /// ``"pass"``, ``"play"`` or ``"over"``; ``"round_over"`` only after
     /// :meth:`step_in_round` ended a round, until :meth:`apply_deal`.
     #[getter]
-    fn phase<'py>(&self, py: Python<'py>) -> &Bound<'py, PyString> {
-        match self.state().phase() {
+    fn phase<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<&'py Bound<'py, PyString>> {
+        let this = borrow(slf)?;
+        Ok(match this.state().phase() {
             Phase::Pass => intern!(py, "pass"),
             Phase::Play => intern!(py, "play"),
             Phase::RoundOver => intern!(py, "round_over"),
             Phase::Over => intern!(py, "over"),
-        }
+        })
     }
 
     /// The seat whose decision it is; ``-1`` when the game is over.
     #[getter]
-    fn current_player(&self) -> i64 {
-        self.state().current_player().map_or(-1, |p| p as i64)
+    fn current_player(slf: &Bound<'_, Self>) -> PyResult<i64> {
+        let this = borrow(slf)?;
+        Ok(this.state().current_player().map_or(-1, |p| p as i64))
     }
 
     /// Round index (0-based) of the round in progress (or the last one, when over).
     #[getter]
-    fn round(&self) -> u32 {
-        self.state().round()
+    fn round(slf: &Bound<'_, Self>) -> PyResult<u32> {
+        let this = borrow(slf)?;
+        Ok(this.state().round())
     }
 
     /// Whether the game is over.
     #[getter]
-    fn is_over(&self) -> bool {
-        self.state().is_over()
+    fn is_over(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let this = borrow(slf)?;
+        Ok(this.state().is_over())
     }
 
     /// Whether the game stopped at the round cap rather than by the rules.
     #[getter]
-    fn truncated(&self) -> bool {
-        self.state().is_truncated()
+    fn truncated(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let this = borrow(slf)?;
+        Ok(this.state().is_truncated())
     }
 
     /// The legal actions now: ascending card ids (``[]`` when the game is over).
-    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        Self::ids(py, self.state().legal_actions())
+    fn legal_actions<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let this = borrow(slf)?;
+        Self::ids(py, this.state().legal_actions())
     }
 
     /// The legal actions as a numpy ``bool`` array of shape ``(num_actions,)``.
@@ -304,11 +339,12 @@ impl PyGame {
     /// there and ``out`` is returned, with no allocation.
     #[pyo3(signature = (out = None))]
     fn legal_mask<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         out: Option<Bound<'py, PyArray1<bool>>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let n = self.state().config().num_actions();
+        let this = borrow(slf)?;
+        let n = this.state().config().num_actions();
         let arr = match out {
             Some(a) => {
                 if a.len() != n {
@@ -327,15 +363,16 @@ impl PyGame {
         let slice = rw
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-        crate::rl::observation::write_mask(self.state().legal_actions(), slice);
+        crate::rl::observation::write_mask(this.state().legal_actions(), slice);
         drop(rw);
         Ok(arr)
     }
 
     /// Length of the observation vector (``observation()``'s shape is ``(observation_size,)``).
     #[getter]
-    fn observation_size(&self) -> usize {
-        observation_size(self.state().variant())
+    fn observation_size(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = borrow(slf)?;
+        Ok(observation_size(this.state().variant()))
     }
 
     /// ``seat``'s information-state vector (numpy ``float32``; default seat: the current
@@ -347,12 +384,13 @@ impl PyGame {
     /// After the end, pass ``seat`` explicitly (there is no current player).
     #[pyo3(signature = (seat = None, out = None))]
     fn observation<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let s = self.state();
+        let this = borrow(slf)?;
+        let s = this.state();
         let seat = match seat {
             Some(seat) => extract_seat(seat, s.num_players())?,
             None => s.current_player().ok_or_else(|| {
@@ -404,14 +442,16 @@ impl PyGame {
 
     /// The observation's fields, in vector order: a list of dicts with ``name``,
     /// ``offset``, ``len`` and ``meaning``.
-    fn layout<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        field_dicts(py, layout(self.state().variant()))
+    fn layout<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let this = borrow(slf)?;
+        field_dicts(py, layout(this.state().variant()))
     }
 
     /// Length of the privileged state tensor (``state_tensor()``'s shape is ``(state_size,)``).
     #[getter]
-    fn state_size(&self) -> usize {
-        state_size(self.state().variant())
+    fn state_size(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        let this = borrow(slf)?;
+        Ok(state_size(this.state().variant()))
     }
 
     /// The privileged, full-information state (docs/state_tensor.md) as a flat ``float32``
@@ -419,7 +459,12 @@ impl PyGame {
     /// then seat 0's observation (everything public). For centralized critics; it shows
     /// hidden cards, so never give it to a policy that plays. Fields: :meth:`state_layout`.
     #[pyo3(signature = (dtype = "float32"))]
-    fn state_tensor<'py>(&self, py: Python<'py>, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+    fn state_tensor<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        dtype: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let this = borrow(slf)?;
         fn make<'py, T: ObsValue + numpy::Element>(
             py: Python<'py>,
             s: &State,
@@ -429,8 +474,8 @@ impl PyGame {
             Ok(arr.into_any())
         }
         match dtype {
-            "float32" => make::<f32>(py, self.state()),
-            "uint8" => make::<u8>(py, self.state()),
+            "float32" => make::<f32>(py, this.state()),
+            "uint8" => make::<u8>(py, this.state()),
             other => Err(PyValueError::new_err(format!(
                 "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
             ))),
@@ -438,26 +483,32 @@ impl PyGame {
     }
 
     /// The state tensor's fields, in vector order (dicts like :meth:`layout`'s).
-    fn state_layout<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        field_dicts(py, state_layout(self.state().variant()))
+    fn state_layout<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let this = borrow(slf)?;
+        field_dicts(py, state_layout(this.state().variant()))
     }
 
     /// Like :meth:`step`, and returns every seat's reward for this step (``list[float]``)
     /// under ``reward_mode``: ``"win"`` (+1 winners, -1 others when the game ends) or
     /// ``"points"`` (at each round's end: points gained minus the opponents' average).
     #[pyo3(signature = (a, reward_mode = "win"))]
-    fn step_rewards(&mut self, a: &Bound<'_, PyAny>, reward_mode: &str) -> PyResult<Vec<f32>> {
+    fn step_rewards(
+        slf: &Bound<'_, Self>,
+        a: &Bound<'_, PyAny>,
+        reward_mode: &str,
+    ) -> PyResult<Vec<f32>> {
+        let mut this = borrow_mut(slf)?;
         let mode = super::parse_reward_mode(reward_mode)?;
-        let action = match extract_integer(a, "action")? {
-            Some(v) => v,
-            None => return self.step(a).map(|_| Vec::new()),
-        };
-        match self.m.apply_action(action) {
+        let action = this.action_of(a)?;
+        match this.m.apply_action(action) {
             Ok(out) => {
-                let n = self.state().num_players();
-                Ok(rewards(mode, &out, self.state())[..n].to_vec())
+                let n = this.state().num_players();
+                Ok(rewards(mode, &out, this.state())[..n].to_vec())
             }
-            Err(e) => Err(self.illegal(e)),
+            Err(e) => Err(this.illegal(e)),
         }
     }
 
@@ -467,14 +518,15 @@ impl PyGame {
     /// env's loop, run in Rust with the GIL released).
     #[pyo3(signature = (bots, learner_seat, reward_mode = "win"))]
     fn play_bots(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         bots: Vec<PyRef<'_, PyBot>>,
         learner_seat: &Bound<'_, PyAny>,
         reward_mode: &str,
     ) -> PyResult<f64> {
+        let mut this = borrow_mut(slf)?;
         let mode = super::parse_reward_mode(reward_mode)?;
-        let n = self.state().num_players();
+        let n = this.state().num_players();
         let learner = extract_seat(learner_seat, n)?;
         if bots.len() != n {
             return Err(PyValueError::new_err(format!(
@@ -483,7 +535,7 @@ impl PyGame {
             )));
         }
         let bots: Vec<&PyBot> = bots.iter().map(|b| &**b).collect();
-        let m = &mut self.m;
+        let m = &mut this.m;
         py.allow_threads(|| {
             guard("Game.play_bots", || {
                 let mut total = 0f64;
@@ -505,93 +557,102 @@ impl PyGame {
     /// ``float``, ``str``, ``None``, lists …) raises ``TypeError``. An integer that is not
     /// a legal action now raises :class:`IllegalActionError`. Either way the game is
     /// unchanged.
-    fn step(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = self.action_of(a)?;
-        self.apply_raw(action)
+    fn step(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
+        let action = this.action_of(a)?;
+        this.apply_raw(action)
     }
 
     /// ``seat``'s hand now, ascending card ids (during passing: the dealt hand, picked
     /// cards included). Full information: for tools and tests, not for agents.
-    fn hand<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        let p = extract_seat(seat, self.state().num_players())?;
-        Self::ids(py, self.state().hand(p))
+    fn hand<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        Self::seat_cards(slf, seat, |s, p| s.hand(p))
     }
 
     /// The cards ``seat`` received in this round's exchange, ascending card ids (empty
     /// before the exchange). Full information, like :meth:`hand`.
     fn received<'py>(
-        &self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let p = extract_seat(seat, self.state().num_players())?;
-        Self::ids(py, self.state().view(p).received_cards())
+        Self::seat_cards(slf, seat, |s, p| s.view(p).received_cards())
     }
 
     /// ``seat``'s passing picks this round, in the order made (full information).
     fn picks<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let p = extract_seat(seat, self.state().num_players())?;
-        PyList::new(py, self.state().picks(p).iter().map(|c| c.id()))
+        let this = borrow(slf)?;
+        let p = extract_seat(seat, this.state().num_players())?;
+        PyList::new(py, this.state().picks(p).iter().map(|c| c.id()))
     }
 
     /// The cards of the trick in progress, in play order from its leader.
     #[getter]
-    fn trick<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.state().trick_cards().iter().map(|c| c.id()))
+    fn trick<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let this = borrow(slf)?;
+        PyList::new(py, this.state().trick_cards().iter().map(|c| c.id()))
     }
 
     /// The trump suit (0..6), or ``None`` in a seal round before its first lead.
     #[getter]
-    fn trump_suit(&self) -> Option<usize> {
-        self.state().trump_suit().map(|s| s.index())
+    fn trump_suit(slf: &Bound<'_, Self>) -> PyResult<Option<usize>> {
+        let this = borrow(slf)?;
+        Ok(this.state().trump_suit().map(|s| s.index()))
     }
 
     /// The face-up trump card id, or ``None`` (always ``None`` in the seal variants).
     #[getter]
-    fn trump_card(&self) -> Option<u8> {
-        self.state().trump_card().map(Card::id)
+    fn trump_card(slf: &Bound<'_, Self>) -> PyResult<Option<u8>> {
+        let this = borrow(slf)?;
+        Ok(this.state().trump_card().map(Card::id))
     }
 
     /// Scores per seat; teammates show their team's total. Seal variants: the number of
     /// suits the seat's team has sealed.
     #[getter]
-    fn scores(&self) -> Vec<u16> {
-        self.state().scores()[..self.state().num_players()].to_vec()
+    fn scores(slf: &Bound<'_, Self>) -> PyResult<Vec<u16>> {
+        let this = borrow(slf)?;
+        Ok(this.state().scores()[..this.state().num_players()].to_vec())
     }
 
     /// Seats that won the game, ascending; ``[]`` until it is over.
     #[getter]
-    fn winners(&self) -> Vec<usize> {
-        self.state().winners().collect()
+    fn winners(slf: &Bound<'_, Self>) -> PyResult<Vec<usize>> {
+        let this = borrow(slf)?;
+        Ok(this.state().winners().collect())
     }
 
     /// An independent copy of this game.
-    fn clone(&self) -> PyGame {
-        Clone::clone(self)
+    fn clone(slf: &Bound<'_, Self>) -> PyResult<PyGame> {
+        let this = borrow(slf)?;
+        Ok(Clone::clone(&*this))
     }
 
-    fn __copy__(&self) -> PyGame {
-        Clone::clone(self)
+    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<PyGame> {
+        let this = borrow(slf)?;
+        Ok(Clone::clone(&*this))
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
-        Clone::clone(self)
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let this = borrow(slf)?;
+        Ok(Clone::clone(&*this))
     }
 
     /// The game record: a JSON-serialisable ``dict`` (schema in docs/records.md).
-    fn record<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.check_has_record()?;
-        json_to_py(py, &self.m.record().to_value())
+    fn record<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let this = borrow(slf)?;
+        this.check_has_record()?;
+        json_to_py(py, &this.m.record().to_value())
     }
 
     /// The game record as a JSON string.
-    fn record_json(&self) -> PyResult<String> {
-        self.check_has_record()?;
-        Ok(self.m.record().to_json())
+    fn record_json(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = borrow(slf)?;
+        this.check_has_record()?;
+        Ok(this.m.record().to_json())
     }
 
     /// A new game whose first round is dealt ``hands`` (one list of card ids per seat)
@@ -630,12 +691,13 @@ impl PyGame {
     /// ``ValueError``, and the game is unchanged.
     #[pyo3(signature = (hands, trump_card = None))]
     fn apply_deal(
-        &mut self,
+        slf: &Bound<'_, Self>,
         hands: &Bound<'_, PyAny>,
         trump_card: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let deal = parse_deal(self.state().variant(), hands, trump_card)?;
-        self.m
+        let mut this = borrow_mut(slf)?;
+        let deal = parse_deal(this.state().variant(), hands, trump_card)?;
+        this.m
             .apply_deal(deal)
             .map_err(|e| PyValueError::new_err(format!("cannot deal: {e}")))
     }
@@ -644,27 +706,28 @@ impl PyGame {
     /// when a round is over).
     #[pyo3(signature = (hands, trump_card = None))]
     fn redeal(
-        &mut self,
+        slf: &Bound<'_, Self>,
         hands: &Bound<'_, PyAny>,
         trump_card: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        self.apply_deal(hands, trump_card)
+        Self::apply_deal(slf, hands, trump_card)
     }
 
     /// As :meth:`step`, but an action that ends a round (and not the game) stops at the
     /// finished round's last position: ``phase`` is ``"round_over"`` (captures, scores and
     /// the last trick still visible) until :meth:`apply_deal` deals the next round.
-    fn step_in_round(&mut self, a: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action = self.action_of(a)?;
-        let card = self
+    fn step_in_round(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
+        let action = this.action_of(a)?;
+        let card = this
             .m
             .state()
             .card_for_action(action)
-            .map_err(|e| self.illegal(e))?;
-        self.m
+            .map_err(|e| this.illegal(e))?;
+        this.m
             .apply_in_round(card)
             .map(|_| ())
-            .map_err(|e| self.illegal(e))
+            .map_err(|e| this.illegal(e))
     }
 
     /// A copy of this game in which every card ``seat`` cannot see is re-dealt at random,
@@ -676,17 +739,19 @@ impl PyGame {
     /// :meth:`record`.
     #[pyo3(signature = (seat, seed = None))]
     fn sample_determinization(
-        &self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        let seat = extract_seat(seat, self.state().num_players())?;
+        let this = borrow(slf)?;
+        let seat = extract_seat(seat, this.state().num_players())?;
         let seed = match seed {
             Some(s) => extract_seed(s)?,
             None => 0,
         };
-        let state = *self.state();
+        let state = *this.state();
+        drop(this); // the copy is worked on: other threads may use the game meanwhile
         let det = py.allow_threads(|| {
             guard("Game.sample_determinization", || {
                 let mut rng = crate::rng::determinization_rng(seed);
@@ -706,9 +771,11 @@ impl PyGame {
     /// in the round's objective (units in docs/search.md, "Analysis"). Exact, so a
     /// position early in a round may take minutes; the GIL is released meanwhile.
     /// ``ValueError`` outside the play phase.
-    fn solve(&self, py: Python<'_>) -> PyResult<i32> {
-        self.check_play("Game.solve")?;
-        let state = *self.state();
+    fn solve(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<i32> {
+        let this = borrow(slf)?;
+        this.check_play("Game.solve")?;
+        let state = *this.state();
+        drop(this); // the copy is worked on: other threads may use the game meanwhile
         py.allow_threads(|| {
             guard("Game.solve", || {
                 Ok(Solver::new().solve(&state).expect("a play-phase position"))
@@ -719,9 +786,11 @@ impl PyGame {
     /// The exact value of every legal card of the player to move, as for :meth:`solve`:
     /// a ``dict`` card id -> value (the best card's value is :meth:`solve`'s).
     /// ``ValueError`` outside the play phase.
-    fn solve_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        self.check_play("Game.solve_moves")?;
-        let state = *self.state();
+    fn solve_moves<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let this = borrow(slf)?;
+        this.check_play("Game.solve_moves")?;
+        let state = *this.state();
+        drop(this); // the copy is worked on: other threads may use the game meanwhile
         let values = py.allow_threads(|| {
             guard("Game.solve_moves", || {
                 let mv = Solver::new()
@@ -748,15 +817,21 @@ impl PyGame {
     }
 
     /// Pickling goes through the record (``Game.from_record(self.record())``).
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        self.check_has_record()?;
+    fn __reduce__<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let this = borrow(slf)?;
+        this.check_has_record()?;
         let ctor = py.get_type::<PyGame>().getattr("from_record")?;
-        let args = (self.record_json()?,).into_bound_py_any(py)?;
+        let args = (this.m.record().to_json(),).into_bound_py_any(py)?;
         PyTuple::new(py, [ctor.into_any(), args])
     }
 
-    fn __repr__(&self) -> String {
-        let c = self.state().config();
+    /// A repr never fails (debuggers and tracebacks call it): a game that another thread
+    /// or call is changing shows as ``<Game in use>``.
+    fn __repr__(slf: &Bound<'_, Self>) -> String {
+        let Ok(this) = slf.try_borrow() else {
+            return "<Game in use>".to_string();
+        };
+        let c = this.state().config();
         format!(
             "Game(variant={:?}, scoring={}, seed={}, episode={:?}, max_rounds={}, phase={:?}, round={}, current_player={})",
             c.variant.name(),
@@ -764,23 +839,25 @@ impl PyGame {
             c.seed,
             c.episode.name(),
             c.max_rounds.map_or("None".to_string(), |m| m.to_string()),
-            self.state().phase().name(),
-            self.state().round(),
-            self.state().current_player().map_or(-1, |p| p as i64),
+            this.state().phase().name(),
+            this.state().round(),
+            this.state().current_player().map_or(-1, |p| p as i64),
         )
     }
 
-    fn __str__(&self) -> String {
-        self.state().to_string()
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = borrow(slf)?;
+        Ok(this.state().to_string())
     }
 
     /// The table as text: ``seat=None`` gives every hand (``str(game)``); a seat gives
     /// that seat's view, the other hands only counted.
     #[pyo3(signature = (seat = None))]
-    fn to_text(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        Ok(match self.picture_seat(seat)? {
-            Some(p) => self.state().view(p).to_string(),
-            None => self.state().to_string(),
+    fn to_text(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let this = borrow(slf)?;
+        Ok(match this.picture_seat(seat)? {
+            Some(p) => this.state().view(p).to_string(),
+            None => this.state().to_string(),
         })
     }
 
@@ -789,8 +866,9 @@ impl PyGame {
     /// ``seat=None`` shows every hand; a seat shows that seat's view, built from what it
     /// may know only (the other hands face down).
     #[pyo3(signature = (seat = None))]
-    fn to_svg(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        Ok(self.svg(self.picture_seat(seat)?))
+    fn to_svg(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let this = borrow(slf)?;
+        Ok(this.svg(this.picture_seat(seat)?))
     }
 
     /// :meth:`to_svg` rasterised: a numpy ``uint8`` array of shape ``(H, W, 3)``
@@ -798,13 +876,16 @@ impl PyGame {
     /// is bundled).
     #[pyo3(signature = (seat = None, scale = 1.0))]
     fn to_rgb_array<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
         scale: f64,
     ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-        let seat = self.picture_seat(seat)?;
-        let r = py.allow_threads(|| self.raster(seat, scale))?;
+        let this = borrow(slf)?;
+        let seat = this.picture_seat(seat)?;
+        let svg = this.svg(seat);
+        drop(this);
+        let r = py.allow_threads(|| raster(&svg, scale))?;
         let shape = [r.height as usize, r.width as usize, 3];
         let flat = numpy::ndarray::Array1::from_vec(r.rgb);
         let arr = flat
@@ -816,14 +897,17 @@ impl PyGame {
     /// :meth:`to_svg` rasterised as PNG file bytes.
     #[pyo3(signature = (seat = None, scale = 1.0))]
     fn to_png<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
         scale: f64,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let seat = self.picture_seat(seat)?;
+        let this = borrow(slf)?;
+        let seat = this.picture_seat(seat)?;
+        let svg = this.svg(seat);
+        drop(this);
         let png = py.allow_threads(|| {
-            self.raster(seat, scale)?
+            raster(&svg, scale)?
                 .to_png()
                 .map_err(|e| PyValueError::new_err(e.to_string()))
         })?;
@@ -832,27 +916,35 @@ impl PyGame {
 
     /// The HTML replay viewer of the game so far (``str``): one self-contained page
     /// that steps through every round and trick (as ``yokai-septet replay --html``).
-    fn replay_html(&self) -> String {
-        picture::replay_html(&self.m)
+    fn replay_html(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = borrow(slf)?;
+        Ok(picture::replay_html(&this.m))
     }
 
     /// Notebooks show the whole table as SVG.
-    fn _repr_svg_(&self) -> String {
-        self.svg(None)
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = borrow(slf)?;
+        Ok(this.svg(None))
     }
 
     /// Notebooks show the whole table as SVG (inline in HTML).
-    fn _repr_html_(&self) -> String {
-        format!("<div style=\"max-width:100%\">{}</div>", self.svg(None))
+    fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        let this = borrow(slf)?;
+        Ok(format!(
+            "<div style=\"max-width:100%\">{}</div>",
+            this.svg(None)
+        ))
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.downcast::<PyGame>() {
-            Ok(o) => o
-                .try_borrow()
-                .is_ok_and(|o| o.state() == self.state() && o.m.record() == self.m.record()),
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let this = borrow(slf)?;
+        Ok(match other.downcast::<PyGame>() {
+            Ok(o) => {
+                let o = borrow(o)?;
+                o.state() == this.state() && o.m.record() == this.m.record()
+            }
             Err(_) => false,
-        }
+        })
     }
 
     /// Unhashable (a game is mutable).

@@ -35,6 +35,48 @@ pyo3::create_exception!(
      A subclass of ValueError. The game is left exactly as it was."
 );
 
+pyo3::create_exception!(
+    yokai_septet,
+    InUseError,
+    PyRuntimeError,
+    "An object used by two threads (or by a call made from inside another call on it) at \
+     once.\n\n\
+     A subclass of RuntimeError; the object is unchanged. Give each thread its own object, or \
+     guard a shared one with a lock."
+);
+
+pyo3::create_exception!(
+    yokai_septet,
+    GameInUseError,
+    InUseError,
+    "A Game used by two threads (or by a call made from inside another call on it) at once.\n\n\
+     A subclass of InUseError (and so of RuntimeError); the game is unchanged. Give each \
+     thread its own Game (``game.clone()``), or guard a shared one with a lock."
+);
+
+/// A Python class whose methods borrow the object through [`borrow`] / [`borrow_mut`]:
+/// a call that finds it borrowed by another thread (which released the GIL meanwhile) or
+/// by an outer call on the same thread gets the class's typed error, not pyo3's bare
+/// "Already borrowed" `RuntimeError`.
+pub(crate) trait InUse: pyo3::PyClass {
+    /// The error for a call that finds the object in use.
+    fn in_use_error() -> PyErr;
+}
+
+/// Borrows `slf` for a reading method ([`InUse`]).
+#[inline]
+pub(crate) fn borrow<'py, T: InUse>(slf: &Bound<'py, T>) -> PyResult<PyRef<'py, T>> {
+    slf.try_borrow().map_err(|_| T::in_use_error())
+}
+
+/// Borrows `slf` for a changing method ([`InUse`]).
+#[inline]
+pub(crate) fn borrow_mut<'py, T: InUse<Frozen = pyo3::pyclass::boolean_struct::False>>(
+    slf: &Bound<'py, T>,
+) -> PyResult<PyRefMut<'py, T>> {
+    slf.try_borrow_mut().map_err(|_| T::in_use_error())
+}
+
 /// Runs `f`, turning a Rust panic into a Python `RuntimeError` (no panic may reach Python).
 pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -193,6 +235,8 @@ pub(crate) fn parse_config(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
+    m.add("InUseError", py.get_type::<InUseError>())?;
+    m.add("GameInUseError", py.get_type::<GameInUseError>())?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<bot::PyBot>()?;
     m.add_class::<vector::PyVectorEnv>()?;
@@ -232,18 +276,23 @@ fn run_cli(py: Python<'_>, argv: Vec<String>, load_policy: Option<Py<PyAny>>) ->
     py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv, &registry))))
 }
 
+/// The name of `obj`'s type, for error messages (empty if it has none).
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
 /// The state of a `Game` argument (a `TypeError` for anything else).
 pub(crate) fn game_state(obj: &Bound<'_, PyAny>) -> PyResult<crate::rules::state::State> {
     let game = obj.downcast::<game::PyGame>().map_err(|_| {
         PyTypeError::new_err(format!(
             "expected a yokai_septet.Game, not {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            type_name(obj)
         ))
     })?;
-    let state = *game.try_borrow()?.state();
+    let state = *borrow(game)?.state();
     Ok(state)
 }
 

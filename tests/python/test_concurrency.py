@@ -1,6 +1,6 @@
 """Threads (issue 9, docs/api.md "Threads"): a Game may be moved between threads and shared
 under the caller's lock; unsynchronised use never crashes or corrupts anything, it either
-works or raises a clear RuntimeError. Every join has a timeout, so a deadlock fails the
+works or raises GameInUseError (a RuntimeError). Every join has a timeout, so a deadlock fails the
 test instead of hanging CI."""
 
 import json
@@ -40,7 +40,103 @@ def run_threads(targets):
 
 
 def is_borrow_error(e):
+    """A Game found in use by another thread: its typed error, never pyo3's bare one."""
+    return isinstance(e, ys.GameInUseError)
+
+
+def is_vector_borrow_error(e):
+    # VectorEnv still raises pyo3's bare "Already borrowed" RuntimeError.
     return isinstance(e, RuntimeError) and "borrow" in str(e).lower()
+
+
+class ReentrantInt(int):
+    """An int whose ``__index__`` (called by the Game while it reads its argument, so
+    while the game is borrowed) calls back into the game and keeps what that raised."""
+
+    def __new__(cls, value, callback):
+        self = super().__new__(cls, value)
+        self.callback = callback
+        self.raised = []
+        return self
+
+    def __index__(self):
+        try:
+            self.callback()
+        except Exception as e:
+            self.raised.append(e)
+        return int(self)
+
+
+def check_in_use(e):
+    assert type(e) is ys.GameInUseError
+    assert isinstance(e, ys.InUseError) and isinstance(e, RuntimeError)
+    msg = str(e)
+    assert "in use by another thread or call" in msg
+    assert "its own Game" in msg and "clone()" in msg
+
+
+def test_game_used_inside_its_own_call_raises_game_in_use_error():
+    """A call made while the game is borrowed (here from inside step, and from inside a
+    reading call) gets GameInUseError saying what to do, and changes nothing; the outer
+    call completes normally."""
+    assert issubclass(ys.GameInUseError, ys.InUseError)
+    assert issubclass(ys.InUseError, RuntimeError)
+    g = ys.Game("4p", seed=2)
+    ref = ys.Game("4p", seed=2)
+    first = g.legal_actions()[0]
+    # a read and a write from inside step (the game is mutably borrowed)
+    for inner in (g.legal_actions, lambda: g.current_player, lambda: g.step(first)):
+        a = ReentrantInt(g.legal_actions()[0], inner)
+        before = g.record()
+        g.step(a)
+        [e] = a.raised
+        check_in_use(e)
+        ref.step(int(a))
+        assert g.record() == ref.record() and g.record() != before
+    # a write from inside a reading call (the game is borrowed for reading)
+    seat = ReentrantInt(1, lambda: g.step(g.legal_actions()[0]))
+    assert g.hand(seat) == ref.hand(1)
+    [e] = seat.raised
+    check_in_use(e)
+    assert g.record() == ref.record()
+    # repr never raises, even on a game in use
+    reprs = []
+    a = ReentrantInt(g.legal_actions()[0], lambda: reprs.append(repr(g)))
+    g.step(a)
+    assert reprs == ["<Game in use>"] and not a.raised
+
+
+def test_game_used_by_another_thread_meanwhile_raises_game_in_use_error():
+    """Two threads, in lockstep: thread A is inside ``g.step`` (held there by its
+    argument's ``__index__``, which waits with the GIL released) while thread B reads and
+    steps the same game; B gets GameInUseError each time, and A's step completes."""
+    g = ys.Game("3p", seed=4)
+    a_inside, b_done = threading.Event(), threading.Event()
+    b_errors = []
+
+    def hold():
+        a_inside.set()
+        assert b_done.wait(JOIN_S)
+
+    def thread_a():
+        g.step(ReentrantInt(g.legal_actions()[0], hold))
+
+    def thread_b():
+        assert a_inside.wait(JOIN_S)
+        for call in (g.legal_actions, lambda: g.observation(0), lambda: g.step(0), g.clone):
+            try:
+                call()
+            except Exception as e:
+                b_errors.append(e)
+        b_done.set()
+
+    ref = ys.Game("3p", seed=4)
+    ref.step(ref.legal_actions()[0])
+    assert not run_threads([thread_a, thread_b])
+    assert len(b_errors) == 4
+    for e in b_errors:
+        check_in_use(e)
+    assert g.record() == ref.record()
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -249,7 +345,7 @@ def test_vector_env_stepped_while_another_thread_reads(obs_dtype):
                     reads.append(1)
                     first_read.set()
                 except RuntimeError as e:
-                    (borrowed if is_borrow_error(e) else bad).append(e)
+                    (borrowed if is_vector_borrow_error(e) else bad).append(e)
                 except Exception as e:  # pragma: no cover
                     bad.append(e)
 
@@ -261,7 +357,7 @@ def test_vector_env_stepped_while_another_thread_reads(obs_dtype):
             except ys.IllegalActionError:
                 pass  # validated before any change
             except RuntimeError as e:
-                (borrowed if is_borrow_error(e) else bad).append(e)
+                (borrowed if is_vector_borrow_error(e) else bad).append(e)
 
     errors = run_threads([stepper, reader, intruder])
     assert not errors and not bad, (errors, bad)

@@ -52,6 +52,15 @@ def test_distributed_arena_equals_local(variant, num_tasks):
     assert dist == local
 
 
+def test_distributed_arena_takes_an_arena_spec():
+    spec = ys.ArenaSpec("3p", games=7, seed=4, max_rounds=3)
+    local = ys.arena(LINEUP, spec=spec, progress=False)
+    assert distributed.arena(LINEUP, spec=spec, num_tasks=2) == local
+    assert distributed.arena(LINEUP, "3p", 7, 4, max_rounds=3, num_tasks=2) == local
+    with pytest.raises(TypeError, match="not both"):
+        distributed.arena(LINEUP, games=7, spec=spec)
+
+
 def test_distributed_arena_defaults_and_odd_splits():
     kw = dict(games=10, seed=2, max_rounds=3, scoring="basic", duplicate=False)
     local = ys.arena("random,heuristic", "4p", **kw)

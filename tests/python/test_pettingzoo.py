@@ -115,3 +115,21 @@ def test_env_shows_raw_envs_parameters_at_run_time():
     # The signature is what env accepts: every parameter, by keyword.
     e = ys.env(**{n: p.default for n, p in shown.items()})
     e.reset(seed=0)
+
+
+def test_env_is_what_its_type_says():
+    """ys.env() is typed AECEnvProtocol (mypy checks the user script against it): the
+    object it returns has every member of the protocol, with raw_env's game behind it."""
+    import inspect
+
+    assert inspect.signature(ys.env).return_annotation == "AECEnvProtocol"
+    e = ys.env(max_rounds=1)
+    e.reset(seed=0)
+    assert isinstance(e, ys.AECEnvProtocol)
+    assert isinstance(e.unwrapped, ys.raw_env) and isinstance(e.unwrapped.game, ys.Game)
+    members = {
+        n for n in ys.AECEnvProtocol.__dict__ if not n.startswith("_")
+    } | set(ys.AECEnvProtocol.__annotations__)
+    assert {"reset", "step", "last", "agent_iter", "rewards", "unwrapped"} <= members
+    for name in members:
+        assert hasattr(e, name), name

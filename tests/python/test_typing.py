@@ -43,11 +43,17 @@ def test_user_script_runs():
 def test_mypy_strict_catches_a_wrong_call(tmp_path):
     """The check can fail: a wrong argument type in a user script is reported."""
     bad = tmp_path / "bad.py"
-    bad.write_text("import yokai_septet as ys\nys.arena(games='many')\nys.Game(seed='x')\n")
+    bad.write_text(
+        "import yokai_septet as ys\nys.arena(games='many')\nys.Game(seed='x')\n"
+        "ys.env().step_all()\nys.ArenaSpec(games='many')\n"
+    )
     r = mypy(str(bad))
     assert r.returncode == 1
     assert 'Argument "games" to "arena"' in r.stdout
     assert 'Argument "seed" to "Game"' in r.stdout
+    # ys.env() is typed (not Any), and so is ArenaSpec
+    assert '"AECEnvProtocol" has no attribute "step_all"' in r.stdout
+    assert 'Argument "games" to "ArenaSpec"' in r.stdout
 
 
 def stubtest(*allowlists: Path) -> subprocess.CompletedProcess:

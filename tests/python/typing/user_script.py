@@ -42,8 +42,18 @@ def main() -> None:
     )
     venv.close()
 
-    aec = ys.env(variant="4p")
+    aec: ys.AECEnvProtocol = ys.env(variant="4p", max_rounds=1)
     aec.reset(seed=0)
+    for agent in aec.agent_iter(max_iter=8):
+        seen, cumulative, ended, cut, details = aec.last()
+        total: float = cumulative
+        done: bool = ended or cut
+        mask: Any = seen["action_mask"] if seen is not None else None
+        aec.step(None if done else int(np.flatnonzero(mask)[0]))
+        print(agent, total, details)
+    raw: ys.raw_env = aec.unwrapped
+    print(raw.game.round, aec.rewards, aec.state().shape)
+    aec.close()
 
     env = gymnasium.make("YokaiSeptet-v0", opponents="heuristic")
     o, info = env.reset(seed=0)
