@@ -338,11 +338,8 @@ mod tests {
             "{samples} samples: PIMC fooled in {pimc_fooled}, EPIMC in {epimc_fooled}, \
              PIMC fooled and EPIMC right in {remedied}"
         );
+        // A measurement (its counts are in docs/search.md), not a claim either way.
         assert!(samples >= 100, "{samples}");
-        assert!(
-            remedied >= 1,
-            "no sample where EPIMC remedies PIMC among {samples}"
-        );
     }
 
     /// `card`'s total over `worlds` when the other seats answer with their exact best
@@ -432,5 +429,38 @@ mod tests {
             fooled >= 1,
             "no position where PIMC is fooled among {positions}"
         );
+    }
+
+    /// How often `epimc` plays another card than `pimc-dd` (20 worlds, same seed) where
+    /// the solver decides: heuristic `4p` play, round 0, the last six tricks. Minutes:
+    /// run with `--ignored`.
+    #[test]
+    #[ignore]
+    fn how_often_epimc_changes_the_card() {
+        use crate::bots::{Bot, PimcDdBot, PimcDdConfig};
+        let config = PimcDdConfig {
+            exact_tricks: Some(6),
+            ..PimcDdConfig::default()
+        };
+        let (mut decisions, mut changed) = (0, 0);
+        for seed in 0..30 {
+            let mut s = State::new(GameConfig::new(Variant::FourPlayer, seed));
+            while s.round() == 0 && !s.is_over() {
+                let view = s.view(s.current_player().unwrap());
+                let left = 12 - s.tricks_played();
+                if s.phase() == Phase::Play && left <= 6 && s.legal_actions().len() > 1 {
+                    let pimc = PimcDdBot::new(config, seed).act(&view).unwrap();
+                    let epimc = PimcDdBot::new(config.delayed(), seed).act(&view).unwrap();
+                    decisions += 1;
+                    changed += (pimc != epimc) as u32;
+                }
+                let card = HeuristicBot::choose(&view);
+                if s.apply_in_round(card).unwrap().round.is_some() {
+                    break;
+                }
+            }
+        }
+        eprintln!("{decisions} decisions, epimc played another card in {changed}");
+        assert!(changed < decisions);
     }
 }
