@@ -56,6 +56,7 @@ fn bots_play_legal_cards_in_every_variant() {
             assert_legal("pimc:6/12", &states, 15);
             assert_legal("pimc-random", &states, 120);
             assert_legal("pimc-dd:2", &states, 60);
+            assert_legal("epimc:2", &states, 60);
             assert_legal("ismcts:40", &states, 60);
         }
     }
@@ -66,7 +67,7 @@ fn bots_are_reproducible_from_their_seed() {
     let states = positions(Variant::Seal, 3, Scoring::Advanced);
     // pimc-dd keeps its solver's table between decisions: the table only speeds later
     // solves up, so a reseeded bot with a warm table still plays the same cards.
-    for name in ["random", "pimc:12", "pimc-dd:3", "ismcts:30"] {
+    for name in ["random", "pimc:12", "pimc-dd:3", "epimc:3", "ismcts:30"] {
         let play = |seed| {
             let mut bot = bot_by_name(name, seed, Variant::Seal).unwrap();
             states
@@ -130,13 +131,17 @@ fn search_bots_evaluate_what_they_play() {
             worlds: 4,
             ..PimcDdConfig::default()
         };
-        let card = PimcDdBot::new(config, 3).act(&view).unwrap();
-        let eval = PimcDdBot::new(config, 3).search_values(&view).unwrap();
-        assert!(eval.exact && eval.worlds == 4);
-        assert_eq!(eval.values.len() as u32, s.legal_actions().len());
-        let best = eval.values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
-        let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
-        assert_eq!(mine, best, "{card} is not a best card: {:?}", eval.values);
+        // `epimc` scores only the cards that could still beat the best so far: its card
+        // is a best one of all of them.
+        for config in [config, config.delayed()] {
+            let card = PimcDdBot::new(config, 3).act(&view).unwrap();
+            let eval = PimcDdBot::new(config, 3).search_values(&view).unwrap();
+            assert!(eval.exact && eval.worlds == 4);
+            assert_eq!(eval.values.len() as u32, s.legal_actions().len());
+            let best = eval.values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
+            let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
+            assert_eq!(mine, best, "{card} is not a best card: {:?}", eval.values);
+        }
 
         let config = IsmctsConfig {
             iterations: 64,
@@ -300,6 +305,7 @@ fn a_restored_bot_continues_as_the_original() {
         "pimc:8",
         "pimc:8/16",
         "pimc-dd:2",
+        "epimc:2",
         "ismcts:20",
     ] {
         let v = Variant::FourPlayer;

@@ -567,7 +567,13 @@ fn play_help_lists_every_bot_family() {
             "play --help does not name {name}: {out}"
         );
     }
-    for form in ["pimc:Nms", "pimc:N/P", "pimc-dd:Nms", "ismcts:Nms"] {
+    for form in [
+        "pimc:Nms",
+        "pimc:N/P",
+        "pimc-dd:Nms",
+        "epimc:Nms",
+        "ismcts:Nms",
+    ] {
         assert!(out.contains(form), "{form}: {out}");
     }
 }

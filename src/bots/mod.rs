@@ -12,6 +12,8 @@
 //!   heuristic as playout policy ([`PimcBot`]).
 //! - `pimc-dd`: the same search with exact leaves: each determinization is solved by the
 //!   double-dummy [`crate::solver::Solver`] ([`PimcDdBot`]).
+//! - `epimc`: `pimc-dd` with EPIMC's postponed evaluation: the bot's next play is chosen
+//!   per information set, not per world ([`PimcDdConfig::delayed`]).
 //! - `ismcts`: information-set Monte Carlo tree search with heuristic playouts
 //!   ([`IsmctsBot`]).
 //! - `nn`: the baseline neural-network policy shipped for each variant, or `nn:PATH` a
@@ -34,6 +36,7 @@ use crate::infoset::view::SeatView;
 use crate::rng::uniform_below;
 use crate::rules::config::Variant;
 
+mod epimc;
 mod heuristic;
 mod ismcts;
 mod nn;

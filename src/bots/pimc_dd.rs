@@ -24,6 +24,11 @@
 //!
 //! Before that, the bot plays as `pimc` does (heuristic playouts to the round's end, 30
 //! per world of the budget: 600 by default). Passing picks are the heuristic's.
+//!
+//! With [`PimcDdConfig::delayed`] (the `epimc` bots) the solved decisions postpone the
+//! perfect-information evaluation past the bot's next play, EPIMC style
+//! ([`super::epimc`]): on the same worlds, a card's score is its total when the bot's
+//! next card is chosen per information set rather than per world.
 
 use std::time::{Duration, Instant};
 
@@ -34,8 +39,10 @@ use crate::cards::{Card, CardSet};
 use crate::infoset::sampler::Sampler;
 use crate::infoset::view::SeatView;
 use crate::rules::state::Phase;
-use crate::solver::Solver;
+use crate::rules::state::State;
+use crate::solver::{MoveValues, Solver};
 
+use super::epimc::delayed_total;
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
 use super::{
@@ -59,6 +66,10 @@ pub struct PimcDdConfig {
     /// Solver nodes one world may take for the solver to decide (default
     /// [`DEFAULT_WORLD_NODES`]).
     pub world_nodes: u64,
+    /// EPIMC (the `epimc` bots): once the solver decides, score each card with the bot's
+    /// next play chosen per information set, not per world ([`super::epimc`]). Off
+    /// (plain PIMC) by default.
+    pub delayed: bool,
 }
 
 /// Default node budget per world: a few milliseconds of the solver, so that the default
@@ -72,6 +83,7 @@ impl Default for PimcDdConfig {
             time_limit: None,
             exact_tricks: None,
             world_nodes: DEFAULT_WORLD_NODES,
+            delayed: false,
         }
     }
 }
@@ -85,6 +97,14 @@ impl PimcDdConfig {
             time_limit,
             ..PimcDdConfig::default()
         })
+    }
+
+    /// The same budget with EPIMC's postponed evaluation ([`PimcDdConfig::delayed`]).
+    pub fn delayed(self) -> PimcDdConfig {
+        PimcDdConfig {
+            delayed: true,
+            ..self
+        }
     }
 }
 
@@ -195,8 +215,8 @@ impl PimcDdBot {
     }
 
     /// Sums each card's exact value over the worlds (indexed by card id); returns the
-    /// number of worlds solved.
-    fn totals(&mut self, view: &SeatView, sums: &mut [i64; 56]) -> u32 {
+    /// worlds solved, with their cards' values.
+    fn totals(&mut self, view: &SeatView, sums: &mut [i64; 56]) -> Vec<(State, MoveValues)> {
         let start = Instant::now();
         let first = self.solver.nodes();
         // Worlds of one information set differ a lot in cost (a heavy tail): past this many
@@ -204,21 +224,52 @@ impl PimcDdBot {
         let cap = NODE_CAP_FACTOR
             .saturating_mul(self.config.worlds.max(1) as u64)
             .saturating_mul(self.config.world_nodes);
-        let mut done = 0;
-        while done < self.config.worlds.max(1) {
+        let mut worlds = Vec::with_capacity(self.config.worlds.max(1) as usize);
+        while worlds.len() < self.config.worlds.max(1) as usize {
             let world = self.sampler.sample(view, &mut self.rng);
             let values = self.solver.solve_moves(&world).expect("a play-phase world");
             for (c, v) in values.iter() {
                 sums[c.id() as usize] += v as i64;
             }
-            done += 1;
+            worlds.push((world, values));
             if self.config.time_limit.is_some_and(|t| start.elapsed() >= t)
                 || self.solver.nodes() - first >= cap
             {
                 break;
             }
         }
-        done
+        worlds
+    }
+
+    /// Replaces the PIMC totals in `sums` by EPIMC totals on the same `worlds`
+    /// ([`super::epimc`]), for the cards of `legal` in order of their PIMC totals while
+    /// one could still reach the best EPIMC total so far (a card's EPIMC total never
+    /// exceeds its PIMC total) and the time limit allows; `all`: for every card. Cards
+    /// left out get `i64::MIN`.
+    fn delayed_totals(
+        &mut self,
+        legal: CardSet,
+        worlds: &[(State, MoveValues)],
+        sums: &mut [i64; 56],
+        all: bool,
+    ) {
+        let start = Instant::now();
+        let mut order: Vec<Card> = legal.iter().collect();
+        order.sort_by_key(|c| std::cmp::Reverse(sums[c.id() as usize]));
+        let mut best = i64::MIN;
+        for (i, c) in order.iter().enumerate() {
+            let bound = sums[c.id() as usize];
+            sums[c.id() as usize] = i64::MIN;
+            // The first card is always scored; a time limit stops at the cards scored.
+            let late =
+                !all && i > 0 && self.config.time_limit.is_some_and(|t| start.elapsed() >= t);
+            if (bound < best && !all) || late {
+                continue;
+            }
+            let total = delayed_total(&mut self.solver, worlds, *c);
+            sums[c.id() as usize] = total;
+            best = best.max(total);
+        }
     }
 
     /// The bot's evaluation of each legal card for `view`'s seat (its turn, play phase;
@@ -232,7 +283,11 @@ impl PimcDdBot {
             return self.early.search_values(view);
         }
         let mut sums = [0i64; 56];
-        let worlds = self.totals(view, &mut sums);
+        let solved = self.totals(view, &mut sums);
+        if self.config.delayed {
+            self.delayed_totals(view.legal_actions(), &solved, &mut sums, true);
+        }
+        let worlds = solved.len() as u32;
         let values = view
             .legal_actions()
             .iter()
@@ -265,7 +320,12 @@ fn best_card(legal: CardSet, sums: &[i64; 56], preferred: Card) -> Card {
 impl Bot for PimcDdBot {
     fn name(&self) -> String {
         format!(
-            "pimc-dd:{}",
+            "{}:{}",
+            if self.config.delayed {
+                "epimc"
+            } else {
+                "pimc-dd"
+            },
             budget_text(self.config.worlds, self.config.time_limit)
         )
     }
@@ -279,7 +339,10 @@ impl Bot for PimcDdBot {
             return self.early.act(view);
         }
         let mut sums = [0i64; 56];
-        self.totals(view, &mut sums);
+        let solved = self.totals(view, &mut sums);
+        if self.config.delayed {
+            self.delayed_totals(legal, &solved, &mut sums, false);
+        }
         Ok(best_card(legal, &sums, HeuristicBot::choose(view)))
     }
 

@@ -13,9 +13,10 @@ use crate::rules::config::Variant;
 /// The bot names [`BotRegistry::build`] accepts (`pimc:N` sets N playouts per decision,
 /// `pimc:Nms` a time limit of N milliseconds per decision, `pimc:N/P` also searches the
 /// passing picks with P playouts each; `pimc-dd:N` N solved worlds,
-/// `pimc-dd:Nms` a time limit; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
+/// `pimc-dd:Nms` a time limit, `epimc` and `epimc:N`/`epimc:Nms` the same with EPIMC's
+/// postponed evaluation; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
 /// `nn:PATH` the neural-network model in the safetensors file `PATH`).
-pub const BOT_NAMES: [&str; 11] = [
+pub const BOT_NAMES: [&str; 13] = [
     "random",
     "heuristic",
     "pimc",
@@ -23,6 +24,8 @@ pub const BOT_NAMES: [&str; 11] = [
     "pimc:N",
     "pimc-dd",
     "pimc-dd:N",
+    "epimc",
+    "epimc:N",
     "ismcts",
     "ismcts:N",
     "nn",
@@ -130,6 +133,7 @@ impl BotRegistry {
                 seed,
             )),
             "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
+            "epimc" => Box::new(PimcDdBot::new(PimcDdConfig::default().delayed(), seed)),
             "ismcts" => Box::new(IsmctsBot::new(IsmctsConfig::default(), seed)),
             "nn" => Box::new(NnBot::shipped()),
             _ => {
@@ -154,6 +158,10 @@ impl BotRegistry {
                 if let Some(arg) = name.strip_prefix("pimc-dd:") {
                     let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
                     return Ok(Box::new(PimcDdBot::new(config, seed)));
+                }
+                if let Some(arg) = name.strip_prefix("epimc:") {
+                    let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
+                    return Ok(Box::new(PimcDdBot::new(config.delayed(), seed)));
                 }
                 let arg = name.strip_prefix("pimc:").ok_or_else(unknown)?;
                 let config = PimcConfig::parse_budget(arg).ok_or_else(unknown)?;
@@ -184,6 +192,8 @@ mod tests {
             "pimc:20ms/300",
             "pimc-dd:3",
             "pimc-dd:5ms",
+            "epimc:3",
+            "epimc:5ms",
             "ismcts:30",
             "ismcts:9ms",
         ] {
@@ -206,6 +216,9 @@ mod tests {
             "pimc-dd",
             "pimc-dd:3",
             "pimc-dd:5ms",
+            "epimc",
+            "epimc:3",
+            "epimc:5ms",
             "ismcts",
             "ismcts:50",
             "ismcts:5ms",
@@ -230,6 +243,9 @@ mod tests {
             "pimc-dd:0",
             "pimc-dd:-3",
             "pimc-dd:0ms",
+            "epimc:",
+            "epimc:0",
+            "epimc:x",
             "ismcts:",
             "ismcts:0",
         ] {

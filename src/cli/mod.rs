@@ -192,7 +192,8 @@ macro_rules! bot_names_help {
          model saved as .safetensors); pimc (determinized heuristic playouts), pimc:N (N \
          playouts per decision), pimc:Nms (N milliseconds per decision), pimc:N/P (and P \
          playouts per passing pick), pimc-random (random playouts); pimc-dd (solved \
-         worlds), pimc-dd:N (N worlds), pimc-dd:Nms; ismcts (information-set tree \
+         worlds), pimc-dd:N (N worlds), pimc-dd:Nms; epimc, epimc:N, epimc:Nms (pimc-dd \
+         choosing its next card per information set); ismcts (information-set tree \
          search), ismcts:N (N iterations), ismcts:Nms."
     };
 }

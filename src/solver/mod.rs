@@ -629,7 +629,14 @@ impl Solver {
     /// The exact value of every legal card of the player to move, for its side.
     /// `None` outside the play phase.
     pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
-        let mut ctx = Solver::context(s, s.current_player()?)?;
+        self.solve_moves_for(s, s.current_player()?)
+    }
+
+    /// The exact value of every legal card of the player to move, for `seat`'s side (in
+    /// `3p`: for `seat`, both others against it). `None` outside the play phase or for a
+    /// seat not in the game.
+    pub fn solve_moves_for(&mut self, s: &State, seat: usize) -> Option<MoveValues> {
+        let mut ctx = Solver::context(s, seat)?;
         ctx.techniques = self.techniques;
         let pos = Pos::from_state(s);
         let legal = pos.legal();
