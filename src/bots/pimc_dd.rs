@@ -67,7 +67,7 @@ pub struct PimcDdConfig {
     /// [`DEFAULT_WORLD_NODES`]).
     pub world_nodes: u64,
     /// EPIMC (the `epimc` bots): once the solver decides, score each card with the bot's
-    /// next play chosen per information set, not per world ([`super::epimc`]). Off
+    /// next play chosen per information set, not per world. Off
     /// (plain PIMC) by default.
     pub delayed: bool,
 }
