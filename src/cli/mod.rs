@@ -193,7 +193,9 @@ macro_rules! bot_names_help {
          playouts per decision), pimc:Nms (N milliseconds per decision), pimc:N/P (and P \
          playouts per passing pick), pimc-random (random playouts); pimc-dd (solved \
          worlds), pimc-dd:N (N worlds), pimc-dd:Nms; ismcts (information-set tree \
-         search), ismcts:N (N iterations), ismcts:Nms."
+         search), ismcts:N (N iterations), ismcts:Nms; ismcts-nn (ismcts guided by the \
+         nn model), ismcts-nn:N, ismcts-nn:Nms, ismcts-nn:PATH (a model file), \
+         ismcts-nn:N:PATH."
     };
 }
 
