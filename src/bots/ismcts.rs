@@ -10,12 +10,14 @@
 //! across worlds, so a card is judged by what the others can do without seeing the deal.
 //! The card played is the root's most visited child. Passing picks are the heuristic's.
 //!
-//! `ismcts-nn` is the same search guided by a policy network ([`NnBot`]): the searching
+//! `ismcts-nn` is the same search guided by a policy network ([`NnBot`]): at the searching
 //! seat's own nodes (whose legal cards are the same in every world, since the seat knows
-//! its hand) get all their children at once, each with the network's softmax probability
-//! as a prior, and are searched by PUCT (Silver et al. 2017) instead of UCB1. The other
-//! seats' nodes stay plain ISMCTS: their legal cards differ between worlds, and a forward
-//! pass per world would cost more than the iterations it saves.
+//! its hand) the card is chosen by PUCT (Silver et al. 2017) instead of UCB1, the priors
+//! the softmax of the network's logits over the legal cards, kept per node (one forward
+//! pass when the node is first searched from). The other seats' nodes stay plain ISMCTS
+//! by default ([`GuideConfig::others`]): their legal cards differ between worlds, so a
+//! prior from one world's view fits the others poorly, and it costs a forward pass per
+//! node of theirs.
 
 use std::time::{Duration, Instant};
 
@@ -293,7 +295,12 @@ impl IsmctsBot {
             0.0
         };
         let scale = c * (visits.max(1) as f32).sqrt() / sum;
-        let mut best = (Card::ACE, f32::NEG_INFINITY);
+        // Seeded with a legal card: a score that is not a number (a model whose logits
+        // overflow) never leaves the choice illegal.
+        let Some(first) = legal.nth(0) else {
+            return (NONE, false);
+        };
+        let mut best = (first, f32::NEG_INFINITY);
         for card in legal {
             let id = card.id() as usize;
             let (q, n) = match self.nodes.get(child_of[id] as usize) {
@@ -355,6 +362,9 @@ impl IsmctsBot {
                 }
                 if self.nodes[node as usize].priors != NONE {
                     (node, expanded) = self.select_guided(node, legal, p);
+                    if node == NONE {
+                        return; // no legal card: not reached while a seat is to play
+                    }
                 } else {
                     let untried = self.untried(node, legal);
                     if untried.is_empty() {
