@@ -203,6 +203,26 @@ fn wrong_input_gets_a_message_and_a_new_prompt() {
     assert!(out.contains("You have 1 card left to pass"), "{out}");
 }
 
+/// `hint BOT` asks the named bot (the guided search, say); an unknown name is refused
+/// with the registry's error and the game goes on.
+#[test]
+fn hint_asks_the_bot_it_is_given() {
+    let (code, out, _) = cli(
+        &["play", "--seed", "3"],
+        "1\n1\n1\nhint ismcts-nn:50\nhint ismcts-nn:50\nhint nosuch\nhint heuristic\nq\n",
+    );
+    assert_eq!(code, 0);
+    let hints: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("Hint (ismcts-nn:50, 50 searches): play "))
+        .collect();
+    assert_eq!(hints.len(), 2, "{out}");
+    assert_eq!(hints[0], hints[1]);
+    assert!(out.contains("No hint: unknown bot 'nosuch'"), "{out}");
+    // A bot that does not search gives its card only.
+    assert!(out.contains("Hint (heuristic): play "), "{out}");
+}
+
 #[test]
 fn hint_shows_the_strongest_bots_card_and_its_evaluation() {
     let (code, out, _) = cli(
@@ -573,6 +593,8 @@ fn play_help_lists_every_bot_family() {
         "pimc-dd:Nms",
         "epimc:Nms",
         "ismcts:Nms",
+        "ismcts-nn:Nms",
+        "ismcts-nn:N:PATH",
     ] {
         assert!(out.contains(form), "{form}: {out}");
     }

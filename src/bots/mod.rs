@@ -18,6 +18,8 @@
 //!   ([`IsmctsBot`]).
 //! - `nn`: the baseline neural-network policy shipped for each variant, or `nn:PATH` a
 //!   model of your own ([`NnBot`], [`Mlp`]).
+//! - `ismcts-nn`: `ismcts` guided by an `nn` model: the network's policy is the prior of
+//!   PUCT at the searching seat's nodes ([`IsmctsBot`], [`GuideConfig`]).
 //!
 //! Bots are built by name through a [`BotRegistry`]: it parses the names, checks once that
 //! the bot can play the game's variant, owns the cache of `nn:PATH` models, and holds the
@@ -45,7 +47,7 @@ mod pimc_dd;
 mod registry;
 
 pub use heuristic::HeuristicBot;
-pub use ismcts::{IsmctsBot, IsmctsConfig};
+pub use ismcts::{GuideConfig, IsmctsBot, IsmctsConfig};
 pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};

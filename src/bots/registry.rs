@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::nn::ModelCache;
 use super::{
-    Bot, BotError, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot, PimcBot, PimcConfig, PimcDdBot,
-    PimcDdConfig, Playout, RandomBot,
+    Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot, PimcBot, PimcConfig,
+    PimcDdBot, PimcDdConfig, Playout, RandomBot,
 };
 use crate::rules::config::Variant;
 
@@ -15,8 +15,10 @@ use crate::rules::config::Variant;
 /// passing picks with P playouts each; `pimc-dd:N` N solved worlds,
 /// `pimc-dd:Nms` a time limit, `epimc` and `epimc:N`/`epimc:Nms` the same with EPIMC's
 /// postponed evaluation; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
-/// `nn:PATH` the neural-network model in the safetensors file `PATH`).
-pub const BOT_NAMES: [&str; 13] = [
+/// `nn:PATH` the neural-network model in the safetensors file `PATH`; `ismcts-nn` the
+/// search guided by the variant's shipped model, `ismcts-nn:BUDGET`, `ismcts-nn:PATH` or
+/// `ismcts-nn:BUDGET:PATH` with a budget as `ismcts`'s and a model file).
+pub const BOT_NAMES: [&str; 16] = [
     "random",
     "heuristic",
     "pimc",
@@ -30,10 +32,13 @@ pub const BOT_NAMES: [&str; 13] = [
     "ismcts:N",
     "nn",
     "nn:PATH",
+    "ismcts-nn",
+    "ismcts-nn:N",
+    "ismcts-nn:PATH",
 ];
 
 /// The built-in bots at their default budgets, weakest first (the ladder's entrants).
-pub const BUILT_IN_BOTS: [&str; 7] = [
+pub const BUILT_IN_BOTS: [&str; 8] = [
     "random",
     "heuristic",
     "nn",
@@ -41,6 +46,7 @@ pub const BUILT_IN_BOTS: [&str; 7] = [
     "pimc",
     "ismcts",
     "pimc-dd",
+    "ismcts-nn",
 ];
 
 /// Makes the bot for a name the built-in bots do not know: `None` when it does not know
@@ -134,26 +140,13 @@ impl BotRegistry {
             )),
             "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
             "epimc" => Box::new(PimcDdBot::new(PimcDdConfig::default().delayed(), seed)),
-            "ismcts" => Box::new(IsmctsBot::new(IsmctsConfig::default(), seed)),
             "nn" => Box::new(NnBot::shipped()),
             _ => {
-                if let Some(path) = name.strip_prefix("nn:") {
-                    let mlp = self.models.load(path).map_err(|error| BotError::Weights {
-                        name: name.to_string(),
-                        error,
-                    })?;
-                    if let Some(variant) = variant.filter(|v| *v != mlp.variant()) {
-                        return Err(BotError::Unsupported {
-                            name: name.to_string(),
-                            variant,
-                            why: format!("its weights are for {}", mlp.variant()),
-                        });
-                    }
-                    return Ok(Box::new(NnBot::with_file_model(path, mlp)));
+                if let Some(bot) = self.ismcts(name, seed, variant) {
+                    return Ok(Box::new(bot?));
                 }
-                if let Some(arg) = name.strip_prefix("ismcts:") {
-                    let config = IsmctsConfig::parse_budget(arg).ok_or_else(unknown)?;
-                    return Ok(Box::new(IsmctsBot::new(config, seed)));
+                if let Some(path) = name.strip_prefix("nn:") {
+                    return Ok(Box::new(self.file_model(name, path, variant)?));
                 }
                 if let Some(arg) = name.strip_prefix("pimc-dd:") {
                     let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
@@ -168,6 +161,69 @@ impl BotRegistry {
                 Box::new(PimcBot::new(config, seed))
             }
         })
+    }
+}
+
+impl BotRegistry {
+    /// The `ismcts` or `ismcts-nn` bot called `name` (`None` for other names), as
+    /// [`BotRegistry::build`] makes it (`variant` `None`: for any variant), as itself:
+    /// `hint` reads its values, which the [`Bot`] trait does not give (it plays the most
+    /// visited card, not the one of best mean value).
+    pub(crate) fn ismcts(
+        &self,
+        name: &str,
+        seed: u64,
+        variant: Option<Variant>,
+    ) -> Option<Result<IsmctsBot, BotError>> {
+        let unknown = || BotError::Unknown(name.to_string());
+        let guided = |config, net, path: Option<&str>| {
+            let path = path.map(str::to_string);
+            IsmctsBot::guided(config, GuideConfig::default(), net, path, seed)
+        };
+        Some(match name {
+            "ismcts" => Ok(IsmctsBot::new(IsmctsConfig::default(), seed)),
+            "ismcts-nn" => Ok(guided(IsmctsConfig::guided(), NnBot::shipped(), None)),
+            _ => {
+                if let Some(arg) = name.strip_prefix("ismcts-nn:") {
+                    IsmctsConfig::parse_guided(arg)
+                        .ok_or_else(unknown)
+                        .and_then(|(config, path)| {
+                            let net = match path {
+                                Some(path) => self.file_model(name, path, variant)?,
+                                None => NnBot::shipped(),
+                            };
+                            Ok(guided(config, net, path))
+                        })
+                } else {
+                    let arg = name.strip_prefix("ismcts:")?;
+                    IsmctsConfig::parse_budget(arg)
+                        .map(|config| IsmctsBot::new(config, seed))
+                        .ok_or_else(unknown)
+                }
+            }
+        })
+    }
+
+    /// The `nn` bot of the model file at `path` (through the cache), for the bot called
+    /// `name`; refused if the model is for another variant than `variant`.
+    fn file_model(
+        &self,
+        name: &str,
+        path: &str,
+        variant: Option<Variant>,
+    ) -> Result<NnBot, BotError> {
+        let mlp = self.models.load(path).map_err(|error| BotError::Weights {
+            name: name.to_string(),
+            error,
+        })?;
+        if let Some(variant) = variant.filter(|v| *v != mlp.variant()) {
+            return Err(BotError::Unsupported {
+                name: name.to_string(),
+                variant,
+                why: format!("its weights are for {}", mlp.variant()),
+            });
+        }
+        Ok(NnBot::with_file_model(path, mlp))
     }
 }
 
@@ -196,6 +252,8 @@ mod tests {
             "epimc:5ms",
             "ismcts:30",
             "ismcts:9ms",
+            "ismcts-nn:30",
+            "ismcts-nn:9ms",
         ] {
             let bot =
                 bot_by_name(spec, 0, Variant::FourPlayer).unwrap_or_else(|e| panic!("{spec}: {e}"));
@@ -222,6 +280,9 @@ mod tests {
             "ismcts",
             "ismcts:50",
             "ismcts:5ms",
+            "ismcts-nn",
+            "ismcts-nn:50",
+            "ismcts-nn:5ms",
         ] {
             let b = bot_by_name(name, 1, Variant::FourPlayer).unwrap();
             assert!(!b.name().is_empty());
@@ -248,6 +309,10 @@ mod tests {
             "epimc:x",
             "ismcts:",
             "ismcts:0",
+            "ismcts-nn:",
+            "ismcts-nn:0",
+            "ismcts-nn:7:",
+            "ismcts-nn-x",
         ] {
             let e = bot_by_name(bad, 0, Variant::FourPlayer).err().unwrap();
             let msg = e.to_string();

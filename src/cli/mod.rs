@@ -194,7 +194,9 @@ macro_rules! bot_names_help {
          playouts per passing pick), pimc-random (random playouts); pimc-dd (solved \
          worlds), pimc-dd:N (N worlds), pimc-dd:Nms; epimc, epimc:N, epimc:Nms (pimc-dd \
          choosing its next card per information set); ismcts (information-set tree \
-         search), ismcts:N (N iterations), ismcts:Nms."
+         search), ismcts:N (N iterations), ismcts:Nms; ismcts-nn (ismcts guided by the \
+         nn model), ismcts-nn:N, ismcts-nn:Nms, ismcts-nn:PATH (a model file), \
+         ismcts-nn:N:PATH."
     };
 }
 

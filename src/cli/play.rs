@@ -642,7 +642,12 @@ where
                 continue;
             }
             "hint" => {
-                super::hint::hint(view, out)?;
+                super::hint::hint(view, super::hint::HINT_BOT, out)?;
+                continue;
+            }
+            lower if lower.starts_with("hint ") => {
+                // The bot's name as typed: a model path keeps its case.
+                super::hint::hint(view, text[5..].trim(), out)?;
                 continue;
             }
             "q" | "quit" | "exit" => return Ok(Decision::Quit),

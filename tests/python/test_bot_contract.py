@@ -11,7 +11,16 @@ import pytest
 import yokai_septet as ys
 from yokai_septet import _core
 
-NAMES = ["random", "heuristic", "pimc:8", "pimc:8/16", "pimc-dd:2", "ismcts:20", "nn"]
+NAMES = [
+    "random",
+    "heuristic",
+    "pimc:8",
+    "pimc:8/16",
+    "pimc-dd:2",
+    "ismcts:20",
+    "nn",
+    "ismcts-nn:20",
+]
 
 
 def _mid_game(seed=3, moves=9):

@@ -129,6 +129,12 @@ impl NnBot {
         }
     }
 
+    /// The variant of the model it plays in a game of `variant` (another one for a model
+    /// file of another variant).
+    pub(crate) fn model_variant(&self, variant: Variant) -> Variant {
+        model_for(&self.model, variant).variant()
+    }
+
     /// The logit of every card id for the seat of `view` (whatever is legal).
     pub fn logits(&mut self, view: &SeatView) -> &[f32] {
         let variant = view.variant();
@@ -157,7 +163,7 @@ impl Bot for NnBot {
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
         let variant = view.variant();
-        let trained_for = model_for(&self.model, variant).variant();
+        let trained_for = self.model_variant(variant);
         if trained_for != variant {
             return Err(BotError::Unsupported {
                 name: self.name(),
