@@ -194,9 +194,44 @@ def test_cleanrl_style_ppo_example_trains_on_vector_env():
     mod = _load_script(ROOT / "examples" / "cleanrl_ppo.py")
     out = mod.train(total_steps=4096, num_envs=16, num_steps=32, threads=2)
     assert out["updates"] == 8
-    assert out["episodes"] > 16
+    assert out["episodes"] > 16 and out["truncated"] == 0  # single rounds are never cut
     assert np.isfinite(out["mean_return_first"]) and np.isfinite(out["mean_return_last"])
     assert isinstance(ys.VectorEnv(2), __import__("gymnasium").vector.VectorEnv)
+
+
+def test_cleanrl_style_ppo_example_bootstraps_the_games_the_round_cap_cuts():
+    """examples/cleanrl_ppo.py adds gamma * V(last observation) to the reward of a step
+    whose game the round cap cut, reading that observation from infos["final_obs"]; a
+    game the rules ended, and a step that ended nothing, get nothing. Training on cut
+    games runs."""
+    import torch
+
+    mod = _load_script(ROOT / "examples" / "cleanrl_ppo.py")
+    envs = ys.VectorEnv(8, "4p", seed=2, episode="game", max_rounds=2, opponents="random",
+                        obs_dtype="uint8", num_threads=1)
+    agent = mod.Agent(envs.single_observation_space.shape[0], envs.single_action_space.n)
+    _, info = envs.reset(seed=2)
+    rng = np.random.default_rng(0)
+    seen = {"cut": 0, "ended": 0}
+    for _ in range(200):
+        mask = info["action_mask"]
+        _, _, term, trunc, info = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        bonus = mod.truncation_bonus(agent, trunc, info, 0.9)
+        for i in range(8):
+            if trunc[i]:
+                last = torch.as_tensor(info["final_obs"][i], dtype=torch.float32)[None]
+                with torch.no_grad():
+                    value = agent.value(last).item()  # alone, not in a batch: float noise
+                assert bonus[i].item() == pytest.approx(0.9 * value, rel=1e-4, abs=1e-6)
+                seen["cut"] += 1
+            else:
+                assert bonus[i].item() == 0.0
+                seen["ended"] += int(term[i])
+    assert seen["cut"] > 0 and seen["ended"] > 0
+    out = mod.train(total_steps=1024, num_envs=8, num_steps=32, threads=1, episode="game",
+                    max_rounds=1)
+    assert out["updates"] == 4 and 0 < out["truncated"] <= out["episodes"]
+    assert np.isfinite(out["mean_return_last"])
 
 
 # The [finetune] settings of a tiny run: 3 PPO updates on 8 tables, evaluated after the
