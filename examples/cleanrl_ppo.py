@@ -11,12 +11,16 @@ threads only contend with the environment's own (``--threads``) and with each ot
 on a busy 2-core machine the default torch setting (one thread per core) runs many times
 slower.
 
-The learner plays seat 0 of 4-player single rounds (``episode="round"``) against
+The learner plays seat 0 of 4-player single rounds (``--episode round``, the default) or
+whole games (``--episode game``, cut after ``--max-rounds`` rounds if given) against
 ``--opponents`` bots, with ``reward_mode="points"``. Every ``--num-steps`` steps of all
 envs make one rollout; GAE, then ``--epochs`` epochs of clipped PPO on minibatches.
 Episodes reset in the same step (``metadata["autoreset_mode"]`` is ``SAME_STEP``): a
 step with ``terminated | truncated`` ends its episode, and the next observation already
 starts the next one, so the value of that next observation is never bootstrapped into it.
+A game the round cap cut (``truncated``) did not end by the rules, though: its step's
+reward gets ``gamma * V(last observation)``, read from ``infos["final_obs"]``
+(:func:`truncation_bonus`), as Stable-Baselines3 does.
 """
 
 from __future__ import annotations
@@ -47,20 +51,39 @@ class Agent(nn.Module):
             action = dist.sample()
         return action, dist.log_prob(action), dist.entropy(), self.v(h).squeeze(-1)
 
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.v(self.body(obs)).squeeze(-1)
+
+
+def truncation_bonus(agent: Agent, truncated: np.ndarray, info: dict,
+                     gamma: float) -> torch.Tensor:
+    """``gamma * V(last observation)`` for each env whose game the round cap cut on this
+    step, 0 elsewhere: the game would have gone on, so its value is bootstrapped. The last
+    observation is ``info["final_obs"][i]`` (the returned one starts the next game)."""
+    bonus = torch.zeros(len(truncated))
+    cut = np.flatnonzero(truncated)
+    if cut.size:
+        last = torch.as_tensor(np.stack(info["final_obs"][cut]), dtype=torch.float32)
+        with torch.no_grad():
+            bonus[cut] = gamma * agent.value(last)
+    return bonus
+
 
 def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
           epochs: int = 4, minibatches: int = 4, lr: float = 3e-4, gamma: float = 0.99,
           lam: float = 0.95, clip: float = 0.2, opponents: str = "random",
           seed: int = 0, threads: int | None = None, variant: str = "4p",
+          episode: str = "round", max_rounds: int | None = None,
           torch_threads: int = 1, log_every: int = 0) -> dict:
-    """Trains; returns ``{"updates", "episodes", "mean_return_first", "mean_return_last",
-    "steps_per_second"}`` (mean episode return over the first and last quarter of the
-    finished episodes). Prints steps/s every ``log_every`` updates (0: never)."""
+    """Trains; returns ``{"updates", "episodes", "truncated", "mean_return_first",
+    "mean_return_last", "steps_per_second"}`` (``truncated``: the episodes the round cap
+    cut; mean episode return over the first and last quarter of the finished episodes).
+    Prints steps/s every ``log_every`` updates (0: never)."""
     torch.set_num_threads(torch_threads)
     torch.manual_seed(seed)
-    envs = ys.VectorEnv(num_envs, variant, seed=seed, episode="round", learner_seat=0,
-                        opponents=opponents, reward_mode="points", obs_dtype="uint8",
-                        num_threads=threads)
+    envs = ys.VectorEnv(num_envs, variant, seed=seed, episode=episode, max_rounds=max_rounds,
+                        learner_seat=0, opponents=opponents, reward_mode="points",
+                        obs_dtype="uint8", num_threads=threads)
     n_obs = envs.single_observation_space.shape[0]
     n_act = envs.single_action_space.n
     agent = Agent(n_obs, n_act)
@@ -77,6 +100,7 @@ def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
     obs, info = envs.reset(seed=seed)
     ep_return = np.zeros(num_envs)
     returns: list[float] = []
+    truncated = 0
     updates = max(1, total_steps // (num_envs * num_steps))
     t0 = time.perf_counter()
     for u in range(updates):
@@ -94,7 +118,8 @@ def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
             obs_buf[t], mask_buf[t], act_buf[t], logp_buf[t], val_buf[t] = o, m, a, logp, v
             obs, r, term, trunc, info = envs.step(a.numpy())
             done = term | trunc
-            rew_buf[t] = torch.as_tensor(r)
+            rew_buf[t] = torch.as_tensor(r) + truncation_bonus(agent, trunc, info, gamma)
+            truncated += int(trunc.sum())
             done_buf[t] = torch.as_tensor(done, dtype=torch.float32)
             ep_return += r
             returns.extend(ep_return[done].tolist())
@@ -131,6 +156,7 @@ def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
     return {
         "updates": updates,
         "episodes": len(returns),
+        "truncated": truncated,
         "mean_return_first": float(np.mean(returns[:q])) if returns else float("nan"),
         "mean_return_last": float(np.mean(returns[-q:])) if returns else float("nan"),
         "steps_per_second": updates * num_envs * num_steps / (time.perf_counter() - t0),
@@ -144,12 +170,16 @@ def main() -> None:
     ap.add_argument("--num-envs", type=int, default=64)
     ap.add_argument("--num-steps", type=int, default=32)
     ap.add_argument("--opponents", default="random")
+    ap.add_argument("--episode", default="round", choices=["round", "game"])
+    ap.add_argument("--max-rounds", type=int, default=None,
+                    help="cut games after this many rounds (truncated, bootstrapped)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None, help="VectorEnv threads (default: all cores)")
     ap.add_argument("--torch-threads", type=int, default=1, help="torch CPU threads (default 1)")
     args = ap.parse_args()
     out = train(args.total_steps, args.num_envs, args.num_steps, opponents=args.opponents,
                 seed=args.seed, threads=args.threads, variant=args.variant,
+                episode=args.episode, max_rounds=args.max_rounds,
                 torch_threads=args.torch_threads, log_every=10)
     for k, v in out.items():
         print(f"{k}: {v:.4g}" if isinstance(v, float) else f"{k}: {v}")

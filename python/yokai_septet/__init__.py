@@ -42,6 +42,7 @@ from ._core import (  # noqa: F401
     GameInUseError,
     IllegalActionError,
     InUseError,
+    VectorEnvInUseError,
     __version__,
     analyze,
 )
@@ -117,6 +118,7 @@ __all__ = [
     "IllegalActionError",
     "InUseError",
     "GameInUseError",
+    "VectorEnvInUseError",
     "analyze",
     "arena",
     "ArenaSpec",

@@ -11,7 +11,8 @@ from gymnasium.vector import AutoresetMode
 from ._arena_spec import ArenaSpec
 
 __all__ = [
-    "IllegalActionError", "InUseError", "GameInUseError", "Game", "Bot", "VectorEnv",
+    "IllegalActionError", "InUseError", "GameInUseError", "VectorEnvInUseError", "Game",
+    "Bot", "VectorEnv",
     "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
     "_imitation_data", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
@@ -35,6 +36,10 @@ class InUseError(RuntimeError):
 class GameInUseError(InUseError):
     """A Game used by two threads (or by a call from inside another call on it) at once;
     the game is unchanged. Give each thread its own Game (``game.clone()``)."""
+
+class VectorEnvInUseError(InUseError):
+    """A VectorEnv used by two threads (or by a call from inside another call on it) at
+    once; the env is unchanged. Give each thread its own VectorEnv."""
 
 # PyO3 classes: built by __new__, and not subclassable unless marked `subclass`.
 @final

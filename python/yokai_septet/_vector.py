@@ -11,7 +11,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ._core import VectorEnv as _CoreVectorEnv
+from ._core import InUseError, VectorEnv as _CoreVectorEnv
 from ._env_common import OBS_HIGH
 
 
@@ -288,6 +288,14 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         obs, r, te, tr, infos = self._result(outs)
         infos.pop("env_id", None)
         return obs, r, te, tr, infos
+
+    def __repr__(self) -> str:
+        """Gymnasium's, or ``<VectorEnv in use>`` while another thread or call uses it
+        (a repr never raises)."""
+        try:
+            return str(gymnasium.vector.VectorEnv.__repr__(self))
+        except InUseError:
+            return f"<{type(self).__name__} in use>"
 
     def __reduce__(self) -> Any:
         raise TypeError(

@@ -17,10 +17,16 @@ sb3-contrib's ``MaskablePPO`` train on the batch stepped in Rust::
 Learner mode only (one seat per env is the agent, the built-in bots play the others):
 SB3 expects one reward per env. The legal-action masks reach ``MaskablePPO`` through the
 vec-env mask protocol: ``env_method("action_masks")`` returns one mask per env (rows of
-``VectorEnv.masks``). Episodes reset in the same step, as SB3 expects; the finished
-episode's last observation is not kept, so ``infos[i]`` has no ``terminal_observation``
-(SB3 then does not bootstrap truncated episodes: with ``max_rounds`` set, a cut-off game
-is treated as ended).
+``VectorEnv.masks``).
+
+Episodes reset in the same step, as SB3 expects (the VectorEnv's ``SAME_STEP`` autoreset
+mode). On a step that ends env ``i``'s episode, ``infos[i]`` holds what SB3's own
+``DummyVecEnv`` puts there: ``"terminal_observation"``, the finished episode's last
+observation (the VectorEnv's ``infos["final_obs"][i]``), and ``"TimeLimit.truncated"``,
+true when the round cap (``max_rounds``) cut the game rather than the rules ending it.
+SB3's algorithms read both to bootstrap a cut-off episode from the value of its last
+observation instead of treating it as ended. ``infos[i]`` of an env whose episode goes on
+is empty (SB3 reads ``TimeLimit.truncated`` with a default of false).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 import numpy as np
+from gymnasium.vector import AutoresetMode
 
 from ._extras import missing_extra
 from ._vector import VectorEnv
@@ -54,6 +61,17 @@ class SB3VecEnv(VecEnv):
                 "SB3VecEnv needs a VectorEnv in learner mode (self_play=False): SB3 expects "
                 "one reward per env"
             )
+        if env.autoreset_mode != AutoresetMode.SAME_STEP:
+            raise ValueError(
+                f"SB3VecEnv needs a VectorEnv with autoreset_mode=SAME_STEP (the default), got "
+                f"{env.autoreset_mode.name}: SB3 expects an ended episode to reset in the "
+                "same step, its last observation in infos"
+            )
+        if not env.copy:
+            raise ValueError(
+                "SB3VecEnv needs a VectorEnv with copy=True (the default): SB3 keeps each "
+                "step's observations until after the next step, which copy=False overwrites"
+            )
         self.venv = env
         self._actions: Optional[np.ndarray] = None
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)
@@ -74,11 +92,15 @@ class SB3VecEnv(VecEnv):
         if self._actions is None:
             raise RuntimeError("step_wait called without step_async")
         actions, self._actions = self._actions, None
-        obs, rewards, term, trunc, _ = self.venv.step(actions)
+        obs, rewards, term, trunc, info = self.venv.step(actions)
         dones = term | trunc
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones):
-            infos[i]["TimeLimit.truncated"] = bool(trunc[i] and not term[i])
+        ended = dones.nonzero()[0].tolist()
+        if ended:  # only then does the VectorEnv hand over final_obs
+            final_obs = info["final_obs"]
+            for i in ended:
+                infos[i] = {"terminal_observation": final_obs[i],
+                            "TimeLimit.truncated": bool(trunc[i] and not term[i])}
         return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:

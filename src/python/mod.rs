@@ -54,6 +54,16 @@ pyo3::create_exception!(
      thread its own Game (``game.clone()``), or guard a shared one with a lock."
 );
 
+pyo3::create_exception!(
+    yokai_septet,
+    VectorEnvInUseError,
+    InUseError,
+    "A VectorEnv used by two threads (or by a call made from inside another call on it) at \
+     once.\n\n\
+     A subclass of InUseError (and so of RuntimeError); the env is unchanged. Give each \
+     thread its own VectorEnv, or guard a shared one with a lock."
+);
+
 /// A Python class whose methods borrow the object through [`borrow`] / [`borrow_mut`]:
 /// a call that finds it borrowed by another thread (which released the GIL meanwhile) or
 /// by an outer call on the same thread gets the class's typed error, not pyo3's bare
@@ -237,6 +247,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
     m.add("InUseError", py.get_type::<InUseError>())?;
     m.add("GameInUseError", py.get_type::<GameInUseError>())?;
+    m.add("VectorEnvInUseError", py.get_type::<VectorEnvInUseError>())?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<bot::PyBot>()?;
     m.add_class::<vector::PyVectorEnv>()?;

@@ -13,7 +13,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::{extract_integer, extract_seed, parse_config, Arg, IllegalActionError};
+use super::{
+    borrow, borrow_mut, extract_integer, extract_seed, parse_config, Arg, IllegalActionError,
+    InUse, VectorEnvInUseError,
+};
 use crate::rl::observation::ObsValue;
 use crate::rl::reward::RewardMode;
 use crate::rl::vector::{
@@ -623,6 +626,17 @@ fn batch_tuple<'py, T: ObsValue + Elem>(
     Ok((b.group, to_tuple(py, &arrays, ended)?))
 }
 
+impl InUse for PyVectorEnv {
+    fn in_use_error() -> PyErr {
+        VectorEnvInUseError::new_err(
+            "this VectorEnv is in use by another thread or call (a VectorEnv is not shared: \
+             a thread may use it only while no other thread or call does): give each thread \
+             its own VectorEnv (with env_offset to split one master-seeded batch), or guard \
+             it with a lock",
+        )
+    }
+}
+
 #[pymethods]
 impl PyVectorEnv {
     #[new]
@@ -785,25 +799,35 @@ impl PyVectorEnv {
     /// observations; rewards and flags become 0. Refused while batches sent with
     /// :meth:`_send` are not received.
     #[pyo3(signature = (seed = None))]
-    fn reset_all(&mut self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn reset_all(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
         let seed = seed.map(extract_seed).transpose()?;
-        self.run(py, Op::Reset(seed))
+        this.run(py, Op::Reset(seed))
     }
 
     /// Resets the envs whose ``mask`` entry is set (a bool array, one per env), as
     /// :meth:`reset_all` without a seed resets every env; the others keep their games.
     /// Every buffer is written (the other envs' rows show their games as they are);
     /// rewards and flags become 0.
-    fn _reset_some(&mut self, py: Python<'_>, mask: PyReadonlyArray1<'_, bool>) -> PyResult<()> {
+    fn _reset_some(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        mask: PyReadonlyArray1<'_, bool>,
+    ) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
         let mask = mask.as_array().to_vec();
-        if mask.len() != self.num_envs {
+        if mask.len() != this.num_envs {
             return Err(PyValueError::new_err(format!(
                 "reset_mask has {} entries, expected one per env ({})",
                 mask.len(),
-                self.num_envs
+                this.num_envs
             )));
         }
-        self.run(py, Op::ResetSome(&mask))
+        this.run(py, Op::ResetSome(&mask))
     }
 
     /// Applies one action per env (an ``int64`` array of length ``num_envs``): the learner's
@@ -813,50 +837,59 @@ impl PyVectorEnv {
     /// handled as ``autoreset_mode`` says).
     /// With ``copy=True`` the results go to arrays nobody else holds (the buffer
     /// properties then return those); with ``copy=False`` the buffers are overwritten.
-    fn step_all(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+    fn step_all(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        actions: PyReadonlyArray1<'_, i64>,
+    ) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
         let mut copy = Vec::new();
         let acts = Self::ints(&actions, &mut copy)?;
-        self.run(py, Op::Step(acts))
+        this.run(py, Op::Step(acts))
     }
 
     /// :meth:`step_all`, returning the results: every output's array, in the order of
     /// :meth:`_output_spec` (for the Python class's ``step``).
     fn _step<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         actions: PyReadonlyArray1<'_, i64>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let mut this = borrow_mut(slf)?;
         let mut copy = Vec::new();
         let acts = Self::ints(&actions, &mut copy)?;
-        self.run(py, Op::Step(acts))?;
-        self.current_tuple(py)
+        this.run(py, Op::Step(acts))?;
+        this.current_tuple(py)
     }
 
     /// The arrays of the last reset or step, in the order of :meth:`_output_spec`.
-    fn _outputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        self.current_tuple(py)
+    fn _outputs<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let this = borrow(slf)?;
+        this.current_tuple(py)
     }
 
     /// Asynchronous mode (``batch_size`` envs per batch): resets every env as
     /// :meth:`reset_all` does and sends every batch; :meth:`_recv` then returns them.
     #[pyo3(signature = (seed = None))]
-    fn _async_reset(&mut self, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn _async_reset(slf: &Bound<'_, Self>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
         let seed = seed.map(extract_seed).transpose()?;
-        let mode = self.pipeline()?;
+        let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| p.reset(seed)).map_err(pipeline_error)?;
-        self.last_recv = None;
+        this.last_recv = None;
         Ok(())
     }
 
     /// Checks one action per env (in env order) without stepping: ``IllegalActionError``
     /// names the first illegal one. Refused while batches are in flight.
-    fn _check(&mut self, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+    fn _check(slf: &Bound<'_, Self>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
         let mut copy = Vec::new();
         let acts = Self::ints(&actions, &mut copy)?;
-        if self.failed {
+        if this.failed {
             return Err(poisoned());
         }
-        let mode = self.mode.get_mut().map_err(|_| poisoned())?;
+        let mode = this.mode.get_mut().map_err(|_| poisoned())?;
         match mode {
             Mode::Sync(c) => c.check_actions(acts).map_err(step_error),
             Mode::F32(p) => p.check_all(acts).map_err(pipeline_error),
@@ -871,10 +904,11 @@ impl PyVectorEnv {
     /// once while Rust steps them.
     #[pyo3(signature = (actions, env_ids = None))]
     fn _send(
-        &mut self,
+        slf: &Bound<'_, Self>,
         actions: PyReadonlyArray1<'_, i64>,
         env_ids: Option<PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
         let mut copy = Vec::new();
         let acts = Self::ints(&actions, &mut copy)?.to_vec();
         let mut copy_ids = Vec::new();
@@ -882,8 +916,8 @@ impl PyVectorEnv {
             Some(e) => Some(Self::ints(e, &mut copy_ids)?.to_vec()),
             None => None,
         };
-        let last = self.last_recv;
-        let mode = self.pipeline()?;
+        let last = this.last_recv;
+        let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| {
             let (group, acts) = match ids {
                 Some(ids) => p.group_of(&ids, &acts).map_err(pipeline_error)?,
@@ -905,10 +939,11 @@ impl PyVectorEnv {
     /// Waits (the GIL released) for the oldest batch sent and returns its arrays in the
     /// order of :meth:`_output_spec` (``env_id`` included). They are new arrays, never
     /// written again.
-    fn _recv<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let mut layout = self.layout.with_rows(self.batch_size);
+    fn _recv<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let mut this = borrow_mut(slf)?;
+        let mut layout = this.layout.with_rows(this.batch_size);
         layout.widths[Output::env_id as usize] = 1;
-        let mode = self.pipeline()?;
+        let mode = this.pipeline()?;
         let got = with_pipeline!(mode, |p: T| {
             let got = py.allow_threads(|| super::guard("VectorEnv.recv", || Ok(p.recv())))?;
             match got {
@@ -918,11 +953,11 @@ impl PyVectorEnv {
         });
         match got {
             Ok((group, tuple)) => {
-                self.last_recv = Some(group);
+                this.last_recv = Some(group);
                 Ok(tuple)
             }
             Err(e) => {
-                self.failed |= matches!(e, PipelineError::Failed(_));
+                this.failed |= matches!(e, PipelineError::Failed(_));
                 Err(pipeline_error(e))
             }
         }
@@ -937,14 +972,15 @@ impl PyVectorEnv {
     /// one received batch, in the order given.
     #[pyo3(signature = (env_ids = None))]
     fn bot_actions<'py>(
-        &mut self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         env_ids: Option<PyReadonlyArray1<'_, i64>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut this = borrow_mut(slf)?;
         if let Some(ids) = env_ids {
             let mut copy = Vec::new();
             let ids = Self::ints(&ids, &mut copy)?.to_vec();
-            let mode = self.pipeline()?;
+            let mode = this.pipeline()?;
             let out = with_pipeline!(mode, |p: T| {
                 let dummy = vec![0i64; ids.len()];
                 let (g, _) = p.group_of(&ids, &dummy).map_err(pipeline_error)?;
@@ -956,7 +992,7 @@ impl PyVectorEnv {
             });
             return Ok(PyArray1::from_vec(py, out));
         }
-        let core = self.core()?;
+        let core = this.core()?;
         let out =
             py.allow_threads(|| super::guard("VectorEnv.bot_actions", || Ok(core.bot_actions())))?;
         Ok(PyArray1::from_vec(py, out))
@@ -965,40 +1001,41 @@ impl PyVectorEnv {
     /// Env ``i`` of this object is env ``env_offset + i`` of the seed derivation (so that
     /// several objects can together step the envs of one larger, master-seeded batch).
     #[getter]
-    fn env_offset(&self) -> u64 {
-        self.env_offset
+    fn env_offset(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(borrow(slf)?.env_offset)
     }
 
     /// What a step does to an env whose episode it ended: gymnasium's ``AutoresetMode``
     /// value (``"SameStep"``, ``"NextStep"`` or ``"Disabled"``).
     #[getter]
-    fn _autoreset_mode(&self) -> &'static str {
-        self.autoreset.gymnasium_name()
+    fn _autoreset_mode(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        Ok(borrow(slf)?.autoreset.gymnasium_name())
     }
 
     /// Number of envs.
     #[getter]
-    fn num_envs(&self) -> usize {
-        self.num_envs
+    fn num_envs(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(borrow(slf)?.num_envs)
     }
 
     /// Envs per batch of the asynchronous API (``num_envs`` unless set).
     #[getter]
-    fn batch_size(&self) -> usize {
-        self.batch_size
+    fn batch_size(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(borrow(slf)?.batch_size)
     }
 
     /// Threads that step the envs (the caller's included).
     #[getter]
-    fn num_threads(&self) -> usize {
-        self.num_threads
+    fn num_threads(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(borrow(slf)?.num_threads)
     }
 
     /// Microseconds the idle stepping threads keep polling for the next step before they
     /// sleep (settable; see docs/vector.md, "Threads").
     #[getter]
-    fn get_spin_us(&self) -> PyResult<u64> {
-        let mode = self.mode.lock().map_err(|_| poisoned())?;
+    fn get_spin_us(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        let this = borrow(slf)?;
+        let mode = this.mode.lock().map_err(|_| poisoned())?;
         let spin = match &*mode {
             Mode::Sync(c) => c.spin(),
             Mode::F32(p) => p.spin(),
@@ -1009,9 +1046,10 @@ impl PyVectorEnv {
     }
 
     #[setter]
-    fn set_spin_us(&mut self, us: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_spin_us(slf: &Bound<'_, Self>, us: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
         let spin = parse_spin(us)?;
-        let mode = self.mode.get_mut().map_err(|_| poisoned())?;
+        let mode = this.mode.get_mut().map_err(|_| poisoned())?;
         match mode {
             Mode::Sync(c) => c.set_spin(spin),
             Mode::F32(p) => p.set_spin(spin),
@@ -1025,75 +1063,79 @@ impl PyVectorEnv {
     /// ``copy=False`` one buffer, overwritten by every call; with ``copy=True`` the array
     /// the last call returned (never overwritten while anyone holds it).
     #[getter]
-    fn observations(&self, py: Python<'_>) -> PyObject {
-        self.current_array(py, Output::obs)
+    fn observations(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(borrow(slf)?.current_array(py, Output::obs))
     }
 
     /// The privileged state tensors ``[num_envs, state_size]`` (docs/state_tensor.md) of
     /// every env's game now, in the observations' dtype; ``None`` unless the env was made
     /// with ``state_tensor=True``. Never give them to a policy that plays.
     #[getter]
-    fn states(&self, py: Python<'_>) -> PyObject {
-        self.current_array(py, Output::state)
+    fn states(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(borrow(slf)?.current_array(py, Output::state))
     }
 
     /// Whether results go to arrays nobody else holds (``True``) or overwrite one set of
     /// buffers (``False``).
     #[getter]
-    fn copy(&self) -> bool {
-        self.fresh
+    fn copy(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(borrow(slf)?.fresh)
     }
 
     /// Legal-action masks ``[num_envs, num_actions]`` (bool) for the decision now pending.
     #[getter]
-    fn masks(&self, py: Python<'_>) -> PyObject {
-        self.current_array(py, Output::mask)
+    fn masks(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(borrow(slf)?.current_array(py, Output::mask))
     }
 
     /// Rewards of the last step: ``[num_envs, 1]`` (learner and team modes) or
     /// ``[num_envs, num_players]`` (self-play: every seat's reward).
     #[getter]
-    fn rewards(&self, py: Python<'_>) -> PyObject {
-        self.current_array(py, Output::reward)
+    fn rewards(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(borrow(slf)?.current_array(py, Output::reward))
     }
 
     /// Whether each env's episode ended by the rules on the last step (it has been reset).
     #[getter]
-    fn terminated(&self, py: Python<'_>) -> PyObject {
-        self.current_array(py, Output::terminated)
+    fn terminated(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(borrow(slf)?.current_array(py, Output::terminated))
     }
 
     /// Whether each env's episode hit the round cap on the last step (it has been reset).
     #[getter]
-    fn truncated(&self, py: Python<'_>) -> PyObject {
-        self.current_array(py, Output::truncated)
+    fn truncated(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(borrow(slf)?.current_array(py, Output::truncated))
     }
 
     /// The seat to move in each env now.
     #[getter]
-    fn to_play(&self, py: Python<'_>) -> PyObject {
-        self.current_array(py, Output::to_play)
+    fn to_play(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(borrow(slf)?.current_array(py, Output::to_play))
     }
 
     /// The learner's seat in each env (one-seat mode), or the seat to move (self-play and
     /// team mode).
-    fn learner_seats(&mut self) -> PyResult<Vec<i64>> {
-        Ok(self.core()?.learner_seats())
+    fn learner_seats(slf: &Bound<'_, Self>) -> PyResult<Vec<i64>> {
+        let mut this = borrow_mut(slf)?;
+        Ok(this.core()?.learner_seats())
     }
 
     /// Episodes finished by each env since the last reset.
-    fn episodes(&mut self) -> PyResult<Vec<u64>> {
-        Ok(self.core()?.episodes())
+    fn episodes(slf: &Bound<'_, Self>) -> PyResult<Vec<u64>> {
+        let mut this = borrow_mut(slf)?;
+        Ok(this.core()?.episodes())
     }
 
     /// The seed env ``i``'s current game was dealt from (``Game(..., seed=that)`` replays it).
-    fn game_seed(&mut self, i: &Bound<'_, PyAny>) -> PyResult<u64> {
-        self.with_slot(i, |s| s.state().config().seed)
+    fn game_seed(slf: &Bound<'_, Self>, i: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let mut this = borrow_mut(slf)?;
+        this.with_slot(i, |s| s.state().config().seed)
     }
 
     /// A text picture of env ``i``'s game (every hand shown).
-    fn render_env(&mut self, i: &Bound<'_, PyAny>) -> PyResult<String> {
-        self.with_slot(i, |s| s.state().to_string())
+    fn render_env(slf: &Bound<'_, Self>, i: &Bound<'_, PyAny>) -> PyResult<String> {
+        let mut this = borrow_mut(slf)?;
+        this.with_slot(i, |s| s.state().to_string())
     }
 }
 

@@ -1,6 +1,6 @@
 """Threads (issue 9, docs/api.md "Threads"): a Game may be moved between threads and shared
 under the caller's lock; unsynchronised use never crashes or corrupts anything, it either
-works or raises GameInUseError (a RuntimeError). Every join has a timeout, so a deadlock fails the
+works or raises GameInUseError (a RuntimeError); a VectorEnv likewise raises VectorEnvInUseError. Every join has a timeout, so a deadlock fails the
 test instead of hanging CI."""
 
 import json
@@ -45,8 +45,8 @@ def is_borrow_error(e):
 
 
 def is_vector_borrow_error(e):
-    # VectorEnv still raises pyo3's bare "Already borrowed" RuntimeError.
-    return isinstance(e, RuntimeError) and "borrow" in str(e).lower()
+    """A VectorEnv found in use by another thread: its typed error, never pyo3's bare one."""
+    return isinstance(e, ys.VectorEnvInUseError)
 
 
 class ReentrantInt(int):
@@ -65,6 +65,30 @@ class ReentrantInt(int):
         except Exception as e:
             self.raised.append(e)
         return int(self)
+
+
+def in_lockstep(hold_inside, calls):
+    """Two threads, in lockstep: thread A runs ``hold_inside(hold)``, a call on an object
+    that calls ``hold`` while it holds the object; ``hold`` waits (the GIL released) until
+    thread B has made every call of ``calls``. Returns what B's calls raised."""
+    a_inside, b_done = threading.Event(), threading.Event()
+    b_errors = []
+
+    def hold():
+        a_inside.set()
+        assert b_done.wait(JOIN_S)
+
+    def thread_b():
+        assert a_inside.wait(JOIN_S)
+        for call in calls:
+            try:
+                call()
+            except Exception as e:
+                b_errors.append(e)
+        b_done.set()
+
+    assert not run_threads([lambda: hold_inside(hold), thread_b])
+    return b_errors
 
 
 def check_in_use(e):
@@ -111,28 +135,11 @@ def test_game_used_by_another_thread_meanwhile_raises_game_in_use_error():
     argument's ``__index__``, which waits with the GIL released) while thread B reads and
     steps the same game; B gets GameInUseError each time, and A's step completes."""
     g = ys.Game("3p", seed=4)
-    a_inside, b_done = threading.Event(), threading.Event()
-    b_errors = []
-
-    def hold():
-        a_inside.set()
-        assert b_done.wait(JOIN_S)
-
-    def thread_a():
-        g.step(ReentrantInt(g.legal_actions()[0], hold))
-
-    def thread_b():
-        assert a_inside.wait(JOIN_S)
-        for call in (g.legal_actions, lambda: g.observation(0), lambda: g.step(0), g.clone):
-            try:
-                call()
-            except Exception as e:
-                b_errors.append(e)
-        b_done.set()
-
+    b_errors = in_lockstep(
+        lambda hold: g.step(ReentrantInt(g.legal_actions()[0], hold)),
+        (g.legal_actions, lambda: g.observation(0), lambda: g.step(0), g.clone))
     ref = ys.Game("3p", seed=4)
     ref.step(ref.legal_actions()[0])
-    assert not run_threads([thread_a, thread_b])
     assert len(b_errors) == 4
     for e in b_errors:
         check_in_use(e)
@@ -308,10 +315,64 @@ def reference_run(steps, **kw):
     return v
 
 
+def check_vector_in_use(e):
+    assert type(e) is ys.VectorEnvInUseError
+    assert isinstance(e, ys.InUseError) and isinstance(e, RuntimeError)
+    msg = str(e)
+    assert "in use by another thread or call" in msg and "its own VectorEnv" in msg
+
+
+def test_vector_env_used_inside_its_own_call_raises_vector_env_in_use_error():
+    """A call made while the env is borrowed (here from inside ``game_seed``, whose
+    argument's ``__index__`` calls back) gets VectorEnvInUseError saying what to do, and
+    changes nothing; the outer call completes normally, and repr never raises."""
+    assert issubclass(ys.VectorEnvInUseError, ys.InUseError)
+    kw = dict(num_envs=4, variant="4p", seed=1, num_threads=1)
+    v, ref = ys.VectorEnv(**kw), ys.VectorEnv(**kw)
+    v.reset()
+    ref.reset()
+    a = ref.masks.argmax(axis=1)
+    for inner in (lambda: v.num_envs, lambda: v.masks, lambda: v.observations,
+                  lambda: v.step(a), lambda: v.step_all(a), lambda: v.reset(),
+                  lambda: v.bot_actions(), lambda: v.episodes(), lambda: v.spin_us):
+        i = ReentrantInt(2, inner)
+        assert v.game_seed(i) == ref.game_seed(2)
+        [e] = i.raised
+        check_vector_in_use(e)
+    assert (v.observations == ref.observations).all() and v.episodes() == ref.episodes()
+    reprs = []
+    i = ReentrantInt(0, lambda: reprs.append(repr(v)))
+    v.render_env(i)
+    assert reprs == ["<VectorEnv in use>"] and not i.raised
+    assert repr(v) == "VectorEnv(num_envs=4)"
+    for env in (v, ref):
+        env.step(a)
+    assert (v.observations == ref.observations).all()
+
+
+def test_vector_env_used_by_another_thread_meanwhile_raises_vector_env_in_use_error():
+    """Two threads, in lockstep: thread A is inside ``v.game_seed`` (held there by its
+    argument's ``__index__``, which waits with the GIL released) while thread B steps and
+    reads the same env; B gets VectorEnvInUseError each time, and nothing changes."""
+    kw = dict(num_envs=4, variant="3p", seed=4, num_threads=1)
+    v, ref = ys.VectorEnv(**kw), ys.VectorEnv(**kw)
+    v.reset()
+    ref.reset()
+    a = ref.masks.argmax(axis=1)
+    b_errors = in_lockstep(
+        lambda hold: v.game_seed(ReentrantInt(0, hold)),
+        (lambda: v.step(a), lambda: v.num_envs, lambda: v.observations,
+         lambda: v.render_env(0)))
+    assert len(b_errors) == 4
+    for e in b_errors:
+        check_vector_in_use(e)
+    assert (v.observations == ref.observations).all() and v.episodes() == ref.episodes()
+
+
 @pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
 def test_vector_env_stepped_while_another_thread_reads(obs_dtype):
     """One thread steps; another reads the buffers and calls the other methods meanwhile.
-    Reads either work or raise RuntimeError (already borrowed); the stepping thread's
+    Reads either work or raise VectorEnvInUseError; the stepping thread's
     trajectory is exactly the single-threaded one."""
     kw = dict(num_envs=256, variant="4p", seed=5, self_play=True, num_threads=2,
               obs_dtype=obs_dtype)

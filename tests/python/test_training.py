@@ -77,13 +77,161 @@ def test_sb3_vec_env_refuses_self_play():
         SB3VecEnv(2, self_play=True)
 
 
+def test_sb3_vec_env_refuses_what_sb3_cannot_step():
+    from yokai_septet.sb3 import SB3VecEnv
+
+    with pytest.raises(ValueError, match="autoreset_mode=SAME_STEP .* got NEXT_STEP"):
+        SB3VecEnv(2, autoreset_mode="next_step")
+    with pytest.raises(ValueError, match="copy=True"):
+        SB3VecEnv(env=ys.VectorEnv(2, copy=False))
+
+
+# 4-player games cut after two rounds: some end by the rules (terminated), most are cut.
+CUT_GAMES = dict(variant="4p", seed=5, episode="game", max_rounds=2, opponents="random",
+                 obs_dtype="uint8", num_threads=1)
+
+
+def test_sb3_vec_env_hands_sb3_the_last_observation_of_every_ended_episode():
+    """On a step that ends env i's episode, infos[i] holds its last observation
+    (``terminal_observation``) and whether the round cap cut it (``TimeLimit.truncated``),
+    as SB3's DummyVecEnv writes them; other envs' infos are empty. The reference: the same
+    games on a VectorEnv in NEXT_STEP mode, whose ending step returns that observation
+    itself (its next step, whose action it ignores, starts the next game)."""
+    from yokai_septet.sb3 import SB3VecEnv
+
+    n = 8
+    env = SB3VecEnv(n, **CUT_GAMES)
+    env.reset()
+    rng = np.random.default_rng(0)
+    played: list[list[int]] = [[] for _ in range(n)]
+    got: list[list] = [[] for _ in range(n)]
+    for _ in range(150):
+        masks = env.action_masks()
+        actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+        _, _, dones, infos = env.step(actions)
+        for i in range(n):
+            played[i].append(int(actions[i]))
+            if dones[i]:
+                assert set(infos[i]) == {"terminal_observation", "TimeLimit.truncated"}
+                last = infos[i]["terminal_observation"]
+                assert last.shape == env.observation_space.shape
+                assert last.dtype == env.observation_space.dtype
+                got[i].append((last.copy(), infos[i]["TimeLimit.truncated"]))
+            else:
+                assert infos[i] == {}
+
+    ref = ys.VectorEnv(n, autoreset_mode="next_step", **CUT_GAMES)
+    _, info = ref.reset()
+    at = [0] * n
+    held = np.zeros(n, bool)
+    expected: list[list] = [[] for _ in range(n)]
+    while any(at[i] < len(played[i]) for i in range(n)):
+        replayed = np.array([not held[i] and at[i] < len(played[i]) for i in range(n)])
+        actions = info["action_mask"].argmax(axis=1)  # ignored where held; unused envs else
+        for i in np.flatnonzero(replayed):
+            actions[i] = played[i][at[i]]
+            at[i] += 1
+        obs, _, term, trunc, info = ref.step(actions)
+        for i in np.flatnonzero(replayed & (term | trunc)):
+            expected[i].append((obs[i].copy(), bool(trunc[i])))
+        held = term | trunc
+    for i in range(n):
+        assert len(got[i]) == len(expected[i]) > 0
+        for (last, cut), (ref_last, ref_cut) in zip(got[i], expected[i]):
+            assert np.array_equal(last, ref_last) and cut == ref_cut
+    cuts = [cut for g in got for _, cut in g]
+    assert True in cuts and False in cuts  # both kinds of ending were checked
+
+
+def test_maskable_ppo_bootstraps_the_cut_episodes_and_vec_monitor_counts_them():
+    """SB3's rollout adds gamma * V(terminal_observation) to the reward of each step that
+    the round cap cut (``TimeLimit.truncated``): one value prediction per cut episode, on
+    that episode's last observation, besides one for the whole batch at the rollout's
+    end. VecMonitor's episode statistics count every ended episode."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
+
+    from yokai_septet.sb3 import SB3VecEnv
+
+    class CutEpisodes(VecEnvWrapper):
+        """Records the terminal observation of every cut episode, in order."""
+
+        def __init__(self, venv):
+            super().__init__(venv)
+            self.cut: list = []
+
+        def reset(self):
+            return self.venv.reset()
+
+        def step_wait(self):
+            obs, rewards, dones, infos = self.venv.step_wait()
+            self.cut += [info["terminal_observation"] for info in infos
+                         if info.get("TimeLimit.truncated")]
+            return obs, rewards, dones, infos
+
+    n = 8
+    cut = CutEpisodes(SB3VecEnv(n, **CUT_GAMES))
+    model = MaskablePPO("MlpPolicy", VecMonitor(cut), n_steps=32, batch_size=64, n_epochs=1,
+                        seed=0, device="cpu")
+    valued = []
+    predict_values = model.policy.predict_values
+
+    def recording_predict_values(obs):
+        valued.append(obs.detach().cpu().numpy().copy())
+        return predict_values(obs)
+
+    model.policy.predict_values = recording_predict_values
+    model.learn(total_timesteps=2 * 32 * n)
+    singles = [v[0] for v in valued if v.shape[0] == 1]
+    assert len(valued) - len(singles) == 2  # one batch per rollout
+    assert len(singles) == len(cut.cut) > 0
+    for v, last in zip(singles, cut.cut):
+        assert np.array_equal(v, last.astype(np.float32))
+    assert len(model.ep_info_buffer) > len(cut.cut)  # cut and terminated episodes
+
+
 def test_cleanrl_style_ppo_example_trains_on_vector_env():
     mod = _load_script(ROOT / "examples" / "cleanrl_ppo.py")
     out = mod.train(total_steps=4096, num_envs=16, num_steps=32, threads=2)
     assert out["updates"] == 8
-    assert out["episodes"] > 16
+    assert out["episodes"] > 16 and out["truncated"] == 0  # single rounds are never cut
     assert np.isfinite(out["mean_return_first"]) and np.isfinite(out["mean_return_last"])
     assert isinstance(ys.VectorEnv(2), __import__("gymnasium").vector.VectorEnv)
+
+
+def test_cleanrl_style_ppo_example_bootstraps_the_games_the_round_cap_cuts():
+    """examples/cleanrl_ppo.py adds gamma * V(last observation) to the reward of a step
+    whose game the round cap cut, reading that observation from infos["final_obs"]; a
+    game the rules ended, and a step that ended nothing, get nothing. Training on cut
+    games runs."""
+    import torch
+
+    mod = _load_script(ROOT / "examples" / "cleanrl_ppo.py")
+    envs = ys.VectorEnv(8, "4p", seed=2, episode="game", max_rounds=2, opponents="random",
+                        obs_dtype="uint8", num_threads=1)
+    agent = mod.Agent(envs.single_observation_space.shape[0], envs.single_action_space.n)
+    _, info = envs.reset(seed=2)
+    rng = np.random.default_rng(0)
+    seen = {"cut": 0, "ended": 0}
+    for _ in range(200):
+        mask = info["action_mask"]
+        _, _, term, trunc, info = envs.step((rng.random(mask.shape) * mask).argmax(axis=1))
+        bonus = mod.truncation_bonus(agent, trunc, info, 0.9)
+        for i in range(8):
+            if trunc[i]:
+                last = torch.as_tensor(info["final_obs"][i], dtype=torch.float32)[None]
+                with torch.no_grad():
+                    value = agent.value(last).item()  # alone, not in a batch: float noise
+                assert bonus[i].item() == pytest.approx(0.9 * value, rel=1e-4, abs=1e-6)
+                seen["cut"] += 1
+            else:
+                assert bonus[i].item() == 0.0
+                seen["ended"] += int(term[i])
+    assert seen["cut"] > 0 and seen["ended"] > 0
+    out = mod.train(total_steps=1024, num_envs=8, num_steps=32, threads=1, episode="game",
+                    max_rounds=1)
+    assert out["updates"] == 4 and 0 < out["truncated"] <= out["episodes"]
+    assert np.isfinite(out["mean_return_last"])
 
 
 # The [finetune] settings of a tiny run: 3 PPO updates on 8 tables, evaluated after the
