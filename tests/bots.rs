@@ -160,6 +160,22 @@ fn search_bots_evaluate_what_they_play() {
         assert_eq!(eval.worlds, 64);
         let mine = eval.values.iter().find(|v| v.0 == card).unwrap().1;
         assert!(mine.is_finite(), "{card}: {:?}", eval.values);
+        // A tree search plays its most visited card, which its visits report; through the
+        // `Bot` trait too (the imitation data's teacher labels and visit targets).
+        let visits = eval
+            .visits
+            .as_ref()
+            .expect("a tree search reports its visits");
+        assert_eq!(visits.len(), eval.values.len());
+        assert_eq!(visits.iter().sum::<u32>(), 64);
+        for (&(c, v), &n) in eval.values.iter().zip(visits) {
+            assert_eq!(n == 0, v.is_nan(), "{c}: {n} visits, value {v}");
+        }
+        assert_eq!(eval.best_card(), Some(card));
+        let shares = eval.visit_shares().unwrap();
+        assert!((shares.iter().map(|s| s.1).sum::<f64>() - 1.0).abs() < 1e-9);
+        let mut as_bot: Box<dyn Bot> = Box::new(IsmctsBot::new(config, 3));
+        assert_eq!(as_bot.search_values(&view), Some(eval));
     }
 }
 

@@ -96,10 +96,11 @@ def make_net(obs_size: int, hidden: list, actions: int) -> nn.Sequential:
 
 class Data:
     """Every labelled decision gathered so far: uint8 observations, bool masks, the
-    teacher's cards, its per-card values (NaN where it did not search) and the heuristic
-    bot's cards (the extra input of an ``observation+heuristic`` network)."""
+    teacher's cards, its per-card values (NaN where it did not search), a tree search
+    teacher's share of its visits of each card (NaN elsewhere) and the heuristic bot's
+    cards (the extra input of an ``observation+heuristic`` network)."""
 
-    KEYS = ("observations", "masks", "labels", "values", "heuristic")
+    KEYS = ("observations", "masks", "labels", "values", "visits", "heuristic")
 
     def __init__(self) -> None:
         self.parts: list = []
@@ -124,8 +125,14 @@ def gather(out: Path, name: str, depends: dict | None = None, **kwargs) -> dict:
                      sort_keys=True)
     if path.exists():
         cached = np.load(path)
-        if str(cached["key"]) == key and all(k in cached.files for k in Data.KEYS):
-            return {k: cached[k] for k in Data.KEYS}
+        if str(cached["key"]) == key:
+            got = {k: cached[k] for k in Data.KEYS if k in cached.files}
+            if "visits" not in got and "values" in got:
+                # Saved before visits were recorded: its teacher reported none (only
+                # tree searches do, and they reported nothing at all then).
+                got["visits"] = np.full_like(got["values"], np.nan)
+            if all(k in got for k in Data.KEYS):
+                return got
     d = models.imitation_data(**kwargs)
     np.savez(path, key=key, **{k: d[k] for k in Data.KEYS})
     return d
@@ -142,13 +149,21 @@ def subset(d: dict, keep: np.ndarray) -> dict:
     return {k: d[k][keep] for k in Data.KEYS}
 
 
+TARGETS = ("values", "visits")
+
+
 def targets(masks: torch.Tensor, labels: torch.Tensor, values: torch.Tensor,
-            heuristic: torch.Tensor, temperature: float, margin: float) -> torch.Tensor:
+            heuristic: torch.Tensor, temperature: float, margin: float,
+            visits: torch.Tensor | None = None) -> torch.Tensor:
     """The distribution to imitate: where the teacher searched, a softmax of its values
     over the cards it valued (near-equal cards share the mass: the teacher's choice
     between them is noise); elsewhere, and with ``temperature = 0``, its card. With
     ``margin > 0``, where the heuristic's card is valued within ``margin`` of the best
-    card, the heuristic's card alone: depart from it only where the search is sure."""
+    card, the heuristic's card alone: depart from it only where the search is sure.
+    With ``visits`` (``[train] target = "visits"``), where a tree search teacher
+    reported its visits, their shares instead (AlphaZero's target: the search's own
+    policy, which plays the most visited card; a rarely tried card's mean value is
+    noise, its few visits say how little the search thought of it), margin or not."""
     onehot = torch.zeros(masks.shape).scatter_(1, labels[:, None], 1.0)
     valued = ~torch.isnan(values)
     searched = valued.any(dim=1, keepdim=True)
@@ -166,6 +181,9 @@ def targets(masks: torch.Tensor, labels: torch.Tensor, values: torch.Tensor,
         keep = searched[:, 0] & (at_heuristic >= best - margin)
         heur = torch.zeros(masks.shape).scatter_(1, heuristic[:, None], 1.0)
         target = torch.where(keep[:, None], heur, target)
+    if visits is not None:
+        visited = ~torch.isnan(visits).all(dim=1, keepdim=True)
+        target = torch.where(visited, torch.nan_to_num(visits, nan=0.0), target)
     return target
 
 
@@ -201,7 +219,8 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
     data but a held-out twentieth; returns the loss and the agreement with the teacher's
     card on the training and the held-out decisions. With ``opt`` (expert iteration) the
     passes go on with that optimizer and its state, else with a fresh one."""
-    obs, masks, labels, values, heur = (torch.from_numpy(a) for a in data.arrays())
+    obs, masks, labels, values, visits, heur = (torch.from_numpy(a) for a in data.arrays())
+    use_visits = cfg.get("target", "values") == "visits"
     actions = masks.shape[1]
     n = len(labels)
     perm = torch.from_numpy(np.random.default_rng(0).permutation(n))
@@ -223,7 +242,8 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
             idx = order[start : start + bs]
             x = net_input(obs[idx], heur[idx], inputs, actions)
             logits = net(x).masked_fill(~masks[idx], -1e9)
-            target = targets(masks[idx], labels[idx], values[idx], heur[idx], temp, margin)
+            target = targets(masks[idx], labels[idx], values[idx], heur[idx], temp, margin,
+                             visits[idx] if use_visits else None)
             loss = -(target * torch.log_softmax(logits, dim=1)).sum(1).mean()
             opt.zero_grad()
             loss.backward()
@@ -255,6 +275,9 @@ def config_problem(cfg: dict) -> str:
         schedule = cfg.get(section, {}).get("schedule", "constant")
         if schedule not in SCHEDULES:
             return f"[{section}] schedule = '{schedule}', expected one of {SCHEDULES}"
+    target = cfg.get("train", {}).get("target", "values")
+    if target not in TARGETS:
+        return f"[train] target = {target!r}, expected one of {TARGETS}"
     searched = (cfg.get("bootstrap", {}).get("games", 0) > 0
                 or cfg.get("dagger", {}).get("iterations", 0) > 0)
     if searched and "teacher" not in cfg:

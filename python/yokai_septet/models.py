@@ -218,7 +218,9 @@ def imitation_data(
     ``observations`` (uint8 ``[N, observation_size]``, the canonical observation),
     ``masks`` (bool ``[N, num_actions]``), ``labels`` (the teacher's card ids),
     ``values`` (float32 ``[N, num_actions]``: the teacher's value of each card where it
-    searched, else NaN), ``played`` (the card ids played), ``heuristic`` (the card ids the
+    searched, else NaN), ``visits`` (float32 ``[N, num_actions]``: a tree search
+    teacher's, ``ismcts`` or ``ismcts-nn``, share of its root visits of each legal card,
+    its own policy, whose most visited card is the label; NaN elsewhere), ``played`` (the card ids played), ``heuristic`` (the card ids the
     ``heuristic`` bot would play: an ``"observation+heuristic"`` model's extra input),
     ``games`` (arena game index) and ``seats``. The
     result depends on the arguments, never on ``threads``. ``progress`` shows the games

@@ -47,6 +47,11 @@ pub struct Dataset {
     /// The teacher's value of every card id, `num_actions` per decision, where it
     /// searched ([`crate::bots::Bot::search_values`]); `NaN` for the other cards and decisions.
     pub values: Vec<f32>,
+    /// A tree search teacher's share of its root visits of every card id, `num_actions`
+    /// per decision ([`crate::bots::SearchValues::visit_shares`]: its own policy, which
+    /// AlphaZero-style training imitates); `NaN` for the other cards and decisions, and
+    /// for teachers that play the best value.
+    pub visits: Vec<f32>,
     /// The card id the seat played (the teacher's, or its own bot's).
     pub played: Vec<u8>,
     /// The card id the `heuristic` bot would play: the extra input of an
@@ -74,6 +79,7 @@ impl Dataset {
         self.legal.append(&mut other.legal);
         self.labels.append(&mut other.labels);
         self.values.append(&mut other.values);
+        self.visits.append(&mut other.visits);
         self.played.append(&mut other.played);
         self.heuristic.append(&mut other.heuristic);
         self.games.append(&mut other.games);
@@ -160,8 +166,12 @@ fn play_game(
             data.labels.push(label.id());
             let start = data.values.len();
             data.values.resize(start + actions, f32::NAN);
+            data.visits.resize(start + actions, f32::NAN);
             for &(c, v) in evaluation.iter().flat_map(|e| &e.values) {
                 data.values[start + c.id() as usize] = v as f32;
+            }
+            for (c, v) in evaluation.iter().flat_map(|e| e.visit_shares()).flatten() {
+                data.visits[start + c.id() as usize] = v as f32;
             }
             data.played.push(card.id());
             data.heuristic.push(HeuristicBot::choose(&view).id());

@@ -453,8 +453,10 @@ impl IsmctsBot {
     }
 
     /// The mean playout value (`pimc`'s round value for this seat) of each legal card
-    /// over the search, for `view`'s seat (its turn, play phase; `None` otherwise). A card
-    /// never tried gets `NaN`. `worlds` is the number of iterations.
+    /// over the search, and its root visits, for `view`'s seat (its turn, play phase;
+    /// `None` otherwise). A card never tried gets `NaN` and 0 visits. `worlds` is the
+    /// number of iterations. The card [`Bot::act`] plays is the most visited
+    /// ([`SearchValues::best_card`]).
     pub fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         if view.phase() != Phase::Play || !view.is_my_turn() || self.check_variant(view).is_err() {
             return None;
@@ -462,15 +464,18 @@ impl IsmctsBot {
         let worlds = self.search(view);
         let mut values: Vec<(Card, f64)> =
             view.legal_actions().iter().map(|c| (c, f64::NAN)).collect();
+        let mut visits = vec![0; values.len()];
         for n in self.root_children() {
-            if let Some(slot) = values.iter_mut().find(|(c, _)| *c == n.card) {
-                slot.1 = n.total as f64 / n.visits.max(1) as f64;
+            if let Some(i) = values.iter().position(|(c, _)| *c == n.card) {
+                values[i].1 = n.total as f64 / n.visits.max(1) as f64;
+                visits[i] = n.visits;
             }
         }
         Some(SearchValues {
             values,
             worlds,
             exact: false,
+            visits: Some(visits),
         })
     }
 }
@@ -485,6 +490,15 @@ impl Bot for IsmctsBot {
                 path: Some(path), ..
             }) => format!("ismcts-nn:{budget}:{path}"),
         }
+    }
+
+    /// As [`IsmctsBot::search_values`], where [`Bot::act`] searches (not for a forced
+    /// card): the imitation data's labels then carry the search's visits.
+    fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
+        if view.legal_actions().len() == 1 {
+            return None;
+        }
+        IsmctsBot::search_values(self, view)
     }
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {

@@ -99,12 +99,38 @@ pub struct SearchValues {
     pub worlds: u32,
     /// Whether the values are exact solver values (else heuristic playout values).
     pub exact: bool,
+    /// A tree search's visits of each card of `values`, in the same order (its own policy:
+    /// it plays the most visited card, not the best valued); `None` for a search that
+    /// plays the card of highest value.
+    pub visits: Option<Vec<u32>>,
 }
 
 impl SearchValues {
-    /// The first card of highest value: the card the bot plays.
+    /// The card the bot plays: the first most visited card of a tree search, else the
+    /// first card of highest value.
     pub fn best_card(&self) -> Option<Card> {
-        first_best(self.values.iter().copied())
+        match &self.visits {
+            Some(visits) => first_best(
+                self.values
+                    .iter()
+                    .zip(visits)
+                    .map(|(&(c, _), &n)| (c, f64::from(n))),
+            ),
+            None => first_best(self.values.iter().copied()),
+        }
+    }
+
+    /// Each card's share of the root visits (`None` without visits, or none made).
+    pub fn visit_shares(&self) -> Option<Vec<(Card, f64)>> {
+        let visits = self.visits.as_ref()?;
+        let total: u64 = visits.iter().map(|&n| u64::from(n)).sum();
+        (total > 0).then(|| {
+            self.values
+                .iter()
+                .zip(visits)
+                .map(|(&(c, _), &n)| (c, f64::from(n) / total as f64))
+                .collect()
+        })
     }
 }
 

@@ -203,6 +203,7 @@ impl PimcBot {
                 .collect(),
             worlds,
             exact: false,
+            visits: None,
         })
     }
 }

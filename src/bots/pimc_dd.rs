@@ -297,6 +297,7 @@ impl PimcDdBot {
             values,
             worlds,
             exact: true,
+            visits: None,
         })
     }
 }

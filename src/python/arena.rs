@@ -378,6 +378,8 @@ arena_fn!(
     /// a dict of numpy arrays: ``observations`` (uint8 ``[N, observation_size]``), ``masks``
     /// (bool ``[N, num_actions]``), ``labels`` and ``played`` (card ids), ``values`` (float32
     /// ``[N, num_actions]``: the teacher's value of each card where it searched, else NaN),
+    /// ``visits`` (float32 ``[N, num_actions]``: a tree search teacher's share of its root
+    /// visits of each card, its own policy; NaN elsewhere and for other teachers),
     /// ``heuristic`` (the ``heuristic`` bot's card ids), ``games`` and ``seats``.
     /// ``progress``: as for :func:`arena`.
     imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), [progress], |py, config| {
@@ -398,11 +400,13 @@ fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<B
     let observations =
         Array2::from_shape_vec((n, d.observation_size), d.observations).map_err(shape_err)?;
     let values = Array2::from_shape_vec((n, actions), d.values).map_err(shape_err)?;
+    let visits = Array2::from_shape_vec((n, actions), d.visits).map_err(shape_err)?;
     let masks = Array2::from_shape_fn((n, actions), |(i, a)| d.legal[i] >> a & 1 == 1);
     let out = pyo3::types::PyDict::new(py);
     out.set_item("observations", PyArray2::from_owned_array(py, observations))?;
     out.set_item("masks", PyArray2::from_owned_array(py, masks))?;
     out.set_item("values", PyArray2::from_owned_array(py, values))?;
+    out.set_item("visits", PyArray2::from_owned_array(py, visits))?;
     let ids = |v: Vec<u8>| {
         v.into_iter()
             .map(i64::from)

@@ -157,6 +157,27 @@ def test_imitation_data_labels_the_teachers_cards_whatever_the_thread_count():
         models.imitation_data(["random", "heuristic"], "heuristic", [5], **args)
 
 
+def test_imitation_data_carries_a_tree_searchs_visits_and_a_pimc_teachers_values():
+    """A tree search teacher (``ismcts``, ``ismcts-nn``) reports its share of root visits
+    of each card, which sums to one where it searched, and its label is its most visited
+    card (the card it plays); ``pimc`` reports values and no visits."""
+    args = dict(variant="4p", games=2, seed=5, max_rounds=1, threads=1)
+    for teacher in ("ismcts:64", "ismcts-nn:64"):
+        d = models.imitation_data(["heuristic", "heuristic"], teacher, [0, 1], **args)
+        searched = ~np.isnan(d["visits"]).all(axis=1)
+        assert searched.any() and not searched.all()  # passing and forced cards: none
+        v = d["visits"][searched]
+        np.testing.assert_allclose(np.nansum(v, axis=1), 1.0, rtol=1e-5)
+        assert (d["masks"][searched] | np.isnan(v)).all()  # only legal cards have visits
+        assert (np.isnan(v) | (v >= 0)).all()
+        np.testing.assert_array_equal(np.nanargmax(v, axis=1), d["labels"][searched])
+        # Its mean values are there where a card was tried at all.
+        tried = np.nan_to_num(v) > 0
+        assert not np.isnan(d["values"][searched][tried]).any()
+    p = models.imitation_data(["heuristic", "heuristic"], "pimc:20", [0, 1], **args)
+    assert np.isnan(p["visits"]).all() and not np.isnan(p["values"]).all()
+
+
 def test_evaluate_vs_baseline_seats_an_agent_against_the_shipped_model():
     m = models.load("4p")
     # The baseline's own model, in numpy, is the baseline: exactly even on duplicate deals.

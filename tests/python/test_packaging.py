@@ -91,3 +91,18 @@ def test_the_crate_ships_only_what_a_rust_user_needs_and_stays_small():
     assert cargo_toml()["package"]["rust-version"]
     for key in ("repository", "documentation", "keywords", "categories", "description"):
         assert cargo_toml()["package"][key], key
+
+
+def test_the_models_crate_stays_under_the_crates_io_limit():
+    """The models crate holds weights that barely compress: it must stay under crates.io's
+    10 MiB even uncompressed (a new model that would not fit needs a crate of its own)."""
+    crate = "yokai-septet-models"
+    env = {**os.environ, "CARGO_TERM_COLOR": "never"}
+    listing = subprocess.run(
+        ["cargo", "package", "--list", "--allow-dirty", "--locked", "-p", crate],
+        cwd=ROOT, capture_output=True, text=True, env=env, check=True,
+    ).stdout.split()
+    assert any(name.endswith(".safetensors") for name in listing), listing
+    base = ROOT / "crates" / crate
+    size = sum((base / name).stat().st_size for name in listing if (base / name).is_file())
+    assert 1_000_000 < size < 10 * 2**20, size

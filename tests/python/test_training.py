@@ -372,6 +372,56 @@ def test_a_config_with_an_unknown_schedule_is_refused_before_any_work(tmp_path):
     assert not out.exists()
 
 
+def test_a_config_with_an_unknown_target_is_refused_before_any_work(tmp_path):
+    config = (ROOT / "training" / "configs" / "tiny-exit.toml").read_text()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(config.replace('target = "visits"', 'target = "policy"'))
+    out = tmp_path / "run"
+    r = _run_train_baseline(bad, out, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"{bad}: [train] target = 'policy', expected one of ('values', 'visits')" in r.stderr
+    assert not out.exists()
+
+
+def test_visit_targets_are_the_searchs_visit_shares_where_it_reported_them():
+    """``[train] target = "visits"``: a row with a tree search's visits imitates their
+    shares (whatever its values, temperature or margin say); a row without falls back to
+    the values' softmax, or the teacher's card where it did not search."""
+    import torch
+
+    tb = _load_script(TRAIN_BASELINE)
+    nan = float("nan")
+    masks = torch.tensor([[True, True, True], [True, True, False], [True, False, True]])
+    labels = torch.tensor([1, 0, 2])
+    values = torch.tensor([[0.1, 0.5, 0.2], [0.3, 0.0, nan], [nan, nan, nan]])
+    visits = torch.tensor([[0.25, 0.7, 0.05], [nan, nan, nan], [nan, nan, nan]])
+    heur = torch.tensor([0, 0, 0])
+    for margin in (0.0, 10.0):
+        t = tb.targets(masks, labels, values, heur, 0.1, margin, visits)
+        torch.testing.assert_close(t[0], torch.tensor([0.25, 0.7, 0.05]))
+        without = tb.targets(masks, labels, values, heur, 0.1, margin)
+        torch.testing.assert_close(t[1:], without[1:])
+        assert not torch.equal(t[0], without[0])
+    torch.testing.assert_close(without[2], torch.tensor([0.0, 0.0, 1.0]))  # its card
+
+
+def test_a_label_file_cached_before_visits_were_recorded_is_reused_without_them(tmp_path):
+    """A run folder's label chunks from before ``visits`` existed (hours of ``pimc``) are
+    read as they are, with no visits, not generated again."""
+    import json
+
+    tb = _load_script(TRAIN_BASELINE)
+    kwargs = dict(bots=["pimc"] * 2, teacher="pimc", labelled=[0, 1], variant="4p", games=9)
+    old = {"observations": np.zeros((2, 5), np.uint8), "masks": np.ones((2, 3), bool),
+           "labels": np.array([0, 2]), "values": np.array([[0.1, 0.2, 0.3]] * 2, np.float32),
+           "heuristic": np.array([1, 1])}
+    np.savez(tmp_path / "chunk.npz", key=json.dumps(kwargs, sort_keys=True), **old)
+    got = tb.gather(tmp_path, "chunk", threads=1, **kwargs)  # 9 pimc games if not reused
+    assert set(got) == set(tb.Data.KEYS)
+    assert np.isnan(got["visits"]).all() and got["visits"].shape == (2, 3)
+    np.testing.assert_array_equal(got["values"], old["values"])
+
+
 def test_a_config_that_is_not_toml_is_refused_with_the_file_and_line(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('variant = "4p"\nvariant = "3p"\n')
