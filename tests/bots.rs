@@ -258,32 +258,34 @@ fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
         }
     }
     assert!(first >= 3 && last >= 3, "{first} {last}");
-    // A decision's solves stop at 4 x worlds x the per-world budget of nodes, on the worlds
-    // solved so far (one world at least).
+    // A decision's solves stop at 4 x worlds x the per-world budget of nodes, within a
+    // world too, on the worlds solved so far; where not even one world fits, the
+    // decision is `pimc`'s.
     let s = choices
         .iter()
         .find(|s| 12 - s.tricks_played() == 3)
         .expect("a position three tricks from the end");
     let view = s.view(s.current_player().unwrap());
-    let capped = PimcDdConfig {
+    let capped = |world_nodes| PimcDdConfig {
         worlds: 8,
         exact_tricks: Some(3),
-        world_nodes: 1,
+        world_nodes,
         ..config
     };
-    let eval = PimcDdBot::new(capped, 5).search_values(&view).unwrap();
-    assert!(eval.exact && eval.worlds < 8, "{} worlds", eval.worlds);
-    let roomy = PimcDdConfig {
-        world_nodes: 1 << 30,
-        ..capped
-    };
-    assert_eq!(
-        PimcDdBot::new(roomy, 5)
+    let eval = |world_nodes| {
+        PimcDdBot::new(capped(world_nodes), 5)
             .search_values(&view)
             .unwrap()
-            .worlds,
-        8
-    );
+    };
+    assert!(!eval(1).exact, "a world within 32 nodes");
+    let some: Vec<u32> = [10, 30, 100, 300, 1000, 3000]
+        .into_iter()
+        .map(eval)
+        .filter(|e| e.exact)
+        .map(|e| e.worlds)
+        .collect();
+    assert!(some.iter().any(|&w| (1..8).contains(&w)), "{some:?}");
+    assert_eq!(eval(1 << 30).worlds, 8);
 }
 
 /// Two registries in one process, each with its own maker for the same name: each builds

@@ -18,7 +18,7 @@
 //! from here to the round's end (from then on in the round, without asking again). So
 //! the hand-over moves towards the round's first lead as the solver gets faster, with no
 //! change here. Worlds of one information set differ a lot in cost, so a decision's
-//! solves also stop at 4 × worlds × the per-world budget of nodes, on the worlds solved so
+//! solves also stop at 4 × worlds × the per-world budget of nodes (within a world too), on the worlds solved so
 //! far. Node counts do not depend on the machine: with a count budget the bot is
 //! reproducible.
 //!
@@ -206,28 +206,34 @@ impl PimcDdBot {
                 return false;
             }
             let before = self.probe_solver.nodes();
-            self.probe_solver
-                .solve_moves(pos)
-                .expect("a play-phase position");
+            let cap = NODE_CAP_FACTOR.saturating_mul(self.config.world_nodes);
+            if self.probe_solver.solve_moves_within(pos, cap).is_none() {
+                return false; // far over the budget: no need to finish it
+            }
             forecast.measured(left, self.probe_solver.nodes() - before);
         }
         true
     }
 
     /// Sums each card's exact value over the worlds (indexed by card id); returns the
-    /// worlds solved, with their cards' values.
+    /// worlds solved, with their cards' values (none: the first world alone passed the
+    /// decision's node cap, and the caller plays as `pimc`).
     fn totals(&mut self, view: &SeatView, sums: &mut [i64; 56]) -> Vec<(State, MoveValues)> {
         let start = Instant::now();
         let first = self.solver.nodes();
         // Worlds of one information set differ a lot in cost (a heavy tail): past this many
-        // nodes the decision stops at the worlds solved so far (a count, so reproducible).
+        // nodes the decision stops at the worlds solved so far, within a world too (a
+        // count, so reproducible).
         let cap = NODE_CAP_FACTOR
             .saturating_mul(self.config.worlds.max(1) as u64)
             .saturating_mul(self.config.world_nodes);
         let mut worlds = Vec::with_capacity(self.config.worlds.max(1) as usize);
         while worlds.len() < self.config.worlds.max(1) as usize {
             let world = self.sampler.sample(view, &mut self.rng);
-            let values = self.solver.solve_moves(&world).expect("a play-phase world");
+            let left = cap.saturating_sub(self.solver.nodes() - first);
+            let Some(values) = self.solver.solve_moves_within(&world, left) else {
+                break;
+            };
             for (c, v) in values.iter() {
                 sums[c.id() as usize] += v as i64;
             }
@@ -284,6 +290,9 @@ impl PimcDdBot {
         }
         let mut sums = [0i64; 56];
         let solved = self.totals(view, &mut sums);
+        if solved.is_empty() {
+            return self.early.search_values(view);
+        }
         if self.config.delayed {
             self.delayed_totals(view.legal_actions(), &solved, &mut sums, true);
         }
@@ -341,6 +350,9 @@ impl Bot for PimcDdBot {
         }
         let mut sums = [0i64; 56];
         let solved = self.totals(view, &mut sums);
+        if solved.is_empty() {
+            return self.early.act(view);
+        }
         if self.config.delayed {
             self.delayed_totals(legal, &solved, &mut sums, false);
         }
@@ -354,8 +366,9 @@ impl Bot for PimcDdBot {
     }
 
     /// Both streams' positions and the last probe (it decides whether the solver plays
-    /// the next decision, without drawing again). The solvers' tables only speed up
-    /// solves and never change a value, so they are left out.
+    /// the next decision, without drawing again). The solvers' tables never change a
+    /// value, only how many nodes a solve takes, so they are left out: a restored bot
+    /// decides alike except where a decision reaches its node cap.
     fn snapshot(&self) -> Option<Vec<u64>> {
         let [a, b] = stream_words(&self.rng);
         let [c, d] = stream_words(&self.early.rng);

@@ -303,3 +303,41 @@ fn positions_differing_in_captured_bosses_keep_their_own_values() {
         }
     }
 }
+
+/// A solve stopped by its node budget answers `None` and leaves nothing false in the
+/// table: the same solver, asked again with every budget from tiny to ample, and at last
+/// without one, matches minimax; a budget the search fits in answers exactly.
+#[test]
+fn solves_stopped_by_a_node_budget_leave_the_solver_exact() {
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut solver = Solver::with_table_bits(12);
+    let mut stopped = 0;
+    for v in VARIANTS {
+        let max_tricks = if v == Variant::ThreePlayer { 5 } else { 4 };
+        for i in 0..25 {
+            let s = endgame(v, max_tricks, &mut rng);
+            let root = s.current_player().unwrap();
+            for budget in [1, 10, 100, 1_000, 10_000, u64::MAX] {
+                let before = solver.nodes();
+                match solver.solve_moves_within(&s, budget) {
+                    None => {
+                        stopped += 1;
+                        assert!(solver.nodes() - before > budget, "{v:?} endgame {i}");
+                    }
+                    Some(moves) => {
+                        assert!(solver.nodes() - before <= budget, "{v:?} endgame {i}");
+                        for (c, value) in moves.iter() {
+                            assert_eq!(value, child_value(&s, c, root), "{v:?} endgame {i}: {c}");
+                        }
+                    }
+                }
+            }
+            assert_eq!(
+                solver.solve(&s),
+                Some(minimax(&s, root)),
+                "{v:?} endgame {i}"
+            );
+        }
+    }
+    assert!(stopped > 50, "{stopped}");
+}

@@ -538,6 +538,11 @@ pub struct Solver {
     probes: u64,
     hits: u64,
     techniques: Techniques,
+    /// The node count at which [`Solver::solve_moves_within`] gives up (`u64::MAX`: never).
+    node_limit: u64,
+    /// Whether the search passed `node_limit`: every frame then unwinds at once, storing
+    /// nothing (the stored bounds stay those of whole searches).
+    aborted: bool,
 }
 
 impl Default for Solver {
@@ -562,6 +567,8 @@ impl Solver {
             probes: 0,
             hits: 0,
             techniques: Techniques::ALL,
+            node_limit: u64::MAX,
+            aborted: false,
         }
     }
 
@@ -632,6 +639,18 @@ impl Solver {
         self.solve_moves_for(s, s.current_player()?)
     }
 
+    /// [`Solver::solve_moves`] within a budget of `max_nodes` more nodes: `None` where the
+    /// search would take more (it stops there, having stored only whole searches' bounds,
+    /// so the solver stays exact for later calls), as outside the play phase. Worlds of one
+    /// information set differ a lot in cost (a heavy tail); a count, so reproducible.
+    pub fn solve_moves_within(&mut self, s: &State, max_nodes: u64) -> Option<MoveValues> {
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let values = self.solve_moves(s);
+        let aborted = std::mem::take(&mut self.aborted);
+        self.node_limit = u64::MAX;
+        values.filter(|_| !aborted)
+    }
+
     /// The exact value of every legal card of the player to move, for `seat`'s side (in
     /// `3p`: for `seat`, both others against it). `None` outside the play phase or for a
     /// seat not in the game.
@@ -656,6 +675,9 @@ impl Solver {
                 Step::End(v) => v,
                 Step::Next(q) => self.exact(&ctx, &q, guess),
             };
+            if self.aborted {
+                return None;
+            }
             rep_value[c as usize] = v;
             guess = Some(v);
         }
@@ -681,6 +703,9 @@ impl Solver {
             // Is the value at least `t`? `t` in `lo+1..=hi`, so each answer narrows.
             let t = target.take().unwrap_or(lo + (hi - lo + 1) / 2);
             let v = self.search(ctx, p, t - 1, t);
+            if self.aborted {
+                return 0;
+            }
             // Fail-soft: an answer at or above `t` is a lower bound, below it an upper one.
             if v >= t {
                 lo = v.max(t);
@@ -706,6 +731,10 @@ impl Solver {
         known_key: Option<u64>,
     ) -> i32 {
         self.nodes += 1;
+        if self.nodes > self.node_limit {
+            self.aborted = true;
+            return 0;
+        }
         let at_boundary = p.trick_len == 0;
         if at_boundary {
             let (lo, hi) = p.value_bounds(ctx);
@@ -779,6 +808,9 @@ impl Solver {
                     Step::Next(q) => self.search_keyed(ctx, &q, alpha, beta, keys[i]),
                 }
             };
+            if self.aborted {
+                return 0;
+            }
             if maximizing {
                 if v > best {
                     best = v;
