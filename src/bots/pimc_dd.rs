@@ -18,9 +18,9 @@
 //! from here to the round's end (from then on in the round, without asking again). So
 //! the hand-over moves towards the round's first lead as the solver gets faster, with no
 //! change here. Worlds of one information set differ a lot in cost, so a decision's
-//! solves also stop at 4 × worlds × the per-world budget of nodes (within a world too), on the worlds solved so
-//! far. Node counts do not depend on the machine: with a count budget the bot is
-//! reproducible.
+//! solves also stop at 4 × worlds × the per-world budget of nodes (within a world too),
+//! on the worlds solved so far. Node counts do not depend on the machine: with a count
+//! budget the bot is reproducible.
 //!
 //! Before that, the bot plays as `pimc` does (heuristic playouts to the round's end, 30
 //! per world of the budget: 600 by default). Passing picks are the heuristic's.
@@ -196,6 +196,9 @@ impl PimcDdBot {
             line.push(s);
         }
         self.probe_solver.clear();
+        // A position this far over the per-world budget answers the probe: no need to
+        // finish its solve.
+        let cap = NODE_CAP_FACTOR.saturating_mul(self.config.world_nodes);
         let mut forecast = Forecast::new(view.num_players());
         for pos in line.iter().rev() {
             if pos.legal_actions().len() < 2 {
@@ -206,9 +209,8 @@ impl PimcDdBot {
                 return false;
             }
             let before = self.probe_solver.nodes();
-            let cap = NODE_CAP_FACTOR.saturating_mul(self.config.world_nodes);
             if self.probe_solver.solve_moves_within(pos, cap).is_none() {
-                return false; // far over the budget: no need to finish it
+                return false;
             }
             forecast.measured(left, self.probe_solver.nodes() - before);
         }
