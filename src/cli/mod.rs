@@ -345,7 +345,7 @@ where
         }
     };
     let result = match cli.command {
-        Command::Arena(a) => arena(a, registry, out),
+        Command::Arena(a) => arena(a, registry, out, err),
         Command::Play(a) => play_cmd(a, registry, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Analyze(a) => analyze_cmd(a, out, style),
@@ -376,7 +376,12 @@ fn parse_scoring(s: &str) -> Result<Scoring, Failure> {
     s.parse().map_err(|e| Failure::usage(format!("{e}")))
 }
 
-fn arena(a: ArenaArgs, registry: &BotRegistry, out: &mut dyn Write) -> Result<(), Failure> {
+fn arena(
+    a: ArenaArgs,
+    registry: &BotRegistry,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Failure> {
     let variant = parse_variant(&a.variant)?;
     let scoring = parse_scoring(&a.scoring)?;
     let bots: Vec<&str> = a.bots.split(',').map(str::trim).collect();
@@ -411,6 +416,10 @@ fn arena(a: ArenaArgs, registry: &BotRegistry, out: &mut dyn Write) -> Result<()
     } else {
         writeln!(out, "{report}")?;
     }
+    // On stderr too, so that it is seen where the table (or the JSON) is piped away.
+    if let Some(w) = report.summary.truncation_warning(config.max_rounds) {
+        writeln!(err, "warning: {w} (--max-rounds)")?;
+    }
     Ok(())
 }
 
@@ -424,6 +433,12 @@ fn play_cmd(
     let variant = parse_variant(&a.variant)?;
     if let Some(path) = &a.save {
         check_writable("--save", path)?;
+    } else if let Some(path) = a.load.as_ref().filter(|p| p.exists()) {
+        // A resumed game goes on saving to the file it came from, as it was saved before.
+        check_writable(
+            "--load (the resumed game is saved back to it; or give --save)",
+            path,
+        )?;
     }
     let opts = play::PlayOptions {
         variant,
@@ -695,6 +710,9 @@ fn ladder_cmd(
     let report = crate::arena::ladder::run_ladder(&config, registry, &bars)
         .map_err(|e| Failure::usage(e.to_string()))?;
     bars.progress.finish();
+    for w in report.warnings() {
+        writeln!(err, "warning: {w}")?;
+    }
     // The table first: a picture that cannot be drawn must not lose the results.
     let md = report.markdown();
     match &a.out {
