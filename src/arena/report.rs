@@ -195,7 +195,7 @@ impl ArenaSummary {
         };
         Some(format!(
             "{} of {} games were cut by {cap} and count as draws; {verdict}. Raise the \
-             round cap (0: none) to measure the bots.",
+             round cap to measure the bots.",
             self.truncated, self.games
         ))
     }

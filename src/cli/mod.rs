@@ -17,7 +17,7 @@
 //! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.
 //!
 //! Long runs (`arena`, `ladder`) show their progress on a terminal's stderr only
-//! ([`progress::GameProgress`]), after saying what they play and roughly how long it takes
+//! ([`progress::GameProgress`]), after saying what they play, with an estimate on the bar
 //! ([`crate::arena::estimate`]).
 //!
 //! Exit codes (also in `--help`): 0 success (also quitting a game, or its input closing);
@@ -418,7 +418,7 @@ fn arena(
     }
     // On stderr too, so that it is seen where the table (or the JSON) is piped away.
     if let Some(w) = report.summary.truncation_warning(config.max_rounds) {
-        writeln!(err, "warning: {w} (--max-rounds)")?;
+        writeln!(err, "warning: {w} (--max-rounds N; 0: no cap)")?;
     }
     Ok(())
 }
