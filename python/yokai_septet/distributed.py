@@ -1,6 +1,6 @@
 """``yokai_septet.distributed``: arenas and self-play collection split across Ray tasks.
 
-Needs the ``ray`` extra (``pip install "yokai-septet[ray]"``). Every task runs a batch in
+Needs the ``ray`` extra (``pip install ".[ray]"``). Every task runs a batch in
 Rust on its own rayon pool, with the GIL released; Ray spreads the tasks over the cores of
 one machine or the nodes of a cluster.
 
