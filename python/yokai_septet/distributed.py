@@ -58,6 +58,7 @@ except ModuleNotFoundError as e:
     raise missing_extra(e, "ray", "yokai_septet.distributed") from e
 
 from . import _core
+from ._arena_result import ArenaResult
 from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._vector import VectorEnv
 
@@ -146,8 +147,9 @@ def arena(
     max_retries: int = 3,
     retry_exceptions: bool = False,
     _before_task: Optional[Callable[[int], None]] = None,
-) -> dict[str, Any]:
-    """:func:`yokai_septet.arena` split across Ray tasks; returns the same summary dict.
+) -> ArenaResult:
+    """:func:`yokai_septet.arena` split across Ray tasks; returns the same summary (an
+    :class:`yokai_septet.ArenaResult`, without the timing line in its table).
 
     The arena arguments mean what they mean locally (``threads``: rayon threads inside
     each task; ``0``/``None`` = ``cpus_per_task``), given as keywords or as
