@@ -952,6 +952,11 @@ fn play_load_keeps_saving_to_the_loaded_file() {
         after > before,
         "the move made after resuming was lost: {before} -> {after}"
     );
+    let (_, help, _) = cli(&["play", "--help"], "");
+    assert!(
+        help.contains("[default: with --load, the loaded file]"),
+        "{help}"
+    );
     // Without --save or --load nothing is kept, and leaving says so.
     let (code, out, _) = cli(&["play", "--seed", "4"], "q\n");
     assert_eq!(code, 0);

@@ -173,12 +173,14 @@ struct PlayArgs {
     /// Stop after this many rounds (0 = play the game to its end).
     #[arg(long, default_value_t = 0)]
     max_rounds: u32,
-    /// Write the game's JSON record here (kept up to date while you play, and at the end).
+    /// Write the game's JSON record here (kept up to date while you play, and at the end)
+    /// [default: with --load, the loaded file].
     #[arg(long)]
     save: Option<PathBuf>,
-    /// Resume the game saved in this record (by --save) where it stopped: its variant,
-    /// scoring, seed, round cap, bots and seat come from the record (--bots or --seat
-    /// that differ from the saved ones are refused).
+    /// Resume the game saved in this record (by --save) where it stopped, and go on saving
+    /// to it (unless --save names another file): its variant, scoring, seed, round cap,
+    /// bots and seat come from the record (--bots or --seat that differ from the saved
+    /// ones are refused).
     #[arg(long, value_name = "GAME.json", conflicts_with_all = ["variant", "scoring", "seed", "max_rounds"])]
     load: Option<PathBuf>,
 }
