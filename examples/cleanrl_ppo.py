@@ -74,11 +74,11 @@ def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
           lam: float = 0.95, clip: float = 0.2, opponents: str = "random",
           seed: int = 0, threads: int | None = None, variant: str = "4p",
           episode: str = "round", max_rounds: int | None = None,
-          torch_threads: int = 1, log_every: int = 0) -> dict:
+          torch_threads: int = 1, log_seconds: float = 0) -> dict:
     """Trains; returns ``{"updates", "episodes", "truncated", "mean_return_first",
     "mean_return_last", "steps_per_second"}`` (``truncated``: the episodes the round cap
     cut; mean episode return over the first and last quarter of the finished episodes).
-    Prints steps/s every ``log_every`` updates (0: never)."""
+    Prints a progress line with an ETA every ``log_seconds`` seconds (0: never)."""
     torch.set_num_threads(torch_threads)
     torch.manual_seed(seed)
     envs = ys.VectorEnv(num_envs, variant, seed=seed, episode=episode, max_rounds=max_rounds,
@@ -103,14 +103,13 @@ def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
     truncated = 0
     updates = max(1, total_steps // (num_envs * num_steps))
     t0 = time.perf_counter()
+    log = ys.ProgressLog(f"ppo {variant}", updates * num_envs * num_steps,
+                         every=log_seconds) if log_seconds else None
     for u in range(updates):
-        if log_every and u and u % log_every == 0:
-            done_steps = u * num_envs * num_steps
-            recent = np.mean(returns[-100:]) if returns else float("nan")
-            print(f"update {u}/{updates}: {done_steps} steps, "
-                  f"{done_steps / (time.perf_counter() - t0):,.0f} steps/s, "
-                  f"mean return of the last 100 episodes {recent:.3f}", flush=True)
         for t in range(num_steps):
+            if log is not None:
+                log.update((u * num_steps + t) * num_envs,
+                           return_last_100=float(np.mean(returns[-100:])) if returns else float("nan"))
             o = torch.as_tensor(obs, dtype=torch.float32)
             m = torch.as_tensor(info["action_mask"])
             with torch.no_grad():
@@ -152,6 +151,8 @@ def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
                 opt.step()
+    if log is not None:
+        log.close(updates * num_steps * num_envs)
     q = max(1, len(returns) // 4)
     return {
         "updates": updates,
@@ -180,7 +181,8 @@ def main() -> None:
     out = train(args.total_steps, args.num_envs, args.num_steps, opponents=args.opponents,
                 seed=args.seed, threads=args.threads, variant=args.variant,
                 episode=args.episode, max_rounds=args.max_rounds,
-                torch_threads=args.torch_threads, log_every=10)
+                torch_threads=args.torch_threads, log_seconds=5)
+    print(f"{out['steps_per_second']:,.0f} steps/s")
     for k, v in out.items():
         print(f"{k}: {v:.4g}" if isinstance(v, float) else f"{k}: {v}")
 

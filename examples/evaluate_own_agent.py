@@ -67,11 +67,14 @@ def collect(variant: str, samples: int, envs: int, seed: int):
     xs = np.empty((steps * envs, obs.shape[1]), dtype=np.float32)
     ms = np.empty((steps * envs, v.single_action_space_n), dtype=bool)
     ys_ = np.empty(steps * envs, dtype=np.int64)
+    progress = ys.ProgressLog(f"collect {variant}", steps * envs, unit="decision")
     for t in range(steps):
+        progress.update(t * envs)
         actions = v.bot_actions()
         sl = slice(t * envs, (t + 1) * envs)
         xs[sl], ms[sl], ys_[sl] = obs, v.action_masks(), actions
         obs, *_ = v.step(actions)
+    progress.close(steps * envs)
     return xs, ms, ys_
 
 
@@ -80,9 +83,12 @@ def train(xs, ms, actions, epochs: int, lr: float, seed: int, variant: str) -> L
     rng = np.random.default_rng(seed)
     d, a = xs.shape[1], ms.shape[1]
     agent = LinearAgent(np.zeros((d, a), np.float32), np.zeros(a, np.float32), variant)
+    batches = -(-len(xs) // 512)
+    progress = ys.ProgressLog("train", epochs * batches, unit="minibatch")
     for epoch in range(epochs):
         order = rng.permutation(len(xs))
         for i in range(0, len(xs), 512):
+            progress.update(epoch * batches + i // 512)
             b = order[i:i + 512]
             x, m, y = xs[b], ms[b], actions[b]
             z = np.where(m, agent.logits(x), -np.inf)
@@ -93,6 +99,7 @@ def train(xs, ms, actions, epochs: int, lr: float, seed: int, variant: str) -> L
             agent.bias -= lr * p.mean(axis=0)
         acc = (agent(xs, ms) == actions).mean()
         print(f"epoch {epoch + 1}: agrees with the heuristic bot on {acc:.1%} of its moves")
+    progress.close(epochs * batches)
     return agent
 
 

@@ -72,7 +72,10 @@ def main() -> None:
         for p in range(n)
     ]
     t0, episodes, steps = time.perf_counter(), 0, 0
-    while time.perf_counter() - t0 < args.minutes * 60:
+    budget = args.minutes * 60
+    progress = ys.ProgressLog("dqn", int(budget), unit="training second")
+    while time.perf_counter() - t0 < budget:
+        progress.update(int(time.perf_counter() - t0), episodes=episodes, decisions=steps)
         ts = env.reset()
         while not ts.last():
             p = ts.observations["current_player"]
@@ -81,11 +84,9 @@ def main() -> None:
         for a in agents:
             a.step(ts)
         episodes += 1
-        if episodes % 50 == 0:
-            print(f"{episodes} episodes, {steps} decisions, "
-                  f"{steps / (time.perf_counter() - t0):.0f} decisions/s, "
-                  f"loss {agents[0].loss}")
-    print(f"trained {episodes} episodes ({steps} decisions) in "
+    progress.close(int(budget), episodes=episodes, decisions=steps)
+    print(f"trained {episodes} episodes ({steps} decisions, "
+          f"{steps / (time.perf_counter() - t0):.0f} decisions/s) in "
           f"{(time.perf_counter() - t0) / 60:.1f} min")
 
     policy = QPolicy(agents[0])

@@ -115,6 +115,8 @@ def main() -> None:
     try:
         algo = build_algo(args.variant, args.batch, args.minibatch, args.epochs, args.seed)
         t0 = time.perf_counter()
+        # An iteration takes a few seconds here: a line (with its ETA) after each.
+        progress = ys.ProgressLog("rllib ppo", args.iterations, unit="iteration", every=0)
         for i in range(args.iterations):
             r = algo.train()
             # Every seat plays the shared module and rewards are zero-sum, so the summed
@@ -127,6 +129,7 @@ def main() -> None:
                   f"total loss {learner.get('total_loss', float('nan')):.4f}, "
                   f"{time.perf_counter() - t0:.0f} s, "
                   f"{runners.get('num_env_steps_sampled_lifetime', 0) / (time.perf_counter() - t0):,.0f} steps/s")
+            progress.update(i + 1)
         policy = RLlibPolicy(algo.get_module("shared"))
         for opponent in ("random", "heuristic"):
             s = ys.evaluate([policy, opponent], args.variant, args.eval_games, seed=args.seed)

@@ -1,6 +1,6 @@
 """The Gymnasium environment ``YokaiSeptet-v0`` with sb3-contrib's ``MaskablePPO``.
 
-    pip install ".[examples]"      # see docs/training.md for the CPU-only torch install
+    pip install ".[train]"         # see docs/training.md for the CPU-only torch install
     python examples/sb3_maskable_ppo.py --timesteps 200000
 
 ``YokaiSeptetEnv`` exposes ``action_masks()``, which ``MaskablePPO`` calls before every
@@ -39,6 +39,25 @@ def win_rate(model, opponents: str, games: int, seed: int = 1000, variant: str =
     return wins / games
 
 
+def progress_callback(total: int):
+    """An SB3 callback that prints a progress line with an ETA every 5 seconds (SB3 says
+    nothing while it learns with ``verbose=0``)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Progress(BaseCallback):
+        def _on_training_start(self) -> None:
+            self.log = yokai_septet.ProgressLog("MaskablePPO", total)
+
+        def _on_step(self) -> bool:
+            self.log.update(self.num_timesteps)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.log.close()
+
+    return Progress()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--variant", default="4p", choices=yokai_septet.VARIANTS)
@@ -57,7 +76,7 @@ def main() -> None:
     model = MaskablePPO("MlpPolicy", env, n_steps=1024, batch_size=256, seed=0, verbose=0)
     before = {opp: win_rate(model, opp, args.games, variant=args.variant) for opp in ("random", "heuristic")}
     start = time.perf_counter()
-    model.learn(total_timesteps=args.timesteps)
+    model.learn(total_timesteps=args.timesteps, callback=progress_callback(args.timesteps))
     minutes = (time.perf_counter() - start) / 60
     print(f"MaskablePPO, {args.timesteps} steps in {minutes:.1f} min "
           f"({args.timesteps / 60 / max(minutes, 1e-9):.0f} steps/s)")

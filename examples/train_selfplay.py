@@ -2,7 +2,7 @@
 bots with ``yokai_septet.VectorEnv`` (``self_play=True``), then plot its learning curve
 and play a final arena-style evaluation against ``random`` and ``heuristic`` teams.
 
-    pip install ".[examples]"          # torch, matplotlib (and sb3-contrib)
+    pip install ".[train]"             # torch, matplotlib, sb3-contrib
     python examples/train_selfplay.py --minutes 8            # --variant seal, seal-short
 
 The learner is a team, so the team variants (``4p``, ``seal``, ``seal-short``) are the
@@ -234,7 +234,11 @@ def main() -> None:
     held = None  # the in-flight decision of each table, carried into the next rollout
     last_eval = 0.0
     prof = {"collect": 0.0, "update": 0.0}
+    # The budget is training time (evaluations not counted): the line's units are its
+    # seconds, and the ETA covers the training left.
+    progress = ys.ProgressLog(f"self-play {VARIANT}", int(budget), unit="training second")
     while train_s < budget:
+        progress.update(int(train_s), decisions=steps)
         t_start = time.time()
         if phase == "random" and train_s >= args.random_frac * budget:
             phase, held = "heuristic", None
@@ -345,6 +349,7 @@ def main() -> None:
             log_eval(steps, args.eval_games)
             last_eval = train_s
 
+    progress.close(int(budget), decisions=steps)
     final = log_eval(steps, args.final_games)
     result = {
         "baseline": baseline,

@@ -279,8 +279,13 @@ fn closed_input_exits_cleanly_and_saves() {
         "1\n2\n",
     );
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("Input closed: leaving the game."), "{out}");
-    assert!(out.contains("Record saved to"));
+    assert!(
+        out.contains(&format!(
+            "Input closed: leaving the game. It is saved in {}",
+            path.display()
+        )),
+        "{out}"
+    );
     let m = Match::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert!(!m.state().is_over());
     assert_eq!(
@@ -449,7 +454,7 @@ fn ladder_writes_a_markdown_elo_table() {
     let (code, out, err) = cli(&args, "");
     assert_eq!(code, 0, "{err}");
     assert!(
-        out.contains("| rank | bot | Elo | 95% interval | ms/decision |"),
+        out.contains("| rank | bot | Elo | 95% interval | time/decision |"),
         "{out}"
     );
     assert!(out.contains("`random` vs `heuristic`"), "{out}");
@@ -907,4 +912,107 @@ fn analyze_checks_its_options_and_the_record_before_any_work() {
     assert_eq!(code, 2);
     assert!(err.contains("not valid JSON"), "{err}");
     std::fs::remove_file(bad).ok();
+}
+
+/// A game resumed with `--load` and no `--save` goes on saving to the file it came from:
+/// the moves made after resuming are kept, and leaving says where.
+#[test]
+fn play_load_keeps_saving_to_the_loaded_file() {
+    let path = tmp("resume-save.json");
+    let p = path.to_str().unwrap();
+    let (code, out, err) = cli(&["play", "--seed", "4", "--save", p], "1\n1\nq\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains(&format!(
+            "You left the game. It is saved in {p}; `yokai-septet play --load {p}` goes on"
+        )),
+        "{out}"
+    );
+    let decisions = |text: &str| -> usize {
+        let r: serde_json::Value = serde_json::from_str(text).unwrap();
+        r["rounds"][0]["passes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_array().unwrap().len())
+            .sum()
+    };
+    let before = decisions(&std::fs::read_to_string(&path).unwrap());
+    let (code, out, err) = cli(&["play", "--load", p], "1\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("saving to {p} as you play")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "Input closed: leaving the game. It is saved in {p}"
+        )),
+        "{out}"
+    );
+    let after = decisions(&std::fs::read_to_string(&path).unwrap());
+    assert!(
+        after > before,
+        "the move made after resuming was lost: {before} -> {after}"
+    );
+    let (_, help, _) = cli(&["play", "--help"], "");
+    assert!(
+        help.contains("[default: with --load, the loaded file]"),
+        "{help}"
+    );
+    // Without --save or --load nothing is kept, and leaving says so.
+    let (code, out, _) = cli(&["play", "--seed", "4"], "q\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("It was not saved (give --save FILE"), "{out}");
+    std::fs::remove_file(path).ok();
+}
+
+/// `--games 0` is a usage error, found before any game, in `arena` and `ladder`.
+#[test]
+fn no_games_is_a_usage_error() {
+    for args in [
+        &["arena", "--games", "0"][..],
+        &["ladder", "--bots", "random,heuristic", "--games", "0"][..],
+    ] {
+        let (code, out, err) = cli(args, "");
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert!(err.contains("games must be at least 1"), "{err}");
+        assert!(out.is_empty(), "{out}");
+    }
+}
+
+/// A round cap that cuts every game: `ladder` flags the table instead of ranking it, and
+/// says why on stderr; `arena` warns in its table and on stderr.
+#[test]
+fn a_round_cap_that_decides_the_result_is_reported() {
+    let cut = |command: &str, bots: &str| {
+        let args = [
+            command,
+            "--bots",
+            bots,
+            "--games",
+            "8",
+            "--max-rounds",
+            "1",
+            "--threads",
+            "1",
+        ];
+        let (code, out, err) = cli(&args, "");
+        assert_eq!(code, 0, "{err}");
+        (out, err)
+    };
+    let (out, err) = cut("ladder", "random,heuristic");
+    assert!(
+        out.contains("> **Warning**: not ranked: 8 of 8 games were cut"),
+        "{out}"
+    );
+    assert!(out.contains("| – | `"), "{out}");
+    assert!(err.contains("warning: not ranked: 8 of 8 games"), "{err}");
+    let (out, err) = cut("arena", "heuristic,random");
+    assert!(
+        out.contains("8 truncated\nWARNING: 8 of 8 games were cut"),
+        "{out}"
+    );
+    assert!(err.contains("warning: 8 of 8 games were cut"), "{err}");
+    // Played out: no warning anywhere.
+    let (code, out, err) = cli(&["arena", "--games", "8", "--max-rounds", "0"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("WARNING") && err.is_empty(), "{out} {err}");
 }

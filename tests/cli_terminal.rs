@@ -89,15 +89,20 @@ fn the_main_command_shows_its_progress_bar_and_finishes_on_a_terminal() {
     assert_eq!(code, 0, "{screen}");
     assert!(screen.contains("/4000 games"), "no progress bar: {screen}");
     assert!(screen.contains("games/s"), "no summary: {screen}");
-    // Before the games: what will be played; after the first ones: how long it takes.
+    // Before the games: what will be played, and a calibration: each bot's time per
+    // decision (in a unit that keeps its digits) and a game's length.
     assert!(
         screen.contains("arena 4p: 4000 games of heuristic vs random on "),
         "{screen}"
     );
-    // A calibration first: each bot's time per decision and a game's length.
-    assert!(screen.contains(": roughly "), "{screen}");
-    assert!(screen.contains("(per decision heuristic "), "{screen}");
-    assert!(screen.contains("in all, judging by the first "), "{screen}");
+    assert!(screen.contains(" (per decision heuristic "), "{screen}");
+    assert!(!screen.contains("0.00 ms"), "{screen}");
+    // One estimate, on the bar (revised there in place), never a second one on a line of
+    // its own.
+    assert!(screen.contains(", about "), "{screen}");
+    assert!(screen.contains(" in all]"), "{screen}");
+    assert!(!screen.contains("roughly"), "{screen}");
+    assert!(!screen.contains("judging by the first"), "{screen}");
 }
 
 /// `ladder` on a terminal: its plan, the estimate, a bar for the whole ladder and one for
@@ -123,8 +128,8 @@ fn the_ladder_shows_its_plan_and_a_bar_per_pairing_on_a_terminal() {
     );
     assert!(screen.contains("/90 games"), "no overall bar: {screen}");
     assert!(
-        screen.contains("; roughly ") || screen.contains(": roughly "),
-        "{screen}"
+        screen.contains(" in all]"),
+        "no estimate on the bar: {screen}"
     );
     assert!(screen.contains("pimc:4 "), "{screen}");
     // Pairings go at different speeds: no estimate from the first games.

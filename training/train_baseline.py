@@ -74,7 +74,7 @@ import torch.nn as nn
 
 import yokai_septet as ys
 from yokai_septet import models
-from yokai_septet._progress import _clock, progress_bar
+from yokai_septet._progress import ProgressLog, _clock
 
 try:
     import tomllib
@@ -133,7 +133,7 @@ def gather(out: Path, name: str, depends: dict | None = None, **kwargs) -> dict:
                 got["visits"] = np.full_like(got["values"], np.nan)
             if all(k in got for k in Data.KEYS):
                 return got
-    d = models.imitation_data(**kwargs)
+    d = models.imitation_data(**kwargs, progress=ProgressLog.callback(f"labels {name}"))
     np.savez(path, key=key, **{k: d[k] for k in Data.KEYS})
     return d
 
@@ -232,13 +232,15 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lr_factor(cfg.get("schedule", "constant"), steps)
     )
-    epoch_done, close = progress_bar(None, "imitation", unit="epoch")
+    # Whole lines with an ETA, on a terminal and in a log alike.
+    log = ProgressLog("imitation", steps, unit="minibatch")
+    step = 0
     for epoch in range(cfg["epochs"]):
-        if epoch_done is not None:
-            epoch_done(epoch, cfg["epochs"])
         order = fit[torch.from_numpy(rng.permutation(len(fit)))]
         total, agree = 0.0, 0
         for start in range(0, len(order), bs):
+            log.update(step, epoch=epoch + 1)
+            step += 1
             idx = order[start : start + bs]
             x = net_input(obs[idx], heur[idx], inputs, actions)
             logits = net(x).masked_fill(~masks[idx], -1e9)
@@ -251,9 +253,7 @@ def train(net: nn.Sequential, data: Data, cfg: dict, rng: np.random.Generator,
             sched.step()
             total += loss.item() * len(idx)
             agree += (logits.argmax(1) == labels[idx]).sum().item()
-    if epoch_done is not None:
-        epoch_done(cfg["epochs"], cfg["epochs"])
-    close()
+    log.close(step, loss=total / max(len(fit), 1))
     with torch.no_grad():
         x = net_input(obs[held], heur[held], inputs, actions)
         logits = net(x).masked_fill(~masks[held], -1e9)
@@ -418,10 +418,9 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
     # log-prob, value, critic input, env, reward so far). It is trained in the next
     # rollout, once its return is known, and bootstraps the decisions before it.
     held = None
-    update_done, close_updates = progress_bar(None, "finetune", unit="update")
+    log = ProgressLog("finetune", cfg["updates"], unit="update")
     for update in range(1, cfg["updates"] + 1):
-        if update_done is not None:
-            update_done(update - 1, cfg["updates"])
+        log.update(update - 1)
         cols: list = [[] for _ in range(7)] if held is None else [[h] for h in held[:7]]
         cap = steps * n_envs + n_envs
         rew, done = np.zeros(cap, np.float32), np.zeros(cap, bool)
@@ -496,9 +495,7 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
                 "critic_loss": vloss.item(),
             })
             stats["games"] = stats["wins"] = 0
-    if update_done is not None:
-        update_done(cfg["updates"], cfg["updates"])
-    close_updates()
+    log.close(cfg["updates"])
 
 
 def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
@@ -508,6 +505,7 @@ def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
         games=cfg["games"],
         seed=cfg["seed"],
         threads=threads,
+        progress=ProgressLog.callback("evaluate"),
     )
     me = s["entries"][0]
     return {"win_rate": me["win_rate"], "ci95": me["ci95"], "games": s["games"]}

@@ -19,6 +19,8 @@ Also here:
 - :class:`VectorEnv`: many games stepped in Rust across threads, into numpy buffers.
 - :func:`arena`: duplicate-deal bot arenas in Rust on every core, summarized (win rates,
   Wilson intervals, Elo, points per game).
+- :class:`ArenaResult`: what arenas return, a dict that prints as the command line's
+  table.
 - :class:`ArenaSpec`: an arena's settings (variant, games, seed …) in one typed value,
   accepted as ``spec=`` by every arena function.
 - :func:`analyze`: the double-dummy analysis of a game record (every card play's best
@@ -31,7 +33,7 @@ Also here:
   trajectory collection, split across Ray tasks on one machine or a cluster.
 """
 
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Optional, Sequence, Union
 
 from ._core import (  # noqa: F401
     EPISODES,
@@ -48,12 +50,13 @@ from ._core import (  # noqa: F401
 )
 from ._core import arena as _rust_arena
 
+from ._arena_result import ArenaResult, TruncationWarning  # noqa: E402
 from ._arena_spec import DEFAULT as _SPEC, ArenaSpec, resolve as _resolve_spec  # noqa: E402
 from ._pettingzoo import AECEnvProtocol, env, raw_env  # noqa: E402
 from ._vector import VectorEnv  # noqa: E402
 from ._gym import YokaiSeptetEnv  # noqa: E402
 from ._evaluate import Entry, evaluate  # noqa: E402
-from ._progress import Progress, progress_bar  # noqa: E402
+from ._progress import Progress, ProgressLog, progress_bar  # noqa: E402
 
 
 def arena(
@@ -69,9 +72,11 @@ def arena(
     batch_size: int = _SPEC.batch_size,
     progress: Progress = None,
     spec: Optional[ArenaSpec] = None,
-) -> Dict[str, Any]:
-    """Plays a duplicate-deal arena and returns its summary (see ``_core.arena``: built-in
-    bots in Rust on every core). A line-up holding your own agents (a batched policy, or
+) -> ArenaResult:
+    """Plays a duplicate-deal arena and returns its summary, an :class:`ArenaResult` (a
+    dict that prints as the command line's table; see ``_core.arena``: built-in bots in
+    Rust on every core). Where the round cap decides the result, the table says so and a
+    :class:`TruncationWarning` is issued. A line-up holding your own agents (a batched policy, or
     an object with ``act(game)``) is played by :func:`evaluate` with the same deals and
     statistics. The settings are the fields of :class:`ArenaSpec`, given as keywords or as
     ``spec=ArenaSpec(...)`` (not both). ``progress``: a bar on stderr where it is a
@@ -85,9 +90,10 @@ def arena(
         names = bots if bots is None or isinstance(bots, str) else [str(b) for b in bots]
         callback, close = progress_bar(progress, "arena")
         try:
-            return _rust_arena(names, progress=callback, spec=settings)
+            result = _rust_arena(names, progress=callback, spec=settings)
         finally:
             close()
+        return result.warn()
     return evaluate(bots, progress=progress, spec=settings)
 
 
@@ -122,6 +128,8 @@ __all__ = [
     "analyze",
     "arena",
     "ArenaSpec",
+    "ArenaResult",
+    "TruncationWarning",
     "evaluate",
     "VARIANTS",
     "SCORINGS",

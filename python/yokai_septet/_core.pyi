@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 
+from ._arena_result import ArenaResult
 from ._arena_spec import ArenaSpec
 
 __all__ = [
@@ -261,7 +262,7 @@ def arena(
     threads: Optional[_Int] = ...,
     spec: Optional[ArenaSpec] = None,
     progress: Optional[Callable[[int, int], None]] = None,
-) -> dict[str, Any]: ...
+) -> ArenaResult: ...
 def _arena_counts(
     start: int,
     end: int,
@@ -288,7 +289,9 @@ def _arena_summary(
     duplicate: bool = ...,
     threads: Optional[_Int] = ...,
     spec: Optional[ArenaSpec] = None,
-) -> dict[str, Any]: ...
+    labels: Optional[Sequence[str]] = None,
+    seconds: Optional[float] = None,
+) -> ArenaResult: ...
 def _arena_total_games(
     bots: Optional[_Bots] = None,
     variant: Optional[str] = ...,

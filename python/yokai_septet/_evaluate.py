@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from . import _core
+from ._arena_result import ArenaResult
 from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._core import Bot, Game, IllegalActionError
 from ._progress import Progress, progress_bar
@@ -120,11 +121,14 @@ def evaluate(
     batch_size: int = DEFAULT.batch_size,
     progress: Progress = None,
     spec: Optional[ArenaSpec] = None,
-) -> dict[str, Any]:
+) -> ArenaResult:
     """Plays a duplicate-deal arena whose line-up may mix built-in bot names with your own
-    agents, and returns the arena's summary (a dict: per entry ``win_rate``, its Wilson 95%
-    interval ``ci95``, ``elo``, ``points_per_game``, ``wins``, ``draws``; and ``games``,
-    ``rounds_per_game``, ``truncated``, ``decisions``).
+    agents, and returns the arena's summary (an :class:`ArenaResult`, a dict: per entry
+    ``win_rate``, its Wilson 95% interval ``ci95``, ``elo``, ``points_per_game``,
+    ``wins``, ``draws``; and ``games``, ``rounds_per_game``, ``truncated``,
+    ``decisions``). ``print(result)`` shows it as the command line's table; where the
+    round cap (``max_rounds``) decides the result, the table says so and a
+    :class:`TruncationWarning` is issued.
 
     ``lineup`` has one entry per side (team) or per seat, as for :func:`arena`. An entry
     is
@@ -163,16 +167,17 @@ def evaluate(
         _check_entry(i, e)
     callback, close = progress_bar(progress, "evaluate")
     try:
-        return _evaluate(lineup, settings, callback)
+        result = _evaluate(lineup, settings, callback)
     finally:
         close()
+    return result.warn()
 
 
 def _evaluate(
     lineup: List[Entry],
     settings: ArenaSpec,
     progress: Optional[Callable[[int, int], None]],
-) -> dict[str, Any]:
+) -> ArenaResult:
     if all(isinstance(e, str) for e in lineup):
         names = [e for e in lineup if isinstance(e, str)]
         return _core.arena(names, progress=progress, spec=settings)
@@ -182,6 +187,7 @@ def _evaluate(
     arena_args = settings.kwargs()
     arena_args["bots"] = [e if isinstance(e, str) else "random" for e in lineup]
     total = _core._arena_total_games(**arena_args)
+    start = time.perf_counter()
 
     def batched(actor: Any) -> bool:
         return not _is_acting_object(actor)
@@ -212,10 +218,10 @@ def _evaluate(
                 waiting.append(seat)
         tables = still
         _decide_batches(tables, waiting)
-    summary = _core._arena_summary(counts, **arena_args)
-    for entry, s in zip(lineup, summary["entries"]):
-        s["bot"] = entry_label(entry)
-    return summary
+    return _core._arena_summary(
+        counts, labels=[entry_label(e) for e in lineup],
+        seconds=time.perf_counter() - start, **arena_args,
+    )
 
 
 def _decide_batches(tables: List[_Table], seats: List[int]) -> None:

@@ -8,6 +8,7 @@ def missing_extra(error: ModuleNotFoundError, extra: str, feature: str) -> Modul
     dependency: it names the missing module and the extra of yokai-septet to install."""
     top = (error.name or "a module").split(".")[0]
     return ModuleNotFoundError(
-        f'{feature} needs {top}, which is not installed: pip install "yokai-septet[{extra}]"',
+        f'{feature} needs {top}, which is not installed: pip install ".[{extra}]" in the '
+        f'yokai-septet clone (after the first release: pip install "yokai-septet[{extra}]")',
         name=error.name,
     )

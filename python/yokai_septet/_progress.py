@@ -10,6 +10,10 @@
 
 The bar is ``tqdm``'s where it is installed, else one plain line rewritten in place
 (``arena 4p: 120/400 games, 0:12 elapsed, about 0:28 left``).
+
+Training loops (``examples/``, ``training/train_baseline.py``) report with
+:class:`ProgressLog` instead: whole lines, never rewritten in place, so that a log file
+keeps them as a terminal shows them.
 """
 
 from __future__ import annotations
@@ -59,6 +63,81 @@ class _Line:
         if self.width:
             self.stream.write("\n")
             self.stream.flush()
+
+
+class ProgressLog:
+    """Progress lines with an ETA for a loop of ``total`` units (``"step"``): one at the
+    first :meth:`update`, then at most every ``every`` seconds, and one at :meth:`close`.
+    Each is a whole line on ``stream`` (stdout by default), flushed, so that it shows on
+    a terminal and in a piped log alike::
+
+        ppo 4p: 12,288/200,000 steps (6%), 0:41 elapsed, about 10:27 left; return 0.12
+
+    ``update(done, **metrics)`` is cheap when it prints nothing: call it every step."""
+
+    def __init__(self, desc: str, total: int, unit: str = "step", every: float = 5.0,
+                 stream: Any = None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.desc = desc
+        self.total = max(int(total), 1)
+        self.unit = unit
+        self.every = every
+        self.stream = stream
+        self.clock = clock
+        self.start = clock()
+        self.shown: Optional[float] = None
+        self.done = 0
+
+    def line(self, done: int, metrics: dict[str, Any]) -> str:
+        """The line for ``done`` units with ``metrics`` (floats to 4 significant digits)."""
+        elapsed = self.clock() - self.start
+        text = (f"{self.desc}: {done:,}/{self.total:,} {self.unit}s "
+                f"({100 * done / self.total:.0f}%), {_clock(elapsed)} elapsed")
+        if 0 < done < self.total:
+            text += f", about {_clock(elapsed * (self.total - done) / done)} left"
+        if metrics:
+            text += "; " + ", ".join(
+                f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
+                for k, v in metrics.items())
+        return text
+
+    @classmethod
+    def callback(cls, desc: str, unit: str = "game", every: float = 5.0) -> Callback:
+        """A ``progress(done, total)`` callback (what ``arena``, ``evaluate`` and
+        ``models.imitation_data`` take) that prints these lines: every ``every`` seconds,
+        and a last one when ``done`` reaches ``total``."""
+        log: list[ProgressLog] = []
+
+        def progress(done: int, total: int) -> None:
+            if not log:
+                log.append(cls(desc, total, unit=unit, every=every))
+            if done >= total:
+                log[0].close(done)
+            else:
+                log[0].update(done)
+        return progress
+
+    def update(self, done: int, **metrics: Any) -> bool:
+        """Reports ``done`` units (and ``metrics``) if ``every`` seconds have passed since
+        the last line (or none was printed yet); returns whether it printed."""
+        self.done = done
+        now = self.clock()
+        if self.shown is not None and now - self.shown < self.every:
+            return False
+        self.shown = now
+        self._print(self.line(done, metrics))
+        return True
+
+    def close(self, done: Optional[int] = None, **metrics: Any) -> None:
+        """The last line: the units done (``done``, else the last update's) and the time
+        it took."""
+        if done is not None:
+            self.done = done
+        self._print(self.line(self.done, metrics))
+
+    def _print(self, text: str) -> None:
+        stream = self.stream if self.stream is not None else sys.stdout
+        stream.write(text + "\n")
+        stream.flush()
 
 
 class _Tqdm:

@@ -1,6 +1,6 @@
 """``yokai_septet.distributed``: arenas and self-play collection split across Ray tasks.
 
-Needs the ``ray`` extra (``pip install "yokai-septet[ray]"``). Every task runs a batch in
+Needs the ``ray`` extra (``pip install ".[ray]"``). Every task runs a batch in
 Rust on its own rayon pool, with the GIL released; Ray spreads the tasks over the cores of
 one machine or the nodes of a cluster.
 
@@ -58,6 +58,7 @@ except ModuleNotFoundError as e:
     raise missing_extra(e, "ray", "yokai_septet.distributed") from e
 
 from . import _core
+from ._arena_result import ArenaResult
 from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._vector import VectorEnv
 
@@ -146,8 +147,9 @@ def arena(
     max_retries: int = 3,
     retry_exceptions: bool = False,
     _before_task: Optional[Callable[[int], None]] = None,
-) -> dict[str, Any]:
-    """:func:`yokai_septet.arena` split across Ray tasks; returns the same summary dict.
+) -> ArenaResult:
+    """:func:`yokai_septet.arena` split across Ray tasks; returns the same summary (an
+    :class:`yokai_septet.ArenaResult`, without the timing line in its table).
 
     The arena arguments mean what they mean locally (``threads``: rayon threads inside
     each task; ``0``/``None`` = ``cpus_per_task``), given as keywords or as

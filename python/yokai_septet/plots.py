@@ -1,7 +1,7 @@
 """PNG plots of the numbers the package produces: Elo ratings as bars (a ladder, or an
 arena report) and learning curves.
 
-Needs matplotlib (``pip install "yokai-septet[plots]"``), imported only when a plot
+Needs matplotlib (``pip install ".[plots]"``), imported only when a plot
 is drawn: ``import yokai_septet.plots`` works without it. Plots are written with the
 non-interactive ``Agg`` backend, so they work on machines without a display.
 """

@@ -1,5 +1,5 @@
 """``yokai_septet.sb3``: Stable-Baselines3 ``VecEnv`` over :class:`yokai_septet.VectorEnv`
-(needs the ``train`` extra: ``pip install "yokai-septet[train]"``).
+(needs the ``train`` extra: ``pip install ".[train]"``).
 
 Wrap it in SB3's ``VecMonitor`` to get episode statistics (``ep_rew_mean``, ``ep_len_mean``):
 SB3 reads them from ``infos[i]["episode"]``, which only ``VecMonitor`` writes.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crate::bots::{BotRegistry, HeuristicBot};
 use crate::rules::state::State;
 
-use super::{game_setup, ArenaConfig, ArenaError};
+use super::{game_setup, short_duration, ArenaConfig, ArenaError};
 
 /// The calibration: decisions per game and seconds per decision of each bot.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,19 +101,12 @@ impl Estimate {
         Ok(arena.total_games() as f64 * self.decisions_per_game * per_decision / parallel)
     }
 
-    /// `random 0.001 ms, pimc 3.2 ms` per decision, for people.
+    /// `random 0.05 µs, heuristic 3.1 µs, pimc 3.2 ms` per decision, for people.
     pub fn costs_text(&self) -> String {
         let parts: Vec<String> = self
             .seconds_per_decision
             .iter()
-            .map(|(b, s)| {
-                let ms = s * 1e3;
-                if ms >= 10.0 {
-                    format!("{b} {ms:.0} ms")
-                } else {
-                    format!("{b} {ms:.2} ms")
-                }
-            })
+            .map(|(b, s)| format!("{b} {}", short_duration(*s)))
             .collect();
         parts.join(", ")
     }
@@ -144,5 +137,15 @@ mod tests {
         }
         let c = ArenaConfig::new(Variant::FourPlayer, &["random", "nobody"], 4, 0);
         assert!(calibrate(&c, &BotRegistry::new(), &c.bots, Duration::from_secs(1)).is_err());
+    }
+
+    #[test]
+    fn decision_times_keep_their_digits() {
+        let e = Estimate {
+            decisions_per_game: 100.0,
+            seconds_per_decision: vec![("random".into(), 5e-8), ("heuristic".into(), 3e-6)],
+        };
+        assert_eq!(e.costs_text(), "random 50 ns, heuristic 3.0 µs");
+        assert!(!e.costs_text().contains("0.00"));
     }
 }

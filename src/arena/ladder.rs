@@ -11,7 +11,9 @@
 
 use std::fmt::Write as _;
 
-use crate::arena::{check, elo_of_ratio, run_arena, ArenaConfig, ArenaError, EntrySummary};
+use crate::arena::{
+    check, elo_of_ratio, run_arena, short_duration, ArenaConfig, ArenaError, EntrySummary,
+};
 use crate::bots::BotRegistry;
 
 /// What to play: every pair of `arena.bots` plays an arena with this configuration
@@ -37,6 +39,10 @@ pub struct Pairing {
     pub elo95: [f64; 2],
     /// Mean milliseconds per decision of `a`'s and `b`'s bots.
     pub ms: [f64; 2],
+    /// Games cut by the round cap (draws).
+    pub truncated: u64,
+    /// Why the round cap decides this pairing ([`crate::arena::ArenaSummary::truncation_warning`]).
+    pub warning: Option<String>,
 }
 
 /// One bot's line of the table.
@@ -152,6 +158,8 @@ pub fn run_ladder(
                     report.timing.ms_per_decision[0],
                     report.timing.ms_per_decision[1],
                 ],
+                truncated: s.truncated,
+                warning: s.truncation_warning(arena.max_rounds),
             });
             progress.pairing_done(pairings.len(), total);
         }
@@ -192,7 +200,39 @@ pub fn run_ladder(
 }
 
 impl LadderReport {
-    /// The report as a Markdown section: the Elo table, then every pairing.
+    /// Whether most of the ladder's games were cut by the round cap (draws): its ratings
+    /// measure the cap, not the bots, and the table is flagged, not ranked.
+    pub fn mostly_draws(&self) -> bool {
+        let games: u64 = self.pairings.iter().map(|p| p.games).sum();
+        let cut: u64 = self.pairings.iter().map(|p| p.first.draws).sum();
+        2 * cut > games
+    }
+
+    /// What to tell people about the round cap: one line per pairing it decides, after
+    /// one for the whole table where most games are draws. Empty when it decides nothing.
+    pub fn warnings(&self) -> Vec<String> {
+        let c = &self.config.arena;
+        let mut out = Vec::new();
+        if self.mostly_draws() {
+            let games: u64 = self.pairings.iter().map(|p| p.games).sum();
+            let cut: u64 = self.pairings.iter().map(|p| p.truncated).sum();
+            out.push(format!(
+                "not ranked: {cut} of {games} games were cut by the round cap (--max-rounds \
+                 {}) and count as draws, so the ratings measure the cap, not the bots; raise \
+                 --max-rounds (0: none)",
+                c.max_rounds.unwrap_or(0)
+            ));
+        }
+        for p in &self.pairings {
+            if let Some(w) = &p.warning {
+                out.push(format!("`{}` vs `{}`: {w}", c.bots[p.a], c.bots[p.b]));
+            }
+        }
+        out
+    }
+
+    /// The report as a Markdown section: the Elo table, then every pairing; the round
+    /// cap's warnings first where it decides results ([`LadderReport::warnings`]).
     pub fn markdown(&self) -> String {
         let c = &self.config.arena;
         let mut out = String::new();
@@ -209,18 +249,26 @@ impl LadderReport {
             self.pairings.first().map_or(0, |p| p.games),
             c.seed
         );
-        let _ = writeln!(out, "| rank | bot | Elo | 95% interval | ms/decision |");
+        for w in self.warnings() {
+            let _ = writeln!(out, "> **Warning**: {w}\n");
+        }
+        let ranked = !self.mostly_draws();
+        let _ = writeln!(out, "| rank | bot | Elo | 95% interval | time/decision |");
         let _ = writeln!(out, "|---:|---|---:|---|---:|");
         for (k, r) in self.ratings.iter().enumerate() {
+            let rank = if ranked {
+                (k + 1).to_string()
+            } else {
+                "–".to_string()
+            };
             let _ = writeln!(
                 out,
-                "| {} | `{}` | {:+.0} | {:+.0} .. {:+.0} | {:.3} |",
-                k + 1,
+                "| {rank} | `{}` | {:+.0} | {:+.0} .. {:+.0} | {} |",
                 r.bot,
                 r.elo,
                 r.elo95[0],
                 r.elo95[1],
-                r.ms_per_decision
+                short_duration(r.ms_per_decision / 1e3)
             );
         }
         let _ = writeln!(
@@ -229,12 +277,16 @@ impl LadderReport {
         );
         let _ = writeln!(out, "|---|---:|---:|---|---|");
         for p in &self.pairings {
+            let games = if p.truncated > 0 {
+                format!("{} ({} cut)", p.games, p.truncated)
+            } else {
+                p.games.to_string()
+            };
             let _ = writeln!(
                 out,
-                "| `{}` vs `{}` | {} | {:.1}% | {:.1}% .. {:.1}% | {:+.0} ({:+.0} .. {:+.0}) |",
+                "| `{}` vs `{}` | {games} | {:.1}% | {:.1}% .. {:.1}% | {:+.0} ({:+.0} .. {:+.0}) |",
                 c.bots[p.a],
                 c.bots[p.b],
-                p.games,
                 100.0 * p.first.win_rate,
                 100.0 * p.first.ci95[0],
                 100.0 * p.first.ci95[1],
@@ -299,5 +351,39 @@ mod tests {
         let e = run_ladder(&typo, &BotRegistry::new(), &games).unwrap_err();
         assert!(e.to_string().contains("heuristik"), "{e}");
         assert_eq!(games.0.into_inner(), 0);
+    }
+
+    /// A round cap that cuts every game: every pairing a draw, every Elo 0. The table
+    /// says so and ranks nobody, instead of putting `random` first.
+    #[test]
+    fn a_ladder_of_cut_games_is_flagged_not_ranked() {
+        let mut arena = ArenaConfig::new(Variant::FourPlayer, &["random", "heuristic"], 8, 1);
+        arena.max_rounds = Some(1);
+        arena.threads = 1;
+        let r = run_ladder(&LadderConfig { arena }, &BotRegistry::new(), &()).unwrap();
+        assert_eq!(r.pairings[0].truncated, 8);
+        assert!(r.mostly_draws());
+        let w = r.warnings();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].starts_with("not ranked: 8 of 8 games were cut"),
+            "{w:?}"
+        );
+        assert!(w[0].contains("--max-rounds 1"), "{w:?}");
+        let md = r.markdown();
+        assert!(md.contains("> **Warning**: not ranked"), "{md}");
+        assert!(md.contains("| – | `"), "{md}");
+        assert!(!md.contains("| 1 |"), "{md}");
+        assert!(md.contains("| 8 (8 cut) |"), "{md}");
+        // Uncut, the same ladder ranks and warns of nothing.
+        let mut arena = ArenaConfig::new(Variant::FourPlayer, &["random", "heuristic"], 8, 1);
+        arena.threads = 1;
+        let r = run_ladder(&LadderConfig { arena }, &BotRegistry::new(), &()).unwrap();
+        assert!(r.warnings().is_empty() && !r.mostly_draws());
+        assert!(
+            r.markdown().contains("| 1 | `heuristic`"),
+            "{}",
+            r.markdown()
+        );
     }
 }

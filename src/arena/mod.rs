@@ -22,7 +22,9 @@ mod stats;
 
 pub use counts::{played_game_counts, ArenaCounts, PlayedGame};
 pub use playouts::{random_playouts, PlayoutStats};
-pub use report::{rate_text, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing};
+pub use report::{
+    rate_text, short_duration, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing,
+};
 pub(crate) use run::thread_pool;
 pub use run::{run_arena, run_arena_range};
 pub use stats::{elo_of_ratio, wilson95};
@@ -118,13 +120,18 @@ pub enum ArenaError {
     Merge(String),
     /// The rayon pool could not start (the operating system's reason).
     ThreadPool(String),
+    /// A setting out of range (no games to play).
+    Settings(String),
 }
 
 impl fmt::Display for ArenaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ArenaError::Bot(e) => e.fmt(f),
-            ArenaError::Lineup(s) | ArenaError::Range(s) | ArenaError::Merge(s) => f.write_str(s),
+            ArenaError::Lineup(s)
+            | ArenaError::Range(s)
+            | ArenaError::Merge(s)
+            | ArenaError::Settings(s) => f.write_str(s),
             ArenaError::ThreadPool(e) => write!(f, "cannot start the thread pool: {e}"),
         }
     }
@@ -197,6 +204,13 @@ pub fn game_setup(config: &ArenaConfig, index: u64) -> Result<GameSetup, ArenaEr
 /// Checks a configuration (line-up shape, and that `registry` builds every bot for the
 /// variant) without playing anything, before starting any thread.
 pub fn check(config: &ArenaConfig, registry: &BotRegistry) -> Result<(), ArenaError> {
+    // An arena of no games would print a table of nothing (a 0–79% "interval") as if it
+    // had measured something.
+    if config.games == 0 {
+        return Err(ArenaError::Settings(
+            "games must be at least 1: an arena of no games measures nothing".into(),
+        ));
+    }
     base_seats(config)?;
     for b in &config.bots {
         registry.check(b, config.variant)?;

@@ -158,8 +158,51 @@ pub fn summarize(
     })
 }
 
+impl ArenaSummary {
+    /// Whether most games ended without a winner (cut by the round cap): such a table
+    /// measures the cap, not the bots, and is not to be ranked.
+    pub fn mostly_draws(&self) -> bool {
+        let draws = self.entries.first().map_or(0, |e| e.draws);
+        2 * draws > self.games
+    }
+
+    /// Whether the round cap decides the result: most games are draws, or the games it
+    /// cut could, played out, reorder the line-up by wins (each such game would have gone
+    /// to some entry, so an entry's wins could grow by up to the draws).
+    pub fn truncation_decides(&self) -> bool {
+        if self.truncated == 0 {
+            return false;
+        }
+        let draws = self.entries.first().map_or(0, |e| e.draws);
+        let mut wins: Vec<u64> = self.entries.iter().map(|e| e.wins).collect();
+        wins.sort_unstable_by(|a, b| b.cmp(a));
+        self.mostly_draws() || (wins.len() >= 2 && wins[0] <= wins[1] + draws)
+    }
+
+    /// What to tell people when the round cap (`max_rounds`) decides the result
+    /// ([`ArenaSummary::truncation_decides`]); `None` when it does not.
+    pub fn truncation_warning(&self, max_rounds: Option<u32>) -> Option<String> {
+        if !self.truncation_decides() {
+            return None;
+        }
+        let cap = max_rounds.map_or("the round cap".to_string(), |k| {
+            format!("the round cap ({k} round{})", if k == 1 { "" } else { "s" })
+        });
+        let verdict = if self.mostly_draws() {
+            "most games are draws, so these rates measure the cap, not the bots: not ranked"
+        } else {
+            "played out, they could change who comes first"
+        };
+        Some(format!(
+            "{} of {} games were cut by {cap} and count as draws; {verdict}. Raise the \
+             round cap to measure the bots.",
+            self.truncated, self.games
+        ))
+    }
+}
+
 impl fmt::Display for ArenaReport {
-    /// A summary table for people.
+    /// A summary table for people (the timing line only where the run was timed).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.summary;
         writeln!(
@@ -171,15 +214,18 @@ impl fmt::Display for ArenaReport {
             s.rounds_per_game,
             s.truncated
         )?;
+        if let Some(w) = s.truncation_warning(self.config.max_rounds) {
+            writeln!(f, "WARNING: {w}")?;
+        }
         writeln!(
             f,
             "{:<16} {:>5} {:>8} {:>8} {:>17} {:>8} {:>8} {:>9} {:>9}",
-            "bot", "seats", "wins", "win%", "95% CI", "pts/game", "Elo", "ms/dec", "max ms"
+            "bot", "seats", "wins", "win%", "95% CI", "pts/game", "Elo", "time/dec", "max"
         )?;
         for (e, en) in s.entries.iter().enumerate() {
             writeln!(
                 f,
-                "{:<16} {:>5} {:>8} {:>7.2}% {:>7.2}%..{:>6.2}% {:>8.2} {:>+8.0} {:>9.4} {:>9.3}",
+                "{:<16} {:>5} {:>8} {:>7.2}% {:>7.2}%..{:>6.2}% {:>8.2} {:>+8.0} {:>9} {:>9}",
                 en.bot,
                 en.seats,
                 en.wins,
@@ -188,11 +234,15 @@ impl fmt::Display for ArenaReport {
                 100.0 * en.ci95[1],
                 en.points_per_game,
                 en.elo,
-                self.timing.ms_per_decision[e],
-                self.timing.max_ms_per_decision[e]
+                short_duration(self.timing.ms_per_decision[e] / 1e3),
+                short_duration(self.timing.max_ms_per_decision[e] / 1e3)
             )?;
         }
         let t = &self.timing;
+        if t.seconds <= 0.0 {
+            // Merged counts (a distributed arena) carry no wall-clock time.
+            return write!(f, "{} games, {} decisions", s.games, s.decisions);
+        }
         write!(
             f,
             "{} games, {} decisions in {:.2} s on {} thread{}: {}, {}",
@@ -223,9 +273,29 @@ pub fn rate_text(count: f64, seconds: f64, unit: &str) -> String {
     }
 }
 
+/// A short duration for people, with two significant digits in the unit that fits
+/// (`48 ns`, `3.1 µs`, `12 ms`, `1.5 s`): the fast bots' decisions take well under a
+/// millisecond, and a fixed `ms` with two decimals showed them as `0.00 ms`.
+pub fn short_duration(seconds: f64) -> String {
+    let (value, unit) = if seconds >= 1.0 {
+        (seconds, "s")
+    } else if seconds >= 1e-3 {
+        (seconds * 1e3, "ms")
+    } else if seconds >= 1e-6 {
+        (seconds * 1e6, "µs")
+    } else {
+        (seconds * 1e9, "ns")
+    };
+    if value >= 10.0 {
+        format!("{value:.0} {unit}")
+    } else {
+        format!("{value:.1} {unit}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::rate_text;
+    use super::{rate_text, short_duration};
 
     #[test]
     fn rates_below_one_per_second_read_as_seconds_per_thing() {
@@ -233,5 +303,52 @@ mod tests {
         assert_eq!(rate_text(5.0, 2.0, "game"), "2.5 games/s");
         assert_eq!(rate_text(3.0, 12.6, "game"), "4.2 s/game");
         assert_eq!(rate_text(0.0, 1.0, "game"), "0 games");
+    }
+
+    #[test]
+    fn decision_times_keep_their_digits() {
+        assert_eq!(short_duration(4.8e-8), "48 ns");
+        assert_eq!(short_duration(3.14e-6), "3.1 µs");
+        assert_eq!(short_duration(2.5e-5), "25 µs");
+        assert_eq!(short_duration(0.0123), "12 ms");
+        assert_eq!(short_duration(1.5), "1.5 s");
+        assert_eq!(short_duration(0.0), "0.0 ns");
+    }
+
+    #[test]
+    fn the_table_warns_when_the_round_cap_decides_the_result() {
+        use crate::arena::{run_arena, ArenaConfig};
+        use crate::bots::BotRegistry;
+        use crate::rules::config::Variant;
+        let mut c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "random"], 6, 2);
+        c.max_rounds = Some(1);
+        c.threads = 1;
+        let r = run_arena(&c, &BotRegistry::new(), &|| {}).unwrap();
+        assert_eq!(r.summary.truncated, 6);
+        assert!(r.summary.mostly_draws() && r.summary.truncation_decides());
+        let w = r.summary.truncation_warning(c.max_rounds).unwrap();
+        assert!(
+            w.starts_with("6 of 6 games were cut by the round cap (1 round)"),
+            "{w}"
+        );
+        assert!(w.contains("not ranked"), "{w}");
+        let table = r.to_string();
+        assert!(table.contains(&format!("WARNING: {w}")), "{table}");
+        // Played out, nothing is cut and nothing is said.
+        c.max_rounds = None;
+        let r = run_arena(&c, &BotRegistry::new(), &|| {}).unwrap();
+        assert_eq!(r.summary.truncation_warning(None), None);
+        assert!(!r.to_string().contains("WARNING"));
+    }
+
+    #[test]
+    fn an_arena_of_no_games_is_refused() {
+        use crate::arena::{check, ArenaConfig, ArenaError};
+        use crate::bots::BotRegistry;
+        use crate::rules::config::Variant;
+        let c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "random"], 0, 2);
+        let e = check(&c, &BotRegistry::new()).unwrap_err();
+        assert!(matches!(e, ArenaError::Settings(_)), "{e}");
+        assert!(e.to_string().contains("at least 1"), "{e}");
     }
 }

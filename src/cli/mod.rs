@@ -17,7 +17,7 @@
 //! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.
 //!
 //! Long runs (`arena`, `ladder`) show their progress on a terminal's stderr only
-//! ([`progress::GameProgress`]), after saying what they play and roughly how long it takes
+//! ([`progress::GameProgress`]), after saying what they play, with an estimate on the bar
 //! ([`crate::arena::estimate`]).
 //!
 //! Exit codes (also in `--help`): 0 success (also quitting a game, or its input closing);
@@ -173,12 +173,14 @@ struct PlayArgs {
     /// Stop after this many rounds (0 = play the game to its end).
     #[arg(long, default_value_t = 0)]
     max_rounds: u32,
-    /// Write the game's JSON record here (kept up to date while you play, and at the end).
+    /// Write the game's JSON record here (kept up to date while you play, and at the end)
+    /// [default: with --load, the loaded file].
     #[arg(long)]
     save: Option<PathBuf>,
-    /// Resume the game saved in this record (by --save) where it stopped: its variant,
-    /// scoring, seed, round cap, bots and seat come from the record (--bots or --seat
-    /// that differ from the saved ones are refused).
+    /// Resume the game saved in this record (by --save) where it stopped, and go on saving
+    /// to it (unless --save names another file): its variant, scoring, seed, round cap,
+    /// bots and seat come from the record (--bots or --seat that differ from the saved
+    /// ones are refused).
     #[arg(long, value_name = "GAME.json", conflicts_with_all = ["variant", "scoring", "seed", "max_rounds"])]
     load: Option<PathBuf>,
 }
@@ -345,7 +347,7 @@ where
         }
     };
     let result = match cli.command {
-        Command::Arena(a) => arena(a, registry, out),
+        Command::Arena(a) => arena(a, registry, out, err),
         Command::Play(a) => play_cmd(a, registry, input, out, style),
         Command::Replay(a) => replay_cmd(a, out, style),
         Command::Analyze(a) => analyze_cmd(a, out, style),
@@ -376,7 +378,12 @@ fn parse_scoring(s: &str) -> Result<Scoring, Failure> {
     s.parse().map_err(|e| Failure::usage(format!("{e}")))
 }
 
-fn arena(a: ArenaArgs, registry: &BotRegistry, out: &mut dyn Write) -> Result<(), Failure> {
+fn arena(
+    a: ArenaArgs,
+    registry: &BotRegistry,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Failure> {
     let variant = parse_variant(&a.variant)?;
     let scoring = parse_scoring(&a.scoring)?;
     let bots: Vec<&str> = a.bots.split(',').map(str::trim).collect();
@@ -411,6 +418,10 @@ fn arena(a: ArenaArgs, registry: &BotRegistry, out: &mut dyn Write) -> Result<()
     } else {
         writeln!(out, "{report}")?;
     }
+    // On stderr too, so that it is seen where the table (or the JSON) is piped away.
+    if let Some(w) = report.summary.truncation_warning(config.max_rounds) {
+        writeln!(err, "warning: {w} (--max-rounds N; 0: no cap)")?;
+    }
     Ok(())
 }
 
@@ -424,6 +435,12 @@ fn play_cmd(
     let variant = parse_variant(&a.variant)?;
     if let Some(path) = &a.save {
         check_writable("--save", path)?;
+    } else if let Some(path) = a.load.as_ref().filter(|p| p.exists()) {
+        // A resumed game goes on saving to the file it came from, as it was saved before.
+        check_writable(
+            "--load (the resumed game is saved back to it; or give --save)",
+            path,
+        )?;
     }
     let opts = play::PlayOptions {
         variant,
@@ -695,6 +712,9 @@ fn ladder_cmd(
     let report = crate::arena::ladder::run_ladder(&config, registry, &bars)
         .map_err(|e| Failure::usage(e.to_string()))?;
     bars.progress.finish();
+    for w in report.warnings() {
+        writeln!(err, "warning: {w}")?;
+    }
     // The table first: a picture that cannot be drawn must not lose the results.
     let md = report.markdown();
     match &a.out {

@@ -34,7 +34,8 @@ pub struct PlayOptions {
     pub seat: Option<usize>,
     pub seed: u64,
     pub max_rounds: Option<u32>,
-    /// Where to write the JSON record (at every prompt and at the end).
+    /// Where to write the JSON record (at every prompt and at the end); `None` with
+    /// `load`: back to the loaded file ([`PlayOptions::save_path`]).
     pub save: Option<PathBuf>,
     /// A saved game to resume: its variant, scoring, seed and round cap replace the ones
     /// above; its bots and seat (the record's `players`, when it has them) are used, and
@@ -44,6 +45,12 @@ pub struct PlayOptions {
 }
 
 impl PlayOptions {
+    /// Where the game is saved: `save`, else the file it was loaded from (a resumed game
+    /// that stopped saving would lose every move made after resuming).
+    pub fn save_path(&self) -> Option<&std::path::Path> {
+        self.save.as_deref().or(self.load.as_deref())
+    }
+
     /// A 4p game against heuristic bots, seat 0, plain text.
     pub fn new(variant: Variant, seed: u64) -> PlayOptions {
         PlayOptions {
@@ -82,7 +89,7 @@ const HELP: &str = "\
 Type a card code (S13, WA, F7b; any case) or the number shown next to the card.
 While passing you may give several cards at once, e.g. `1 5 9` or `S13 WA F7`.
 The numbered cards are the ones you may choose now. Empty line: show the table again.
-`?` or `help`: this help.  `q` or `quit`: leave the game (saved with --save).
+`?` or `help`: this help.  `q` or `quit`: leave the game (saved with --save, or back to the --load file).
 A card is its suit letter and value. Suits, weakest first (values s+1..s+7):
   W Wind (green, 1-7)     E Earth (purple, 2-8)     C Charm (pink, 3-9)
   L Lightning (yellow, 4-10)   D Darkness (black, 5-11)   F Fire (red, 6-12)
@@ -280,10 +287,12 @@ where
         let path = opts.load.as_deref().expect("a resumed game was loaded");
         writeln!(
             out,
-            "Resumed {} at round {}, after {} of its decisions, with its bots and seat.",
+            "Resumed {} at round {}, after {} of its decisions, with its bots and seat; \
+             saving to {} as you play.",
             path.display(),
             m.state().round(),
-            actions_of(&saved.record()).len()
+            actions_of(&saved.record()).len(),
+            opts.save_path().unwrap_or(path).display()
         )?;
     }
 
@@ -310,11 +319,15 @@ where
                 match decide(&t, &view, input, out)? {
                     Decision::Cards(c) => c,
                     Decision::Quit => {
-                        writeln!(out, "You left the game.")?;
+                        writeln!(out, "You left the game. {}", where_saved(opts))?;
                         break PlayEnd::Quit;
                     }
                     Decision::Closed => {
-                        writeln!(out, "\nInput closed: leaving the game.")?;
+                        writeln!(
+                            out,
+                            "\nInput closed: leaving the game. {}",
+                            where_saved(opts)
+                        )?;
                         break PlayEnd::InputClosed;
                     }
                 }
@@ -330,11 +343,24 @@ where
         }
     };
     save(opts, &m)?;
-    if let Some(path) = &opts.save {
-        writeln!(out, "Record saved to {}", path.display())?;
+    if end == PlayEnd::GameOver {
+        if let Some(path) = opts.save_path() {
+            writeln!(out, "Record saved to {}", path.display())?;
+        }
     }
     out.flush()?;
     Ok(end)
+}
+
+/// Where a game left before its end is kept, and how to go on with it.
+fn where_saved(opts: &PlayOptions) -> String {
+    match opts.save_path() {
+        Some(path) => format!(
+            "It is saved in {p}; `yokai-septet play --load {p}` goes on from here.",
+            p = path.display()
+        ),
+        None => "It was not saved (give --save FILE to keep a game).".to_string(),
+    }
 }
 
 /// Who sits where: one entry per seat, a bot's name or `None` for the person. From the
@@ -484,7 +510,7 @@ fn replay_saved(
 }
 
 fn save(opts: &PlayOptions, m: &Match) -> Result<(), Failure> {
-    if let Some(path) = &opts.save {
+    if let Some(path) = opts.save_path() {
         let json = serde_json::to_string_pretty(&m.record()).expect("a record serialises");
         std::fs::write(path, json + "\n")
             .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))?;

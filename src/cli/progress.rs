@@ -2,10 +2,13 @@
 //! bars with an ETA on stderr, drawn only where stderr is a terminal, so that piped
 //! output and `--json` stay exactly the report.
 //!
-//! Before the games start, [`GameProgress::plan`] says what will be played; once the first
-//! games (one per worker thread) have finished, it says roughly how long the whole run will
-//! take, judging by them. A run made of parts (a ladder's pairings) shows one bar for the
-//! part in progress under the overall one ([`GameProgress::part`]).
+//! Before the games start, [`GameProgress::plan`] says what will be played and puts one
+//! estimate of the whole run's duration on the bar, from a calibration; as the games
+//! finish, that same estimate is revised in place from the games' own pace (never a
+//! second, different figure on a line of its own). A run made of parts (a ladder's
+//! pairings) shows one bar for the part in progress under the overall one
+//! ([`GameProgress::part`]); parts go at different speeds, so its overall estimate stays
+//! the calibrated one.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -20,8 +23,8 @@ pub struct GameProgress {
     start: std::sync::Mutex<Instant>,
     done: AtomicU64,
     total: u64,
-    /// Games after which the first estimate of the run's duration is printed: one per
-    /// worker thread, so that every thread has finished a game (never, in a run of parts).
+    /// Games after which the games' own pace revises the estimate: one per worker
+    /// thread, so that every thread has finished a game (never, in a run of parts).
     calibrate_at: AtomicU64,
 }
 
@@ -70,7 +73,7 @@ impl GameProgress {
         let multi = MultiProgress::with_draw_target(target);
         let overall = multi.add(ProgressBar::new(total));
         overall.set_style(style(
-            "{prefix} {bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}]",
+            "{prefix} {bar:30} {pos}/{len} games [{elapsed_precise}{msg}]",
         ));
         overall.set_prefix(what.to_string());
         // Slow bots finish a game every few seconds: keep the clock and the ETA moving.
@@ -95,21 +98,27 @@ impl GameProgress {
         let _ = self.multi.println(line);
     }
 
-    /// Says what will be played (`line`: the games, the line-up, the threads) and roughly
-    /// how long it takes (`seconds`, from a calibration, when known), before the first
-    /// game; a second estimate follows once the first games have finished.
+    /// Says what will be played (`line`: the games, the line-up, the threads, and how
+    /// the estimate was found), and puts the estimated duration (`seconds`, from a
+    /// calibration, when known) on the bar, before the first game.
     pub fn plan(&self, line: &str, estimate: Option<(f64, String)>) {
         // The clocks start with the games, not with the calibration.
         *self.start.lock().unwrap() = Instant::now();
         self.overall.reset_elapsed();
         self.overall.reset_eta();
         match estimate {
-            Some((seconds, how)) => self.note(&format!(
-                "{line}: roughly {} ({how})",
-                HumanDuration(Duration::from_secs_f64(seconds.max(0.0)))
-            )),
+            Some((seconds, how)) => {
+                self.note(&format!("{line} ({how})"));
+                self.show_estimate(Duration::from_secs_f64(seconds.max(0.0)));
+            }
             None => self.note(line),
         }
+    }
+
+    /// The run's estimated duration, on the overall bar.
+    fn show_estimate(&self, whole: Duration) {
+        self.overall
+            .set_message(format!(", about {} in all", HumanDuration(whole)));
     }
 
     /// A bar for one part of the run (`games` games labelled `label`), under the overall
@@ -138,14 +147,17 @@ impl GameProgress {
             p.inc(1);
         }
         let k = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        if k == self.calibrate_at.load(Ordering::Relaxed) && k < self.total {
+        // Revised about a hundred times a run, once every thread has finished a game and a
+        // second has passed (the first games pay for starting threads and loading bots).
+        let step = (self.total / 100).max(1);
+        if k >= self.calibrate_at.load(Ordering::Relaxed)
+            && k < self.total
+            && k.is_multiple_of(step)
+        {
             let elapsed = self.start.lock().unwrap().elapsed();
-            let whole = elapsed.mul_f64(self.total as f64 / k as f64);
-            self.note(&format!(
-                "about {} in all, judging by the first {k} game{}",
-                HumanDuration(whole),
-                if k == 1 { "" } else { "s" }
-            ));
+            if elapsed >= Duration::from_secs(1) {
+                self.show_estimate(elapsed.mul_f64(self.total as f64 / k as f64));
+            }
         }
     }
 
@@ -171,5 +183,18 @@ mod tests {
         assert_eq!(part.position(), 3);
         assert_eq!(p.overall.position(), 3);
         p.finish();
+    }
+
+    #[test]
+    fn the_calibrated_estimate_goes_on_the_bar() {
+        let p = GameProgress::new("arena 4p", 10, 1, false);
+        p.plan(
+            "arena 4p: 10 games",
+            Some((75.0, "per decision x 3.0 µs".into())),
+        );
+        assert_eq!(p.overall.message(), ", about 75 seconds in all");
+        let q = GameProgress::new("arena 4p", 10, 1, false);
+        q.plan("arena 4p: 10 games", None);
+        assert_eq!(q.overall.message(), "");
     }
 }

@@ -252,18 +252,19 @@ fn card_face(out: &mut String, c: Card, look: Look) {
             r#"<rect x="3" y="3" width="30" height="46" rx="3" fill="none" stroke="{fg}" stroke-width="1.6"/>"#
         );
     }
-    // The corner index (letter, value, marks) stays readable when cards overlap.
+    // The corner index (letter, value, marks) stays readable when cards overlap. A second
+    // copy's `b` follows the letter's own advance (a tspan), with a gap: at a fixed x it
+    // touched the wide `W` at 1x scale.
+    let copy_mark = if c.is_second_copy() {
+        r#"<tspan font-size="9" dx="1.2">b</tspan>"#
+    } else {
+        ""
+    };
     let _ = write!(
         out,
-        r#"<text x="4" y="13" font-size="10" font-weight="bold" fill="{fg}">{}</text>"#,
+        r#"<text x="4" y="13" font-size="10" font-weight="bold" fill="{fg}">{}{copy_mark}</text>"#,
         c.suit().letter()
     );
-    if c.is_second_copy() {
-        let _ = write!(
-            out,
-            r#"<text x="12" y="13" font-size="9" font-weight="bold" fill="{fg}">b</text>"#
-        );
-    }
     // Two digits are condensed into the index's width (the font's "13" is wider).
     let condensed = if value.len() > 1 {
         format!(r#" textLength="{INDEX_VALUE_WIDTH}" lengthAdjust="spacingAndGlyphs""#)
@@ -745,4 +746,58 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+#[cfg(all(test, feature = "raster"))]
+mod tests {
+    use super::*;
+
+    /// Ink runs along the columns `x0..x1` of the rows `y0..y1`: each run a stretch of
+    /// columns holding a pixel far from the card's colour.
+    fn ink_runs(r: &crate::picture::Raster, x0: u32, x1: u32, y0: u32, y1: u32) -> usize {
+        let paper = |x: u32, y: u32| {
+            let i = 3 * (y * r.width + x) as usize;
+            [r.rgb[i], r.rgb[i + 1], r.rgb[i + 2]]
+        };
+        let bg = paper(x1, y0);
+        let inked: Vec<bool> = (x0..x1)
+            .map(|x| {
+                (y0..y1).any(|y| {
+                    let p = paper(x, y);
+                    (0..3)
+                        .map(|k| (p[k] as i32 - bg[k] as i32).abs())
+                        .sum::<i32>()
+                        > 120
+                })
+            })
+            .collect();
+        inked.windows(2).filter(|w| !w[0] && w[1]).count() + usize::from(inked[0])
+    }
+
+    /// At 1x scale, every second copy's `b` stands clear of its suit letter: the corner
+    /// holds two runs of ink with a bare column between them (the `Wb` once read as one
+    /// blot).
+    #[test]
+    fn the_copy_mark_stands_clear_of_the_suit_letter_at_1x() {
+        for s in crate::cards::Suit::ALL {
+            let c = s.second_boss();
+            let look = Look {
+                fanned: true,
+                dim: false,
+            };
+            let mut face = String::new();
+            card_face(&mut face, c, look);
+            let svg = format!(
+                r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="36" height="52"><defs>{face}</defs><use xlink:href="#{}"/></svg>"##,
+                look.id(c)
+            );
+            let r = crate::picture::rasterize(&svg, 1.0).unwrap();
+            // Inside the boss frame, the letter's band: from the letter to past the `b`.
+            assert_eq!(
+                ink_runs(&r, 4, 24, 5, 14),
+                2,
+                "{c}: the letter and the b touch"
+            );
+        }
+    }
 }

@@ -190,15 +190,38 @@ macro_rules! arena_fn {
     };
 }
 
+/// The summary of `counts` as a `yokai_septet.ArenaResult`: the summary's dict, which
+/// prints as the command line's table (its warning too, where the round cap decides the
+/// result). `seconds` of wall-clock time (0: not timed, no timing line); `labels` name
+/// the line-up's entries instead of their bot names (Python agents stand in as `random`).
 fn summary_to_py<'py>(
     py: Python<'py>,
     config: &ArenaConfig,
     counts: &ArenaCounts,
+    seconds: f64,
+    labels: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let report = summarize(config, counts, 0.0, 0).map_err(arena_err)?;
+    let threads = crate::cli::progress::worker_threads(config.threads);
+    let mut report = summarize(config, counts, seconds, threads).map_err(arena_err)?;
+    if let Some(labels) = labels {
+        if labels.len() != report.summary.entries.len() {
+            return Err(PyValueError::new_err(format!(
+                "labels has {} names for {} line-up entries",
+                labels.len(),
+                report.summary.entries.len()
+            )));
+        }
+        for (e, label) in report.summary.entries.iter_mut().zip(labels) {
+            e.bot = label;
+        }
+    }
     let v =
         serde_json::to_value(&report.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    json_to_py(py, &v)
+    let summary = json_to_py(py, &v)?;
+    let warning = report.summary.truncation_warning(config.max_rounds);
+    py.import("yokai_septet._arena_result")?
+        .getattr("ArenaResult")?
+        .call1((summary, report.to_string(), warning))
 }
 
 fn play(
@@ -284,9 +307,14 @@ arena_fn!(
     ///
     /// ``progress``: a callable ``progress(done, total)``, called about ten times a second
     /// with the number of games finished (``yokai_septet.arena`` turns ``True`` into a bar).
+    ///
+    /// The summary is a ``yokai_septet.ArenaResult``: a dict that prints (``print(result)``,
+    /// ``result.table()``) as the command line's table, with a warning where the round cap
+    /// decides the result (``result.warning``).
     arena, "arena", (), [progress], |py, config| {
+        let start = std::time::Instant::now();
         let counts = play(py, &config, 0, config.total_games(), progress.as_ref())?;
-        summary_to_py(py, &config, &counts)
+        summary_to_py(py, &config, &counts, start.elapsed().as_secs_f64(), None)
     }
 );
 
@@ -302,13 +330,20 @@ arena_fn!(
 arena_fn!(
     /// The summary of an arena from the counts of slices that partition its games (in any
     /// order): merged exactly, then summarized as by :func:`arena`. A ``ValueError`` if
-    /// they overlap or miss games.
-    arena_summary, "_arena_summary", (counts: Vec<Bound<'py, PyAny>>), |py, config| {
+    /// they overlap or miss games. ``labels``: the entries' names in the summary, instead
+    /// of the bot names; ``seconds``: the wall-clock time the games took (for the table's
+    /// timing line; none without it).
+    arena_summary, "_arena_summary", (counts: Vec<Bound<'py, PyAny>>), [labels, seconds], |py, config| {
         let mut merged = ArenaCounts::empty(config.bots.len());
         for c in &counts {
             merged.merge(&counts_from_py(c)?).map_err(arena_err)?;
         }
-        summary_to_py(py, &config, &merged)
+        let labels = labels.filter(|l| !l.is_none()).map(|l| l.extract()).transpose()?;
+        let seconds = match seconds.filter(|s| !s.is_none()) {
+            Some(s) => s.extract::<f64>()?,
+            None => 0.0,
+        };
+        summary_to_py(py, &config, &merged, seconds, labels)
     }
 );
 

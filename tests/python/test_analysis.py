@@ -104,6 +104,12 @@ def test_analyze_scores_every_play_and_agrees_with_solve_moves(variant):
             assert sorted(p["best_cards"]) == sorted(c for c, v in values.items() if v == p["best"])
         elif p["status"] == "skipped":
             assert p["cost"] is None and p["forecast"] > 50_000
+    # The overall shares, as people quote them: each status's fraction of the plays.
+    statuses = [p["status"] for p in a["plays"]]
+    for status in ("solved", "forced", "skipped"):
+        assert a["shares"][status] == pytest.approx(statuses.count(status) / len(statuses))
+    assert sum(a["shares"].values()) == pytest.approx(1.0)
+    assert a["shares"]["solved"] > 0
     for seat, t in enumerate(a["seats"]):
         mine = [p for p in solved if p["seat"] == seat]
         assert t["solved"] == len(mine)
@@ -134,7 +140,10 @@ def test_analyze_matches_the_command_line_json(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert p.stderr == "", "no progress bar into a pipe"
-    assert json.loads(p.stdout) == ys.analyze(json.dumps(rec), budget=50_000)
+    # The same data; the Python result adds the shares of solved, forced and skipped plays.
+    a = ys.analyze(json.dumps(rec), budget=50_000)
+    assert set(a.pop("shares")) == {"solved", "forced", "skipped"}
+    assert json.loads(p.stdout) == a
 
 
 def test_analyze_refuses_bad_records_and_budgets():

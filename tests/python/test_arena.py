@@ -26,6 +26,54 @@ def test_local_arena_summary():
         ys.arena(LINEUP, "5p")
 
 
+def test_results_print_as_the_command_lines_table():
+    s = ys.arena(LINEUP, "4p", 40, seed=3, max_rounds=None, threads=1)
+    assert isinstance(s, ys.ArenaResult) and isinstance(s, dict)
+    assert s == dict(s) and s.warning is None
+    table = s.table()
+    assert str(s) == table
+    lines = table.splitlines()
+    assert lines[0] == f"40 games of 4p (with duplicate), {s['rounds_per_game']:.2f} rounds/game, 0 truncated"
+    assert lines[1].split()[:4] == ["bot", "seats", "wins", "win%"]
+    assert lines[2].startswith("heuristic") and lines[3].startswith("random")
+    assert f"{100 * s['entries'][0]['win_rate']:.2f}%" in lines[2]
+    assert lines[4].startswith("40 games, ") and "games/s" in lines[4]
+    # Python agents are named in the table as in the summary.
+    def first_legal(obs, masks):
+        return masks.argmax(1)
+    e = ys.evaluate([first_legal, "random"], "4p", 8, seed=1, max_rounds=None)
+    assert e["entries"][0]["bot"] == "first_legal"
+    assert e.table().splitlines()[2].startswith("first_legal ")
+    # Pickled (as Ray ships it), it is still the table.
+    import pickle
+    back = pickle.loads(pickle.dumps(s))
+    assert back == s and back.table() == table
+
+
+def test_a_round_cap_that_decides_the_result_warns_in_the_table_and_on_stderr(capfd):
+    # Every 4p game cut after one round: every "win rate" is 50%, and nothing used to say so.
+    with pytest.warns(ys.TruncationWarning, match="8 of 8 games were cut by the round cap"):
+        s = ys.arena(LINEUP, "4p", 8, seed=3, max_rounds=1)
+    assert s["truncated"] == 8 and "not ranked" in s.warning
+    assert f"WARNING: {s.warning}" in str(s)
+    with pytest.warns(ys.TruncationWarning):
+        e = ys.evaluate([lambda obs, masks: masks.argmax(1), "random"], "4p", 8, max_rounds=1)
+    assert "WARNING: 8 of 8 games" in e.table()
+    # Not caught, the warning goes to stderr.
+    import subprocess
+    import sys
+    code = ("import yokai_septet as ys; "
+            "s = ys.arena(['heuristic', 'random'], games=4, max_rounds=1, progress=False)")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "TruncationWarning: 4 of 4 games were cut" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("run", [ys.arena, ys.evaluate])
+def test_no_games_is_refused(run):
+    with pytest.raises(ValueError, match="games"):
+        run(LINEUP, "4p", 0)
+
+
 def test_slices_merge_into_the_whole_arena():
     kw = dict(bots=LINEUP, variant="3p", games=20, seed=8, max_rounds=3)
     whole = ys.arena(**kw)

@@ -98,9 +98,11 @@ def test_arena_on_a_terminal_shows_progress_and_finishes():
     # while the worker threads drew the progress bar.
     code, text, raw = on_terminal(ARENA, timeout=120)
     assert code == 0, text
-    assert re.search(r"arena 4p: 20000 games of heuristic vs random on \d+ threads?: roughly ",
-                     text), text
-    assert "in all, judging by the first" in text
+    assert re.search(r"arena 4p: 20000 games of heuristic vs random on \d+ threads? "
+                     r"\(per decision heuristic [\d.]+ [nµm]?s", text), text
+    # One estimate, on the bar, revised there in place; never "0.00 ms".
+    assert re.search(r", about [^\]]+ in all\]", text), text
+    assert "judging by" not in text and "roughly" not in text and "0.00 ms" not in text
     assert re.search(r"\d+/20000 games", text), "no progress bar was drawn:\n" + text[-800:]
     assert "heuristic" in text and "random" in text
     assert re.search(r"20000 games, \d+ decisions in [\d.]+ s on \d+ threads?: \d+ games/s", text), text
@@ -131,8 +133,10 @@ def test_ladder_on_a_terminal_says_what_it_plays_and_shows_each_pairing():
     code, text, _ = on_terminal(LADDER, timeout=180)
     assert code == 0, text[-800:]
     assert re.search(r"ladder 4p: 3 pairings × 40 games = 120 games on \d+ threads?", text), text
-    assert re.search(r"120 games on \d+ threads?: roughly .+ \(per decision random [\d.]+ ms, "
-                     r"heuristic [\d.]+ ms, pimc:4 [\d.]+ ms; \d+ decisions a game\)", text), text
+    assert re.search(r"120 games on \d+ threads? \(per decision random [\d.]+ [nµm]?s, "
+                     r"heuristic [\d.]+ [nµm]?s, pimc:4 [\d.]+ [nµm]?s; \d+ decisions a game\)",
+                     text), text
+    assert re.search(r", about [^\]]+ in all\]", text), text
     assert re.search(r"random vs heuristic .*\d+/40 games", text), text
     assert re.search(r"ladder 4p .*\d+/120 games", text), text
     assert "pairing 3/3 done: heuristic vs pimc:4" in text
@@ -203,6 +207,25 @@ def test_play_load_without_bots_resumes_with_the_saved_bots_and_seat(tmp_path):
     final = json.loads(path.read_text())
     assert final["over"] and final["players"] == saved["players"]
     assert final["rounds"][0]["passes"][1][:3] == saved["rounds"][0]["passes"][1][:3]
+
+
+def test_play_load_without_save_keeps_saving_to_the_loaded_file(tmp_path):
+    # Once, a game resumed without --save stopped saving: every move after resuming was
+    # lost, and quitting said nothing of it.
+    path = tmp_path / "game.json"
+    code, text, _ = on_terminal(["play", "--seed", "3", "--save", str(path)],
+                                answer=answer_every_prompt([0], quit_after=2), timeout=60)
+    assert code == 0 and f"You left the game. It is saved in {path}" in ANSI.sub("", text), \
+        text[-600:]
+    picks = lambda rec: sum(len(p) for r in rec["rounds"] for p in r["passes"])  # noqa: E731
+    before = picks(json.loads(path.read_text()))
+    code, text, _ = on_terminal(["play", "--load", str(path)],
+                                answer=answer_every_prompt([0], quit_after=3), timeout=60)
+    plain = ANSI.sub("", text)
+    assert code == 0, plain[-800:]
+    assert f"saving to {path} as you play" in plain, plain[-800:]
+    assert f"It is saved in {path}; `yokai-septet play --load {path}` goes on" in plain
+    assert picks(json.loads(path.read_text())) > before, "the moves after resuming were lost"
 
 
 def answer_every_prompt(typed: list[int], quit_after: int | None = None):

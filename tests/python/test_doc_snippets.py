@@ -26,7 +26,7 @@ SNIPPET = re.compile(
 )
 # The extras the default suite installs ('.[test,ray]'; open-spiel is in test) run there;
 # the others run in their own tier.
-TIER = {"train": "training", "examples": "training", "frameworks": "frameworks", "video": "video", "plots": "plots"}
+TIER = {"train": "training", "frameworks": "frameworks", "video": "video", "plots": "plots"}
 DEFAULT = {"ray", "openspiel"}
 
 

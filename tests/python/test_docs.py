@@ -68,7 +68,7 @@ def test_every_relative_link_in_the_docs_resolves():
 def test_the_readme_and_the_docs_stay_guides_not_notebooks():
     # The README is a newcomer's page and docs/ a reference: dated run-by-run history goes
     # to notes/. Sizes are the cheap, failing proxy for that.
-    assert (ROOT / "README.md").stat().st_size < 16_000
+    assert (ROOT / "README.md").stat().st_size <= 14_000
     big = [f.name for f in (ROOT / "docs").glob("*.md") if f.stat().st_size >= 40_000]
     assert not big, big
 
@@ -100,3 +100,25 @@ def test_env_argument_table_in_api_md_is_up_to_date():
     assert script.updated(text) == text, "run `python scripts/env_arguments.py --write`"
     # The table reads the signatures: a changed default shows up in it.
     assert "| `opponents` | `'random'` | `'random'` | `'random'` | — |" in text
+
+
+def test_the_pypi_description_and_the_readme_name_every_command():
+    # The PyPI page once listed five commands of seven.
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    script = shutil.which("yokai-septet") or os.path.join(os.path.dirname(sys.executable), "yokai-septet")
+    out = subprocess.run([script, "--help"], capture_output=True, text=True, timeout=60).stdout
+    listed = re.search(r"Commands:\n(.*?)\n\n", out, re.S)
+    assert listed, out
+    commands = [line.split()[0] for line in listed.group(1).splitlines()
+                if line.startswith("  ") and not line.startswith("   ")]
+    commands = [c for c in commands if c != "help"]
+    assert {"arena", "play", "analyze", "ladder"} <= set(commands), commands
+    pypi = (ROOT / "python" / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for c in commands:
+        assert f"`{c}`" in pypi, f"python/README.md does not name `{c}`"
+        assert re.search(rf"^\| `{c}[` ]", readme, re.M), f"the README's command table lacks `{c}`"

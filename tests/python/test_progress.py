@@ -87,3 +87,54 @@ def test_the_plain_line_counts_and_estimates_what_is_left(monkeypatch):
     # Off the terminal (a StringIO is none), the default draws nothing.
     cb, close = progress_bar(None, "arena")
     assert cb is None
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_log_prints_whole_lines_with_an_eta_every_few_seconds():
+    # Training loops report with it: whole lines (a log keeps them), at most every
+    # `every` seconds, each with the time left.
+    out, clock = io.StringIO(), FakeClock()
+    log = ys.ProgressLog("ppo 4p", 1000, every=5.0, stream=out, clock=clock)
+    assert log.update(0)
+    clock.now += 2
+    assert not log.update(100), "printed again within 5 seconds"
+    clock.now += 3
+    assert log.update(250, loss=0.123456)
+    clock.now += 10
+    log.close(1000)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "ppo 4p: 0/1,000 steps (0%), 0:00 elapsed"
+    assert lines[1] == "ppo 4p: 250/1,000 steps (25%), 0:05 elapsed, about 0:15 left; loss 0.1235"
+    assert lines[2] == "ppo 4p: 1,000/1,000 steps (100%), 0:15 elapsed"
+    assert "\r" not in out.getvalue()
+
+
+def test_progress_log_callback_fits_the_progress_arguments(capsys):
+    s = ys.arena(["heuristic", "random"], progress=ys.ProgressLog.callback("eval"), **ARGS)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("eval: ") and lines[-1].startswith(f"eval: {s['games']}/{s['games']} games")
+
+
+TRAINING_SCRIPTS = ["examples/cleanrl_ppo.py", "examples/sb3_maskable_ppo.py",
+                    "examples/train_selfplay.py", "examples/evaluate_own_agent.py",
+                    "examples/openspiel_dqn.py", "examples/rllib_ppo_masked.py",
+                    "training/train_baseline.py"]
+
+
+def test_every_training_script_reports_with_progress_lines():
+    # A run of minutes that printed nothing while it trained left people guessing.
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    trains = [p for p in (root / "examples").glob("*.py")
+              if any(w in p.read_text() for w in (".learn(", "backward()", ".train()", "dqn."))]
+    assert {str(p.relative_to(root)) for p in trains} <= set(TRAINING_SCRIPTS)
+    for name in TRAINING_SCRIPTS:
+        text = (root / name).read_text()
+        assert "ProgressLog" in text, f"{name} trains without progress lines"
