@@ -32,7 +32,7 @@ use serde_json::{json, Value};
 
 use super::games::{Game, NewGame};
 use super::{ApiError, AppState};
-use crate::analysis::{analyze_rounds, units, DEFAULT_BUDGET};
+use crate::analysis::{analyze_rounds, DEFAULT_BUDGET};
 use crate::bots::hint::HINT_BOT;
 use crate::bots::BUILT_IN_BOTS;
 use crate::rules::config::{Episode, Scoring, Variant};
@@ -278,7 +278,10 @@ async fn review(
         let a = analyze_rounds(&m, round..round + 1, DEFAULT_BUDGET, &mut |_, _| {});
         let mut v = a.to_value();
         v["round"] = json!(round);
-        v["units"] = json!(units(a.variant));
+        // `analyze --json`'s schema names cards by id; the page shows codes.
+        for (p, out) in a.plays.iter().zip(v["plays"].as_array_mut().expect("plays")) {
+            out["best_codes"] = json!(p.best_cards().iter().map(|c| c.to_string()).collect::<Vec<_>>());
+        }
         v["costly"] = json!(a
             .costly()
             .map(|p| json!({"trick": p.trick, "seat": p.seat, "card": p.card.to_string(),
