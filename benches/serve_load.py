@@ -8,7 +8,8 @@ move also the server's overhead over the bot's own thinking (``last_move.think_m
 
     python benches/serve_load.py --clients 100 --bots heuristic
 
-Prints the median and p99 of each, and how many requests took 100 ms or more. The
+Prints the median and p99 of each, how many requests took 100 ms or more, and (on Linux)
+the server's CPU time per request, which does not depend on the machine's load. The
 figures include the clients' own time (Python threads on the same machine): on a shared
 machine, say its load next to them.
 """
@@ -18,12 +19,22 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import re
 import statistics
 import subprocess
 import sys
 import threading
 import time
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The process's user + system CPU time (Linux; None elsewhere)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -82,18 +93,23 @@ def main() -> None:
         barrier = threading.Barrier(args.clients)
         threads = [threading.Thread(target=client, args=(port, k, args, out, barrier))
                    for k in range(args.clients)]
+        cpu = cpu_seconds(server.pid)
         t = time.perf_counter()
         for th in threads:
             th.start()
         for th in threads:
             th.join()
         wall = time.perf_counter() - t
+        if cpu is not None:
+            cpu = cpu_seconds(server.pid) - cpu
     finally:
         server.send_signal(2)
         server.wait(timeout=30)
     every = out["play"] + out["step"]
     print(f"{args.clients} concurrent {args.variant} games against {args.bots} "
           f"(max_rounds {args.max_rounds}), {len(every)} requests in {wall:.1f} s")
+    if cpu is not None:
+        print(f"  the server's CPU time: {cpu:.2f} s, {cpu / len(every) * 1e3:.2f} ms a request")
     for name, xs in [("person's card (play)", out["play"]), ("bot's move (step)", out["step"]),
                      ("every move", every), ("step minus the bot's thinking", out["overhead"])]:
         print(f"  {name:32} median {statistics.median(xs):6.1f} ms   p99 {percentile(xs, 0.99):6.1f} ms"
