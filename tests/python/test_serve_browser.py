@@ -112,7 +112,7 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
     assert "default-src 'none'" in response.headers["content-security-policy"]
 
     new_game(page, variant, 21, episode="round")
-    seen = {"illegal": False, "hint": False, "saved": None}
+    seen = {"illegal": False, "hint": False, "picture": False, "saved": None}
 
     def checks(page, s):
         # An illegal card is dimmed; tried, it is refused with the rule's reason.
@@ -130,6 +130,16 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
             hint = page.inner_text("#hint")
             assert "Values (" in hint, hint
             seen["hint"] = True
+        # A card of the hand in the picture plays too.
+        if not seen["picture"] and s["phase"] == "play" and s["your_turn"]:
+            code = next(c["card"] for c in s["hand"] if c["legal"])
+            before = page.evaluate("() => shown")
+            page.click(f'#board .hand[data-seat="{s["seat"]}"] use.card[data-card="{code}"]',
+                       position={"x": 6, "y": 30})  # the part a fanned card leaves uncovered
+            page.wait_for_function("(b) => !busy && shown > b", arg=before)
+            assert code not in [c["card"] for c in state(page)["hand"]]
+            seen["picture"] = True
+            return
         # A save after a few tricks.
         tricks = sum(e["kind"] == "trick" for e in s["events"])
         if seen["saved"] is None and tricks >= 2:
@@ -140,7 +150,7 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
             seen["saved"] = (path, s)
 
     end = play_to_end(page, checks)
-    assert seen["illegal"] and seen["hint"] and seen["saved"]
+    assert seen["illegal"] and seen["hint"] and seen["picture"] and seen["saved"]
     kinds = [e["kind"] for e in end["events"]]
     for k in ["exchange", "trick", "round_end", "game_over"]:
         assert k in kinds, kinds
