@@ -69,6 +69,9 @@ pub mod rules;
 #[allow(unsafe_code)]
 pub mod simd;
 pub mod solver;
+// The local web app (`yokai-septet serve`).
+#[cfg(feature = "web")]
+pub mod web;
 
 // The PyO3 bindings (`yokai_septet._core`): Python reaches them, Rust users do not.
 #[cfg(feature = "python")]

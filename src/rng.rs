@@ -67,8 +67,9 @@ pub(crate) fn vector_seed(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
 
 /// The seed of the bot at `seat` in a `yokai-septet play` game seeded with `game_seed`:
 /// the game seed plus `seat + 1` golden-ratio increments (a saved game replays its bots'
-/// decisions from it).
-#[cfg(feature = "cli")]
+/// decisions from it). The web app's games seed theirs alike, so a game saved from the
+/// page resumes in `play --load`, and back.
+#[cfg(feature = "web")]
 pub(crate) fn play_bot_seed(game_seed: u64, seat: usize) -> u64 {
     game_seed.wrapping_add((seat as u64 + 1).wrapping_mul(GOLDEN))
 }

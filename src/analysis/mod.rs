@@ -172,9 +172,22 @@ fn positions(m: &Match) -> Vec<(usize, usize, usize, State, Card)> {
 /// Analyses every card play of `m` (a validated game) within `budget` nodes per position.
 /// `progress(done, total)` is called after each play.
 pub fn analyze(m: &Match, budget: u64, progress: &mut dyn FnMut(usize, usize)) -> Analysis {
+    analyze_rounds(m, 0..usize::MAX, budget, progress)
+}
+
+/// [`analyze`] for the card plays of the rounds `rounds` only (the web page's review of a
+/// finished round: the plays of the round still being played are never solved, so the
+/// review cannot tell the hands of a round in progress).
+pub fn analyze_rounds(
+    m: &Match,
+    rounds: std::ops::Range<usize>,
+    budget: u64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Analysis {
     let s = m.state();
     let variant = s.variant();
-    let positions = positions(m);
+    let mut positions = positions(m);
+    positions.retain(|p| rounds.contains(&p.0));
     let total = positions.len();
     let mut plays: Vec<Option<PlayAnalysis>> = vec![None; total];
     let mut solver = Solver::new();

@@ -40,6 +40,7 @@ use crate::rules::config::Variant;
 
 mod epimc;
 mod heuristic;
+pub mod hint;
 mod ismcts;
 mod nn;
 mod pimc;

@@ -10,6 +10,6 @@ pub use seat::pass_target;
 pub(crate) use seat::{
     left_of, pass_source, relative_to, seats_of_sides, side_mask, side_of, team_of, team_seats,
 };
-// Outside `cards/`, only the command-line tool (feature `cli`) needs the partner.
-#[cfg(feature = "cli")]
+// Outside `cards/`, only the command-line tool and the web app need the partner.
+#[cfg(feature = "web")]
 pub(crate) use seat::partner_of;

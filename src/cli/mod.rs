@@ -15,6 +15,7 @@
 //! - `rules`: the rules reference (`docs/rules.md`, built in), set for a terminal
 //!   ([`rules::render`]).
 //! - `ladder`: round-robin duplicate arenas of bots, as a Markdown Elo table.
+//! - `serve`: the local web app ([`crate::web`]).
 //!
 //! Long runs (`arena`, `ladder`) show their progress on a terminal's stderr only
 //! ([`progress::GameProgress`]), after saying what they play, with an estimate on the bar
@@ -83,6 +84,23 @@ enum Command {
     Rules,
     /// Round-robin duplicate arenas between bots, summarised as a Markdown Elo table.
     Ladder(LadderArgs),
+    /// Play and study in the browser: a local web app (you against the bots, hints,
+    /// double-dummy reviews, records, bots watched), on 127.0.0.1 unless --host says.
+    Serve(ServeArgs),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// The port to listen on (0: any free port; the URL printed says which).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// The address to listen on. Anything but loopback exposes the games to the network
+    /// (there is no login), and a warning says so.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: std::net::IpAddr,
+    /// The most games the server holds at once.
+    #[arg(long, default_value_t = crate::web::MAX_GAMES)]
+    max_games: usize,
 }
 
 #[derive(Args)]
@@ -356,6 +374,7 @@ where
             .write_all(rules::render(RULES, style).as_bytes())
             .map_err(Failure::from),
         Command::Ladder(a) => ladder_cmd(a, registry, out, err),
+        Command::Serve(a) => serve_cmd(a, registry, out, err),
     };
     let _ = out.flush();
     match result {
@@ -368,6 +387,24 @@ where
             f.code
         }
     }
+}
+
+fn serve_cmd(
+    a: ServeArgs,
+    registry: &BotRegistry,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), Failure> {
+    if a.max_games == 0 {
+        return Err(Failure::usage("--max-games must be at least 1"));
+    }
+    let opts = crate::web::ServeOptions {
+        host: a.host,
+        port: a.port,
+        max_games: a.max_games,
+    };
+    crate::web::serve(&opts, registry.clone(), out, err)
+        .map_err(|e| Failure::runtime(format!("serve on {}:{}: {e}", a.host, a.port)))
 }
 
 fn parse_variant(s: &str) -> Result<Variant, Failure> {

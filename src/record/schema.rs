@@ -111,6 +111,22 @@ impl Record {
         serde_json::to_value(self).expect("a record always serialises")
     }
 
+    /// Every decision of the game, in the order the engine took them (each round's picks
+    /// seat by seat, then its tricks). The record must be one [`Match::record`] wrote, or a
+    /// validated one (its card ids are valid).
+    ///
+    /// [`Match::record`]: super::Match::record
+    pub fn actions(&self) -> Vec<crate::cards::Card> {
+        let mut ids = Vec::new();
+        for round in &self.rounds {
+            ids.extend(round.passes.iter().flatten().copied());
+            ids.extend(round.tricks.iter().flat_map(|t| t.cards.iter().copied()));
+        }
+        ids.into_iter()
+            .map(|id| crate::cards::Card::new(id).expect("a validated record holds valid card ids"))
+            .collect()
+    }
+
     /// Every round's deal, to replay the game move by move with
     /// [`Match::with_deals`](super::Match::with_deals). The record must be one
     /// [`Match::record`](super::Match::record) wrote (its deals are valid).

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(not os.path.exists(SCRIPT), reason="console scri
 def test_help_lists_the_subcommands():
     p = run(["--help"])
     assert p.returncode == 0, p.stderr
-    for cmd in ("play", "replay", "bench", "arena"):
+    for cmd in ("play", "replay", "bench", "arena", "serve"):
         assert cmd in p.stdout
 
 

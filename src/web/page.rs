@@ -1,0 +1,34 @@
+//! The page: one file of plain HTML, CSS and JS (`page.html`), compiled into the binary
+//! with `include_str!`: no build step, no CDN, no request to any other server (its Content
+//! Security Policy forbids them).
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+
+/// The page's source.
+pub const PAGE: &str = include_str!("page.html");
+
+/// What the page may load: itself and this server's API, nothing from anywhere else.
+const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+                   img-src data:; connect-src 'self'; frame-src 'self'; form-action 'none'; \
+                   base-uri 'none'; frame-ancestors 'none'";
+
+/// `GET /`: the page.
+pub fn routes() -> Router {
+    Router::new().route(
+        "/",
+        get(|| async {
+            (
+                [
+                    (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                    (header::CONTENT_SECURITY_POLICY, CSP),
+                    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+                ],
+                PAGE,
+            )
+                .into_response()
+        }),
+    )
+}
