@@ -1,5 +1,6 @@
-//! The vector env's fork-join pool: persistent workers that spin briefly, then park, and
-//! a calling thread that works too and never waits for a worker that has not started.
+//! The vector env's fork-join pool: persistent workers that spin briefly, then park (as
+//! [`crate::idle`] decides), and a calling thread that works too and never waits for a
+//! worker that has not started.
 //!
 //! Why not rayon: between two steps of a training loop the caller computes in Python for
 //! a millisecond or more, rayon's idle workers go to sleep, and a pass must then wait for
@@ -36,7 +37,9 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use crate::idle::{Idle, Spin};
 
 const OPEN: u64 = 1 << 31;
 const ACTIVE: u64 = OPEN - 1;
@@ -45,13 +48,8 @@ const EPOCH: u64 = 1 << 32;
 /// A pass's closure, as the workers see it.
 type Job<'a> = dyn Fn(usize) + Sync + 'a;
 
-/// How long an idle worker waits for the next pass before it parks, by default (see
-/// docs/vector.md, "Threads"): long enough to cover a policy's forward pass between two
-/// steps, so that the next pass finds it awake.
-pub(crate) const DEFAULT_SPIN: Duration = Duration::from_millis(5);
-
-/// Of the spin, how long a worker polls without yielding its core.
-pub(crate) const HOT_SPIN: Duration = Duration::from_micros(50);
+/// `Shared::spin_ns` for [`Spin::Adaptive`].
+const ADAPTIVE: u64 = u64::MAX;
 
 struct Shared {
     ctl: AtomicU64,
@@ -59,7 +57,7 @@ struct Shared {
     job: AtomicPtr<()>,
     /// Workers parked (or about to park).
     sleepers: AtomicUsize,
-    /// Spin before parking, in nanoseconds.
+    /// Spin before parking, in nanoseconds (`ADAPTIVE`: [`Spin::Adaptive`]).
     spin_ns: AtomicU64,
     stop: AtomicBool,
     /// The first panic a worker caught in the current pass.
@@ -76,12 +74,12 @@ pub(crate) struct Pool {
 
 impl Pool {
     /// A pool for `threads` threads (the caller's included): `threads - 1` workers.
-    pub(crate) fn new(threads: usize, spin: Duration) -> std::io::Result<Pool> {
+    pub(crate) fn new(threads: usize, spin: Spin) -> std::io::Result<Pool> {
         let shared = Arc::new(Shared {
             ctl: AtomicU64::new(0),
             job: AtomicPtr::new(std::ptr::null_mut()),
             sleepers: AtomicUsize::new(0),
-            spin_ns: AtomicU64::new(spin.as_nanos().min(u64::MAX as u128) as u64),
+            spin_ns: AtomicU64::new(spin_ns(spin)),
             stop: AtomicBool::new(false),
             panic: Mutex::new(None),
         });
@@ -105,15 +103,14 @@ impl Pool {
         self.workers.len() + 1
     }
 
-    /// How long idle workers spin before they park.
-    pub(crate) fn spin(&self) -> Duration {
-        Duration::from_nanos(self.shared.spin_ns.load(Ordering::Relaxed))
+    /// How long idle workers (and the asynchronous driver) spin before they park.
+    pub(crate) fn spin(&self) -> Spin {
+        self.shared.spin()
     }
 
     /// Sets how long idle workers spin before they park (from their next wait on).
-    pub(crate) fn set_spin(&self, spin: Duration) {
-        let ns = spin.as_nanos().min(u64::MAX as u128) as u64;
-        self.shared.spin_ns.store(ns, Ordering::Relaxed);
+    pub(crate) fn set_spin(&self, spin: Spin) {
+        self.shared.spin_ns.store(spin_ns(spin), Ordering::Relaxed);
     }
 
     /// Runs `work` on every item, shared out over the calling thread and the workers:
@@ -196,6 +193,22 @@ impl Drop for Pool {
     }
 }
 
+impl Shared {
+    fn spin(&self) -> Spin {
+        match self.spin_ns.load(Ordering::Relaxed) {
+            ADAPTIVE => Spin::Adaptive,
+            ns => Spin::Fixed(std::time::Duration::from_nanos(ns)),
+        }
+    }
+}
+
+fn spin_ns(spin: Spin) -> u64 {
+    match spin {
+        Spin::Adaptive => ADAPTIVE,
+        Spin::Fixed(d) => d.as_nanos().min(ADAPTIVE as u128 - 1) as u64,
+    }
+}
+
 /// `[front, back)` as one word.
 fn span(front: usize, back: usize) -> u64 {
     (front as u64) | (back as u64) << 32
@@ -224,7 +237,8 @@ fn take(home: &AtomicU64, own: bool) -> Option<usize> {
 /// A worker: waits for each new pass, enters it if it is still open, works, leaves.
 fn worker(sh: &Shared, index: usize) {
     let mut seen = sh.ctl.load(Ordering::Acquire) >> 32;
-    while let Some(mut c) = wait(sh, seen) {
+    let mut idle = Idle::new();
+    while let Some(mut c) = wait(sh, seen, &mut idle) {
         seen = c >> 32;
         let entered = loop {
             if c >> 32 != seen || c & OPEN == 0 {
@@ -258,32 +272,22 @@ fn worker(sh: &Shared, index: usize) {
 }
 
 /// Waits until the epoch is no longer `seen` (returns the control word then) or the pool
-/// stops (`None`): polls for `HOT_SPIN`, then polls and yields until the spin time is
-/// over, then parks.
-fn wait(sh: &Shared, seen: u64) -> Option<u64> {
+/// stops (`None`): polls as [`Idle::spin`] says, then parks.
+fn wait(sh: &Shared, seen: u64, idle: &mut Idle) -> Option<u64> {
     let start = Instant::now();
-    let spin = Duration::from_nanos(sh.spin_ns.load(Ordering::Relaxed));
-    let mut polls = 0u32;
-    loop {
+    let polled = idle.spin(sh.spin(), || {
         let c = sh.ctl.load(Ordering::Acquire);
         if c >> 32 != seen {
-            return Some(c);
+            Some(Some(c))
+        } else if sh.stop.load(Ordering::Relaxed) {
+            Some(None)
+        } else {
+            None
         }
-        if sh.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        polls = polls.wrapping_add(1);
-        if polls.is_multiple_of(64) {
-            let waited = start.elapsed();
-            if waited >= spin {
-                break;
-            }
-            if waited >= HOT_SPIN {
-                thread::yield_now();
-                continue;
-            }
-        }
-        std::hint::spin_loop();
+    });
+    if let Some(out) = polled {
+        idle.waited(start.elapsed());
+        return out;
     }
     sh.sleepers.fetch_add(1, Ordering::SeqCst);
     let out = loop {
@@ -297,6 +301,7 @@ fn wait(sh: &Shared, seen: u64) -> Option<u64> {
         thread::park();
     };
     sh.sleepers.fetch_sub(1, Ordering::SeqCst);
+    idle.waited(start.elapsed());
     out
 }
 
@@ -304,11 +309,16 @@ fn wait(sh: &Shared, seen: u64) -> Option<u64> {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicU32;
+    use std::time::Duration;
 
     #[test]
     fn every_item_once_at_any_thread_count_and_spin() {
         for threads in [1, 2, 3, 8] {
-            for spin in [Duration::ZERO, Duration::from_micros(200)] {
+            for spin in [
+                Spin::Fixed(Duration::ZERO),
+                Spin::Fixed(Duration::from_micros(200)),
+                Spin::Adaptive,
+            ] {
                 let pool = Pool::new(threads, spin).unwrap();
                 assert_eq!(pool.threads(), threads);
                 for round in 0..200 {
@@ -329,7 +339,7 @@ mod tests {
 
     #[test]
     fn borrowed_mutable_chunks() {
-        let pool = Pool::new(4, DEFAULT_SPIN).unwrap();
+        let pool = Pool::new(4, Spin::Adaptive).unwrap();
         let mut v = vec![0u64; 1000];
         for k in 1..50u64 {
             pool.run(v.chunks_mut(7).collect(), |c| {
@@ -343,7 +353,7 @@ mod tests {
 
     #[test]
     fn a_panic_in_any_thread_reaches_the_caller_and_the_pool_still_works() {
-        let pool = Pool::new(3, Duration::from_micros(100)).unwrap();
+        let pool = Pool::new(3, Spin::Fixed(Duration::from_micros(100))).unwrap();
         for bad in [0usize, 5, 63] {
             let r = catch_unwind(AssertUnwindSafe(|| {
                 pool.run((0..64).collect(), |i| {
@@ -367,7 +377,11 @@ mod tests {
 
     #[test]
     fn drop_stops_parked_and_spinning_workers() {
-        for spin in [Duration::ZERO, Duration::from_secs(10)] {
+        for spin in [
+            Spin::Fixed(Duration::ZERO),
+            Spin::Fixed(Duration::from_secs(10)),
+            Spin::Adaptive,
+        ] {
             let pool = Pool::new(4, spin).unwrap();
             pool.run((0..10).collect(), |_| {});
             drop(pool);
