@@ -563,20 +563,22 @@ def sb3_table(seconds, envs_list, rounds=3):
     import warnings
 
     default_threads = torch.get_num_threads()
-    print(f"MaskablePPO on SB3VecEnv, 4p learner vs random, uint8; {load_line()} at the start")
+    print(f"MaskablePPO(n_steps=16) on SB3VecEnv, 4p learner vs random, uint8; {load_line()} "
+          "at the start")
     results = {}
+    n_steps = 16  # a rollout of 16 * N steps: a few seconds even where torch's threads fight
     for n in envs_list:
-        env = SB3VecEnv(n, variant="4p", obs_dtype="uint8")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the oversubscription warning: measured here
-            model = MaskablePPO("MlpPolicy", env, n_steps=64, seed=0)
+            env = SB3VecEnv(n, variant="4p", obs_dtype="uint8")
+            model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, seed=0)
         for _ in range(rounds):
             for threads in (default_threads, 1):
                 torch.set_num_threads(threads)
                 steps, t0 = 0, time.perf_counter()
                 while time.perf_counter() - t0 < seconds:
-                    model.learn(64 * n, reset_num_timesteps=False)
-                    steps += 64 * n
+                    model.learn(n_steps * n, reset_num_timesteps=False)
+                    steps += n_steps * n
                 results.setdefault((n, threads), []).append(steps / (time.perf_counter() - t0))
         torch.set_num_threads(default_threads)
     print(f"\n{load_line()} at the end; env-steps/s of learn(), median of {rounds} rounds\n")

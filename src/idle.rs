@@ -16,7 +16,9 @@
 //! - no core is wanted: every [`CHECK_EVERY`] it asks the kernel (Linux) whether more
 //!   threads are runnable than there are cores, or whether it was itself kept off a core
 //!   while runnable (its run delay grew); either means that its polling delays someone,
-//!   so it blocks at once.
+//!   so it blocks at once. Each excess runnable thread sends one poller to sleep, by rank
+//!   (the pool's last worker first): on a many-core machine one stray thread should not
+//!   park every worker.
 //!
 //! Between checks it yields its core after each short burst of polls (`HOT_SPIN`
 //! aside), so that a thread the scheduler put on the same core runs first.
@@ -50,12 +52,17 @@ pub enum Spin {
 pub(crate) struct Idle {
     /// EWMA of how long recent waits lasted (spin and block together).
     typical: Duration,
+    /// How many excess runnable threads this poller tolerates before it blocks (its
+    /// rank among the pollers that give way first).
+    rank: usize,
 }
 
 impl Idle {
-    pub(crate) fn new() -> Idle {
+    /// A waiter that gives way to the `rank + 1`-th runnable thread beyond the cores.
+    pub(crate) fn new(rank: usize) -> Idle {
         Idle {
             typical: Duration::ZERO,
+            rank,
         }
     }
 
@@ -98,7 +105,7 @@ impl Idle {
                         next_check = waited + CHECK_EVERY;
                         let delay = own_run_delay();
                         let base = *delay0.get_or_insert(delay);
-                        if core_wanted() || delayed(base, delay, waited) {
+                        if excess_runnable() > self.rank || delayed(base, delay, waited) {
                             return None;
                         }
                     }
@@ -128,10 +135,10 @@ fn delayed(base: Option<Duration>, now: Option<Duration>, waited: Duration) -> b
     }
 }
 
-/// Whether more threads are runnable on the machine than it has cores (this one
-/// included): then a polling thread holds a core that another is waiting for.
+/// How many more threads are runnable on the machine than it has cores (this one
+/// included): that many runnable threads wait for a core a poller may hold.
 #[cfg(target_os = "linux")]
-fn core_wanted() -> bool {
+fn excess_runnable() -> usize {
     use std::sync::OnceLock;
     static CPUS: OnceLock<usize> = OnceLock::new();
     let cpus = *CPUS.get_or_init(|| {
@@ -149,19 +156,22 @@ fn core_wanted() -> bool {
     });
     // "0.20 0.18 0.12 3/80 11206": the fourth field is runnable/all threads.
     let Some(text) = read_small("/proc/loadavg") else {
-        return false;
+        return 0;
     };
     let running = text
         .split_ascii_whitespace()
         .nth(3)
         .and_then(|f| f.split('/').next())
         .and_then(|r| r.parse::<usize>().ok());
-    matches!(running, Some(r) if cpus > 0 && r > cpus)
+    match running {
+        Some(r) if cpus > 0 => r.saturating_sub(cpus),
+        _ => 0,
+    }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn core_wanted() -> bool {
-    false
+fn excess_runnable() -> usize {
+    0
 }
 
 /// This thread's total time spent runnable but not running (the second field of
@@ -194,7 +204,7 @@ mod tests {
 
     #[test]
     fn adaptive_spin_follows_recent_gaps_and_stops_for_long_ones() {
-        let mut idle = Idle::new();
+        let mut idle = Idle::new(0);
         assert_eq!(idle.budget(Spin::Adaptive), HOT_SPIN);
         for _ in 0..20 {
             idle.waited(Duration::from_micros(400));
@@ -213,7 +223,7 @@ mod tests {
 
     #[test]
     fn spin_returns_the_value_or_gives_up_after_a_fixed_spin() {
-        let mut idle = Idle::new();
+        let mut idle = Idle::new(0);
         let mut n = 0;
         assert_eq!(
             idle.spin(Spin::Adaptive, || {
@@ -242,6 +252,6 @@ mod tests {
     #[test]
     fn the_kernel_counters_are_read() {
         assert!(own_run_delay().is_some());
-        let _ = core_wanted();
+        let _ = excess_runnable();
     }
 }

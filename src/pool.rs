@@ -17,6 +17,8 @@
 //! - when no chunk is left the caller *closes* the pass and waits only for the workers
 //!   that entered it (each is finishing a chunk it claimed); a worker that arrives after
 //!   the close never touches the pass.
+//! - with the default adaptive waiting, a pass is done by the caller alone where that has
+//!   lately been faster than sharing it (an oversubscribed machine: see `Chooser`).
 //!
 //! This is the crate's second home of `unsafe` (after `simd`): one dereference, of the
 //! pointer to the pass's closure, whose lifetime the protocol below guarantees.
@@ -68,8 +70,8 @@ struct Shared {
 pub(crate) struct Pool {
     shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
-    /// One pass at a time.
-    busy: Mutex<()>,
+    /// One pass at a time; the lock holds the choice between sharing a pass and not.
+    busy: Mutex<Chooser>,
 }
 
 impl Pool {
@@ -86,13 +88,13 @@ impl Pool {
         let mut pool = Pool {
             shared,
             workers: Vec::new(),
-            busy: Mutex::new(()),
+            busy: Mutex::new(Chooser::default()),
         };
         for i in 1..threads.max(1) {
             let shared = Arc::clone(&pool.shared);
             let handle = thread::Builder::new()
                 .name(format!("ys-vector-{i}"))
-                .spawn(move || worker(&shared, i))?;
+                .spawn(move || worker(&shared, i, threads - 1 - i))?;
             pool.workers.push(handle);
         }
         Ok(pool)
@@ -121,8 +123,15 @@ impl Pool {
         if self.workers.is_empty() || items.len() <= 1 {
             return items.into_iter().for_each(work);
         }
-        let _one_pass = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let mut chooser = self.busy.lock().unwrap_or_else(|p| p.into_inner());
         let n = items.len();
+        let adaptive = self.shared.spin() == Spin::Adaptive;
+        let started = Instant::now();
+        if adaptive && !chooser.share_next() {
+            items.into_iter().for_each(work);
+            chooser.record(false, started.elapsed(), n);
+            return;
+        }
         let threads = self.threads().min(n);
         let cells: Vec<Mutex<Option<I>>> = items.into_iter().map(|i| Mutex::new(Some(i))).collect();
         // Thread `k`'s home: items [k n / threads, (k + 1) n / threads), as (front, back)
@@ -178,6 +187,9 @@ impl Pool {
         if let Some(p) = theirs {
             resume_unwind(p);
         }
+        if adaptive {
+            chooser.record(true, started.elapsed(), n);
+        }
     }
 }
 
@@ -209,6 +221,62 @@ fn spin_ns(spin: Spin) -> u64 {
     }
 }
 
+/// Whether the next pass is shared with the workers or done by the calling thread alone
+/// (`Spin::Adaptive` only). Sharing is the point of the pool, but on an oversubscribed
+/// machine (other processes, or the policy's threads, on every core) a worker that is
+/// woken, or preempted in the middle of a chunk, can hold a pass for a scheduler slice,
+/// milliseconds for work of a hundred microseconds. So the pool keeps the recent time per
+/// item of each way, takes the faster, and tries the other every `EXPLORE_EVERY`-th pass,
+/// or every fourth of those when one way is clearly faster (> 1.25x): then a try costs
+/// under 0.5% of the passes' time where sharing wins, and a bounded share where it loses.
+#[derive(Default)]
+struct Chooser {
+    /// Smoothed nanoseconds per item of shared passes and of passes alone (0: none yet).
+    shared_ns: f64,
+    alone_ns: f64,
+    passes: u64,
+}
+
+const EXPLORE_EVERY: u64 = 64;
+
+impl Chooser {
+    fn share_next(&mut self) -> bool {
+        self.passes += 1;
+        if self.shared_ns == 0.0 || self.alone_ns == 0.0 {
+            // Shared first; the first exploration measures the other way.
+            let explore = self.passes.is_multiple_of(EXPLORE_EVERY);
+            return !(explore && self.shared_ns > 0.0);
+        }
+        let share = self.shared_ns <= self.alone_ns;
+        let (fast, slow) = if share {
+            (self.shared_ns, self.alone_ns)
+        } else {
+            (self.alone_ns, self.shared_ns)
+        };
+        let every = if slow > 1.25 * fast {
+            4 * EXPLORE_EVERY
+        } else {
+            EXPLORE_EVERY
+        };
+        share != self.passes.is_multiple_of(every)
+    }
+
+    fn record(&mut self, shared: bool, took: std::time::Duration, items: usize) {
+        let x = took.as_nanos() as f64 / items.max(1) as f64;
+        let est = if shared {
+            &mut self.shared_ns
+        } else {
+            &mut self.alone_ns
+        };
+        // One pass hit by a preemption moves the estimate by at most a quarter of it.
+        *est = if *est == 0.0 {
+            x
+        } else {
+            0.75 * *est + 0.25 * x.min(2.0 * *est)
+        };
+    }
+}
+
 /// `[front, back)` as one word.
 fn span(front: usize, back: usize) -> u64 {
     (front as u64) | (back as u64) << 32
@@ -235,9 +303,10 @@ fn take(home: &AtomicU64, own: bool) -> Option<usize> {
 }
 
 /// A worker: waits for each new pass, enters it if it is still open, works, leaves.
-fn worker(sh: &Shared, index: usize) {
+/// `rank`: how many workers give way before it when the machine is short of cores.
+fn worker(sh: &Shared, index: usize, rank: usize) {
     let mut seen = sh.ctl.load(Ordering::Acquire) >> 32;
-    let mut idle = Idle::new();
+    let mut idle = Idle::new(rank);
     while let Some(mut c) = wait(sh, seen, &mut idle) {
         seen = c >> 32;
         let entered = loop {
@@ -373,6 +442,33 @@ mod tests {
             sum.fetch_add(i, Ordering::Relaxed);
         });
         assert_eq!(sum.into_inner(), 63 * 64 / 2);
+    }
+
+    #[test]
+    fn passes_go_the_faster_way_and_try_the_other_now_and_then() {
+        let us = Duration::from_micros;
+        let mut c = Chooser::default();
+        let mut ways = Vec::new();
+        for _ in 0..32 * EXPLORE_EVERY {
+            let shared = c.share_next();
+            // Sharing is 5x slower here (an oversubscribed machine).
+            c.record(shared, if shared { us(500) } else { us(100) }, 100);
+            ways.push(shared);
+        }
+        assert!(ways[0], "shared until the other way is measured");
+        let late = &ways[16 * EXPLORE_EVERY as usize..];
+        let shared = late.iter().filter(|&&s| s).count();
+        assert_eq!(
+            shared, 4,
+            "alone, but for a try of sharing every 4 x {EXPLORE_EVERY} passes"
+        );
+        // The machine quiets down: sharing becomes faster and wins again.
+        for _ in 0..64 * EXPLORE_EVERY {
+            let shared = c.share_next();
+            c.record(shared, if shared { us(50) } else { us(100) }, 100);
+        }
+        assert!(c.share_next() || c.passes.is_multiple_of(4 * EXPLORE_EVERY));
+        assert!(c.shared_ns < c.alone_ns);
     }
 
     #[test]

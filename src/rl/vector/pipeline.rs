@@ -147,7 +147,8 @@ impl VecCore {
         let driver = std::thread::Builder::new()
             .name("ys-vector-driver".into())
             .spawn(move || {
-                let mut idle = Idle::new();
+                // Rank 0: it gives way to the first thread that waits for a core.
+                let mut idle = Idle::new(0);
                 while let Some(job) = poll_recv(&jobs, pool.spin(), &mut idle) {
                     let out = drive(&pool, job, chunk_len, extras);
                     if done.send(out).is_err() {
@@ -182,7 +183,7 @@ impl VecCore {
             chunk_len: self.chunk_len,
             fresh: self.fresh,
             failed: None,
-            recv_idle: Idle::new(),
+            recv_idle: Idle::new(0),
         })
     }
 }
