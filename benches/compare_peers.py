@@ -32,7 +32,10 @@ C++/Rust-side loops with the Rust core. ``VectorEnv`` rows count the whole loop 
 policy's time included), and also print the step-only rate (the time inside ``step``).
 Each row is the median of ``--repeat`` runs (each ``VectorEnv`` run itself the median of
 its timing windows); the load average is printed with the table. numpy's BLAS runs on one
-thread (``OPENBLAS_NUM_THREADS=1`` unless set), as in ``python_speed.py``.
+thread (``OPENBLAS_NUM_THREADS=1`` unless set), as in ``python_speed.py``, except in the
+last table: ``VectorEnv`` with policies as users run them (numpy's ``tanh(obs @ W)`` and a
+torch MLP at their default threads, ``python_speed.py --real``, run without the thread
+variables this script set).
 """
 
 from __future__ import annotations
@@ -47,8 +50,11 @@ import sys
 import time
 from pathlib import Path
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
+# The variables set here, not by the user: the real-policy rows run without them.
+SET_HERE = [v for v in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+            if v not in os.environ]
+for _var in SET_HERE:
+    os.environ[_var] = "1"
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv-peers"
@@ -252,6 +258,8 @@ def main() -> None:
     ap.add_argument("--threads", default="1,2",
                     help="thread counts for the VectorEnv rows and the scaling table, "
                          "e.g. 1,2,4,8,16 on a 16-core machine")
+    ap.add_argument("--no-real", action="store_true",
+                    help="skip the table of policies at their default threads")
     ap.add_argument("--here", action="store_true",
                     help="run in the current interpreter, no virtualenv")
     args = ap.parse_args()
@@ -368,6 +376,13 @@ def main() -> None:
         if r:
             rel = f"{base4 / r:.2f}×" if base4 else "n/a"
             print(f"| {variant} | {fmt(r)} | {1e9 / r:.1f} | {rel} |")
+    if not args.no_real:
+        print("\n`VectorEnv` with policies as users run them (numpy and torch at their "
+              "default threads):\n", flush=True)
+        env = {k: v for k, v in os.environ.items() if k not in SET_HERE}
+        subprocess.run([sys.executable, str(ROOT / "benches" / "python_speed.py"), "--real",
+                        "--envs", "1024", "--threads", args.threads, "--rounds",
+                        str(REPEAT), "--seconds", f"{s:g}"], env=env, check=False)
 
 
 if __name__ == "__main__":

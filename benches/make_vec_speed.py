@@ -5,10 +5,10 @@ step: env-steps/s of the step call, same N, same run.
         [--obs-dtype uint8] [--only NAME ...]
 
 Prints the medians (over rounds, interleaved so that load drifts hit every row alike) of
-``VectorEnv(N)`` built directly (SAME_STEP, final_obs included), of
+``VectorEnv(N)`` built directly (NEXT_STEP, the default), of
 ``gymnasium.make_vec("YokaiSeptet-v0", num_envs=N)`` (the vector entry point), of
-``VectorEnv(N, autoreset_mode=NEXT_STEP)``, and of gymnasium's ``NormalizeObservation``
-over that NEXT_STEP env, each as a ratio to the first row; a random legal policy runs
+``VectorEnv(N, autoreset_mode=SAME_STEP)`` (final_obs included), and of gymnasium's
+``NormalizeObservation`` over the default env, each as a ratio to the first row; a random legal policy runs
 outside the timed calls. Timed in CPU time of the calling thread (``time.thread_time``),
 which with ``--threads 1`` does all of the step's work, so other processes' load on the
 machine does not count (the load average is printed anyway). ``--only`` runs the rows
@@ -56,16 +56,14 @@ def main(argv=None):
     ap.add_argument("--only", nargs="*", default=None)
     a = ap.parse_args(argv)
     kw = dict(num_threads=a.threads, obs_dtype=a.obs_dtype)
-    next_step = dict(kw, autoreset_mode="next_step")
+    same_step = dict(kw, autoreset_mode="same_step")
     builders = {
         "VectorEnv(N)": lambda: ys.VectorEnv(a.envs, **kw),
         "make_vec(vector_entry_point)": lambda: gymnasium.make_vec(
             "YokaiSeptet-v0", num_envs=a.envs, vectorization_mode="vector_entry_point", **kw
         ),
-        "VectorEnv(N, NEXT_STEP)": lambda: ys.VectorEnv(a.envs, **next_step),
-        "NormalizeObservation(NEXT_STEP)": lambda: NormalizeObservation(
-            ys.VectorEnv(a.envs, **next_step)
-        ),
+        "VectorEnv(N, SAME_STEP)": lambda: ys.VectorEnv(a.envs, **same_step),
+        "NormalizeObservation(NEXT_STEP)": lambda: NormalizeObservation(ys.VectorEnv(a.envs, **kw)),
     }
     if a.only:
         builders = {name: builders[name] for name in a.only}

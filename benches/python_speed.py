@@ -4,6 +4,9 @@
                                    [--vector-only] [--hidden 64] [--blas-threads 1]
     python benches/python_speed.py --scaling [--envs 256,1024,4096,16384] [--rounds 3]
     python benches/python_speed.py --async [--envs 4096] [--batches 2,4] [--hidden 64]
+    python benches/python_speed.py --real [--envs 1024,4096] [--policies tanh,torch]
+                                   [--under-load] [--blas-threads 1] [--torch-threads 1]
+    python benches/python_speed.py --sb3 [--under-load] [--envs 64]
 
 Default run:
 
@@ -30,16 +33,31 @@ round by round (so slow minutes on a shared machine touch every column alike).
 ``step`` against the asynchronous ``recv``/``send`` with ``batch_size = N / k`` for each k
 of --batches, on each thread count, interleaved round by round.
 
+``--real``: policies as users run them, with no thread variable set (numpy's BLAS and
+torch at their default thread counts): ``tanh(obs @ W)`` in numpy (``W`` of ``[D,
+--hidden]``, :class:`TanhPolicy`) and a small torch MLP (:class:`TorchPolicy`; skipped with
+a note when torch is missing), each at every N and thread count, through ``step`` and
+through ``send``/``recv`` (``batch_size = N / 2``), interleaved round by round.
+``--under-load`` runs a CPU hog (a busy Python process pinned to the last core) during the
+measurement, as on a shared machine. ``--blas-threads 1`` / ``--torch-threads 1`` give the
+single-threaded-policy rows. Set ``OPENBLAS_CORETYPE`` / ``OPENBLAS_L2_SIZE`` (hints that
+old OpenBLAS builds need on some CPUs, and that slow a current one) are reported, never
+changed.
+
+``--sb3``: sb3-contrib's ``MaskablePPO("MlpPolicy")`` on ``SB3VecEnv(N)`` with SB3's
+defaults, torch at its default threads against ``torch.set_num_threads(1)``, interleaved
+round by round: environment steps per second of ``learn`` (rollouts and updates).
+
 Every rate is the median over ``--windows`` timing windows of a run, and two rates are
 printed: **step-only** (env-steps per second of the time spent inside the env's calls:
 ``step``, or ``recv`` + ``send``) and **whole loop** (env-steps per second of the loop,
 the policy included). The load average is printed with each table: figures taken while
 other work ran are not comparable with a quiet machine's.
 
-numpy's BLAS threads: ``--blas-threads`` (default 1) sets ``OPENBLAS_NUM_THREADS``,
-``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS`` before numpy loads, so the matrix product runs
-on the calling thread as a Python policy's step does; see docs/vector.md, "Threads",
-for what a multi-threaded policy changes.
+numpy's BLAS threads: ``--blas-threads`` (default 1; ``default`` with ``--real`` and
+``--sb3``) sets ``OPENBLAS_NUM_THREADS``, ``OMP_NUM_THREADS`` and ``MKL_NUM_THREADS``
+before numpy loads (``default``: sets nothing, numpy's own choice); see docs/vector.md,
+"Threads", for what a multi-threaded policy changes.
 """
 
 import argparse
@@ -49,12 +67,14 @@ import sys
 
 def _set_blas_threads(argv):
     """Sets the BLAS thread count from --blas-threads before numpy is imported."""
-    n = "1"
+    n = "default" if "--real" in argv or "--sb3" in argv else "1"
     for i, a in enumerate(argv):
         if a == "--blas-threads" and i + 1 < len(argv):
             n = argv[i + 1]
         elif a.startswith("--blas-threads="):
             n = a.split("=", 1)[1]
+    if n == "default":  # the loop as users write it: nothing set
+        return
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, n)
 
@@ -138,6 +158,49 @@ class MatmulPolicy(NumpyRandomPolicy):
         return super().__call__(obs, mask)
 
 
+class TanhPolicy(NumpyRandomPolicy):
+    """A numpy policy as users write one: ``tanh(obs @ W)`` (float32, ``W`` of ``[D,
+    hidden]``), then the numpy draw; numpy's BLAS at whatever thread count it has."""
+
+    def __init__(self, n_envs, n_actions, obs_size, hidden=64, seed=0):
+        super().__init__(n_envs, n_actions, seed)
+        self.w = np.random.default_rng(seed + 1).standard_normal(
+            (obs_size, hidden), dtype=np.float32) / np.sqrt(obs_size)
+        self.h = None
+
+    def __call__(self, obs, mask):
+        self.h = np.tanh(obs.astype(np.float32) @ self.w)
+        return super().__call__(obs, mask)
+
+
+class TorchPolicy:
+    """A small torch MLP (``D -> hidden -> tanh -> num_actions``) with masked argmax, at
+    torch's default intra-op threads (``--torch-threads`` aside)."""
+
+    def __init__(self, n_envs, n_actions, obs_size, hidden=64, seed=0):
+        import torch
+
+        torch.manual_seed(seed)
+        self.torch = torch
+        self.net = torch.nn.Sequential(torch.nn.Linear(obs_size, hidden), torch.nn.Tanh(),
+                                       torch.nn.Linear(hidden, n_actions))
+
+    def __call__(self, obs, mask):
+        torch = self.torch
+        with torch.no_grad():
+            logits = self.net(torch.from_numpy(obs).float())
+            logits[~torch.from_numpy(mask)] = -torch.inf
+            return logits.argmax(1).numpy()
+
+
+def have_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def median_rates(step, per_call, seconds, windows=10):
     """(step-only, whole-loop) throughput in per_call units per second: medians over
     ``windows`` timing windows. ``step()`` runs one loop iteration and returns the seconds
@@ -162,6 +225,10 @@ def median_rates(step, per_call, seconds, windows=10):
 def make_policy(policy, n_envs, n_actions, obs_size, hidden):
     if policy == "matmul":
         return MatmulPolicy(n_envs, n_actions, obs_size, hidden)
+    if policy == "tanh":
+        return TanhPolicy(n_envs, n_actions, obs_size, hidden)
+    if policy == "torch":
+        return TorchPolicy(n_envs, n_actions, obs_size, hidden)
     return NumpyRandomPolicy(n_envs, n_actions)
 
 
@@ -212,16 +279,17 @@ def bench_vector(seconds, threads, n_envs=1024, dtype="uint8", policy="numpy",
 
 
 def bench_async(seconds, threads, n_envs, batch_size, hidden=64, dtype="uint8",
-                windows=10, spin_us=None):
+                windows=10, spin_us=None, policy="matmul"):
     """(step-only, whole-loop) env-steps per second of the asynchronous loop: ``recv`` a
-    batch, compute its actions with :class:`MatmulPolicy`, ``send`` them; medians of
-    ``windows`` windows. Step-only counts the time inside ``recv`` and ``send``."""
+    batch, compute its actions with ``policy`` (see :func:`make_policy`), ``send`` them;
+    medians of ``windows`` windows. Step-only counts the time inside ``recv`` and
+    ``send``."""
     kw = {} if spin_us is None else {"spin_us": spin_us}
     v = ys.VectorEnv(n_envs, "4p", seed=0, num_threads=threads, self_play=True,
                      obs_dtype=dtype, batch_size=batch_size, **kw)
     v.async_reset()
-    draw = MatmulPolicy(batch_size, v.single_action_space.n,
-                        v.single_observation_space.shape[0], hidden)
+    draw = make_policy(policy, batch_size, v.single_action_space.n,
+                       v.single_observation_space.shape[0], hidden)
     clock = time.perf_counter
 
     def step():
@@ -280,8 +348,14 @@ def load_line():
         load = f"load average {la[0]:.2f}, {la[1]:.2f}, {la[2]:.2f}"
     except OSError:
         load = "load average ?"
-    blas = os.environ.get("OPENBLAS_NUM_THREADS", "?")
-    return f"nproc={os.cpu_count()}, {load}, BLAS threads {blas}"
+    blas = os.environ.get("OPENBLAS_NUM_THREADS", "not set")
+    hints = [f"{v}={os.environ[v]}" for v in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+             if v in os.environ]
+    torch_threads = ""
+    if "torch" in sys.modules:
+        torch_threads = f", torch threads {sys.modules['torch'].get_num_threads()}"
+    return (f"nproc={os.cpu_count()}, {load}, OPENBLAS_NUM_THREADS {blas}{torch_threads}, "
+            f"OpenBLAS hints {', '.join(hints) or 'none set'}")
 
 
 def fmt_pair(p):
@@ -404,6 +478,120 @@ def async_table(seconds, threads_list, envs_list, batches, hidden=64, rounds=3, 
     return results
 
 
+class CpuHog:
+    """A busy Python process pinned to the last core (where the OS allows pinning), for
+    measurements under load; stopped on exit."""
+
+    def __enter__(self):
+        import subprocess
+
+        self.p = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        if hasattr(os, "sched_setaffinity"):
+            try:
+                os.sched_setaffinity(self.p.pid, {max(os.sched_getaffinity(0))})
+            except OSError:
+                pass
+        return self
+
+    def __exit__(self, *exc):
+        self.p.kill()
+        self.p.wait()
+
+
+def real_table(seconds, threads_list, envs_list, policies, hidden=64, rounds=3, windows=10,
+               batches=2, spin_us=None, torch_threads=None):
+    """Policies as users run them: ``step`` and ``send``/``recv`` (``batch_size = N /
+    batches``) at every N and thread count, interleaved round by round; each cell the
+    median over rounds of the run medians."""
+    if "torch" in policies and not have_torch():
+        print("(torch rows skipped: torch is not installed)")
+        policies = [p for p in policies if p != "torch"]
+    if "torch" in policies and torch_threads:
+        import torch
+
+        torch.set_num_threads(torch_threads)
+    print(f"VectorEnv 4p self-play, uint8, policies {', '.join(policies)} (H={hidden}); "
+          f"{load_line()} at the start")
+    results = {}
+    for n in envs_list:
+        for _ in range(rounds):
+            for p in policies:
+                for t in threads_list:
+                    results.setdefault((n, p, t, "step"), []).append(
+                        bench_vector(seconds, t, n, policy=p, hidden=hidden, windows=windows,
+                                     spin_us=spin_us))
+                    results.setdefault((n, p, t, "async"), []).append(
+                        bench_async(seconds, t, n, n // batches, hidden, windows=windows,
+                                    spin_us=spin_us, policy=p))
+        print(f"  N={n} done ({load_line()})", file=sys.stderr, flush=True)
+    base = threads_list[0]
+    print(f"\n{load_line()} at the end; step-only / whole loop, M env-steps/s, median of "
+          f"{rounds} rounds of {windows}-window medians\n")
+    print("| N | policy | path | " + " | ".join(f"{t} thr" for t in threads_list) + " | "
+          + " | ".join(f"{t} vs {base} thr: step-only, loop" for t in threads_list[1:])
+          + " | loop vs `step`, " + ", ".join(f"{t} thr" for t in threads_list) + " |")
+    print("|---:|---|---|" + "---:|" * (2 * len(threads_list)))
+    for n in envs_list:
+        for p in policies:
+            med = {}
+            for key in ("step", "async"):
+                for t in threads_list:
+                    xs = results[(n, p, t, key)]
+                    med[(t, key)] = (float(np.median([x[0] for x in xs])),
+                                     float(np.median([x[1] for x in xs])))
+            for key in ("step", "async"):
+                label = "`step`" if key == "step" else f"`send`/`recv`, N/{batches}"
+                cells = " | ".join(fmt_pair(med[(t, key)]) for t in threads_list)
+                ups = " | ".join(
+                    f"{med[(t, key)][0] / med[(base, key)][0]:.2f}x, "
+                    f"{med[(t, key)][1] / med[(base, key)][1]:.2f}x" for t in threads_list[1:])
+                vs = ", ".join(f"{med[(t, key)][1] / med[(t, 'step')][1]:.2f}x"
+                               for t in threads_list)
+                print(f"| {n} | {p} | {label} | {cells} | {ups} | {vs} |", flush=True)
+    return results
+
+
+def sb3_table(seconds, envs_list, rounds=3):
+    """MaskablePPO steps per second, torch at its default threads against one thread."""
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from yokai_septet.sb3 import SB3VecEnv
+    except ImportError as e:
+        print(f"(SB3 rows skipped: {e.name} is not installed; pip install '.[train]')")
+        return {}
+    import warnings
+
+    default_threads = torch.get_num_threads()
+    print(f"MaskablePPO(n_steps=16) on SB3VecEnv, 4p learner vs random, uint8; {load_line()} "
+          "at the start")
+    results = {}
+    n_steps = 16  # a rollout of 16 * N steps: a few seconds even where torch's threads fight
+    for n in envs_list:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the oversubscription warning: measured here
+            env = SB3VecEnv(n, variant="4p", obs_dtype="uint8")
+            model = MaskablePPO("MlpPolicy", env, n_steps=n_steps, seed=0)
+        for _ in range(rounds):
+            for threads in (default_threads, 1):
+                torch.set_num_threads(threads)
+                steps, t0 = 0, time.perf_counter()
+                while time.perf_counter() - t0 < seconds:
+                    model.learn(n_steps * n, reset_num_timesteps=False)
+                    steps += n_steps * n
+                results.setdefault((n, threads), []).append(steps / (time.perf_counter() - t0))
+        torch.set_num_threads(default_threads)
+    print(f"\n{load_line()} at the end; env-steps/s of learn(), median of {rounds} rounds\n")
+    print("| N | torch threads | steps/s | vs 1 thread |")
+    print("|---:|---:|---:|---:|")
+    for n in envs_list:
+        one = float(np.median(results[(n, 1)]))
+        for threads in (default_threads, 1):
+            r = float(np.median(results[(n, threads)]))
+            print(f"| {n} | {threads} | {r:.0f} | {r / one:.2f}x |", flush=True)
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=3.0, help="per measurement")
@@ -417,24 +605,51 @@ def main():
     ap.add_argument("--async", dest="async_", action="store_true",
                     help="asynchronous recv/send against synchronous step")
     ap.add_argument("--batches", default="2,4", help="--async: N / batch_size values")
+    ap.add_argument("--real", action="store_true",
+                    help="policies as users run them (numpy tanh(obs @ W), a torch MLP), "
+                         "step and send/recv")
+    ap.add_argument("--sb3", action="store_true",
+                    help="MaskablePPO on SB3VecEnv: torch's default threads against 1")
+    ap.add_argument("--under-load", action="store_true",
+                    help="--real, --sb3: a CPU hog on one core during the measurement")
+    ap.add_argument("--torch-threads", type=int, default=None,
+                    help="--real: torch.set_num_threads (default: torch's own)")
     ap.add_argument("--hidden", type=int, default=64,
                     help="width of the matrix product of MatmulPolicy")
     ap.add_argument("--rounds", type=int, default=3, help="--scaling, --async: rounds")
     ap.add_argument("--windows", type=int, default=10, help="timing windows per run")
-    ap.add_argument("--policies", default="numpy,matmul",
-                    help="--scaling: the policies between steps (numpy, matmul)")
+    ap.add_argument("--policies", default=None,
+                    help="--scaling: the policies between steps (default numpy,matmul); "
+                         "--real: default tanh,torch")
     ap.add_argument("--spin-us", type=int, default=None,
                     help="VectorEnv(spin_us=...): how long idle stepping threads poll "
                          "before they sleep (default: the VectorEnv's)")
     ap.add_argument("--blas-threads", default="1",
-                    help="numpy's BLAS threads (set before numpy loads)")
+                    help="numpy's BLAS threads (set before numpy loads; 'default': not set, "
+                         "the default with --real)")
     args = ap.parse_args()
     s = args.seconds
     threads = [int(t) for t in args.threads.split(",")]
+    if args.real or args.sb3:
+        import contextlib
+
+        hog = CpuHog() if args.under_load else contextlib.nullcontext()
+        if args.under_load:
+            print("under load: a CPU hog pinned to one core during the measurement")
+        with hog:
+            if args.sb3:
+                sb3_table(s, [int(n) for n in (args.envs or "64").split(",")], args.rounds)
+            else:
+                envs = [int(n) for n in (args.envs or "1024,4096").split(",")]
+                policies = (args.policies or "tanh,torch").split(",")
+                real_table(s, threads, envs, policies, args.hidden, args.rounds,
+                           args.windows, spin_us=args.spin_us,
+                           torch_threads=args.torch_threads)
+        return
     if args.scaling:
         envs = [int(n) for n in (args.envs or "256,1024,4096,16384").split(",")]
         scaling_table(s, threads, envs, args.hidden, args.rounds, args.windows, args.spin_us,
-                      args.policies.split(","))
+                      (args.policies or "numpy,matmul").split(","))
         return
     if args.async_:
         envs = [int(n) for n in (args.envs or "4096").split(",")]

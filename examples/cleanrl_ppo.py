@@ -15,7 +15,8 @@ The learner plays seat 0 of 4-player single rounds (``--episode round``, the def
 whole games (``--episode game``, cut after ``--max-rounds`` rounds if given) against
 ``--opponents`` bots, with ``reward_mode="points"``. Every ``--num-steps`` steps of all
 envs make one rollout; GAE, then ``--epochs`` epochs of clipped PPO on minibatches.
-Episodes reset in the same step (``metadata["autoreset_mode"]`` is ``SAME_STEP``): a
+Episodes reset in the same step (the loop asks for ``autoreset_mode="same_step"``; the
+VectorEnv's default is gymnasium's ``NEXT_STEP``): a
 step with ``terminated | truncated`` ends its episode, and the next observation already
 starts the next one, so the value of that next observation is never bootstrapped into it.
 A game the round cap cut (``truncated``) did not end by the rules, though: its step's
@@ -83,7 +84,7 @@ def train(total_steps: int = 100_000, num_envs: int = 64, num_steps: int = 32,
     torch.manual_seed(seed)
     envs = ys.VectorEnv(num_envs, variant, seed=seed, episode=episode, max_rounds=max_rounds,
                         learner_seat=0, opponents=opponents, reward_mode="points",
-                        obs_dtype="uint8", num_threads=threads)
+                        obs_dtype="uint8", num_threads=threads, autoreset_mode="same_step")
     n_obs = envs.single_observation_space.shape[0]
     n_act = envs.single_action_space.n
     agent = Agent(n_obs, n_act)

@@ -61,7 +61,7 @@ def load_default() -> LinearAgent:
 def collect(variant: str, samples: int, envs: int, seed: int):
     """``samples`` decisions of the heuristic bot in self-play (observation, mask, action)."""
     v = ys.VectorEnv(envs, variant=variant, seed=seed, self_play=True,
-                     opponents="heuristic", max_rounds=20)
+                     opponents="heuristic", max_rounds=20, autoreset_mode="same_step")
     obs, _ = v.reset()
     steps = -(-samples // envs)
     xs = np.empty((steps * envs, obs.shape[1]), dtype=np.float32)

@@ -57,6 +57,7 @@ mod cards;
 #[allow(missing_docs)]
 pub mod cli;
 mod error;
+mod idle;
 mod infoset;
 mod names;
 pub mod picture;

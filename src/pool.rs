@@ -1,5 +1,6 @@
-//! The vector env's fork-join pool: persistent workers that spin briefly, then park, and
-//! a calling thread that works too and never waits for a worker that has not started.
+//! The vector env's fork-join pool: persistent workers that spin briefly, then park (as
+//! [`crate::idle`] decides), and a calling thread that works too and never waits for a
+//! worker that has not started.
 //!
 //! Why not rayon: between two steps of a training loop the caller computes in Python for
 //! a millisecond or more, rayon's idle workers go to sleep, and a pass must then wait for
@@ -16,6 +17,8 @@
 //! - when no chunk is left the caller *closes* the pass and waits only for the workers
 //!   that entered it (each is finishing a chunk it claimed); a worker that arrives after
 //!   the close never touches the pass.
+//! - with the default adaptive waiting, a pass is done by the caller alone where that has
+//!   lately been faster than sharing it (an oversubscribed machine: see `Chooser`).
 //!
 //! This is the crate's second home of `unsafe` (after `simd`): one dereference, of the
 //! pointer to the pass's closure, whose lifetime the protocol below guarantees.
@@ -36,7 +39,9 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use crate::idle::{Idle, Spin};
 
 const OPEN: u64 = 1 << 31;
 const ACTIVE: u64 = OPEN - 1;
@@ -45,13 +50,8 @@ const EPOCH: u64 = 1 << 32;
 /// A pass's closure, as the workers see it.
 type Job<'a> = dyn Fn(usize) + Sync + 'a;
 
-/// How long an idle worker waits for the next pass before it parks, by default (see
-/// docs/vector.md, "Threads"): long enough to cover a policy's forward pass between two
-/// steps, so that the next pass finds it awake.
-pub(crate) const DEFAULT_SPIN: Duration = Duration::from_millis(5);
-
-/// Of the spin, how long a worker polls without yielding its core.
-pub(crate) const HOT_SPIN: Duration = Duration::from_micros(50);
+/// `Shared::spin_ns` for [`Spin::Adaptive`].
+const ADAPTIVE: u64 = u64::MAX;
 
 struct Shared {
     ctl: AtomicU64,
@@ -59,7 +59,7 @@ struct Shared {
     job: AtomicPtr<()>,
     /// Workers parked (or about to park).
     sleepers: AtomicUsize,
-    /// Spin before parking, in nanoseconds.
+    /// Spin before parking, in nanoseconds (`ADAPTIVE`: [`Spin::Adaptive`]).
     spin_ns: AtomicU64,
     stop: AtomicBool,
     /// The first panic a worker caught in the current pass.
@@ -70,31 +70,31 @@ struct Shared {
 pub(crate) struct Pool {
     shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
-    /// One pass at a time.
-    busy: Mutex<()>,
+    /// One pass at a time; the lock holds the choice between sharing a pass and not.
+    busy: Mutex<Chooser>,
 }
 
 impl Pool {
     /// A pool for `threads` threads (the caller's included): `threads - 1` workers.
-    pub(crate) fn new(threads: usize, spin: Duration) -> std::io::Result<Pool> {
+    pub(crate) fn new(threads: usize, spin: Spin) -> std::io::Result<Pool> {
         let shared = Arc::new(Shared {
             ctl: AtomicU64::new(0),
             job: AtomicPtr::new(std::ptr::null_mut()),
             sleepers: AtomicUsize::new(0),
-            spin_ns: AtomicU64::new(spin.as_nanos().min(u64::MAX as u128) as u64),
+            spin_ns: AtomicU64::new(spin_ns(spin)),
             stop: AtomicBool::new(false),
             panic: Mutex::new(None),
         });
         let mut pool = Pool {
             shared,
             workers: Vec::new(),
-            busy: Mutex::new(()),
+            busy: Mutex::new(Chooser::default()),
         };
         for i in 1..threads.max(1) {
             let shared = Arc::clone(&pool.shared);
             let handle = thread::Builder::new()
                 .name(format!("ys-vector-{i}"))
-                .spawn(move || worker(&shared, i))?;
+                .spawn(move || worker(&shared, i, threads - 1 - i))?;
             pool.workers.push(handle);
         }
         Ok(pool)
@@ -105,15 +105,14 @@ impl Pool {
         self.workers.len() + 1
     }
 
-    /// How long idle workers spin before they park.
-    pub(crate) fn spin(&self) -> Duration {
-        Duration::from_nanos(self.shared.spin_ns.load(Ordering::Relaxed))
+    /// How long idle workers (and the asynchronous driver) spin before they park.
+    pub(crate) fn spin(&self) -> Spin {
+        self.shared.spin()
     }
 
     /// Sets how long idle workers spin before they park (from their next wait on).
-    pub(crate) fn set_spin(&self, spin: Duration) {
-        let ns = spin.as_nanos().min(u64::MAX as u128) as u64;
-        self.shared.spin_ns.store(ns, Ordering::Relaxed);
+    pub(crate) fn set_spin(&self, spin: Spin) {
+        self.shared.spin_ns.store(spin_ns(spin), Ordering::Relaxed);
     }
 
     /// Runs `work` on every item, shared out over the calling thread and the workers:
@@ -124,8 +123,15 @@ impl Pool {
         if self.workers.is_empty() || items.len() <= 1 {
             return items.into_iter().for_each(work);
         }
-        let _one_pass = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let mut chooser = self.busy.lock().unwrap_or_else(|p| p.into_inner());
         let n = items.len();
+        let adaptive = self.shared.spin() == Spin::Adaptive;
+        let started = Instant::now();
+        if adaptive && !chooser.share_next() {
+            items.into_iter().for_each(work);
+            chooser.record(false, started.elapsed(), n);
+            return;
+        }
         let threads = self.threads().min(n);
         let cells: Vec<Mutex<Option<I>>> = items.into_iter().map(|i| Mutex::new(Some(i))).collect();
         // Thread `k`'s home: items [k n / threads, (k + 1) n / threads), as (front, back)
@@ -181,6 +187,9 @@ impl Pool {
         if let Some(p) = theirs {
             resume_unwind(p);
         }
+        if adaptive {
+            chooser.record(true, started.elapsed(), n);
+        }
     }
 }
 
@@ -193,6 +202,78 @@ impl Drop for Pool {
         for w in self.workers.drain(..) {
             let _ = w.join();
         }
+    }
+}
+
+impl Shared {
+    fn spin(&self) -> Spin {
+        match self.spin_ns.load(Ordering::Relaxed) {
+            ADAPTIVE => Spin::Adaptive,
+            ns => Spin::Fixed(std::time::Duration::from_nanos(ns)),
+        }
+    }
+}
+
+fn spin_ns(spin: Spin) -> u64 {
+    match spin {
+        Spin::Adaptive => ADAPTIVE,
+        Spin::Fixed(d) => d.as_nanos().min(ADAPTIVE as u128 - 1) as u64,
+    }
+}
+
+/// Whether the next pass is shared with the workers or done by the calling thread alone
+/// (`Spin::Adaptive` only). Sharing is the point of the pool, but on an oversubscribed
+/// machine (other processes, or the policy's threads, on every core) a worker that is
+/// woken, or preempted in the middle of a chunk, can hold a pass for a scheduler slice,
+/// milliseconds for work of a hundred microseconds. So the pool keeps the recent time per
+/// item of each way, takes the faster, and tries the other every `EXPLORE_EVERY`-th pass,
+/// or every fourth of those when one way is clearly faster (> 1.25x): then a try costs
+/// under 0.5% of the passes' time where sharing wins, and a bounded share where it loses.
+#[derive(Default)]
+struct Chooser {
+    /// Smoothed nanoseconds per item of shared passes and of passes alone (0: none yet).
+    shared_ns: f64,
+    alone_ns: f64,
+    passes: u64,
+}
+
+const EXPLORE_EVERY: u64 = 64;
+
+impl Chooser {
+    fn share_next(&mut self) -> bool {
+        self.passes += 1;
+        if self.shared_ns == 0.0 || self.alone_ns == 0.0 {
+            // Shared first; the first exploration measures the other way.
+            let explore = self.passes.is_multiple_of(EXPLORE_EVERY);
+            return !(explore && self.shared_ns > 0.0);
+        }
+        let share = self.shared_ns <= self.alone_ns;
+        let (fast, slow) = if share {
+            (self.shared_ns, self.alone_ns)
+        } else {
+            (self.alone_ns, self.shared_ns)
+        };
+        let every = if slow > 1.25 * fast {
+            4 * EXPLORE_EVERY
+        } else {
+            EXPLORE_EVERY
+        };
+        share != self.passes.is_multiple_of(every)
+    }
+
+    fn record(&mut self, shared: bool, took: std::time::Duration, items: usize) {
+        let x = took.as_nanos() as f64 / items.max(1) as f64;
+        let est = if shared {
+            &mut self.shared_ns
+        } else {
+            &mut self.alone_ns
+        };
+        // One pass hit by a preemption moves the estimate by at most a quarter of it.
+        *est = if *est == 0.0 {
+            x
+        } else {
+            0.75 * *est + 0.25 * x.min(2.0 * *est)
+        };
     }
 }
 
@@ -222,9 +303,11 @@ fn take(home: &AtomicU64, own: bool) -> Option<usize> {
 }
 
 /// A worker: waits for each new pass, enters it if it is still open, works, leaves.
-fn worker(sh: &Shared, index: usize) {
+/// `rank`: how many workers give way before it when the machine is short of cores.
+fn worker(sh: &Shared, index: usize, rank: usize) {
     let mut seen = sh.ctl.load(Ordering::Acquire) >> 32;
-    while let Some(mut c) = wait(sh, seen) {
+    let mut idle = Idle::new(rank);
+    while let Some(mut c) = wait(sh, seen, &mut idle) {
         seen = c >> 32;
         let entered = loop {
             if c >> 32 != seen || c & OPEN == 0 {
@@ -258,32 +341,22 @@ fn worker(sh: &Shared, index: usize) {
 }
 
 /// Waits until the epoch is no longer `seen` (returns the control word then) or the pool
-/// stops (`None`): polls for `HOT_SPIN`, then polls and yields until the spin time is
-/// over, then parks.
-fn wait(sh: &Shared, seen: u64) -> Option<u64> {
+/// stops (`None`): polls as [`Idle::spin`] says, then parks.
+fn wait(sh: &Shared, seen: u64, idle: &mut Idle) -> Option<u64> {
     let start = Instant::now();
-    let spin = Duration::from_nanos(sh.spin_ns.load(Ordering::Relaxed));
-    let mut polls = 0u32;
-    loop {
+    let polled = idle.spin(sh.spin(), || {
         let c = sh.ctl.load(Ordering::Acquire);
         if c >> 32 != seen {
-            return Some(c);
+            Some(Some(c))
+        } else if sh.stop.load(Ordering::Relaxed) {
+            Some(None)
+        } else {
+            None
         }
-        if sh.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        polls = polls.wrapping_add(1);
-        if polls.is_multiple_of(64) {
-            let waited = start.elapsed();
-            if waited >= spin {
-                break;
-            }
-            if waited >= HOT_SPIN {
-                thread::yield_now();
-                continue;
-            }
-        }
-        std::hint::spin_loop();
+    });
+    if let Some(out) = polled {
+        idle.waited(start.elapsed());
+        return out;
     }
     sh.sleepers.fetch_add(1, Ordering::SeqCst);
     let out = loop {
@@ -297,6 +370,7 @@ fn wait(sh: &Shared, seen: u64) -> Option<u64> {
         thread::park();
     };
     sh.sleepers.fetch_sub(1, Ordering::SeqCst);
+    idle.waited(start.elapsed());
     out
 }
 
@@ -304,11 +378,16 @@ fn wait(sh: &Shared, seen: u64) -> Option<u64> {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicU32;
+    use std::time::Duration;
 
     #[test]
     fn every_item_once_at_any_thread_count_and_spin() {
         for threads in [1, 2, 3, 8] {
-            for spin in [Duration::ZERO, Duration::from_micros(200)] {
+            for spin in [
+                Spin::Fixed(Duration::ZERO),
+                Spin::Fixed(Duration::from_micros(200)),
+                Spin::Adaptive,
+            ] {
                 let pool = Pool::new(threads, spin).unwrap();
                 assert_eq!(pool.threads(), threads);
                 for round in 0..200 {
@@ -329,7 +408,7 @@ mod tests {
 
     #[test]
     fn borrowed_mutable_chunks() {
-        let pool = Pool::new(4, DEFAULT_SPIN).unwrap();
+        let pool = Pool::new(4, Spin::Adaptive).unwrap();
         let mut v = vec![0u64; 1000];
         for k in 1..50u64 {
             pool.run(v.chunks_mut(7).collect(), |c| {
@@ -343,7 +422,7 @@ mod tests {
 
     #[test]
     fn a_panic_in_any_thread_reaches_the_caller_and_the_pool_still_works() {
-        let pool = Pool::new(3, Duration::from_micros(100)).unwrap();
+        let pool = Pool::new(3, Spin::Fixed(Duration::from_micros(100))).unwrap();
         for bad in [0usize, 5, 63] {
             let r = catch_unwind(AssertUnwindSafe(|| {
                 pool.run((0..64).collect(), |i| {
@@ -366,8 +445,39 @@ mod tests {
     }
 
     #[test]
+    fn passes_go_the_faster_way_and_try_the_other_now_and_then() {
+        let us = Duration::from_micros;
+        let mut c = Chooser::default();
+        let mut ways = Vec::new();
+        for _ in 0..32 * EXPLORE_EVERY {
+            let shared = c.share_next();
+            // Sharing is 5x slower here (an oversubscribed machine).
+            c.record(shared, if shared { us(500) } else { us(100) }, 100);
+            ways.push(shared);
+        }
+        assert!(ways[0], "shared until the other way is measured");
+        let late = &ways[16 * EXPLORE_EVERY as usize..];
+        let shared = late.iter().filter(|&&s| s).count();
+        assert_eq!(
+            shared, 4,
+            "alone, but for a try of sharing every 4 x {EXPLORE_EVERY} passes"
+        );
+        // The machine quiets down: sharing becomes faster and wins again.
+        for _ in 0..64 * EXPLORE_EVERY {
+            let shared = c.share_next();
+            c.record(shared, if shared { us(50) } else { us(100) }, 100);
+        }
+        assert!(c.share_next() || c.passes.is_multiple_of(4 * EXPLORE_EVERY));
+        assert!(c.shared_ns < c.alone_ns);
+    }
+
+    #[test]
     fn drop_stops_parked_and_spinning_workers() {
-        for spin in [Duration::ZERO, Duration::from_secs(10)] {
+        for spin in [
+            Spin::Fixed(Duration::ZERO),
+            Spin::Fixed(Duration::from_secs(10)),
+            Spin::Adaptive,
+        ] {
             let pool = Pool::new(4, spin).unwrap();
             pool.run((0..10).collect(), |_| {});
             drop(pool);

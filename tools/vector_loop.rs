@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use yokai_septet::vector::{Extras, Outputs, Shared, VecCore};
+use yokai_septet::vector::{Extras, Outputs, Shared, Spin, VecCore};
 use yokai_septet::{GameConfig, Variant};
 
 struct Args {
@@ -96,7 +96,7 @@ fn measure(n: usize, threads: usize, pause: Duration, a: &Args) -> (f64, f64) {
     let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 1);
     let mut core = VecCore::new(shared, n, &["random"; 4], threads).unwrap();
     if let Some(us) = a.spin_us {
-        core.set_spin(Duration::from_micros(us));
+        core.set_spin(Spin::Fixed(Duration::from_micros(us)));
     }
     let mut bufs = Outputs::<_, u8>::owned(&core.layout(Extras::default()));
     core.reset(None, bufs.as_slices());

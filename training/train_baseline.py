@@ -391,7 +391,7 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
     env = ys.VectorEnv(
         n_envs, variant, seed=seed + 5000, episode="game", max_rounds=cfg["max_rounds"],
         self_play=True, opponents=cfg["opponent"], reward_mode="win", num_threads=1,
-        obs_dtype="uint8", state_tensor=True,
+        obs_dtype="uint8", state_tensor=True, autoreset_mode="same_step",
     )
     actions = env.single_action_space_n
     obs, info = env.reset()

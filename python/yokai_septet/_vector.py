@@ -37,7 +37,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     max_rounds=None, self_play=False, learner_seat=0, learner_team=None,
     opponents="random", reward_mode="win", num_threads=None, obs_dtype="float32",
     env_offset=0, copy=True, state_tensor=False, batch_size=None, spin_us=None,
-    autoreset_mode="same_step")``
+    autoreset_mode="next_step")``
 
     Three modes:
 
@@ -56,14 +56,16 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     ``"same_step"``, ``"next_step"``, ``"disabled"``) says what a step does to an env whose
     episode it ends, as gymnasium's ``SyncVectorEnv`` does:
 
-    - ``SAME_STEP`` (the default): the same step deals the next game; when
-      ``terminated[i]`` or ``truncated[i]`` is set, ``obs[i]`` already belongs to it, and
+    - ``NEXT_STEP`` (the default, as in gymnasium): the step returns the ended game's last
+      observation; the env's next step ignores its action and returns the next game's
+      first observation, with reward 0 and no flags. Every output is a plain array, so
+      every gymnasium vector wrapper works (``NumpyToTorch`` included).
+    - ``SAME_STEP``: the same step deals the next game; when ``terminated[i]`` or
+      ``truncated[i]`` is set, ``obs[i]`` already belongs to it, and
       ``infos["final_obs"][i]`` holds the ended game's last observation
       (``infos["_final_obs"][i]`` is set; ``final_info`` likewise holds its infos).
-    - ``NEXT_STEP``: the step returns the ended game's last observation; the env's next
-      step ignores its action and returns the next game's first observation, with reward
-      0 and no flags. Gymnasium's observation wrappers (``NormalizeObservation``, ...)
-      need this mode.
+      ``final_obs`` is an object array, as gymnasium writes it (DLPack and so
+      ``NumpyToTorch`` refuse it). SB3 expects this mode (``SB3VecEnv`` asks for it).
     - ``DISABLED``: the env keeps its ended game until ``reset(options={"reset_mask":
       mask})`` names it; stepping it before raises ``RuntimeError``.
 
@@ -80,17 +82,22 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     returned, and the ``observations``/``masks``/... properties, are that set), so a result
     is valid only until the next ``step``/``reset``.
 
-    Threads: the idle stepping threads poll for the next step for ``spin_us``
-    microseconds (default 5000) before they sleep, so that a step that follows a policy's
-    forward pass finds them awake; ``spin_us=0`` frees their cores at once (for a policy
-    that uses every core itself). See docs/vector.md.
+    Threads: between steps the idle stepping threads poll for the next one for a while
+    before they sleep, so that a step that follows a policy's forward pass finds them
+    awake. By default (``spin_us=None``) that while adapts: about twice the recent gaps
+    between steps (at most 5 ms), and it ends at once when another thread needs the core
+    (numpy's BLAS or torch's threads running the policy, another process). An integer
+    ``spin_us`` polls exactly that long (``0``: sleep at once). See docs/vector.md.
 
     Asynchronous stepping (EnvPool's API), with ``batch_size`` dividing ``num_envs``:
     :meth:`async_reset`, then :meth:`recv` returns one batch of ``batch_size`` envs
     (``infos["env_id"]`` names them) and :meth:`send` hands their actions back; Rust steps
     that batch in the background while you compute the next one's actions.
     :meth:`step_async`/:meth:`step_wait` step every env in the background. Per-env
-    trajectories are the same as with :meth:`step`.
+    trajectories are the same as with :meth:`step`. The properties (``observations``,
+    ``masks``, ``rewards``, ...) and :meth:`action_masks` then describe every env's state
+    as last received (joined from the batches); while batches are in flight they raise
+    ``RuntimeError`` saying so.
 
     Gymnasium: ``single_observation_space`` (``Box(0, 255, (D,), obs_dtype)``),
     ``single_action_space`` (``Discrete(num_actions)``), their batched
@@ -108,7 +115,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     makes a built-in bot a deterministic self-play policy.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # The Rust constructor (__new__) has already validated and built everything.
@@ -386,7 +393,7 @@ def _documented_signature(
     state_tensor: bool = False,
     batch_size: Optional[int] = None,
     spin_us: Optional[int] = None,
-    autoreset_mode: Union[str, AutoresetMode] = "same_step",
+    autoreset_mode: Union[str, AutoresetMode] = "next_step",
 ) -> None:
     """The Rust constructor's parameters with their real defaults (the compiled
     signature shows ``...`` for defaults resolved in Rust); a test keeps the names equal."""

@@ -190,12 +190,14 @@ def _collect_slice(
 ) -> dict[str, Any]:
     n = env_end - env_start
     bot = isinstance(policy, str)
+    # SAME_STEP: every step of the rollout is a decision (NEXT_STEP would add a step with
+    # an empty mask after each episode).
     env = VectorEnv(
         n,
         self_play=True,
         env_offset=env_start,
         opponents=policy if bot else "random",
-        **env_kwargs,
+        **{"autoreset_mode": "same_step", **env_kwargs},
     )
     obs, infos = env.reset()
     mask = infos["action_mask"]

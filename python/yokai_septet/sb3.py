@@ -19,18 +19,28 @@ SB3 expects one reward per env. The legal-action masks reach ``MaskablePPO`` thr
 vec-env mask protocol: ``env_method("action_masks")`` returns one mask per env (rows of
 ``VectorEnv.masks``).
 
-Episodes reset in the same step, as SB3 expects (the VectorEnv's ``SAME_STEP`` autoreset
-mode). On a step that ends env ``i``'s episode, ``infos[i]`` holds what SB3's own
+Episodes reset in the same step, as SB3 expects: ``SB3VecEnv(num_envs, ...)`` makes its
+VectorEnv with ``autoreset_mode="same_step"`` (the VectorEnv's default is gymnasium's
+``NEXT_STEP``); an ``env=`` given must have that mode. On a step that ends env ``i``'s episode, ``infos[i]`` holds what SB3's own
 ``DummyVecEnv`` puts there: ``"terminal_observation"``, the finished episode's last
 observation (the VectorEnv's ``infos["final_obs"][i]``), and ``"TimeLimit.truncated"``,
 true when the round cap (``max_rounds``) cut the game rather than the rules ending it.
 SB3's algorithms read both to bootstrap a cut-off episode from the value of its last
 observation instead of treating it as ended. ``infos[i]`` of an env whose episode goes on
 is empty (SB3 reads ``TimeLimit.truncated`` with a default of false).
+
+Threads: SB3 runs its policy in torch, whose intra-op threads default to one per core.
+Where torch's threads and the VectorEnv's stepping threads together are more than the
+cores, torch's threads (which spin after each operation) and the env's fight for them, and
+a small MLP policy gains nothing from several threads anyway: ``SB3VecEnv`` then warns
+once, with the fix (``torch.set_num_threads(1)``). It does not change torch's settings
+itself: they are the whole process's (docs/vector.md, "Threads").
 """
 
 from __future__ import annotations
 
+import os
+import warnings
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -45,6 +55,41 @@ except ModuleNotFoundError as e:
     raise missing_extra(e, "train", "yokai_septet.sb3") from e
 
 
+_warned_oversubscribed = False
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _warn_if_oversubscribed(env: VectorEnv) -> None:
+    """Warns once per process when torch's intra-op threads and ``env``'s stepping
+    threads together are more than the cores (see the module's docstring)."""
+    global _warned_oversubscribed
+    if _warned_oversubscribed:
+        return
+    try:
+        import torch
+    except ModuleNotFoundError:
+        return
+    torch_threads, cores = int(torch.get_num_threads()), _cores()
+    if torch_threads > 1 and torch_threads + env.num_threads > cores:
+        _warned_oversubscribed = True
+        warnings.warn(
+            f"torch runs on {torch_threads} threads and the VectorEnv steps on "
+            f"{env.num_threads}, on {cores} cores: their threads take cores from each "
+            "other (on a loaded 2-core machine MaskablePPO ran 5-50x slower than with torch "
+            "on one thread). Call torch.set_num_threads(1) before training (a small MLP "
+            "policy loses nothing), or give the VectorEnv fewer num_threads. SB3VecEnv "
+            "leaves torch's settings as they are.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
 class SB3VecEnv(VecEnv):
     """A Stable-Baselines3 ``VecEnv`` stepping a :class:`VectorEnv` (learner mode)."""
 
@@ -53,6 +98,7 @@ class SB3VecEnv(VecEnv):
         if env is None:
             if num_envs is None:
                 raise TypeError("give num_envs (and VectorEnv keyword arguments) or env=")
+            kwargs.setdefault("autoreset_mode", AutoresetMode.SAME_STEP)
             env = VectorEnv(num_envs, **kwargs)
         elif num_envs is not None or kwargs:
             raise TypeError("give either env= or VectorEnv arguments, not both")
@@ -63,15 +109,18 @@ class SB3VecEnv(VecEnv):
             )
         if env.autoreset_mode != AutoresetMode.SAME_STEP:
             raise ValueError(
-                f"SB3VecEnv needs a VectorEnv with autoreset_mode=SAME_STEP (the default), got "
+                f"SB3VecEnv needs a VectorEnv with autoreset_mode=SAME_STEP, got "
                 f"{env.autoreset_mode.name}: SB3 expects an ended episode to reset in the "
-                "same step, its last observation in infos"
+                "same step, its last observation in infos. Make it with "
+                "VectorEnv(..., autoreset_mode='same_step'), or let SB3VecEnv(num_envs, ...) "
+                "make it"
             )
         if not env.copy:
             raise ValueError(
                 "SB3VecEnv needs a VectorEnv with copy=True (the default): SB3 keeps each "
                 "step's observations until after the next step, which copy=False overwrites"
             )
+        _warn_if_oversubscribed(env)
         self.venv = env
         self._actions: Optional[np.ndarray] = None
         super().__init__(env.num_envs, env.single_observation_space, env.single_action_space)

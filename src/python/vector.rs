@@ -21,7 +21,7 @@ use crate::rl::observation::ObsValue;
 use crate::rl::reward::RewardMode;
 use crate::rl::vector::{
     Autoreset, Batch, Build, Elem, Extras, Family, Layout, Learner, Map, MapMut, MapRef, Output,
-    Outputs, Owned, Per, Pipeline, PipelineError, Shared, Slices, Slot, StepError, VecCore,
+    Outputs, Owned, Per, Pipeline, PipelineError, Shared, Slices, Slot, Spin, StepError, VecCore,
     VecCoreError, Visit, OUTPUTS,
 };
 
@@ -197,6 +197,15 @@ pub struct PyVectorEnv {
     ended: bool,
     /// The group the last `recv` returned (what `send` without env ids sends).
     last_recv: Option<usize>,
+    /// Each group's last received batch (its arrays, as `_recv` returned them), since
+    /// the last synchronous pass; `None`: the group's rows of the current set are its
+    /// state. With `async_view` set, the properties are assembled from these (see
+    /// [`PyVectorEnv::view`]), so they never show a state the envs have left.
+    received: Vec<Option<Py<PyTuple>>>,
+    /// Set by `_send`, `_recv` and `_async_reset`, cleared by every synchronous pass.
+    async_view: bool,
+    /// The properties' arrays assembled from `received` (until the next send or recv).
+    assembled: Option<Py<PyTuple>>,
     /// Set when an internal error (a caught panic) stopped a pass over the envs midway:
     /// some games may be half-stepped, so every later call refuses.
     failed: bool,
@@ -301,10 +310,15 @@ fn parse_count(arg: Arg<'_>, what: &str, max: usize, default: usize) -> PyResult
     })
 }
 
-/// `spin_us`: microseconds in `0..=10_000_000`.
-fn parse_spin(s: &Bound<'_, PyAny>) -> PyResult<Duration> {
+/// `spin_us`: microseconds in `0..=10_000_000`, or `None`: [`Spin::Adaptive`].
+fn parse_spin(s: &Bound<'_, PyAny>) -> PyResult<Spin> {
+    if s.is_none() {
+        return Ok(Spin::Adaptive);
+    }
     match extract_integer(s, "spin_us")? {
-        Some(v) if (0..=10_000_000).contains(&v) => Ok(Duration::from_micros(v as u64)),
+        Some(v) if (0..=10_000_000).contains(&v) => {
+            Ok(Spin::Fixed(Duration::from_micros(v as u64)))
+        }
         _ => Err(PyValueError::new_err(format!(
             "spin_us {} is out of range: it must be an integer in 0..10_000_000",
             s.repr()?
@@ -314,10 +328,11 @@ fn parse_spin(s: &Bound<'_, PyAny>) -> PyResult<Duration> {
 
 /// `autoreset_mode`: a `gymnasium.vector.AutoresetMode` (its value is read), its value
 /// (`"NextStep"`, ...) or the snake-case name (`"next_step"`, ...), in any case;
-/// `None`: [`Autoreset::SameStep`].
+/// `None`: [`Autoreset::NextStep`], gymnasium's default (its vector wrappers assume it,
+/// and its outputs are plain arrays: no object array that DLPack refuses).
 fn parse_autoreset(arg: Arg<'_>) -> PyResult<Autoreset> {
     let Some(obj) = arg.0.filter(|o| !o.is_none()) else {
-        return Ok(Autoreset::SameStep);
+        return Ok(Autoreset::NextStep);
     };
     let text = match obj.extract::<String>() {
         Ok(s) => Some(s),
@@ -557,6 +572,9 @@ impl PyVectorEnv {
             Ok(ended) => {
                 self.current = target;
                 self.ended = ended;
+                self.received.iter_mut().for_each(|r| *r = None);
+                self.async_view = false;
+                self.assembled = None;
                 Ok(())
             }
             Err(e) => {
@@ -575,11 +593,85 @@ impl PyVectorEnv {
         ))
     }
 
-    /// One array of the current set (`None` when it is not produced).
-    fn current_array(&self, py: Python<'_>, out: Output) -> PyObject {
-        let mut n = Named(py, out, None);
-        with_sets!(&self.sets, |s: T| s[self.current].visit(&mut n));
-        n.2.unwrap_or_else(|| py.None())
+    /// One array of the envs' state now (`None` when it is not produced), or why it is
+    /// not known (`what`: the property asked for).
+    fn current_array(&mut self, py: Python<'_>, out: Output, what: &str) -> PyResult<PyObject> {
+        if !self.async_view {
+            let mut n = Named(py, out, None);
+            with_sets!(&self.sets, |s: T| s[self.current].visit(&mut n));
+            return Ok(n.2.unwrap_or_else(|| py.None()));
+        }
+        Ok(self.view(py, what)?.get_item(out as usize)?.unbind())
+    }
+
+    /// The arrays describing every env now, in table order: the last pass's set, or
+    /// after asynchronous stepping each group's last received batch (the current set's
+    /// rows for a group not received since the last pass), joined in env order (a copy,
+    /// made once per recv). While batches are in flight their envs' state is unknown:
+    /// an error saying so, naming `what` was asked for.
+    fn view<'py>(&mut self, py: Python<'py>, what: &str) -> PyResult<Bound<'py, PyTuple>> {
+        if !self.async_view {
+            return self.current_tuple(py);
+        }
+        let in_flight = match self.mode.get_mut().map_err(|_| poisoned())? {
+            Mode::F32(p) => p.in_flight(),
+            Mode::U8(p) => p.in_flight(),
+            _ => 0,
+        };
+        if in_flight > 0 {
+            return Err(PyRuntimeError::new_err(format!(
+                "{what} is not known while batches are being stepped: {in_flight} of the {} \
+                 batches sent are not received yet. Use the arrays recv() returned (their \
+                 env ids are infos[\"env_id\"]), or recv() every batch first",
+                self.received.len()
+            )));
+        }
+        if let Some(a) = &self.assembled {
+            return Ok(a.bind(py).clone());
+        }
+        let current = self.current_tuple(py)?;
+        let np = py.import("numpy")?;
+        let b = self.batch_size;
+        let mut joined = Vec::with_capacity(OUTPUTS.len());
+        for (i, spec) in OUTPUTS.iter().enumerate() {
+            let mut parts = Vec::with_capacity(self.received.len());
+            for (g, r) in self.received.iter().enumerate() {
+                let part = match r {
+                    Some(t) => t.bind(py).get_item(i)?,
+                    None => {
+                        let whole = current.get_item(i)?;
+                        if whole.is_none() {
+                            whole
+                        } else {
+                            whole.get_item(pyo3::types::PySlice::new(
+                                py,
+                                (g * b) as isize,
+                                ((g + 1) * b) as isize,
+                                1,
+                            ))?
+                        }
+                    }
+                };
+                parts.push(part);
+            }
+            let like = parts.iter().find(|p| !p.is_none()).cloned();
+            let out = match like {
+                // env_id belongs to a batch; the whole-env view has none.
+                Some(like) if spec.name != "env_id" => {
+                    let zeros = np.call_method1("zeros_like", (like,))?;
+                    let filled: Vec<_> = parts
+                        .into_iter()
+                        .map(|p| if p.is_none() { zeros.clone() } else { p })
+                        .collect();
+                    np.call_method1("concatenate", (filled,))?
+                }
+                _ => py.None().into_bound(py),
+            };
+            joined.push(out);
+        }
+        let t = PyTuple::new(py, joined)?;
+        self.assembled = Some(t.clone().unbind());
+        Ok(t)
     }
 
     /// A 1-D int64 argument as a slice (copied when strided).
@@ -756,6 +848,9 @@ impl PyVectorEnv {
             current: 0,
             ended: false,
             last_recv: None,
+            received: (0..num_envs / batch_size).map(|_| None).collect(),
+            async_view: false,
+            assembled: None,
             failed: false,
         };
         env.run(py, Op::Reset(None))?;
@@ -864,8 +959,7 @@ impl PyVectorEnv {
 
     /// The arrays of the last reset or step, in the order of :meth:`_output_spec`.
     fn _outputs<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let this = borrow(slf)?;
-        this.current_tuple(py)
+        borrow_mut(slf)?.view(py, "infos")
     }
 
     /// Asynchronous mode (``batch_size`` envs per batch): resets every env as
@@ -877,6 +971,9 @@ impl PyVectorEnv {
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| p.reset(seed)).map_err(pipeline_error)?;
         this.last_recv = None;
+        this.received.iter_mut().for_each(|r| *r = None);
+        this.async_view = true;
+        this.assembled = None;
         Ok(())
     }
 
@@ -933,7 +1030,10 @@ impl PyVectorEnv {
             };
             p.send(group, acts)
         })
-        .map_err(pipeline_error)
+        .map_err(pipeline_error)?;
+        this.async_view = true;
+        this.assembled = None;
+        Ok(())
     }
 
     /// Waits (the GIL released) for the oldest batch sent and returns its arrays in the
@@ -954,6 +1054,9 @@ impl PyVectorEnv {
         match got {
             Ok((group, tuple)) => {
                 this.last_recv = Some(group);
+                this.received[group] = Some(tuple.clone().unbind());
+                this.async_view = true;
+                this.assembled = None;
                 Ok(tuple)
             }
             Err(e) => {
@@ -1031,18 +1134,23 @@ impl PyVectorEnv {
     }
 
     /// Microseconds the idle stepping threads keep polling for the next step before they
-    /// sleep (settable; see docs/vector.md, "Threads").
+    /// sleep, or ``None`` (the default): adaptive, as long as recent gaps between steps
+    /// suggest and only while no other thread needs the core (settable; see
+    /// docs/vector.md, "Threads").
     #[getter]
-    fn get_spin_us(slf: &Bound<'_, Self>) -> PyResult<u64> {
+    fn get_spin_us(slf: &Bound<'_, Self>) -> PyResult<Option<u64>> {
         let this = borrow(slf)?;
         let mode = this.mode.lock().map_err(|_| poisoned())?;
         let spin = match &*mode {
             Mode::Sync(c) => c.spin(),
             Mode::F32(p) => p.spin(),
             Mode::U8(p) => p.spin(),
-            Mode::Moving => Duration::ZERO,
+            Mode::Moving => Spin::Adaptive,
         };
-        Ok(spin.as_micros() as u64)
+        Ok(match spin {
+            Spin::Adaptive => None,
+            Spin::Fixed(d) => Some(d.as_micros() as u64),
+        })
     }
 
     #[setter]
@@ -1064,7 +1172,7 @@ impl PyVectorEnv {
     /// the last call returned (never overwritten while anyone holds it).
     #[getter]
     fn observations(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(borrow(slf)?.current_array(py, Output::obs))
+        borrow_mut(slf)?.current_array(py, Output::obs, "observations")
     }
 
     /// The privileged state tensors ``[num_envs, state_size]`` (docs/state_tensor.md) of
@@ -1072,7 +1180,7 @@ impl PyVectorEnv {
     /// with ``state_tensor=True``. Never give them to a policy that plays.
     #[getter]
     fn states(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(borrow(slf)?.current_array(py, Output::state))
+        borrow_mut(slf)?.current_array(py, Output::state, "states")
     }
 
     /// Whether results go to arrays nobody else holds (``True``) or overwrite one set of
@@ -1085,32 +1193,32 @@ impl PyVectorEnv {
     /// Legal-action masks ``[num_envs, num_actions]`` (bool) for the decision now pending.
     #[getter]
     fn masks(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(borrow(slf)?.current_array(py, Output::mask))
+        borrow_mut(slf)?.current_array(py, Output::mask, "masks")
     }
 
     /// Rewards of the last step: ``[num_envs, 1]`` (learner and team modes) or
     /// ``[num_envs, num_players]`` (self-play: every seat's reward).
     #[getter]
     fn rewards(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(borrow(slf)?.current_array(py, Output::reward))
+        borrow_mut(slf)?.current_array(py, Output::reward, "rewards")
     }
 
     /// Whether each env's episode ended by the rules on the last step (it has been reset).
     #[getter]
     fn terminated(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(borrow(slf)?.current_array(py, Output::terminated))
+        borrow_mut(slf)?.current_array(py, Output::terminated, "terminated")
     }
 
     /// Whether each env's episode hit the round cap on the last step (it has been reset).
     #[getter]
     fn truncated(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(borrow(slf)?.current_array(py, Output::truncated))
+        borrow_mut(slf)?.current_array(py, Output::truncated, "truncated")
     }
 
     /// The seat to move in each env now.
     #[getter]
     fn to_play(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<PyObject> {
-        Ok(borrow(slf)?.current_array(py, Output::to_play))
+        borrow_mut(slf)?.current_array(py, Output::to_play, "to_play")
     }
 
     /// The learner's seat in each env (one-seat mode), or the seat to move (self-play and

@@ -1,5 +1,6 @@
 """benches/encode_ratio.py: the ratios it prints from criterion's JSON; benches/python_speed.py: its
 rows and tables (medians, step-only and whole loop, the policy rows) on a tiny run."""
+import importlib.util
 import json
 import subprocess
 import sys
@@ -80,6 +81,36 @@ def test_python_speed_scaling_and_async_tables():
     rows = [line for line in out.stdout.splitlines() if line.startswith("| 64 |")]
     paths = [r.split(" | ")[3] for r in rows]
     assert paths == ["sync `step`", "async, batch_size = N/2"] * 2
+
+
+def test_python_speed_real_policies_step_and_send_recv_quiet_and_under_load():
+    """--real: numpy's tanh(obs @ W) and the torch MLP (or a note that torch is missing),
+    with no thread variable set (the OpenBLAS hints are reported, not changed), `step` and
+    send/recv rows with both thread counts; --under-load runs the same with a hog."""
+    for extra in ([], ["--under-load"]):
+        out = speed("--real", "--seconds", "0.05", "--windows", "2", "--envs", "64",
+                    "--rounds", "1", *extra)
+        assert out.returncode == 0, out.stderr
+        assert "OPENBLAS_NUM_THREADS not set" in out.stdout and "OpenBLAS hints" in out.stdout
+        rows = [line.split(" | ") for line in out.stdout.splitlines()
+                if line.startswith("| 64 |")]
+        policies = ["tanh", "torch"] if importlib.util.find_spec("torch") else ["tanh"]
+        assert [(r[1], r[2]) for r in rows] == [
+            (p, path) for p in policies for path in ("`step`", "`send`/`recv`, N/2")]
+        assert all(r[3].endswith(" M") and r[4].endswith(" M") for r in rows)
+        if "torch" not in policies:
+            assert "torch rows skipped" in out.stdout
+        assert ("under load" in out.stdout) == bool(extra)
+
+
+def test_python_speed_sb3_rows_or_the_missing_extra():
+    out = speed("--sb3", "--seconds", "0.01", "--envs", "4", "--rounds", "1")
+    assert out.returncode == 0, out.stderr
+    if importlib.util.find_spec("sb3_contrib") is None:
+        assert "SB3 rows skipped" in out.stdout
+    else:
+        rows = [line for line in out.stdout.splitlines() if line.startswith("| 4 |")]
+        assert len(rows) == 2 and rows[-1].split(" | ")[1] == "1", rows
 
 
 # ---------------------------------------------------------------- make_vec_speed.py

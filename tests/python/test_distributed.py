@@ -136,7 +136,8 @@ def test_collect_shapes_and_contents():
 def test_collect_matches_a_single_vector_env():
     T, E = 25, 5
     b = distributed.collect(first_legal, T, E, "3p", seed=9, num_tasks=3)
-    env = ys.VectorEnv(E, "3p", seed=9, self_play=True, num_threads=1)
+    env = ys.VectorEnv(E, "3p", seed=9, self_play=True, num_threads=1,
+                        autoreset_mode="same_step")
     obs, info = env.reset()
     for t in range(T):
         np.testing.assert_array_equal(b["observations"][t], obs)

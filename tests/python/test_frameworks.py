@@ -98,3 +98,24 @@ def test_evaluate_takes_a_torch_policy():
 
     s = ys.evaluate([policy, "random"], games=8, max_rounds=2)
     assert s["entries"][0]["bot"] == "policy" and s["games"] == 8
+
+
+def test_numpy_to_torch_wrapper_runs_whole_games_on_the_default_env():
+    """gymnasium's NumpyToTorch on the default VectorEnv (NEXT_STEP): every output goes
+    through DLPack (no object array), masks arrive as tensors, games end and go on."""
+    import torch
+    from gymnasium.wrappers.vector import NumpyToTorch
+
+    w = NumpyToTorch(ys.VectorEnv(4, "3p", seed=2, max_rounds=1))
+    obs, infos = w.reset(seed=2)
+    assert isinstance(obs, torch.Tensor) and isinstance(infos["action_mask"], torch.Tensor)
+    gen = torch.Generator().manual_seed(0)
+    ended = 0
+    for _ in range(80):
+        mask = infos["action_mask"]
+        keys = torch.rand(mask.shape, generator=gen)
+        actions = torch.where(mask, keys, -1.0).argmax(1)  # an ended env's mask is empty
+        obs, r, te, tr, infos = w.step(actions)
+        assert isinstance(r, torch.Tensor) and r.shape == (4,)
+        ended += int((te | tr).sum())
+    assert ended > 0

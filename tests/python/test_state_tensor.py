@@ -45,7 +45,8 @@ def test_pettingzoo_state_is_the_game_state_tensor():
 
 @pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
 def test_vector_env_state_buffer_matches_replayed_games(obs_dtype):
-    v = ys.VectorEnv(4, "seal", seed=2, self_play=True, state_tensor=True, obs_dtype=obs_dtype)
+    v = ys.VectorEnv(4, "seal", seed=2, self_play=True, state_tensor=True, obs_dtype=obs_dtype,
+                     autoreset_mode="same_step")
     obs, info = v.reset()
     assert v.single_state_space.shape == info["state"].shape[1:]
     games = [ys.Game("seal", seed=v.game_seed(i)) for i in range(4)]

@@ -80,10 +80,38 @@ def test_sb3_vec_env_refuses_self_play():
 def test_sb3_vec_env_refuses_what_sb3_cannot_step():
     from yokai_septet.sb3 import SB3VecEnv
 
-    with pytest.raises(ValueError, match="autoreset_mode=SAME_STEP .* got NEXT_STEP"):
+    with pytest.raises(ValueError, match="autoreset_mode=SAME_STEP, got NEXT_STEP"):
         SB3VecEnv(2, autoreset_mode="next_step")
     with pytest.raises(ValueError, match="copy=True"):
-        SB3VecEnv(env=ys.VectorEnv(2, copy=False))
+        SB3VecEnv(env=ys.VectorEnv(2, copy=False, autoreset_mode="same_step"))
+
+
+def test_sb3_vec_env_warns_once_where_torch_threads_oversubscribe_the_cores(monkeypatch):
+    """torch's threads + the env's threads > cores: one RuntimeWarning naming the fix;
+    torch's own thread count is left as it was. torch on one thread: no warning."""
+    import warnings
+
+    import torch
+    from yokai_septet import sb3
+
+    before = torch.get_num_threads()
+    monkeypatch.setattr(sb3, "_warned_oversubscribed", False)
+    monkeypatch.setattr(sb3, "_cores", lambda: 2)
+    monkeypatch.setattr(torch, "get_num_threads", lambda: 2)
+    with pytest.warns(RuntimeWarning, match=r"torch runs on 2 threads .* on 2 cores.*"
+                                            r"torch\.set_num_threads\(1\)"):
+        sb3.SB3VecEnv(2, num_threads=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sb3.SB3VecEnv(2, num_threads=2)  # once per process
+        monkeypatch.setattr(sb3, "_warned_oversubscribed", False)
+        monkeypatch.setattr(torch, "get_num_threads", lambda: 1)
+        sb3.SB3VecEnv(2, num_threads=2)  # torch on one thread: nothing to say
+        monkeypatch.setattr(torch, "get_num_threads", lambda: 2)
+        monkeypatch.setattr(sb3, "_cores", lambda: 16)
+        sb3.SB3VecEnv(2, num_threads=2)  # enough cores
+    monkeypatch.undo()
+    assert torch.get_num_threads() == before
 
 
 # 4-player games cut after two rounds: some end by the rules (terminated), most are cut.
@@ -208,7 +236,7 @@ def test_cleanrl_style_ppo_example_bootstraps_the_games_the_round_cap_cuts():
 
     mod = _load_script(ROOT / "examples" / "cleanrl_ppo.py")
     envs = ys.VectorEnv(8, "4p", seed=2, episode="game", max_rounds=2, opponents="random",
-                        obs_dtype="uint8", num_threads=1)
+                        obs_dtype="uint8", num_threads=1, autoreset_mode="same_step")
     agent = mod.Agent(envs.single_observation_space.shape[0], envs.single_action_space.n)
     _, info = envs.reset(seed=2)
     rng = np.random.default_rng(0)

@@ -27,9 +27,12 @@ def masked_random(rng, mask):
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("obs_dtype", ["float32", "uint8"])
 def test_is_a_gymnasium_vector_env_with_batched_spaces(variant, obs_dtype):
-    v = ys.VectorEnv(5, variant, seed=1, obs_dtype=obs_dtype, max_rounds=2)
+    default = ys.VectorEnv(5, variant, seed=1, obs_dtype=obs_dtype, max_rounds=2)
+    assert default.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP  # gymnasium's
+    # SAME_STEP: every env has a decision pending after every step.
+    v = ys.VectorEnv(5, variant, seed=1, obs_dtype=obs_dtype, max_rounds=2,
+                     autoreset_mode="same_step")
     assert isinstance(v, gymnasium.vector.VectorEnv)
-    assert v.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
     g = ys.Game(variant)
     assert v.single_observation_space == gymnasium.spaces.Box(
         0, 255, (g.observation_size,), np.dtype(obs_dtype))
@@ -70,7 +73,8 @@ def test_same_step_autoreset_with_gymnasium_episode_statistics():
     episode returns are the rewards summed per episode under SAME_STEP semantics."""
     from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
-    env = RecordEpisodeStatistics(ys.VectorEnv(6, "3p", seed=4, max_rounds=2))
+    env = RecordEpisodeStatistics(ys.VectorEnv(6, "3p", seed=4, max_rounds=2,
+                                               autoreset_mode="same_step"))
     obs, info = env.reset(seed=4)
     rng = np.random.default_rng(2)
     returns, ended = np.zeros(6), 0
@@ -291,10 +295,10 @@ def test_autoreset_mode_arguments():
     for given, mode in [(AutoresetMode.NEXT_STEP, AutoresetMode.NEXT_STEP),
                         ("next_step", AutoresetMode.NEXT_STEP), ("NextStep", AutoresetMode.NEXT_STEP),
                         ("SAME_STEP", AutoresetMode.SAME_STEP), ("disabled", AutoresetMode.DISABLED),
-                        (None, AutoresetMode.SAME_STEP)]:
+                        (None, AutoresetMode.NEXT_STEP)]:
         v = ys.VectorEnv(2, autoreset_mode=given)
         assert v.metadata["autoreset_mode"] is v.autoreset_mode is mode
-    assert ys.VectorEnv.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    assert ys.VectorEnv.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     for bad in ["next", "", "same-step", 3, AutoresetMode]:
         with pytest.raises(ValueError, match=r"unknown autoreset_mode .*\"next_step\""):
             ys.VectorEnv(2, autoreset_mode=bad)
@@ -330,7 +334,7 @@ def test_disabled_refuses_to_step_an_ended_env_until_a_masked_reset():
 
 def test_final_obs_is_kept_while_held():
     """copy=True: the rows final_obs holds are never written again while held."""
-    v = ys.VectorEnv(8, "3p", seed=3, max_rounds=1)
+    v = ys.VectorEnv(8, "3p", seed=3, max_rounds=1, autoreset_mode="same_step")
     obs, info = v.reset()
     rng = np.random.default_rng(2)
     kept = []
@@ -350,7 +354,8 @@ def test_final_obs_is_kept_while_held():
 
 def test_team_mode_plays_both_seats_of_one_team():
     for side in (0, 1):
-        v = ys.VectorEnv(8, "4p", seed=2, learner_team=side, opponents="heuristic")
+        v = ys.VectorEnv(8, "4p", seed=2, learner_team=side, opponents="heuristic",
+                         autoreset_mode="same_step")
         obs, info = v.reset()
         rng = np.random.default_rng(side)
         for _ in range(150):
@@ -377,7 +382,7 @@ def test_every_output_of_the_spec_reaches_python():
     spec = ys.VectorEnv._output_spec()
     names = [s[0] for s in spec]
     assert names[:6] == ["obs", "mask", "reward", "terminated", "truncated", "to_play"]
-    v = ys.VectorEnv(3, seed=1, state_tensor=True)
+    v = ys.VectorEnv(3, seed=1, state_tensor=True, autoreset_mode="same_step")
     obs, info = v.reset()
     keys = {key for _, key, *_ in spec if key is not None} - {"env_id"}
     assert set(info) == keys - {"final_obs"}  # only on a step that ends an episode
@@ -489,8 +494,9 @@ def test_async_refusals_change_nothing():
 
 
 def test_step_async_step_wait_with_batches_match_step():
-    a = ys.VectorEnv(12, seed=3, batch_size=4, num_threads=2, max_rounds=1)
-    b = ys.VectorEnv(12, seed=3, max_rounds=1)
+    a = ys.VectorEnv(12, seed=3, batch_size=4, num_threads=2, max_rounds=1,
+                     autoreset_mode="same_step")
+    b = ys.VectorEnv(12, seed=3, max_rounds=1, autoreset_mode="same_step")
     _, ia = a.reset()
     _, ib = b.reset()
     rng = np.random.default_rng(5)
@@ -568,11 +574,11 @@ def test_make_vec_refuses_single_env_options_it_cannot_honour(kw, words):
 def test_make_vec_passes_the_autoreset_mode():
     """The vector entry point takes autoreset_mode as a keyword; gymnasium itself refuses
     vector_kwargs for a vector entry point, and gives them to SyncVectorEnv in sync mode."""
-    for mode in (AutoresetMode.NEXT_STEP, "disabled"):
+    for mode in (AutoresetMode.SAME_STEP, "disabled"):
         v = gymnasium.make_vec("YokaiSeptet-v0", num_envs=2, autoreset_mode=mode)
         assert type(v) is ys.VectorEnv
         assert v.metadata["autoreset_mode"] is AutoresetMode(v._autoreset_mode)
-        assert v.autoreset_mode is not AutoresetMode.SAME_STEP
+        assert v.autoreset_mode is not AutoresetMode.NEXT_STEP
     with pytest.raises(gymnasium.error.Error, match="vector_kwargs"):
         gymnasium.make_vec("YokaiSeptet-v0", num_envs=2,
                            vector_kwargs={"autoreset_mode": AutoresetMode.NEXT_STEP})
@@ -672,7 +678,7 @@ def test_vector_deterministic_across_threads(variant, mode, self_play):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_vector_self_play_agrees_with_game(variant):
     v = ys.VectorEnv(4, variant=variant, seed=9, self_play=True, reward_mode="win",
-                     num_threads=2, copy=True)
+                     num_threads=2, copy=True, autoreset_mode="same_step")
     obs, info = v.reset()
     games = [ys.Game(variant, seed=v.game_seed(i)) for i in range(4)]
     rng = np.random.default_rng(1)
@@ -767,10 +773,11 @@ def test_vector_concurrent_use_works_or_raises_vector_env_in_use_error():
 
 # ------------------------------------------------------- gymnasium's stock vector wrappers
 
-# Every gymnasium 1.x vector wrapper that fits a discrete masked env, with the autoreset
-# mode it needs: the observation wrappers refuse SAME_STEP (gymnasium's VectorObservation-
-# Wrapper), so they run on NEXT_STEP; the action wrappers ClipAction/RescaleAction need a
-# Box action space, the rendering ones a renderer.
+# Every gymnasium 1.x vector wrapper that fits a discrete masked env runs on the default
+# env (NEXT_STEP, gymnasium's default); the reward, action and info wrappers also on
+# SAME_STEP, which the observation wrappers refuse (gymnasium's VectorObservationWrapper).
+# The action wrappers ClipAction/RescaleAction need a Box action space, the rendering
+# ones a renderer; NumpyToTorch (torch) is tested in the frameworks tier.
 SAME, NEXT = AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP
 STOCK_WRAPPERS = {
     "RecordEpisodeStatistics": ((), SAME),
@@ -788,12 +795,14 @@ STOCK_WRAPPERS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(STOCK_WRAPPERS))
-def test_stock_vector_wrapper_runs_whole_games(name):
+@pytest.mark.parametrize("name, mode", [(n, None) for n in sorted(STOCK_WRAPPERS)]
+                         + [(n, m) for n, (_, m) in sorted(STOCK_WRAPPERS.items()) if m is SAME])
+def test_stock_vector_wrapper_runs_whole_games(name, mode):
     from gymnasium.wrappers import vector as wrappers
 
-    args, mode = STOCK_WRAPPERS[name]
-    v = ys.VectorEnv(4, "3p", seed=2, max_rounds=1, autoreset_mode=mode)
+    args, works_on = STOCK_WRAPPERS[name]
+    kw = {} if mode is None else {"autoreset_mode": mode}  # None: the default env
+    v = ys.VectorEnv(4, "3p", seed=2, max_rounds=1, **kw)
     w = getattr(wrappers, name)(v, *args)
     rng = np.random.default_rng(0)
     obs, infos = w.reset(seed=2)
@@ -810,6 +819,106 @@ def test_stock_vector_wrapper_runs_whole_games(name):
         assert isinstance(infos, list) and "action_mask" in infos[0]
     if name == "RescaleObservation":
         assert obs.min() >= 0.0 and obs.max() <= 1.0
-    if mode is NEXT:  # gymnasium's own refusal of the default mode stays
+    if works_on is NEXT:  # gymnasium's own refusal of SAME_STEP stays
         with pytest.raises(ValueError, match="NEXT_STEP"):
-            getattr(wrappers, name)(ys.VectorEnv(2, seed=0), *args)
+            getattr(wrappers, name)(ys.VectorEnv(2, seed=0, autoreset_mode="same_step"), *args)
+
+
+# ------------------------------------------------ the properties after every stepping path
+
+PROPERTIES = ("observations", "masks", "rewards", "terminated", "truncated", "to_play", "states")
+
+
+def state_now(v):
+    """Every property, action_masks() and the infos of the state now (copies)."""
+    out = {p: np.array(getattr(v, p), copy=True) for p in PROPERTIES}
+    out["action_masks()"] = v.action_masks().copy()
+    infos = v._infos()
+    for key in ("action_mask", "to_play", "state"):
+        out["infos:" + key] = np.array(infos[key], copy=True)
+    return out
+
+
+def assert_state(ours, expected):
+    for key, want in expected.items():
+        np.testing.assert_array_equal(ours[key], want, err_msg=key)
+
+
+def rows(state, lo, hi):
+    return {k: a[lo:hi] for k, a in state.items()}
+
+
+def joined(first, second, cut):
+    """Rows ``:cut`` of ``first`` and ``cut:`` of ``second``."""
+    return {k: np.concatenate([first[k][:cut], second[k][cut:]]) for k in first}
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_every_property_is_the_current_state_after_every_stepping_path(mode):
+    """After step, reset, send/recv (a full round and part of one) and step_async/
+    step_wait, every property, action_masks() and the infos are the envs' state now: those
+    of a twin stepped synchronously with the same actions. While batches are in flight
+    they raise, saying why. And v.step(v.masks.argmax(1)) after a round of recvs is legal."""
+    kw = dict(variant="3p", seed=4, max_rounds=1, state_tensor=True, autoreset_mode=mode)
+    v = ys.VectorEnv(8, batch_size=4, num_threads=2, **kw)
+    twin = ys.VectorEnv(8, **kw)
+    rng = np.random.default_rng(3)
+    v.reset(seed=4)
+    twin.reset(seed=4)
+    assert_state(state_now(v), state_now(twin))
+    for _ in range(3):  # step
+        acts = masked_random(rng, twin.masks)
+        v.step(acts)
+        twin.step(acts)
+        assert_state(state_now(v), state_now(twin))
+    # async_reset and a full round of recv
+    v.async_reset()
+    twin.reset()
+    v.recv()
+    for p in PROPERTIES:
+        with pytest.raises(RuntimeError, match=f"{p} is not known while batches are being"):
+            getattr(v, p)
+    with pytest.raises(RuntimeError, match="not received yet"):
+        v.action_masks()
+    _, _, _, _, info = v.recv()
+    assert_state(state_now(v), state_now(twin))
+    ended = 0
+    for _ in range(40):  # send/recv, batch by batch, whole rounds
+        acts = masked_random(rng, twin.masks)
+        v.send(acts[:4], np.arange(4))
+        v.send(acts[4:], np.arange(4, 8))
+        with pytest.raises(RuntimeError, match="2 of the 2 batches sent are not received"):
+            v.masks
+        v.recv()
+        v.recv()
+        *_, te, tr, _ = twin.step(acts)
+        ended += int((te | tr).sum())
+        assert_state(state_now(v), state_now(twin))
+    assert ended > 0  # the autoreset is crossed
+    # part of a round: batch 0 stepped, batch 1 not
+    before = state_now(twin)
+    acts = masked_random(rng, twin.masks)
+    v.send(acts[:4], np.arange(4))
+    v.recv()
+    twin.step(np.concatenate([acts[:4], masked_random(rng, twin.masks[4:])]))
+    assert_state(rows(state_now(v), 0, 4), rows(state_now(twin), 0, 4))
+    assert_state(rows(state_now(v), 4, 8), rows(before, 4, 8))
+    # step_async/step_wait (the twin catches up on batch 1 through a fresh pair)
+    v.reset(seed=9)
+    twin.reset(seed=9)
+    for _ in range(3):
+        acts = masked_random(rng, twin.masks)
+        v.step_async(acts)
+        with pytest.raises(RuntimeError, match="not received yet"):
+            v.observations
+        v.step_wait()
+        twin.step(acts)
+        assert_state(state_now(v), state_now(twin))
+    # the call the issue names: legal after a full round of recvs
+    v.async_reset()
+    twin.reset()
+    v.recv()
+    v.recv()
+    v.step(v.masks.argmax(1))
+    twin.step(twin.masks.argmax(1))
+    assert_state(state_now(v), state_now(twin))

@@ -41,8 +41,8 @@ mod outputs;
 mod pipeline;
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
+pub use crate::idle::Spin;
 pub use outputs::{
     widths, Build, Dtype, Elem, Extras, Family, Layout, Map, MapMut, MapRef, Output, OutputSpec,
     Outputs, Owned, Pair, Per, Slices, Visit, NUM_OUTPUTS, OUTPUTS,
@@ -721,7 +721,7 @@ impl VecCore {
                 over: false,
             });
         }
-        let pool = Pool::new(num_threads.max(1), crate::pool::DEFAULT_SPIN)
+        let pool = Pool::new(num_threads.max(1), Spin::Adaptive)
             .map_err(|e| VecCoreError::ThreadPool(e.to_string()))?;
         Ok(VecCore {
             shared,
@@ -748,13 +748,13 @@ impl VecCore {
     }
 
     /// How long the pool's idle workers keep polling for the next pass before they park
-    /// (default 5 ms; see docs/vector.md, "Threads").
-    pub fn spin(&self) -> Duration {
+    /// (default [`Spin::Adaptive`]; see docs/vector.md, "Threads").
+    pub fn spin(&self) -> Spin {
         self.pool.spin()
     }
 
     /// Sets [`spin`](Self::spin).
-    pub fn set_spin(&self, spin: Duration) {
+    pub fn set_spin(&self, spin: Spin) {
         self.pool.set_spin(spin)
     }
 

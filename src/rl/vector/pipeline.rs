@@ -16,12 +16,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::{
     check_actions, check_range, pass, Deal, Elem, Extras, Layout, Op, Outputs, Owned, Shared, Slot,
     StepError, VecCore,
 };
+use crate::idle::{Idle, Spin};
 use crate::pool::Pool;
 use crate::rl::observation::ObsValue;
 
@@ -114,6 +115,8 @@ pub struct Pipeline<T: ObsValue + Elem> {
     chunk_len: usize,
     fresh: bool,
     failed: Option<String>,
+    /// The calling thread's memory of its waits in `recv`.
+    recv_idle: Idle,
 }
 
 impl VecCore {
@@ -144,7 +147,9 @@ impl VecCore {
         let driver = std::thread::Builder::new()
             .name("ys-vector-driver".into())
             .spawn(move || {
-                while let Some(job) = next_job(&jobs, pool.spin()) {
+                // Rank 0: it gives way to the first thread that waits for a core.
+                let mut idle = Idle::new(0);
+                while let Some(job) = poll_recv(&jobs, pool.spin(), &mut idle) {
                     let out = drive(&pool, job, chunk_len, extras);
                     if done.send(out).is_err() {
                         break;
@@ -178,41 +183,27 @@ impl VecCore {
             chunk_len: self.chunk_len,
             fresh: self.fresh,
             failed: None,
+            recv_idle: Idle::new(0),
         })
     }
 }
 
-/// The next job, or `None` once the pipeline is gone: polled for `spin` (as the pool's
-/// workers wait for a pass: a send that follows a policy's forward pass then finds the
-/// driver awake, instead of paying a wake-up), then waited for.
-fn next_job(jobs: &Receiver<Job>, spin: Duration) -> Option<Job> {
-    poll_recv(jobs, spin)
-}
-
-/// The next message of `rx` (`None`: its sender is gone), polled for `spin`, then waited
-/// for.
-fn poll_recv<M>(rx: &Receiver<M>, spin: Duration) -> Option<M> {
+/// The next message of `rx` (`None`: its sender is gone), polled as `idle` decides (as
+/// the pool's workers wait for a pass: a send that follows a policy's forward pass then
+/// finds the driver awake, instead of paying a wake-up), then waited for.
+fn poll_recv<M>(rx: &Receiver<M>, spin: Spin, idle: &mut Idle) -> Option<M> {
     let start = Instant::now();
-    let mut polls = 0u32;
-    loop {
-        match rx.try_recv() {
-            Ok(m) => return Some(m),
-            Err(TryRecvError::Disconnected) => return None,
-            Err(TryRecvError::Empty) => {}
-        }
-        polls = polls.wrapping_add(1);
-        if polls.is_multiple_of(64) {
-            let waited = start.elapsed();
-            if waited >= spin {
-                return rx.recv().ok();
-            }
-            if waited >= crate::pool::HOT_SPIN {
-                std::thread::yield_now();
-                continue;
-            }
-        }
-        std::hint::spin_loop();
-    }
+    let polled = idle.spin(spin, || match rx.try_recv() {
+        Ok(m) => Some(Some(m)),
+        Err(TryRecvError::Disconnected) => Some(None),
+        Err(TryRecvError::Empty) => None,
+    });
+    let out = match polled {
+        Some(m) => m,
+        None => rx.recv().ok(),
+    };
+    idle.waited(start.elapsed());
+    out
 }
 
 /// Steps one job on the pool (the driver is the pass's calling thread).
@@ -280,12 +271,12 @@ impl<T: ObsValue + Elem> Pipeline<T> {
     }
 
     /// See [`VecCore::spin`].
-    pub fn spin(&self) -> std::time::Duration {
+    pub fn spin(&self) -> Spin {
         self.pool.spin()
     }
 
     /// See [`VecCore::set_spin`].
-    pub fn set_spin(&self, spin: std::time::Duration) {
+    pub fn set_spin(&self, spin: Spin) {
         self.pool.set_spin(spin)
     }
 
@@ -437,7 +428,7 @@ impl<T: ObsValue + Elem> Pipeline<T> {
             return Err(PipelineError::NothingSent);
         };
         // Polled first, like the driver's wait: the batch is usually ready or nearly so.
-        let done = match poll_recv(&self.from_driver, self.pool.spin()) {
+        let done = match poll_recv(&self.from_driver, self.pool.spin(), &mut self.recv_idle) {
             Some(d) => d,
             None => {
                 let why = "the driver thread has stopped".to_string();
