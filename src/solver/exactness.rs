@@ -16,7 +16,7 @@ use crate::rules::position::Position;
 use crate::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
 use crate::rules::state::{Phase, State};
 
-const VARIANTS: [Variant; 4] = [
+pub(super) const VARIANTS: [Variant; 4] = [
     Variant::FourPlayer,
     Variant::ThreePlayer,
     Variant::Seal,
@@ -57,7 +57,17 @@ fn rand_below(rng: &mut ChaCha8Rng, n: usize) -> usize {
 /// a real deal and passing, earlier tricks made up (each takes one random card from every
 /// hand and goes to a random seat, as long as the round would not have ended), seal games
 /// with random seals from earlier rounds, then a random part of the current trick played.
-fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
+pub(super) fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
+    endgame_between(variant, 1, max_tricks, rng)
+}
+
+/// [`endgame`] with between `min_tricks` and `max_tricks` tricks left in its round.
+pub(super) fn endgame_between(
+    variant: Variant,
+    min_tricks: usize,
+    max_tricks: usize,
+    rng: &mut ChaCha8Rng,
+) -> State {
     loop {
         let scoring = if rand_below(rng, 4) == 0 {
             Scoring::Basic
@@ -90,7 +100,7 @@ fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
             s = Position::from(s).seals(seals).side_scores(scores).build();
         }
         let tricks = v.tricks_per_round();
-        let left = 1 + rand_below(rng, max_tricks);
+        let left = min_tricks + rand_below(rng, max_tricks + 1 - min_tricks);
         let mut ok = true;
         for _ in 0..tricks - left {
             let winner = rand_below(rng, n);

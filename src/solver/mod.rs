@@ -144,6 +144,18 @@ pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: u
     2 * (mine - theirs) + won
 }
 
+/// The smallest value ([`utility`]) of a round that the side it is measured for wins: in
+/// `4p` and `3p` a won round is worth `+1` over its points lead, which is never negative
+/// for a winner (only winners score, and in `3p` two winners score the same), and a lost
+/// one at most `−1`; in the seal variants a round is won only by winning the game (R9).
+pub fn win_threshold(variant: Variant) -> i32 {
+    if variant.is_seal() {
+        GAME_WIN
+    } else {
+        1
+    }
+}
+
 /// The solver's position: what decides the rest of the round, and nothing else.
 #[derive(Clone, Copy)]
 struct Pos {
@@ -633,6 +645,24 @@ impl Solver {
         Some(self.exact(&ctx, &Pos::from_state(s), None))
     }
 
+    /// Whether the side of the player to move wins the round under best play by everyone
+    /// (in `3p`: the player to move, both others against it; in the seal variants: wins
+    /// the game by sealing in this round, R9). One null-window search ("is the value at
+    /// least [`win_threshold`]?"), so cheaper than [`Solver::solve`] where the round's
+    /// result is all that matters. `None` outside the play phase.
+    pub fn solve_win(&mut self, s: &State) -> Option<bool> {
+        self.solve_win_for(s, s.current_player()?)
+    }
+
+    /// [`Solver::solve_win`] for `seat`'s side. `None` outside the play phase or for a
+    /// seat not in the game.
+    pub fn solve_win_for(&mut self, s: &State, seat: usize) -> Option<bool> {
+        let mut ctx = Solver::context(s, seat)?;
+        ctx.techniques = self.techniques;
+        let t = win_threshold(ctx.variant);
+        Some(self.search(&ctx, &Pos::from_state(s), t - 1, t) >= t)
+    }
+
     /// The exact value of every legal card of the player to move, for its side.
     /// `None` outside the play phase.
     pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
@@ -1072,5 +1102,7 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod differential;
 #[cfg(test)]
 mod exactness;
