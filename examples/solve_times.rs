@@ -50,6 +50,7 @@ fn techniques(spec: &str) -> Techniques {
             "etc" => t.etc = on,
             "boss_tally_key" => t.boss_tally_key = on,
             "zero_window" => t.zero_window = on,
+            "partition" => t.partition = on,
             _ => panic!("unknown technique {name:?}"),
         }
     }

@@ -221,6 +221,10 @@ fn solver_matches_minimax_with_each_technique_alone_and_none() {
             zero_window: true,
             ..Techniques::NONE
         },
+        Techniques {
+            partition: true,
+            ..Techniques::NONE
+        },
     ];
     for (i, t) in alone.into_iter().enumerate() {
         check(60, 360 + i as u64, 12, 0, t);
