@@ -20,8 +20,20 @@ use crate::rules::config::Variant;
 /// legal card for every `moves_every`-th position, and the same round result
 /// ([`Solver::solve_win`]).
 fn differ(count: usize, seed: u64, max_tricks: usize, moves_every: usize, techniques: Techniques) {
+    differ_with(count, seed, max_tricks, moves_every, techniques, 18);
+}
+
+/// [`differ`] with a table of `2^table_bits` entries for the solver with `techniques`.
+fn differ_with(
+    count: usize,
+    seed: u64,
+    max_tricks: usize,
+    moves_every: usize,
+    techniques: Techniques,
+    table_bits: u32,
+) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut with = Solver::with_table_bits(18).with_techniques(techniques);
+    let mut with = Solver::with_table_bits(table_bits).with_techniques(techniques);
     let mut plain = Solver::with_table_bits(18).with_techniques(Techniques::NONE);
     for v in VARIANTS {
         // A `3p` trick is a card shorter: two more tricks for a comparable search.
@@ -53,6 +65,17 @@ fn differ(count: usize, seed: u64, max_tricks: usize, moves_every: usize, techni
 #[test]
 fn every_technique_keeps_the_values_of_6_to_8_tricks_left() {
     differ(200, 4848, 7, 3, Techniques::ALL);
+    differ(60, 4849, 7, 3, Techniques::DEFAULT);
+}
+
+#[test]
+fn partition_search_keeps_the_values_with_a_tiny_table() {
+    // 1024 entries: the buckets are overwritten all the time, by positions of every class.
+    let partition = Techniques {
+        partition: true,
+        ..Techniques::NONE
+    };
+    differ_with(60, 4850, 7, 3, partition, 10);
 }
 
 #[test]

@@ -332,6 +332,9 @@ fn solves_stopped_by_a_node_budget_leave_the_solver_exact() {
             let s = endgame(v, max_tricks, &mut rng);
             let root = s.current_player().unwrap();
             for budget in [1, 10, 100, 1_000, 10_000, u64::MAX] {
+                if let Some(v) = solver.solve_within(&s, budget) {
+                    assert_eq!(v, minimax(&s, root), "{v:?} endgame {i}");
+                }
                 let before = solver.nodes();
                 match solver.solve_moves_within(&s, budget) {
                     None => {

@@ -75,8 +75,9 @@ const INF: i32 = i32::MAX / 2;
 const WAYS: usize = 4;
 
 /// The search's techniques beyond plain alpha-beta with the table, each switchable so its
-/// effect can be measured on the same deals (`examples/solve_times.rs`). All are on by
-/// default; none changes a value, only how many positions are searched to find it.
+/// effect can be measured on the same deals (`examples/solve_times.rs`). All but partition
+/// search are on by default ([`Techniques::DEFAULT`]); none changes a value, only how many
+/// positions are searched to find it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Enhanced transposition cut-off: at a trick's last card, every card that ends the
@@ -105,12 +106,19 @@ pub struct Techniques {
 
 impl Default for Techniques {
     fn default() -> Techniques {
-        Techniques::ALL
+        Techniques::DEFAULT
     }
 }
 
 impl Techniques {
-    /// Every technique on (the default).
+    /// What a solver uses unless told otherwise: every technique but partition search,
+    /// which is exact but costs more time per position than it saves in positions
+    /// (`docs/search.md`, "What each technique gained").
+    pub const DEFAULT: Techniques = Techniques {
+        partition: false,
+        ..Techniques::ALL
+    };
+    /// Every technique on.
     pub const ALL: Techniques = Techniques {
         etc: true,
         boss_tally_key: true,
@@ -694,7 +702,7 @@ impl Solver {
             probes: 0,
             etc_probes: vec![Probe::default(); MAX_MOVES * 4 * 17],
             hits: 0,
-            techniques: Techniques::ALL,
+            techniques: Techniques::DEFAULT,
             node_limit: u64::MAX,
             aborted: false,
         }
@@ -743,7 +751,7 @@ impl Solver {
             n: v.num_players() as u8,
             root_side,
             salt,
-            techniques: Techniques::ALL,
+            techniques: Techniques::DEFAULT,
         })
     }
 
@@ -783,6 +791,17 @@ impl Solver {
     /// `None` outside the play phase.
     pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
         self.solve_moves_for(s, s.current_player()?)
+    }
+
+    /// [`Solver::solve`] within a budget of `max_nodes` more nodes: `None` where the search
+    /// would take more, as in [`Solver::solve_moves_within`] (for measuring what a budget
+    /// finishes).
+    pub fn solve_within(&mut self, s: &State, max_nodes: u64) -> Option<i32> {
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let value = self.solve(s);
+        let aborted = std::mem::take(&mut self.aborted);
+        self.node_limit = u64::MAX;
+        value.filter(|_| !aborted)
     }
 
     /// [`Solver::solve_moves`] within a budget of `max_nodes` more nodes: `None` where the
