@@ -44,12 +44,15 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
-//! Three further techniques ([`Techniques`], all on by default, each switchable to measure
-//! it): an enhanced transposition cut-off at a trick's last card (every card that ends the
-//! trick is looked up before any is searched); in `4p` and `3p`, captured bosses keyed
-//! by their number and points rather than by identity; and zero-window search (the value
-//! found by bisecting its range with null-window searches, "can the root side reach at
-//! least `t`?", which prune more than one full-window search).
+//! Four further techniques ([`Techniques`], each switchable to measure it; the first three
+//! on by default): an enhanced transposition cut-off at a trick's last card (every card
+//! that ends the trick is looked up before any is searched); in `4p` and `3p`, captured
+//! bosses keyed by their number and points rather than by identity; zero-window search
+//! (the value found by bisecting its range with null-window searches, "can the root side
+//! reach at least `t`?", which prune more than one full-window search); and partition
+//! search (a table entry keeps only the ranks that decided its value, so it answers for
+//! every position that agrees on them). [`Solver::solve_win`] asks one such null-window
+//! question: does the side to move win the round?
 //!
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
@@ -687,12 +690,12 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// Default table: 2^19 entries (8 MiB).
+    /// Default table: 2^19 entries (12 MiB).
     pub fn new() -> Solver {
         Solver::with_table_bits(19)
     }
 
-    /// A solver whose table holds `2^bits` entries of 16 bytes (`bits` in 10..=28).
+    /// A solver whose table holds `2^bits` entries of 24 bytes (`bits` in 10..=28).
     pub fn with_table_bits(bits: u32) -> Solver {
         let bits = bits.clamp(10, 28);
         Solver {
