@@ -1300,6 +1300,62 @@ mod tests {
         s.parse::<CardSet>().unwrap().bits()
     }
 
+    /// A `4p` trick with `played` on the table (led by seat 0, Fire trumps), seat 3 to end it.
+    fn last_card_of(played: [&str; 3]) -> (Pos, Ctx) {
+        let mut trick = [Card::ACE; 4];
+        for (t, c) in trick.iter_mut().zip(played) {
+            *t = c.parse().unwrap();
+        }
+        let pos = Pos {
+            hands: [0; 4],
+            trick,
+            trick_len: 3,
+            leader: 0,
+            current: 3,
+            trump: Suit::Fire as u8,
+            tricks_played: 0,
+            side_tricks: [0; 3],
+            side_bosses: [0; 3],
+            seals: [0; 2],
+            round_seals: [0; 2],
+        };
+        let ctx = Ctx {
+            variant: Variant::FourPlayer,
+            scoring: Scoring::Advanced,
+            n: 4,
+            root_side: 0,
+            salt: 0,
+            techniques: Techniques::ALL,
+        };
+        (pos, ctx)
+    }
+
+    #[test]
+    fn r6_a_trick_won_over_a_card_of_its_suit_makes_its_winners_rank_count() {
+        let last = |played: [&str; 3], c: &str| {
+            let (pos, ctx) = last_card_of(played);
+            pos.rank_winner(&ctx, c.parse::<Card>().unwrap().id())
+        };
+        // E5 beats E3, E4 and E2 by rank.
+        assert_eq!(last(["E3", "E5", "E2"], "E4"), cs("E5"));
+        // A trump over trumps wins by rank too.
+        assert_eq!(last(["E3", "F9", "F7"], "E4"), cs("F9"));
+        // A lone trump, the A, and a lead nobody followed win whatever their rank.
+        assert_eq!(last(["E3", "F9", "E2"], "E4"), 0);
+        assert_eq!(last(["E3", "WA", "E5"], "E4"), 0);
+        assert_eq!(last(["E3", "C4", "D5"], "S8"), 0);
+    }
+
+    #[test]
+    fn partition_keys_a_suit_from_its_lowest_rank_that_counted_up() {
+        // Live: E2 E3 E5 E8 and C3 C4. E5's rank counted: E5 and E8 are significant, E2,
+        // E3 and the whole of Charm are not.
+        let slots = cs("E2 E3 E5 E8 C3 C4");
+        let sig = significant(cs("E5"), slots);
+        assert_eq!(expand(sig, slots), cs("E5 E8"));
+        assert_eq!(significant(0, slots), 0);
+    }
+
     #[test]
     fn equivalent_cards_adjacent_in_a_suit_are_one_choice() {
         // E2 and E3 in hand, nothing between them: one choice. E5 is separated by E4 (live
