@@ -795,7 +795,9 @@ impl PyGame {
         drop(this); // the copy is worked on: other threads may use the game meanwhile
         py.allow_threads(|| {
             guard("Game.solve_win", || {
-                Ok(Solver::new().solve_win(&state).expect("a play-phase position"))
+                Ok(Solver::new()
+                    .solve_win(&state)
+                    .expect("a play-phase position"))
             })
         })
     }

@@ -47,7 +47,13 @@ fn differ_with(
 fn differ_variant(
     v: Variant,
     seed: u64,
-    (count, max_tricks, moves_every, techniques, table_bits): (usize, usize, usize, Techniques, u32),
+    (count, max_tricks, moves_every, techniques, table_bits): (
+        usize,
+        usize,
+        usize,
+        Techniques,
+        u32,
+    ),
 ) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut with = Solver::with_table_bits(table_bits).with_techniques(techniques);

@@ -542,7 +542,9 @@ impl Pos {
         if w == Card::ACE {
             return 0;
         }
-        let others = cards[..n].iter().filter(|&&x| x != w && x.suit() == w.suit());
+        let others = cards[..n]
+            .iter()
+            .filter(|&&x| x != w && x.suit() == w.suit());
         if others.count() == 0 {
             return 0;
         }
