@@ -16,8 +16,8 @@
 //!   per information set, not per world ([`PimcDdConfig::delayed`]).
 //! - `ismcts`: information-set Monte Carlo tree search with heuristic playouts
 //!   ([`IsmctsBot`]).
-//! - `nn`: the baseline neural-network policy shipped for each variant, or `nn:PATH` a
-//!   model of your own ([`NnBot`], [`Mlp`]).
+//! - `nn`: the baseline neural-network policy shipped for each variant (feature `models`),
+//!   or `nn:PATH` a model of your own ([`NnBot`], [`Mlp`]).
 //! - `ismcts-nn`: `ismcts` guided by an `nn` model: the network's policy is the prior of
 //!   PUCT at the searching seat's nodes ([`IsmctsBot`], [`GuideConfig`]).
 //!
@@ -147,6 +147,12 @@ pub enum BotError {
         /// What is wrong with the file.
         error: WeightsError,
     },
+    /// A name that plays a shipped model (`nn`, `ismcts-nn` with no model file) in a build
+    /// without them (the cargo feature `models` is off).
+    NoShippedModels {
+        /// The bot's name as given.
+        name: String,
+    },
     /// A bot that cannot play the game's variant (a model trained for another).
     Unsupported {
         /// The bot's name as given.
@@ -188,6 +194,12 @@ impl fmt::Display for BotError {
                 BOT_NAMES.join(", ")
             ),
             BotError::Weights { name, error } => write!(f, "bot '{name}': {error}"),
+            BotError::NoShippedModels { name } => write!(
+                f,
+                "bot '{name}': this build of yokai-septet has no shipped models (the cargo \
+                 feature `models` is off); build with it, or name a model file (nn:PATH, \
+                 ismcts-nn:PATH)"
+            ),
             BotError::Unsupported { name, variant, why } => {
                 write!(f, "bot '{name}' cannot play {variant}: {why}")
             }
