@@ -17,9 +17,11 @@
 //!   observations may read (R10); [`sampler`]: exactly uniform determinizations.
 //! - the RL interface: [`observation`] (the canonical encoder and its generated layout),
 //!   [`state_tensor`] (the privileged full-information tensor), [`reward`] (reward modes),
-//!   [`vector`] (many games stepped together on rayon, writing observations, masks, rewards
-//!   and flags into caller-provided buffers: the core of Python's `VectorEnv`).
-//! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-dd`, `ismcts`), [`arena`]
+//!   [`vector`] (many games stepped together on the crate's own fork-join pool, writing
+//!   observations, masks, rewards and flags into caller-provided buffers: the core of
+//!   Python's `VectorEnv`).
+//! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-dd`, `epimc`, `ismcts`,
+//!   `ismcts-nn`, `nn`; the shipped models with the feature `models`), [`arena`]
 //!   (duplicate-deal arenas on rayon, and the round-robin ladder), [`solver`] (the exact
 //!   perfect-information solver for the rest of a round).
 //! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])

@@ -1,4 +1,4 @@
-//! No import circles between the modules of `src/`.
+//! No import circles between the modules of `src/`, and folders that stack.
 //!
 //! A module is one file (`src/rules/state.rs` is `rules::state`, `src/rules/mod.rs` is
 //! `rules`). Module `a` depends on module `b` when `a`'s code names something of `b`: a
@@ -9,6 +9,12 @@
 //! parent know its children (it declares them), so only uses across the tree can close a
 //! circle that matters.
 //!
+//! Folders stack: each folder of `src/` (a top-level file such as `rng.rs` counts as one)
+//! names only folders below it in [`FOLDER_ORDER`], so the layout reads bottom to top
+//! (docs/architecture.md draws it). A module-level check cannot see a circle between
+//! folders (`bots::nn::mlp` uses `rl::observation` while `rl::vector` uses `bots`: no two
+//! files form a circle), which is why the folder order is checked on its own.
+//!
 //! The check reads the source with a small tokenizer (comments, strings and test code
 //! dropped), so it costs a few milliseconds.
 
@@ -17,6 +23,34 @@ use std::path::Path;
 
 /// Circles known and accepted, each with the reason (pairs of modules, either order).
 const ACCEPTED: &[(&str, &str, &str)] = &[];
+
+/// The folders of `src/`, bottom to top: a folder's code may name only the folders before
+/// it. Peers (`infoset`, `record`, `solver`; the four foundations) are in the order too, so
+/// a new import between them is a choice made here, not by accident. A new folder must be
+/// placed here before the test passes.
+#[rustfmt::skip]
+const FOLDER_ORDER: &[&str] = &[
+    // Foundations: no imports inside the crate.
+    "simd", "names", "rng", "pool",
+    // The game.
+    "cards", "error", "rules",
+    // What one seat knows, what happened, what is exact.
+    "infoset", "record", "solver", "analysis",
+    // Play and learning: the bots, the RL interface that seats them, the arenas.
+    "bots", "rl", "arena",
+    // Front ends.
+    "picture", "web", "cli", "python",
+];
+
+/// Upward imports known and not yet fixed, each an exact edge between two modules (from,
+/// to, why), so that any other upward import still fails.
+const UPWARD_ACCEPTED: &[(&str, &str, &str)] = &[(
+    "bots::nn::mlp",
+    "rl::observation",
+    "issue 50: the network reads the observation encoder, which is to move below bots/ \
+     (with the layout and the state tensor), leaving rl/ (the vector env, which seats \
+     bots) above them",
+)];
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -402,6 +436,43 @@ fn circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
     out
 }
 
+/// The folder of a module: its first path segment (`rl::vector::outputs` is in `rl`).
+fn folder(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+/// The imports of `g` that go up `order`, and the folders of `g` missing from it, as
+/// `from -> to` lines. The crate root (`lib.rs`, the module with the empty name) is the
+/// top: it only declares and re-exports.
+fn upward_imports(
+    g: &BTreeMap<String, BTreeSet<String>>,
+    order: &[&str],
+    accepted: &[(&str, &str, &str)],
+) -> Vec<String> {
+    let rank = |m: &str| order.iter().position(|f| *f == folder(m));
+    let mut out = Vec::new();
+    for (m, deps) in g {
+        if m.is_empty() {
+            continue;
+        }
+        let Some(from) = rank(m) else {
+            out.push(format!(
+                "{m}: folder `{}` is not in FOLDER_ORDER",
+                folder(m)
+            ));
+            continue;
+        };
+        for d in deps {
+            let up = rank(d).is_none_or(|to| to > from);
+            let known = accepted.iter().any(|(a, b, _)| a == m && b == d);
+            if up && folder(d) != folder(m) && !known {
+                out.push(format!("{m} -> {d}"));
+            }
+        }
+    }
+    out
+}
+
 fn read_tree(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     for entry in std::fs::read_dir(dir).expect("src/ is readable") {
         let path = entry.expect("a directory entry").path();
@@ -415,12 +486,17 @@ fn read_tree(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-#[test]
-fn no_import_circles_between_the_modules_of_src() {
+/// The dependency graph of this crate's `src/`.
+fn src_graph() -> BTreeMap<String, BTreeSet<String>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     read_tree(&root, &root, &mut files);
-    let g = graph(&files);
+    graph(&files)
+}
+
+#[test]
+fn no_import_circles_between_the_modules_of_src() {
+    let g = src_graph();
     assert!(g.contains_key("rules::state") && g["rules::state"].contains("rules::scoring"));
     let accepted = |c: &BTreeSet<String>| {
         ACCEPTED
@@ -442,6 +518,23 @@ fn no_import_circles_between_the_modules_of_src() {
         })
         .collect();
     assert!(found.is_empty(), "import circles in src/: {explain:#?}");
+}
+
+#[test]
+fn no_folder_of_src_imports_one_above_it() {
+    let g = src_graph();
+    let found = upward_imports(&g, FOLDER_ORDER, UPWARD_ACCEPTED);
+    assert!(
+        found.is_empty(),
+        "imports up the folder order (tests/imports.rs, FOLDER_ORDER): {found:#?}"
+    );
+    // Every accepted edge still exists: a fixed one leaves the list.
+    for (a, b, _) in UPWARD_ACCEPTED {
+        assert!(
+            g.get(*a).is_some_and(|d| d.contains(*b)),
+            "{a} -> {b} is fixed: remove it from UPWARD_ACCEPTED"
+        );
+    }
 }
 
 fn files(list: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -497,4 +590,28 @@ fn the_check_leaves_out_tests_comments_strings_and_descendants() {
     assert!(circles(&g).is_empty(), "{g:?}");
     assert!(!g.contains_key("b::only"), "test-only modules are left out");
     assert_eq!(g["b"], BTreeSet::from(["a".to_string()]));
+}
+
+#[test]
+fn the_folder_check_finds_upward_imports_and_unplaced_folders() {
+    let g = graph(&files(&[
+        ("low/mod.rs", "mod a;\npub use a::A;"),
+        ("low/a.rs", "use crate::high::H;\npub struct A;"),
+        ("high.rs", "use crate::low::A;\npub struct H;"),
+        ("stray.rs", "pub struct S;"),
+    ]));
+    // No circle between files: `low` is a folder, `low::a` a file under it.
+    assert_eq!(
+        upward_imports(&g, &["low", "high"], &[]),
+        vec![
+            "low::a -> high".to_string(),
+            "stray: folder `stray` is not in FOLDER_ORDER".to_string(),
+        ]
+    );
+    // An accepted edge is that edge only.
+    assert_eq!(
+        upward_imports(&g, &["low", "high", "stray"], &[("low::a", "high", "why")]),
+        Vec::<String>::new()
+    );
+    assert_eq!(upward_imports(&g, &["high", "low", "stray"], &[]).len(), 1);
 }

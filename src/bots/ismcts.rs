@@ -21,8 +21,6 @@
 
 use std::time::{Duration, Instant};
 
-use rand_chacha::ChaCha8Rng;
-
 use crate::cards::{Card, CardSet};
 use crate::infoset::sampler::Sampler;
 use crate::infoset::view::SeatView;
@@ -32,10 +30,7 @@ use crate::rules::state::Phase;
 use super::heuristic::HeuristicBot;
 use super::nn::NnBot;
 use super::pimc::round_value;
-use super::{
-    bot_rng, budget_text, has_decision, parse_budget, restore_stream, stream_words, Bot, BotError,
-    SearchValues,
-};
+use super::{budget_text, has_decision, parse_budget, Bot, BotError, BotStream, SearchValues};
 
 /// Iterations per decision and an optional time limit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -161,7 +156,7 @@ struct Node {
 /// The ISMCTS bot (`ismcts`).
 pub struct IsmctsBot {
     config: IsmctsConfig,
-    rng: ChaCha8Rng,
+    rng: BotStream,
     sampler: Box<Sampler>,
     /// The tree, reused between decisions (cleared, capacity kept).
     nodes: Vec<Node>,
@@ -176,7 +171,7 @@ impl IsmctsBot {
     pub fn new(config: IsmctsConfig, seed: u64) -> IsmctsBot {
         IsmctsBot {
             config,
-            rng: bot_rng(seed),
+            rng: BotStream::new(seed),
             sampler: Box::default(),
             nodes: Vec::new(),
             path: Vec::new(),
@@ -523,15 +518,15 @@ impl Bot for IsmctsBot {
     }
 
     fn reseed(&mut self, seed: u64) {
-        self.rng = bot_rng(seed);
+        self.rng.reseed(seed);
     }
 
     /// The tree is rebuilt at every decision: only the stream's position carries over.
     fn snapshot(&self) -> Option<Vec<u64>> {
-        Some(stream_words(&self.rng).to_vec())
+        self.rng.snapshot()
     }
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        restore_stream(self.name(), &mut self.rng, words)
+        self.rng.restore(self.name(), words)
     }
 }

@@ -16,8 +16,8 @@
 //!   per information set, not per world ([`PimcDdConfig::delayed`]).
 //! - `ismcts`: information-set Monte Carlo tree search with heuristic playouts
 //!   ([`IsmctsBot`]).
-//! - `nn`: the baseline neural-network policy shipped for each variant, or `nn:PATH` a
-//!   model of your own ([`NnBot`], [`Mlp`]).
+//! - `nn`: the baseline neural-network policy shipped for each variant (feature `models`),
+//!   or `nn:PATH` a model of your own ([`NnBot`], [`Mlp`]).
 //! - `ismcts-nn`: `ismcts` guided by an `nn` model: the network's policy is the prior of
 //!   PUCT at the searching seat's nodes ([`IsmctsBot`], [`GuideConfig`]).
 //!
@@ -30,7 +30,6 @@
 use std::fmt;
 use std::time::Duration;
 
-use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
 use crate::cards::{Card, CardSet};
@@ -46,6 +45,7 @@ mod nn;
 mod pimc;
 mod pimc_dd;
 mod registry;
+mod stream;
 
 pub use heuristic::HeuristicBot;
 pub use ismcts::{GuideConfig, IsmctsBot, IsmctsConfig};
@@ -53,6 +53,7 @@ pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use registry::{bot_by_name, BotMaker, BotRegistry, BOT_NAMES, BUILT_IN_BOTS};
+pub(crate) use stream::{bot_rng, set_stream_words, stream_words, BotStream};
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {
@@ -147,6 +148,12 @@ pub enum BotError {
         /// What is wrong with the file.
         error: WeightsError,
     },
+    /// A name that plays a shipped model (`nn`, `ismcts-nn` with no model file) in a build
+    /// without them (the cargo feature `models` is off).
+    NoShippedModels {
+        /// The bot's name as given.
+        name: String,
+    },
     /// A bot that cannot play the game's variant (a model trained for another).
     Unsupported {
         /// The bot's name as given.
@@ -188,6 +195,12 @@ impl fmt::Display for BotError {
                 BOT_NAMES.join(", ")
             ),
             BotError::Weights { name, error } => write!(f, "bot '{name}': {error}"),
+            BotError::NoShippedModels { name } => write!(
+                f,
+                "bot '{name}': this build of yokai-septet has no shipped models (the cargo \
+                 feature `models` is off); build with it, or name a model file (nn:PATH, \
+                 ismcts-nn:PATH)"
+            ),
             BotError::Unsupported { name, variant, why } => {
                 write!(f, "bot '{name}' cannot play {variant}: {why}")
             }
@@ -235,32 +248,6 @@ pub(crate) fn first_best<S: PartialOrd>(
     best.map(|(card, _)| card)
 }
 
-/// The bot-randomness stream for `seed` (a domain tag keeps it apart from deal streams).
-pub(crate) fn bot_rng(seed: u64) -> ChaCha8Rng {
-    crate::rng::chacha(crate::rng::Stream::Bots, seed, 0)
-}
-
-/// The words of a random stream's position (its key comes from the bot's seed).
-pub(crate) fn stream_words(rng: &ChaCha8Rng) -> [u64; 2] {
-    let pos = rng.get_word_pos();
-    [pos as u64, (pos >> 64) as u64]
-}
-
-/// Moves `rng` to the position [`stream_words`] saved.
-pub(crate) fn set_stream_words(rng: &mut ChaCha8Rng, words: [u64; 2]) {
-    rng.set_word_pos(words[0] as u128 | (words[1] as u128) << 64);
-}
-
-/// Restores a bot whose only state is one stream (`name` for the error).
-pub(crate) fn restore_stream(
-    name: String,
-    rng: &mut ChaCha8Rng,
-    words: &[u64],
-) -> Result<(), BotError> {
-    set_stream_words(rng, snapshot_words(name, words)?);
-    Ok(())
-}
-
 /// `words` as exactly `N` words, else a [`BotError::Snapshot`] for the bot `name`.
 pub(crate) fn snapshot_words<const N: usize>(
     name: String,
@@ -290,13 +277,15 @@ pub(crate) fn uniform_card<R: RngCore>(rng: &mut R, set: CardSet) -> Card {
 
 /// Plays uniformly at random among the legal actions.
 pub struct RandomBot {
-    rng: ChaCha8Rng,
+    rng: BotStream,
 }
 
 impl RandomBot {
     /// A random bot, its stream from `seed`.
     pub fn new(seed: u64) -> RandomBot {
-        RandomBot { rng: bot_rng(seed) }
+        RandomBot {
+            rng: BotStream::new(seed),
+        }
     }
 }
 
@@ -311,14 +300,14 @@ impl Bot for RandomBot {
     }
 
     fn reseed(&mut self, seed: u64) {
-        self.rng = bot_rng(seed);
+        self.rng.reseed(seed);
     }
 
     fn snapshot(&self) -> Option<Vec<u64>> {
-        Some(stream_words(&self.rng).to_vec())
+        self.rng.snapshot()
     }
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        restore_stream(self.name(), &mut self.rng, words)
+        self.rng.restore(self.name(), words)
     }
 }

@@ -14,8 +14,6 @@
 
 use std::time::{Duration, Instant};
 
-use rand_chacha::ChaCha8Rng;
-
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::scoring::seals_to_win;
@@ -23,8 +21,7 @@ use crate::rules::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
 use super::{
-    bot_rng, budget_text, first_best, has_decision, restore_stream, stream_words, uniform_card,
-    Bot, BotError, SearchValues,
+    budget_text, first_best, has_decision, uniform_card, Bot, BotError, BotStream, SearchValues,
 };
 use crate::infoset::sampler::Sampler;
 
@@ -93,7 +90,7 @@ impl PimcConfig {
 /// The PIMC search bot.
 pub struct PimcBot {
     config: PimcConfig,
-    pub(super) rng: ChaCha8Rng,
+    pub(super) rng: BotStream,
     /// The exactly uniform determinization sampler, with its reusable count table.
     sampler: Box<Sampler>,
 }
@@ -103,7 +100,7 @@ impl PimcBot {
     pub fn new(config: PimcConfig, seed: u64) -> PimcBot {
         PimcBot {
             config,
-            rng: bot_rng(seed),
+            rng: BotStream::new(seed),
             sampler: Box::default(),
         }
     }
@@ -238,14 +235,14 @@ impl Bot for PimcBot {
     }
 
     fn reseed(&mut self, seed: u64) {
-        self.rng = bot_rng(seed);
+        self.rng.reseed(seed);
     }
 
     fn snapshot(&self) -> Option<Vec<u64>> {
-        Some(stream_words(&self.rng).to_vec())
+        self.rng.snapshot()
     }
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        restore_stream(self.name(), &mut self.rng, words)
+        self.rng.restore(self.name(), words)
     }
 }

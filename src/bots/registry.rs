@@ -140,7 +140,7 @@ impl BotRegistry {
             )),
             "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
             "epimc" => Box::new(PimcDdBot::new(PimcDdConfig::default().delayed(), seed)),
-            "nn" => Box::new(NnBot::shipped()),
+            "nn" => Box::new(shipped_nn(name)?),
             _ => {
                 if let Some(bot) = self.ismcts(name, seed, variant) {
                     return Ok(Box::new(bot?));
@@ -164,6 +164,21 @@ impl BotRegistry {
     }
 }
 
+/// The `nn` bot of the shipped models, for the bot called `name`.
+#[cfg(feature = "models")]
+fn shipped_nn(_name: &str) -> Result<NnBot, BotError> {
+    Ok(NnBot::shipped())
+}
+
+/// Without the feature `models` the build has no shipped model to play: the names that ask
+/// for one are refused when the bot is built, saying so (a model file still plays).
+#[cfg(not(feature = "models"))]
+fn shipped_nn(name: &str) -> Result<NnBot, BotError> {
+    Err(BotError::NoShippedModels {
+        name: name.to_string(),
+    })
+}
+
 impl BotRegistry {
     /// The `ismcts` or `ismcts-nn` bot called `name` (`None` for other names), as
     /// [`BotRegistry::build`] makes it (`variant` `None`: for any variant), as itself:
@@ -182,7 +197,7 @@ impl BotRegistry {
         };
         Some(match name {
             "ismcts" => Ok(IsmctsBot::new(IsmctsConfig::default(), seed)),
-            "ismcts-nn" => Ok(guided(IsmctsConfig::guided(), NnBot::shipped(), None)),
+            "ismcts-nn" => shipped_nn(name).map(|net| guided(IsmctsConfig::guided(), net, None)),
             _ => {
                 if let Some(arg) = name.strip_prefix("ismcts-nn:") {
                     IsmctsConfig::parse_guided(arg)
@@ -190,7 +205,7 @@ impl BotRegistry {
                         .and_then(|(config, path)| {
                             let net = match path {
                                 Some(path) => self.file_model(name, path, variant)?,
-                                None => NnBot::shipped(),
+                                None => shipped_nn(name)?,
                             };
                             Ok(guided(config, net, path))
                         })
@@ -237,6 +252,18 @@ pub fn bot_by_name(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bo
 mod tests {
     use super::*;
 
+    /// Whether `name` asks for a shipped model in a build without them (feature `models`
+    /// off), checking that it is refused as such; the caller then skips it.
+    fn refused_for_lack_of_models(name: &str) -> bool {
+        let shipped = name == "nn" || name.starts_with("ismcts-nn");
+        if cfg!(feature = "models") || !shipped {
+            return false;
+        }
+        let e = bot_by_name(name, 0, Variant::FourPlayer).err();
+        assert_eq!(e, Some(BotError::NoShippedModels { name: name.into() }));
+        true
+    }
+
     /// A search bot's name is the spec it was made from: `parse_budget` and `budget_text`
     /// are inverses.
     #[test]
@@ -255,6 +282,9 @@ mod tests {
             "ismcts-nn:30",
             "ismcts-nn:9ms",
         ] {
+            if refused_for_lack_of_models(spec) {
+                continue;
+            }
             let bot =
                 bot_by_name(spec, 0, Variant::FourPlayer).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(bot.name(), spec);
@@ -284,6 +314,9 @@ mod tests {
             "ismcts-nn:50",
             "ismcts-nn:5ms",
         ] {
+            if refused_for_lack_of_models(name) {
+                continue;
+            }
             let b = bot_by_name(name, 1, Variant::FourPlayer).unwrap();
             assert!(!b.name().is_empty());
         }

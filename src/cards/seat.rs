@@ -4,8 +4,17 @@
 //! 4-player variants seats `{0, 2}` and `{1, 3}` are teams (side = seat & 1); in `3p`
 //! every seat is its own side. No function here divides: they run in the engine's and the
 //! observation encoder's hot paths.
+//!
+//! The module knows seats as numbers, and of a variant only whether it plays in teams
+//! ([`Seating`]); who passes to whom is a rule of the variant, in `rules/passing.rs`.
 
-use crate::rules::config::Variant;
+/// What the seat arithmetic needs to know of a game's variant: whether its seats play in
+/// two teams. `Variant` (in `rules/`) implements it, so that `cards/` imports nothing from
+/// the layers above it.
+pub(crate) trait Seating: Copy {
+    /// Whether seats `{0, 2}` and `{1, 3}` are teams.
+    fn has_teams(self) -> bool;
+}
 
 /// The seat `k` places to the left of `seat` among `n` seats (`seat < n`, `k <= n`).
 #[inline(always)]
@@ -54,14 +63,6 @@ pub(crate) const fn side_of(seat: usize, teams: bool) -> usize {
     }
 }
 
-impl Variant {
-    /// The side (team, or the player itself in `3p`) of `seat`.
-    #[inline]
-    pub const fn side_of(self, seat: usize) -> usize {
-        side_of(seat, self.has_teams())
-    }
-}
-
 /// The seats of the sides in `sides` (bit `w` = side `w`) as a seat mask (bit `p` = seat
 /// `p`): with teams, side `w`'s seats are `w` and `w + 2`.
 #[inline(always)]
@@ -75,49 +76,20 @@ pub(crate) const fn seats_of_sides(sides: u8, teams: bool) -> u8 {
 
 /// Seats of `side` as a bit mask (a team in 4-player variants, one seat in `3p`).
 #[inline]
-pub(crate) fn side_mask(variant: Variant, side: usize) -> u8 {
-    seats_of_sides(1 << side, variant.has_teams())
-}
-
-/// The seat that receives pick number `k` (0-based) of `seat` (R4.2). `seat` must be a
-/// seat of `variant`.
-#[inline]
-pub fn pass_target(variant: Variant, seat: usize, k: usize) -> usize {
-    match variant {
-        // Across the table.
-        Variant::FourPlayer => partner_of(seat),
-        // To the left.
-        Variant::ThreePlayer => left_of(seat, 1, 3),
-        // One card to each other player: left, partner, right, in that order.
-        Variant::Seal | Variant::SealShort => left_of(seat, 1 + k, 4),
-    }
-}
-
-/// The inverse of [`pass_target`]: the seat whose pick number `k` goes to `receiver`.
-#[inline]
-pub(crate) fn pass_source(variant: Variant, receiver: usize, k: usize) -> usize {
-    match variant {
-        Variant::FourPlayer => partner_of(receiver),
-        Variant::ThreePlayer => left_of(receiver, 2, 3),
-        Variant::Seal | Variant::SealShort => left_of(receiver, 3 - k, 4),
-    }
+pub(crate) fn side_mask(seating: impl Seating, side: usize) -> u8 {
+    seats_of_sides(1 << side, seating.has_teams())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn r4_pass_source_inverts_pass_target() {
-        for v in Variant::ALL {
-            let n = v.num_players();
-            for seat in 0..n {
-                for k in 0..v.pass_count() {
-                    let to = pass_target(v, seat, k);
-                    assert_ne!(to, seat, "{v}: nobody passes to themselves");
-                    assert_eq!(pass_source(v, to, k), seat, "{v}: seat {seat}, pick {k}");
-                }
-            }
+    /// A seating for the tests: `cards/` does not see `Variant`.
+    #[derive(Clone, Copy)]
+    struct Teams(bool);
+    impl Seating for Teams {
+        fn has_teams(self) -> bool {
+            self.0
         }
     }
 
@@ -128,12 +100,12 @@ mod tests {
             assert_eq!(partner_of(seat), (seat + 2) % 4);
             assert_eq!(team_seats(team_of(seat))[seat / 2], seat);
             assert_eq!(side_of(seat, false), seat);
-            assert_eq!(side_mask(Variant::FourPlayer, team_of(seat)) >> seat & 1, 1);
+            assert_eq!(side_mask(Teams(true), team_of(seat)) >> seat & 1, 1);
             assert_eq!(seats_of_sides(1 << seat, false), 1 << seat);
         }
         assert_eq!(seats_of_sides(0b11, true), 0b1111);
-        assert_eq!(side_mask(Variant::Seal, 1), 0b1010);
-        assert_eq!(side_mask(Variant::ThreePlayer, 2), 0b100);
+        assert_eq!(side_mask(Teams(true), 1), 0b1010);
+        assert_eq!(side_mask(Teams(false), 2), 0b100);
     }
 
     #[test]

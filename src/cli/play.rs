@@ -10,12 +10,12 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use crate::bots::{Bot, BotRegistry};
-use crate::cards::{left_of, pass_target};
+use crate::cards::left_of;
 use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::record::Match;
 use crate::rules::config::{GameConfig, Scoring, Variant};
-use crate::rules::{Outcome, Phase, RoundResult, TrickResult};
+use crate::rules::{pass_target, Outcome, Phase, RoundResult, TrickResult};
 
 use super::replay::{reason_text, seats_text};
 use super::{Failure, Style};

@@ -5,9 +5,10 @@
 //! can reach through it), so reading another player's hand is a type error, not a
 //! discipline.
 
-use crate::cards::{left_of, pass_source, pass_target};
+use crate::cards::left_of;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::config::{GameConfig, Variant};
+use crate::rules::passing::{pass_source, pass_target};
 use crate::rules::{Phase, RoundResult, State};
 
 /// Views of a position. (The method lives here, with [`SeatView`], so that the rules

@@ -7,11 +7,11 @@
 //! `SeatView`, it cannot show anything that seat does not know (R10): the view is all it
 //! reads.
 
-use crate::cards::{left_of, pass_target};
+use crate::cards::left_of;
 use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::rules::config::{GameConfig, Variant};
-use crate::rules::{Phase, RoundEnd, RoundResult, State, TrickResult};
+use crate::rules::{pass_target, Phase, RoundEnd, RoundResult, State, TrickResult};
 
 pub(crate) mod chart;
 pub(crate) mod html;

@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use crate::cards::{CardSet, SEAL_DECK, STANDARD_DECK};
+use crate::cards::{side_of, CardSet, Seating, SEAL_DECK, STANDARD_DECK};
 use crate::error::ConfigError;
 use crate::names::names;
 
@@ -47,6 +47,12 @@ impl Variant {
     #[inline]
     pub const fn has_teams(self) -> bool {
         self.num_players() == 4
+    }
+
+    /// The side (team, or the player itself in `3p`) of `seat`.
+    #[inline]
+    pub const fn side_of(self, seat: usize) -> usize {
+        side_of(seat, self.has_teams())
     }
 
     /// Cards in the deck: 49, or 56 with the Seal second boss copies.
@@ -111,6 +117,13 @@ impl Variant {
         } else {
             3
         }
+    }
+}
+
+impl Seating for Variant {
+    #[inline]
+    fn has_teams(self) -> bool {
+        Variant::has_teams(self)
     }
 }
 

@@ -15,8 +15,7 @@ pub(crate) mod scoring;
 pub(crate) mod state;
 pub(crate) mod trick;
 
-pub use crate::cards::pass_target;
 pub(crate) use outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
-pub use passing::legal_picks;
+pub use passing::{legal_picks, pass_target};
 pub(crate) use state::{Phase, State};
 pub use trick::{legal_plays, winning_index};

@@ -106,3 +106,32 @@ def test_the_models_crate_stays_under_the_crates_io_limit():
     base = ROOT / "crates" / crate
     size = sum((base / name).stat().st_size for name in listing if (base / name).is_file())
     assert 1_000_000 < size < 10 * 2**20, size
+
+
+def test_the_engine_alone_builds_without_the_models_crate():
+    """An engine-alone dependency must not download 9 MB of weights: the models crate is
+    optional, behind the feature `models`, which the default build leaves off and the CLI,
+    the web app and the wheel turn on."""
+    toml = cargo_toml()
+    assert toml["dependencies"]["yokai-septet-models"]["optional"] is True
+    features = toml["features"]
+
+    def closure(feature):
+        seen, todo = set(), [feature]
+        while todo:
+            for item in features.get(todo.pop(), []):
+                if item not in seen:
+                    seen.add(item)
+                    todo.append(item)
+        return seen
+
+    assert "dep:yokai-septet-models" not in closure("default")
+    for feature in ("cli", "web", "python"):
+        assert "dep:yokai-septet-models" in closure(feature), feature
+    env = {**os.environ, "CARGO_TERM_COLOR": "never"}
+    tree = subprocess.run(
+        ["cargo", "tree", "-e", "normal", "--no-default-features", "--locked", "-p", "yokai-septet"],
+        cwd=ROOT, capture_output=True, text=True, env=env, check=True,
+    ).stdout
+    assert "yokai-septet-models" not in tree, tree
+    assert "safetensors" in tree  # the tree is the crate's own: `nn:PATH` reads files

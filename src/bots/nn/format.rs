@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::OnceLock;
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
@@ -19,6 +18,7 @@ const OWN_METADATA: [&str; 3] = ["format", "variant", "inputs"];
 
 /// The baseline model shipped for `variant` (the `yokai-septet-models` crate, which has
 /// one for every variant: `the_shipped_model_of_every_variant_loads_and_plays_whole_games`).
+#[cfg(feature = "models")]
 fn shipped_file(variant: Variant) -> &'static [u8] {
     yokai_septet_models::model(variant.name()).expect("every variant has a shipped model")
 }
@@ -227,8 +227,11 @@ impl Mlp {
         Mlp::from_bytes(&bytes)
     }
 
-    /// The baseline model shipped for `variant` (parsed once per process).
+    /// The baseline model shipped for `variant` (parsed once per process; feature
+    /// `models`).
+    #[cfg(feature = "models")]
     pub fn shipped(variant: Variant) -> &'static Mlp {
+        use std::sync::OnceLock;
         static MODELS: [OnceLock<Mlp>; 4] = [const { OnceLock::new() }; 4];
         MODELS[variant as usize].get_or_init(|| {
             Mlp::from_bytes(shipped_file(variant))
@@ -236,7 +239,9 @@ impl Mlp {
         })
     }
 
-    /// The shipped model's file, byte for byte (to export, inspect or fine-tune it).
+    /// The shipped model's file, byte for byte (to export, inspect or fine-tune it; feature
+    /// `models`).
+    #[cfg(feature = "models")]
     pub fn shipped_bytes(variant: Variant) -> &'static [u8] {
         shipped_file(variant)
     }

@@ -75,14 +75,18 @@ impl ModelCache {
 #[derive(Clone, Debug)]
 enum Model {
     /// The shipped baseline of whatever variant the game is.
+    #[cfg(feature = "models")]
     Shipped,
     /// A model read from a file, for its own variant only.
     File { path: String, mlp: Arc<Mlp> },
 }
 
 /// The network `model` plays in a game of `variant`.
+// A model file is for its own variant: only a shipped model depends on the game's.
+#[cfg_attr(not(feature = "models"), allow(unused_variables))]
 fn model_for(model: &Model, variant: Variant) -> &Mlp {
     match model {
+        #[cfg(feature = "models")]
         Model::Shipped => Mlp::shipped(variant),
         Model::File { mlp, .. } => mlp,
     }
@@ -98,7 +102,8 @@ pub struct NnBot {
 }
 
 impl NnBot {
-    /// Plays the shipped baseline model of each game's variant.
+    /// Plays the shipped baseline model of each game's variant (feature `models`).
+    #[cfg(feature = "models")]
     pub fn shipped() -> NnBot {
         NnBot::with_model(Model::Shipped)
     }
@@ -156,6 +161,7 @@ impl NnBot {
 impl Bot for NnBot {
     fn name(&self) -> String {
         match &self.model {
+            #[cfg(feature = "models")]
             Model::Shipped => "nn".into(),
             Model::File { path, .. } => format!("nn:{path}"),
         }
@@ -237,6 +243,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "models")]
     fn the_shipped_model_of_every_variant_loads_and_plays_whole_games() {
         for v in Variant::ALL {
             let mlp = Mlp::shipped(v);
@@ -329,6 +336,7 @@ mod tests {
             "{header:.300}"
         );
         // The shipped files were written this way: saving one again changes no byte.
+        #[cfg(feature = "models")]
         for v in Variant::ALL {
             assert_eq!(Mlp::shipped(v).to_bytes(), Mlp::shipped_bytes(v), "{v}");
         }
@@ -574,6 +582,46 @@ mod tests {
             "{e}"
         );
         std::fs::remove_file(path).ok();
+    }
+
+    /// The names that play a shipped model build only with the feature `models`; without
+    /// it they are refused at build, saying what the build lacks, and a model file plays in
+    /// every build.
+    #[test]
+    fn shipped_model_names_need_the_models_feature_and_a_model_file_never_does() {
+        let v = Variant::FourPlayer;
+        let path =
+            std::env::temp_dir().join(format!("ys-nn-nomodels-{}.safetensors", std::process::id()));
+        std::fs::write(&path, random_model(v, &[8], 3).to_bytes()).unwrap();
+        for name in [
+            format!("nn:{}", path.display()),
+            format!("ismcts-nn:20:{}", path.display()),
+        ] {
+            let mut bot = bot_by_name(&name, 0, v).unwrap();
+            let mut s = State::new(GameConfig::new(v, 5).with_max_rounds(Some(1)));
+            while let Some(p) = s.current_player() {
+                s.apply(bot.act(&s.view(p)).unwrap()).unwrap();
+            }
+        }
+        std::fs::remove_file(path).ok();
+        for name in ["nn", "ismcts-nn", "ismcts-nn:20"] {
+            let built = bot_by_name(name, 0, v);
+            #[cfg(feature = "models")]
+            assert!(built.is_ok(), "{name}");
+            #[cfg(not(feature = "models"))]
+            {
+                let e = built.err().unwrap();
+                assert_eq!(e, BotError::NoShippedModels { name: name.into() });
+                assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "bot '{name}': this build of yokai-septet has no shipped models (the \
+                         cargo feature `models` is off); build with it, or name a model file \
+                         (nn:PATH, ismcts-nn:PATH)"
+                    )
+                );
+            }
+        }
     }
 
     /// A training loop rewrites its model file between evaluations: the bot reads the new
