@@ -291,7 +291,7 @@ where
              saving to {} as you play.",
             path.display(),
             m.state().round(),
-            actions_of(&saved.record()).len(),
+            saved.record().actions().len(),
             opts.save_path().unwrap_or(path).display()
         )?;
     }
@@ -454,24 +454,6 @@ fn load(path: &std::path::Path) -> Result<Match, Failure> {
     Ok(saved)
 }
 
-/// Every decision of a record, in the order the engine took them (each round's picks seat
-/// by seat, then its tricks).
-fn actions_of(record: &crate::record::Record) -> Vec<Card> {
-    let mut actions = Vec::new();
-    for round in &record.rounds {
-        for picks in &round.passes {
-            actions.extend(picks.iter().copied());
-        }
-        for trick in &round.tricks {
-            actions.extend(trick.cards.iter().copied());
-        }
-    }
-    actions
-        .into_iter()
-        .map(|id| Card::new(id).expect("a validated record holds valid card ids"))
-        .collect()
-}
-
 /// Plays the saved game's decisions again from its seed, asking each bot for its own
 /// decisions as it did then (so that its random stream is where it was, and the game goes
 /// on as it would have without the break), and rebuilding the table's tallies silently.
@@ -482,7 +464,7 @@ fn replay_saved(
     saved: &Match,
 ) -> Result<(), Failure> {
     let record = saved.record();
-    for card in actions_of(&record) {
+    for card in record.actions() {
         let s = *m.state();
         let p = s
             .current_player()
