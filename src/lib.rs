@@ -69,6 +69,7 @@ mod record;
 mod rl;
 mod rng;
 pub mod rules;
+mod settings;
 #[allow(unsafe_code)]
 pub mod simd;
 pub mod solver;

@@ -10,6 +10,9 @@ macro_rules! names {
             /// Every value, in declaration order.
             pub const ALL: [$ty; [$($name),+].len()] = [$($ty::$variant),+];
 
+            /// Every value's name, in the order of `ALL` (settings tables list them).
+            pub const NAMES: [&'static str; [$($name),+].len()] = [$($name),+];
+
             /// The value's name in configs, records, the command line and Python.
             pub const fn name(self) -> &'static str {
                 match self {

@@ -1,51 +1,28 @@
 """``yokai_septet.ArenaSpec``: the settings of a duplicate-deal arena, in one typed value.
 
 Every arena entry point (:func:`yokai_septet.arena`, :func:`yokai_septet.evaluate`,
-``yokai_septet.distributed.arena``, ``yokai_septet.models.imitation_data`` and the compiled
-``_core.arena`` family) takes either these settings as keywords or one ``spec=ArenaSpec(...)``.
+``yokai_septet.distributed.arena``, ``yokai_septet.models.imitation_data``) takes either
+these settings as keywords or one ``spec=ArenaSpec(...)``; the compiled ``_core.arena``
+family takes only a spec.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import operator
 from dataclasses import dataclass
 from typing import Any, Optional
 
-import numpy as np
+from . import _core
 
-from ._core import SCORINGS, VARIANTS
-
-#: The largest ``games`` the Rust arena accepts.
-MAX_GAMES = 1 << 48
-#: The largest ``threads`` the Rust arena accepts.
-MAX_THREADS = 1024
-
-
-def _quoted(names: list[str]) -> str:
-    return ", ".join(f'"{n}"' for n in names)
-
-
-def _integer(value: Any, field: str, lo: int, hi: Optional[int] = None) -> int:
-    """``value`` as an ``int`` in ``lo..hi`` (a Python or numpy integer, not a bool;
-    ``hi=None``: no upper bound): ``TypeError`` for another type, ``ValueError`` out of
-    range, each naming ``field``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(
-            f"{field} must be an int or a numpy integer, not {type(value).__name__} "
-            f"({value!r})"
-        )
-    v = operator.index(value)
-    if v < lo or (hi is not None and v > hi):
-        bounds = f"in {lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"{field} {v!r} is out of range: it must be an integer {bounds}")
-    return v
+# The arena's settings table (src/arena/settings.rs): every field's default and check.
+_TABLE = {row["name"]: row for row in _core._settings_spec()["arena"]}
 
 
 @dataclass(frozen=True)
 class ArenaSpec:
-    """The settings of a duplicate-deal arena (what is played and how), validated when
-    built; a bad field is a ``ValueError`` (a value out of range or unknown) or a
+    """The settings of a duplicate-deal arena (what is played and how), declared once in
+    the arena's settings table (``_core._settings_spec()["arena"]``: defaults, ranges),
+    validated when built by the same code as every arena function; a bad field is a ``ValueError`` (a value out of range or unknown) or a
     ``TypeError`` (a wrong type) that names it.
 
     - ``variant``: ``"4p"``, ``"3p"``, ``"seal"`` or ``"seal-short"``.
@@ -63,59 +40,25 @@ class ArenaSpec:
     keyword form; ``spec.replace(games=10)`` a changed copy.
     """
 
-    variant: str = "4p"
-    games: int = 1000
-    seed: int = 0
-    scoring: Optional[str] = "advanced"
-    max_rounds: Optional[int] = 100
-    duplicate: bool = True
-    threads: Optional[int] = None
-    batch_size: int = 256
+    variant: str = _TABLE["variant"]["default"]
+    games: int = _TABLE["games"]["default"]
+    seed: int = _TABLE["seed"]["default"]
+    scoring: Optional[str] = _TABLE["scoring"]["default"]
+    max_rounds: Optional[int] = _TABLE["max_rounds"]["default"]
+    duplicate: bool = _TABLE["duplicate"]["default"]
+    threads: Optional[int] = _TABLE["threads"]["default"]
+    batch_size: int = _TABLE["batch_size"]["default"]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
-            raise ValueError(
-                f"unknown variant {self.variant!r}: valid variants are {_quoted(VARIANTS)}"
-            )
-        if self.scoring is None:
-            if not self.variant.startswith("seal"):
-                raise ValueError(
-                    f"scoring None is only for the seal variants: valid scorings for "
-                    f"{self.variant!r} are {_quoted(SCORINGS)}"
-                )
-        elif not isinstance(self.scoring, str) or self.scoring not in SCORINGS:
-            raise ValueError(
-                f"unknown scoring {self.scoring!r}: valid scorings are {_quoted(SCORINGS)}"
-            )
-        if not isinstance(self.duplicate, (bool, np.bool_)):
-            raise TypeError(
-                f"duplicate must be a bool, not {type(self.duplicate).__name__} "
-                f"({self.duplicate!r})"
-            )
-        # Numbers are kept as plain ints (a numpy integer given is converted).
-        set_field = object.__setattr__
-        set_field(self, "duplicate", bool(self.duplicate))
-        set_field(self, "games", _integer(self.games, "games", 1, MAX_GAMES))
-        set_field(self, "seed", _integer(self.seed, "seed", 0, 2**64 - 1))
-        if self.max_rounds is not None:
-            set_field(self, "max_rounds", _integer(self.max_rounds, "max_rounds", 1, 2**32 - 1))
-        if self.threads is not None:
-            set_field(self, "threads", _integer(self.threads, "threads", 0, MAX_THREADS))
-        set_field(self, "batch_size", _integer(self.batch_size, "batch_size", 1))
+        # Checked in Rust by the table, as the arena functions check it; numbers and
+        # flags are kept as plain Python ones (a numpy integer or bool given is converted).
+        for name, value in _core._check_arena_spec(self).items():
+            object.__setattr__(self, name, value)
 
     def kwargs(self) -> dict[str, Any]:
-        """The keyword arguments of the compiled arena functions (``_core.arena`` and the
-        rest): every field but ``batch_size``, which only :func:`yokai_septet.evaluate`
-        uses."""
-        return {
-            "variant": self.variant,
-            "games": self.games,
-            "seed": self.seed,
-            "scoring": self.scoring,
-            "max_rounds": self.max_rounds,
-            "duplicate": self.duplicate,
-            "threads": self.threads,
-        }
+        """The arena's settings as keywords (of :func:`yokai_septet.arena` and the rest):
+        every field but ``batch_size``, which only :func:`yokai_septet.evaluate` uses."""
+        return {k: getattr(self, k) for k in _TABLE if k != "batch_size"}
 
     def replace(self, **changes: Any) -> "ArenaSpec":
         """A copy with ``changes`` (validated like a new spec)."""

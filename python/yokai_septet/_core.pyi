@@ -16,7 +16,8 @@ __all__ = [
     "Bot", "VectorEnv",
     "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
-    "_imitation_data", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
+    "_imitation_data", "_check_arena_spec", "_settings_spec", "_episode_seeds",
+    "_error_examples", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
     "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
 ]
 
@@ -167,6 +168,8 @@ class Bot:
 class VectorEnv:
     """Many games stepped in Rust (see ``yokai_septet.VectorEnv``)."""
 
+    # The settings table's rows (`_settings_spec()["vector"]`), in order, with its defaults
+    # (tests/python/test_settings.py checks them); at run time `__new__(*args, **kwargs)`.
     def __new__(
         cls,
         num_envs: _Int,
@@ -247,75 +250,28 @@ class VectorEnv:
 _Bots = Union[str, Sequence[str]]
 
 def analyze(rec: Union[dict[str, Any], str], budget: int = ...) -> dict[str, Any]: ...
-# The arena functions share the arena's parameters (`arena_fn!` in src/python/arena.rs):
-# the line-up, then the deals. A `...` default is Rust's "not given" (the arena's own
-# default: "4p", seed 0, "advanced" scoring, 100 rounds, every core).
+# The arena functions take the line-up, then the settings as one spec (an ArenaSpec, or any
+# object with its fields; `arena_fn!` in src/python/arena.rs).
 def arena(
     bots: Optional[_Bots] = None,
-    variant: Optional[str] = ...,
-    games: Optional[_Int] = None,
-    seed: Optional[_Int] = ...,
     *,
-    scoring: Optional[str] = ...,
-    max_rounds: Optional[_Int] = ...,
-    duplicate: bool = ...,
-    threads: Optional[_Int] = ...,
-    spec: Optional[ArenaSpec] = None,
+    spec: ArenaSpec,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> ArenaResult: ...
 def _arena_counts(
-    start: int,
-    end: int,
-    bots: Optional[_Bots] = None,
-    variant: Optional[str] = ...,
-    games: Optional[_Int] = None,
-    seed: Optional[_Int] = ...,
-    *,
-    scoring: Optional[str] = ...,
-    max_rounds: Optional[_Int] = ...,
-    duplicate: bool = ...,
-    threads: Optional[_Int] = ...,
-    spec: Optional[ArenaSpec] = None,
+    start: int, end: int, bots: Optional[_Bots] = None, *, spec: ArenaSpec
 ) -> dict[str, Any]: ...
 def _arena_summary(
     counts: Sequence[dict[str, Any]],
     bots: Optional[_Bots] = None,
-    variant: Optional[str] = ...,
-    games: Optional[_Int] = None,
-    seed: Optional[_Int] = ...,
     *,
-    scoring: Optional[str] = ...,
-    max_rounds: Optional[_Int] = ...,
-    duplicate: bool = ...,
-    threads: Optional[_Int] = ...,
-    spec: Optional[ArenaSpec] = None,
+    spec: ArenaSpec,
     labels: Optional[Sequence[str]] = None,
     seconds: Optional[float] = None,
 ) -> ArenaResult: ...
-def _arena_total_games(
-    bots: Optional[_Bots] = None,
-    variant: Optional[str] = ...,
-    games: Optional[_Int] = None,
-    seed: Optional[_Int] = ...,
-    *,
-    scoring: Optional[str] = ...,
-    max_rounds: Optional[_Int] = ...,
-    duplicate: bool = ...,
-    threads: Optional[_Int] = ...,
-    spec: Optional[ArenaSpec] = None,
-) -> int: ...
+def _arena_total_games(bots: Optional[_Bots] = None, *, spec: ArenaSpec) -> int: ...
 def _arena_setup(
-    index: int,
-    bots: Optional[_Bots] = None,
-    variant: Optional[str] = ...,
-    games: Optional[_Int] = None,
-    seed: Optional[_Int] = ...,
-    *,
-    scoring: Optional[str] = ...,
-    max_rounds: Optional[_Int] = ...,
-    duplicate: bool = ...,
-    threads: Optional[_Int] = ...,
-    spec: Optional[ArenaSpec] = None,
+    index: int, bots: Optional[_Bots] = None, *, spec: ArenaSpec
 ) -> tuple[int, list[int], list[int]]: ...
 def _arena_game_counts(
     index: int,
@@ -324,31 +280,22 @@ def _arena_game_counts(
     act_nanos: Sequence[int],
     act_max_nanos: Sequence[int],
     bots: Optional[_Bots] = None,
-    variant: Optional[str] = ...,
-    games: Optional[_Int] = None,
-    seed: Optional[_Int] = ...,
     *,
-    scoring: Optional[str] = ...,
-    max_rounds: Optional[_Int] = ...,
-    duplicate: bool = ...,
-    threads: Optional[_Int] = ...,
-    spec: Optional[ArenaSpec] = None,
+    spec: ArenaSpec,
 ) -> dict[str, Any]: ...
 def _imitation_data(
     teacher: str,
     labelled: Sequence[int],
     bots: Optional[_Bots] = None,
-    variant: Optional[str] = ...,
-    games: Optional[_Int] = None,
-    seed: Optional[_Int] = ...,
     *,
-    scoring: Optional[str] = ...,
-    max_rounds: Optional[_Int] = ...,
-    duplicate: bool = ...,
-    threads: Optional[_Int] = ...,
-    spec: Optional[ArenaSpec] = None,
+    spec: ArenaSpec,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
+def _check_arena_spec(spec: Any) -> dict[str, Any]: ...
+# The settings tables (src/rl/vector/settings.rs, src/arena/settings.rs), one dict per row.
+def _settings_spec() -> dict[str, list[dict[str, Any]]]: ...
+def _episode_seeds(seed: _Int, episode: int, num_players: int) -> tuple[int, list[int], int]: ...
+def _error_examples() -> list[tuple[str, str, BaseException]]: ...
 def _model_read(
     variant: Optional[str] = None, path: Optional[str] = None
 ) -> tuple[str, str, list[tuple[Any, Any]], dict[str, str]]: ...

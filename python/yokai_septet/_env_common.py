@@ -1,13 +1,16 @@
 """What the Gymnasium, PettingZoo and vector environments share: the observation bound,
-the checks of their common arguments, and rendering: ``"ansi"`` (text), ``"human"``
+the checks of their common arguments, the episodes' seeds, and rendering: ``"ansi"`` (text), ``"human"``
 (the text, printed) and ``"rgb_array"`` (the table's picture as pixels), of the whole
 table or of one seat's view (the other hands hidden)."""
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 import numpy as np
+
+from . import _core
 
 # Every observation value is 0/1 or a count clipped to 255 (docs/observation.md).
 OBS_HIGH = 255
@@ -15,6 +18,31 @@ OBS_HIGH = 255
 RENDER_MODES = ["ansi", "human", "rgb_array"]
 REWARD_MODES = ("win", "points")
 ILLEGAL_ACTIONS = ("raise", "lose")
+
+
+class EpisodeSeeds:
+    """The seeds of a single env's episodes, from the crate's seed domains (``rng.rs``),
+    never from numpy: after ``next(seed=s)`` the env's ``d``-th episode is dealt, and its
+    bots and drawn learner seat seeded, as env 0's ``d``-th game of ``VectorEnv(...,
+    seed=s)`` (``_core._episode_seeds``). So the same seed gives the same games, and a
+    seeded env replays what the vector env deals. Never seeded, the master seed comes
+    from the operating system's entropy, once."""
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        self.master = seed
+        self.episode = -1
+
+    def next(self, seed: Optional[int], num_players: int) -> tuple[int, list[int], int]:
+        """``(game_seed, bot_seeds, draw)`` of the next episode (``seed``: start the
+        stream again from it): the game's seed, each seat's bot seed, and the number a
+        drawn learner seat is ``draw % num_players`` of."""
+        if seed is not None:
+            self.master, self.episode = seed, 0
+        else:
+            if self.master is None:
+                self.master = int.from_bytes(os.urandom(8), "little")
+            self.episode += 1
+        return _core._episode_seeds(self.master, self.episode, num_players)
 
 
 def check_reward_mode(reward_mode: str) -> None:

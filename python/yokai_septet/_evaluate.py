@@ -56,14 +56,16 @@ def _check_entry(i: int, entry: Entry) -> None:
 class _Table:
     """One game of the arena in progress, with per-seat bookkeeping."""
 
-    def __init__(self, index: int, lineup: Sequence[Entry], arena_args: Dict[str, Any]):
-        deal_seed, entry_of_seat, bot_seeds = _core._arena_setup(index, **arena_args)
+    def __init__(
+        self, index: int, lineup: Sequence[Entry], names: List[str], settings: ArenaSpec
+    ):
+        deal_seed, entry_of_seat, bot_seeds = _core._arena_setup(index, names, spec=settings)
         self.index = index
         self.game = Game(
-            arena_args["variant"],
-            arena_args["scoring"],
+            settings.variant,
+            settings.scoring,
             deal_seed,
-            max_rounds=arena_args["max_rounds"],
+            max_rounds=settings.max_rounds,
         )
         n = self.game.num_players
         self.entry_of_seat = entry_of_seat
@@ -184,9 +186,8 @@ def _evaluate(
     batch_size = settings.batch_size
     # The Rust side validates the line-up's shape and the names; Python entries stand in
     # as a built-in name there and are relabelled in the summary.
-    arena_args = settings.kwargs()
-    arena_args["bots"] = [e if isinstance(e, str) else "random" for e in lineup]
-    total = _core._arena_total_games(**arena_args)
+    names = [e if isinstance(e, str) else "random" for e in lineup]
+    total = _core._arena_total_games(names, spec=settings)
     start = time.perf_counter()
 
     def batched(actor: Any) -> bool:
@@ -198,7 +199,7 @@ def _evaluate(
     next_index = 0
     while tables or next_index < total:
         while len(tables) < batch_size and next_index < total:
-            tables.append(_Table(next_index, lineup, arena_args))
+            tables.append(_Table(next_index, lineup, names, settings))
             next_index += 1
         still: List[_Table] = []
         waiting = []
@@ -208,7 +209,7 @@ def _evaluate(
                 counts.append(
                     _core._arena_game_counts(
                         t.index, t.game, t.decisions, t.act_nanos, t.act_max_nanos,
-                        **arena_args,
+                        names, spec=settings,
                     )
                 )
                 if progress is not None:
@@ -220,7 +221,7 @@ def _evaluate(
         _decide_batches(tables, waiting)
     return _core._arena_summary(
         counts, labels=[entry_label(e) for e in lineup],
-        seconds=time.perf_counter() - start, **arena_args,
+        seconds=time.perf_counter() - start, bots=names, spec=settings,
     )
 
 

@@ -12,6 +12,7 @@ from gymnasium import spaces
 from ._core import Bot, Game
 from ._env_common import (
     OBS_HIGH,
+    EpisodeSeeds,
     RENDER_MODES,
     check_illegal_action,
     check_render_mode,
@@ -84,6 +85,7 @@ class YokaiSeptetEnv(gym.Env):
                     f"opponents lists {len(names)} names, expected one per seat ({n})"
                 )
         self._bots = [Bot(name, seed=0) for name in names]  # ValueError on unknown names
+        self._seeds = EpisodeSeeds()
         check_reward_mode(reward_mode)
         check_illegal_action(illegal_action)
         check_render_mode(render_mode)
@@ -127,15 +129,18 @@ class YokaiSeptetEnv(gym.Env):
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deals a new game (its seed drawn from ``np_random``) and lets the bots move
-        until the learner's first decision."""
-        super().reset(seed=seed)
-        game_seed = int(self.np_random.integers(0, 2**63))
+        """Deals a new game and lets the bots move until the learner's first decision.
+        Its seeds (the deal, the bots', a drawn learner seat) come from the crate's seed
+        domains (:class:`EpisodeSeeds`): ``reset(seed=s)`` deals env 0's first game of
+        ``VectorEnv(1, seed=s)``, and each ``reset()`` after it the next one."""
+        super().reset(seed=seed)  # gymnasium's checks, and its np_random (unused here)
+        n = len(self._bots)
+        game_seed, bot_seeds, draw = self._seeds.next(seed, n)
         self.game = Game(seed=game_seed, **self._config)
         if self._fixed_seat is None:
-            self.learner_seat = int(self.np_random.integers(0, self.game.num_players))
-        for i, bot in enumerate(self._bots):
-            bot.reseed(int(self.np_random.integers(0, 2**63)) + i)
+            self.learner_seat = draw % n
+        for bot, bot_seed in zip(self._bots, bot_seeds):
+            bot.reseed(bot_seed)
         self._play_bots()
         self._done = False
         if self.render_mode == "human":

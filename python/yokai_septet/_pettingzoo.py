@@ -13,6 +13,7 @@ from pettingzoo.utils import wrappers
 from ._core import Game, IllegalActionError
 from ._env_common import (
     OBS_HIGH,
+    EpisodeSeeds,
     RENDER_MODES,
     check_illegal_action,
     check_render_mode,
@@ -87,7 +88,7 @@ class raw_env(AECEnv):
             ``uint8`` array of shape ``(640, 960, 3)``).
         render_seat: whose view ``render()`` shows: ``None`` (default, every hand) or a
             seat number (that seat's view, the other hands hidden).
-        seed: the seed of the first game if ``reset`` is called without one.
+        seed: the master seed of the games if ``reset`` is called without one.
         illegal_action: ``"raise"`` (default: ``IllegalActionError``, nothing changes)
             or ``"lose"``: the game ends at once, every agent terminated, the offender
             rewarded ``illegal_reward`` and the others 0, with
@@ -143,8 +144,7 @@ class raw_env(AECEnv):
         self.reward_mode = reward_mode
         self.render_mode = render_mode
         self.render_seat = check_seat(render_seat, self.game.num_players)
-        self._seed_rng = np.random.default_rng(seed)
-        self._next_seed = seed
+        self._seeds = EpisodeSeeds(seed)
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
@@ -172,15 +172,12 @@ class raw_env(AECEnv):
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         """Starts a new game. With ``seed`` the game (and the seeds of later resets) is
-        fixed by it; without, the next seed comes from the env's own seed stream."""
+        fixed by it; without, the env's next game. The seeds come from the crate's seed
+        domains (:class:`EpisodeSeeds`): ``reset(seed=s)`` deals env 0's first game of
+        ``VectorEnv(1, seed=s)``, each later ``reset()`` the next one."""
         if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
-            game_seed = int(seed)
-        elif self._next_seed is not None:
-            game_seed = int(self._next_seed)
-        else:
-            game_seed = int(self._seed_rng.integers(0, 2**63))
-        self._next_seed = None
+            Game(seed=seed, **self._config)  # the seed's checks (TypeError, ValueError)
+        game_seed = self._seeds.next(seed, len(self.possible_agents))[0]
         self.game = Game(seed=game_seed, **self._config)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

@@ -11,11 +11,14 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from . import _core
 from ._core import InUseError, VectorEnv as _CoreVectorEnv
 from ._env_common import OBS_HIGH
 
 
 _SPEC = _CoreVectorEnv._output_spec()
+# The constructor's settings table: its parameters, defaults and ranges, declared once.
+_SETTINGS = {row["name"]: row for row in _core._settings_spec()["vector"]}
 _NAMES = [name for name, *_ in _SPEC]
 # Where each output goes: the step tuple (obs, rewards, terminated, truncated) or infos.
 _OBS, _MASK, _REWARD, _TERM, _TRUNC, _FINAL_OBS = (
@@ -34,10 +37,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     ``gymnasium.vector.VectorEnv``.
 
     ``VectorEnv(num_envs, variant="4p", scoring="advanced", seed=0, *, episode="game",
-    max_rounds=None, self_play=False, learner_seat=0, learner_team=None,
-    opponents="random", reward_mode="win", num_threads=None, obs_dtype="float32",
-    env_offset=0, copy=True, state_tensor=False, batch_size=None, spin_us=None,
-    autoreset_mode="next_step")``
+    ...)``: every parameter, its default and range is a row of one settings table
+    (``_core._settings_spec()["vector"]``; docs/api.md prints it).
 
     Three modes:
 
@@ -373,48 +374,34 @@ def _with_final(
     infos["_final_info"] = ended.copy()
 
 
-def _documented_signature(
-    num_envs: int,
-    variant: str = "4p",
-    scoring: Optional[str] = "advanced",
-    seed: int = 0,
-    *,
-    episode: str = "game",
-    max_rounds: Optional[int] = None,
-    self_play: bool = False,
-    learner_seat: Optional[int] = 0,
-    learner_team: Optional[int] = None,
-    opponents: Union[str, Sequence[str]] = "random",
-    reward_mode: str = "win",
-    num_threads: Optional[int] = None,
-    obs_dtype: str = "float32",
-    env_offset: int = 0,
-    copy: bool = True,
-    state_tensor: bool = False,
-    batch_size: Optional[int] = None,
-    spin_us: Optional[int] = None,
-    autoreset_mode: Union[str, AutoresetMode] = "next_step",
-) -> None:
-    """The Rust constructor's parameters with their real defaults (the compiled
-    signature shows ``...`` for defaults resolved in Rust); a test keeps the names equal."""
+def _signature() -> inspect.Signature:
+    """The constructor's signature, from the settings table it parses its arguments by
+    (``_core._settings_spec()["vector"]``, src/rl/vector/settings.rs): the compiled
+    ``__new__`` takes ``(*args, **kwargs)`` and binds them to the same table."""
+    kinds = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return inspect.Signature([
+        inspect.Parameter(
+            row["name"], kinds[row["positional"]],
+            default=row.get("default", inspect.Parameter.empty), annotation=row["type"],
+        )
+        for row in _SETTINGS.values()
+    ])
 
 
 # The subclass's __init__ takes (*args, **kwargs): show the constructor's real parameters.
-VectorEnv.__signature__ = inspect.signature(_documented_signature).replace(  # type: ignore[attr-defined]
-    return_annotation=inspect.Signature.empty
-)
+VectorEnv.__signature__ = _signature()  # type: ignore[attr-defined]
 
 
 def make_vec(
     num_envs: int = 1,
     *,
-    variant: str = "4p",
-    scoring: Optional[str] = "advanced",
-    episode: str = "game",
-    max_rounds: Optional[int] = None,
-    learner_seat: Optional[int] = 0,
-    opponents: Union[str, Sequence[str]] = "random",
-    reward_mode: str = "win",
+    variant: str = _SETTINGS["variant"]["default"],
+    scoring: Optional[str] = _SETTINGS["scoring"]["default"],
+    episode: str = _SETTINGS["episode"]["default"],
+    max_rounds: Optional[int] = _SETTINGS["max_rounds"]["default"],
+    learner_seat: Optional[int] = _SETTINGS["learner_seat"]["default"],
+    opponents: Union[str, Sequence[str]] = _SETTINGS["opponents"]["default"],
+    reward_mode: str = _SETTINGS["reward_mode"]["default"],
     illegal_action: str = "raise",
     render_mode: Optional[str] = None,
     max_episode_steps: Optional[int] = None,

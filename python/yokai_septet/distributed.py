@@ -127,8 +127,10 @@ def _map_slices(
     return results
 
 
-def _arena_slice(start: int, end: int, kwargs: dict[str, Any]) -> dict[str, Any]:
-    return _core._arena_counts(start, end, **kwargs)
+def _arena_slice(
+    start: int, end: int, bots: Union[str, list[str]], spec: ArenaSpec
+) -> dict[str, Any]:
+    return _core._arena_counts(start, end, bots, spec=spec)
 
 
 def arena(
@@ -170,19 +172,18 @@ def arena(
         max_rounds=max_rounds, duplicate=duplicate, threads=threads,
     )
     _ensure_ray()
-    kwargs = settings.kwargs()
-    kwargs["bots"] = bots if isinstance(bots, str) else list(bots)
+    lineup = bots if isinstance(bots, str) else list(bots)
     # Validates everything (names, line-up, ranges) here, before any task starts.
-    total = _core._arena_total_games(**kwargs)
-    kwargs["threads"] = settings.threads or max(1, int(cpus_per_task))
+    total = _core._arena_total_games(lineup, spec=settings)
+    settings = settings.replace(threads=settings.threads or max(1, int(cpus_per_task)))
     if num_tasks is None:
         num_tasks = _default_tasks(cpus_per_task)
     slices = split(total, _positive(num_tasks, "num_tasks"))
     counts = _map_slices(
-        _arena_slice, slices, (kwargs,), cpus_per_task, max_retries, retry_exceptions,
-        _before_task,
+        _arena_slice, slices, (lineup, settings), cpus_per_task, max_retries,
+        retry_exceptions, _before_task,
     )
-    return _core._arena_summary(counts, **kwargs)
+    return _core._arena_summary(counts, lineup, spec=settings)
 
 
 def _collect_slice(

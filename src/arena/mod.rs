@@ -18,6 +18,7 @@ pub mod ladder;
 mod playouts;
 mod report;
 mod run;
+pub mod settings;
 mod stats;
 
 pub use counts::{played_game_counts, ArenaCounts, PlayedGame};
@@ -63,17 +64,19 @@ pub struct ArenaConfig {
 }
 
 impl ArenaConfig {
-    /// `games` games of `variant` between `bots`, duplicate deals, a 100-round cap.
+    /// `games` games of `variant` between `bots`, the other settings at their defaults
+    /// ([`settings::SETTINGS`]: advanced scoring, duplicate deals, a 100-round cap).
     pub fn new(variant: Variant, bots: &[&str], games: u64, seed: u64) -> ArenaConfig {
         ArenaConfig {
             variant,
-            scoring: Scoring::Advanced,
+            scoring: settings::default_scoring(),
             bots: bots.iter().map(|b| b.to_string()).collect(),
             games,
             seed,
-            max_rounds: Some(100),
+            max_rounds: Some(settings::DEFAULT_MAX_ROUNDS),
+            // The table's `None`: every core.
             threads: 0,
-            duplicate: true,
+            duplicate: settings::DEFAULT_DUPLICATE,
         }
     }
 

@@ -4,8 +4,8 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use super::errors::guard;
 use super::game::match_from_record;
-use super::guard;
 use super::json::json_to_py;
 use crate::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
 

@@ -2,139 +2,92 @@
 //! counts of a slice of the games (`_arena_counts`) and the summary of merged counts
 //! (`_arena_summary`). All three take the same arena arguments.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
+use super::convert::game_config;
+use super::errors::{borrow, guard};
 use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
-use super::{borrow, extract_integer, parse_config, type_name, Arg};
+use super::settings::{from_spec, Values};
 use crate::arena::imitation::{self, Dataset, ImitationConfig};
+use crate::arena::settings::SETTINGS;
 use crate::arena::{
     game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
-    ArenaError, PlayedGame,
+    PlayedGame,
 };
 use crate::bots::BotRegistry;
 
-fn arena_err(e: ArenaError) -> PyErr {
-    PyValueError::new_err(e.to_string())
+/// The settings of `spec` (a `yokai_septet.ArenaSpec`, or any object with its fields),
+/// read by the table ([`SETTINGS`]), with the rule between them (`scoring=None` only for
+/// the seal variants) checked.
+fn settings(spec: &Bound<'_, PyAny>) -> PyResult<Values> {
+    let s = from_spec(&SETTINGS, spec, "ArenaSpec")?;
+    game_config_of(&s)?;
+    Ok(s)
 }
 
-/// A non-negative integer argument below `max`, named `what` in errors.
-fn extract_count(obj: &Bound<'_, PyAny>, what: &str, min: u64, max: u64) -> PyResult<u64> {
-    match extract_integer(obj, what)? {
-        Some(v) if (min as i128..=max as i128).contains(&v) => Ok(v as u64),
-        _ => Err(PyValueError::new_err(format!(
-            "{what} {} is out of range: it must be an integer in {min}..{max}",
-            obj.repr()?
-        ))),
-    }
+fn game_config_of(s: &Values) -> PyResult<crate::rules::config::GameConfig> {
+    let max_rounds = s.int("max_rounds").map(|m| m as u32);
+    let variant = s
+        .name("variant")
+        .unwrap_or_else(|| unreachable!("not nullable"));
+    game_config(
+        variant,
+        s.name("scoring"),
+        "game",
+        max_rounds,
+        s.int("seed").unwrap_or(0),
+    )
 }
 
-/// The arena settings of a call, in the order of [`SETTINGS`]: the keywords given (`None`:
-/// not given), or, with `spec` (a `yokai_septet.ArenaSpec`, or any object with its fields),
-/// the spec's fields. A spec and a keyword at once is a `TypeError`.
-pub(super) const SETTINGS: [&str; 7] = [
-    "variant",
-    "games",
-    "seed",
-    "scoring",
-    "max_rounds",
-    "duplicate",
-    "threads",
-];
-
-fn settings<'py>(
-    spec: Option<Bound<'py, PyAny>>,
-    keywords: [Option<Bound<'py, PyAny>>; 7],
-) -> PyResult<[Option<Bound<'py, PyAny>>; 7]> {
-    let Some(spec) = spec.filter(|s| !s.is_none()) else {
-        return Ok(keywords);
-    };
-    let given: Vec<&str> = SETTINGS
-        .iter()
-        .zip(&keywords)
-        .filter(|(_, k)| k.is_some())
-        .map(|(name, _)| *name)
-        .collect();
-    if !given.is_empty() {
-        return Err(PyTypeError::new_err(format!(
-            "give the arena's settings either as spec= or as keywords, not both ({} given \
-             with spec=)",
-            given.join(", ")
-        )));
-    }
-    let mut out = keywords;
-    for (slot, name) in out.iter_mut().zip(SETTINGS) {
-        *slot = Some(spec.getattr(name).map_err(|_| {
-            PyTypeError::new_err(format!(
-                "spec must be a yokai_septet.ArenaSpec: {} has no field {name:?}",
-                type_name(&spec)
-            ))
-        })?);
-    }
-    Ok(out)
+/// `ArenaSpec`'s check: its fields read by the table, as a dict of the values it keeps
+/// (numpy integers and bools become Python ones). A bad field is the same error as the
+/// arena functions raise.
+#[pyfunction]
+pub(crate) fn _check_arena_spec<'py>(spec: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    settings(spec)?.to_dict(spec.py())
 }
 
-/// Builds and validates an [`ArenaConfig`] from the Python arguments of `arena`: the
-/// line-up, and the settings of [`settings`] (each `None` where not given: its default).
+/// Builds and validates an [`ArenaConfig`]: the line-up (`None`: heuristic against
+/// random) and the settings of `spec`.
 pub(super) fn parse_arena(
-    py: Python<'_>,
-    bots: &Bound<'_, PyAny>,
-    settings: [Option<Bound<'_, PyAny>>; 7],
+    bots: Option<&Bound<'_, PyAny>>,
+    spec: &Bound<'_, PyAny>,
 ) -> PyResult<ArenaConfig> {
-    use pyo3::intern;
-    let [variant, games, seed, scoring, max_rounds, duplicate, threads] = settings.map(Arg);
-    let hundred = 100i64.into_bound_py_any(py)?;
-    let zero = 0i64.into_bound_py_any(py)?;
-    let games = games.or(&1000i64.into_bound_py_any(py)?);
-    let duplicate = match duplicate.0 {
-        Some(d) => d.extract::<bool>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "duplicate must be a bool, not {}",
-                d.repr().map(|r| r.to_string()).unwrap_or_default()
-            ))
-        })?,
-        None => true,
-    };
-    let game = parse_config(
-        &variant.or(intern!(py, "4p")),
-        &scoring.or(intern!(py, "advanced")),
-        &seed.or(&zero),
-        intern!(py, "game").as_any(),
-        Some(&max_rounds.or(&hundred)),
-    )?;
-    let names: Vec<String> = if let Ok(s) = bots.downcast::<PyString>() {
-        s.to_cow()?
-            .split(',')
-            .map(|b| b.trim().to_string())
-            .collect()
-    } else {
-        bots.extract().map_err(|_| {
-            PyValueError::new_err(
-                "bots must be a list of bot names (one per side or one per seat), \
-                 or a comma-separated string",
-            )
-        })?
-    };
-    let threads = match threads.0 {
-        Some(t) if !t.is_none() => extract_count(&t, "threads", 0, 1024)? as usize,
-        _ => 0,
+    let s = settings(spec)?;
+    let game = game_config_of(&s)?;
+    let names: Vec<String> = match bots {
+        None => vec!["heuristic".into(), "random".into()],
+        Some(b) if b.is_none() => vec!["heuristic".into(), "random".into()],
+        Some(b) => match b.downcast::<PyString>() {
+            Ok(t) => t
+                .to_cow()?
+                .split(',')
+                .map(|b| b.trim().to_string())
+                .collect(),
+            Err(_) => b.extract().map_err(|_| {
+                PyValueError::new_err(
+                    "bots must be a list of bot names (one per side or one per seat), \
+                     or a comma-separated string",
+                )
+            })?,
+        },
     };
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut config = ArenaConfig::new(
-        game.variant,
-        &refs,
-        extract_count(&games, "games", 1, 1 << 48)?,
-        game.seed,
-    );
+    let games = s
+        .int("games")
+        .unwrap_or_else(|| unreachable!("not nullable"));
+    let mut config = ArenaConfig::new(game.variant, &refs, games, game.seed);
     config.scoring = game.scoring;
     config.max_rounds = game.max_rounds;
-    config.duplicate = duplicate;
-    config.threads = threads;
+    config.duplicate = s.flag("duplicate");
+    // `None` and 0: every core.
+    config.threads = s.int("threads").unwrap_or(0) as usize;
     // Checked before any game starts; the run builds its bots with a registry of its own.
-    crate::arena::check(&config, &BotRegistry::new()).map_err(arena_err)?;
+    crate::arena::check(&config, &BotRegistry::new())?;
     Ok(config)
 }
 
@@ -148,8 +101,8 @@ fn counts_from_py(obj: &Bound<'_, PyAny>) -> PyResult<ArenaCounts> {
     serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid counts: {e}")))
 }
 
-/// An arena function of Python: `(extra positional arguments, the arena's arguments, then
-/// the keyword-only [extras], each `None` by default)`.
+/// An arena function of Python: `(extra positional arguments, the line-up, then the
+/// keyword-only spec and [extras], each `None` by default)`.
 macro_rules! arena_fn {
     ($(#[$doc:meta])* $name:ident, $pyname:literal, ($($extra:ident : $ty:ty),*), |$py:ident, $config:ident| $body:expr) => {
         arena_fn!($(#[$doc])* $name, $pyname, ($($extra : $ty),*), [], |$py, $config| $body);
@@ -157,34 +110,16 @@ macro_rules! arena_fn {
     ($(#[$doc:meta])* $name:ident, $pyname:literal, ($($extra:ident : $ty:ty),*), [$($kw:ident),*], |$py:ident, $config:ident| $body:expr) => {
         $(#[$doc])*
         #[pyfunction(name = $pyname)]
-        #[pyo3(signature = (
-            $($extra,)* bots = None, variant = Arg(None), games = None, seed = Arg(None), *,
-            scoring = Arg(None), max_rounds = Arg(None), duplicate = Arg(None),
-            threads = Arg(None), spec = None $(, $kw = None)*
-        ))]
+        #[pyo3(signature = ($($extra,)* bots = None, *, spec $(, $kw = None)*))]
         #[allow(clippy::too_many_arguments)]
         pub(crate) fn $name<'py>(
             $py: Python<'py>,
             $($extra: $ty,)*
             bots: Option<Bound<'py, PyAny>>,
-            variant: Arg<'py>,
-            games: Option<Bound<'py, PyAny>>,
-            seed: Arg<'py>,
-            scoring: Arg<'py>,
-            max_rounds: Arg<'py>,
-            duplicate: Arg<'py>,
-            threads: Arg<'py>,
-            spec: Option<Bound<'py, PyAny>>,
+            spec: Bound<'py, PyAny>,
             $($kw: Option<Bound<'py, PyAny>>,)*
         ) -> PyResult<Bound<'py, PyAny>> {
-            let bots = match bots {
-                Some(b) => b,
-                None => ("heuristic", "random").into_bound_py_any($py)?,
-            };
-            let keywords = [
-                variant.0, games, seed.0, scoring.0, max_rounds.0, duplicate.0, threads.0,
-            ];
-            let $config = parse_arena($py, &bots, settings(spec, keywords)?)?;
+            let $config = parse_arena(bots.as_ref(), &spec)?;
             $body
         }
     };
@@ -202,7 +137,7 @@ fn summary_to_py<'py>(
     labels: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = crate::cli::progress::worker_threads(config.threads);
-    let mut report = summarize(config, counts, seconds, threads).map_err(arena_err)?;
+    let mut report = summarize(config, counts, seconds, threads)?;
     if let Some(labels) = labels {
         if labels.len() != report.summary.entries.len() {
             return Err(PyValueError::new_err(format!(
@@ -232,7 +167,13 @@ fn play(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ArenaCounts> {
     with_progress(py, end - start, progress, "arena", |tick| {
-        run_arena_range(config, &BotRegistry::new(), start, end, tick).map_err(arena_err)
+        Ok(run_arena_range(
+            config,
+            &BotRegistry::new(),
+            start,
+            end,
+            tick,
+        )?)
     })
 }
 
@@ -250,7 +191,7 @@ fn with_progress<T: Send>(
     use std::sync::atomic::{AtomicU64, Ordering};
     use std::time::{Duration, Instant};
     let Some(callback) = progress.filter(|p| !p.is_none()) else {
-        return py.allow_threads(|| super::guard(what, || work(&|| {})));
+        return py.allow_threads(|| guard(what, || work(&|| {})));
     };
     if !callback.is_callable() {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
@@ -263,7 +204,7 @@ fn with_progress<T: Send>(
         done.fetch_add(1, Ordering::Relaxed);
     };
     std::thread::scope(|scope| {
-        let handle = scope.spawn(|| super::guard(what, || work(&tick)));
+        let handle = scope.spawn(|| guard(what, || work(&tick)));
         let mut shown = None;
         let mut failed = None;
         loop {
@@ -297,13 +238,11 @@ arena_fn!(
     /// Plays an arena of built-in bots in Rust (rayon threads, the GIL released) and
     /// returns its summary as a dict (the `summary` of the CLI's JSON report).
     ///
-    /// ``arena(bots=("heuristic", "random"), variant="4p", games=1000, seed=0, *,
-    /// scoring="advanced", max_rounds=100, duplicate=True, threads=0)``: ``bots`` is one
-    /// name per side (team) or per seat, or a comma-separated string; ``games`` is rounded
-    /// up to whole duplicate groups; ``threads=0`` uses every core. The summary depends
-    /// only on the arguments other than ``threads``.
-    /// ``spec``: a ``yokai_septet.ArenaSpec`` holding these settings instead of the
-    /// keywords (not both).
+    /// ``arena(bots=("heuristic", "random"), *, spec)``: ``bots`` is one name per side
+    /// (team) or per seat, or a comma-separated string; ``spec``, a
+    /// ``yokai_septet.ArenaSpec``, holds the settings (``games`` is rounded up to whole
+    /// duplicate groups; ``threads`` 0 or ``None`` uses every core). The summary depends
+    /// only on the settings other than ``threads``.
     ///
     /// ``progress``: a callable ``progress(done, total)``, called about ten times a second
     /// with the number of games finished (``yokai_septet.arena`` turns ``True`` into a bar).
@@ -336,7 +275,7 @@ arena_fn!(
     arena_summary, "_arena_summary", (counts: Vec<Bound<'py, PyAny>>), [labels, seconds], |py, config| {
         let mut merged = ArenaCounts::empty(config.bots.len());
         for c in &counts {
-            merged.merge(&counts_from_py(c)?).map_err(arena_err)?;
+            merged.merge(&counts_from_py(c)?)?;
         }
         let labels = labels.filter(|l| !l.is_none()).map(|l| l.extract()).transpose()?;
         let seconds = match seconds.filter(|s| !s.is_none()) {
@@ -366,7 +305,7 @@ arena_fn!(
                 "game {index} is not within 0..{total}"
             )));
         }
-        let s = game_setup(&config, index).map_err(arena_err)?;
+        let s = game_setup(&config, index)?;
         let n = config.variant.num_players();
         (s.deal_seed, s.entry_of_seat[..n].to_vec(), s.bot_seeds[..n].to_vec())
             .into_bound_py_any(py)
@@ -402,7 +341,7 @@ arena_fn!(
             act_nanos: per_seat(&act_nanos, "act_nanos")?,
             act_max_nanos: per_seat(&act_max_nanos, "act_max_nanos")?,
         };
-        let counts = played_game_counts(&config, &played).map_err(arena_err)?;
+        let counts = played_game_counts(&config, &played)?;
         counts_to_py(py, &counts)
     }
 );
@@ -421,7 +360,7 @@ arena_fn!(
         let config = ImitationConfig { arena: config, teacher, labelled };
         let total = config.arena.total_games();
         let data = with_progress(py, total, progress.as_ref(), "imitation_data", |tick| {
-            imitation::generate(&config, &BotRegistry::new(), tick).map_err(arena_err)
+            Ok(imitation::generate(&config, &BotRegistry::new(), tick)?)
         })?;
         dataset_to_py(py, config.arena.variant.num_actions(), data)
     }

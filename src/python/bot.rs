@@ -2,12 +2,14 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::{extract_seed, game_state, IllegalActionError};
-use crate::bots::{Bot, BotError, BotRegistry, BOT_NAMES};
+use super::convert::extract_seed;
+use super::errors::{guard, IllegalActionError};
+use super::game::game_state;
+use crate::bots::{Bot, BotRegistry, BOT_NAMES};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 
@@ -40,20 +42,9 @@ struct Seeded {
     bot: Box<dyn Bot>,
 }
 
-/// A [`BotError`] as the Python exception that says what happened: acting with no
-/// decision to make is an [`IllegalActionError`], the rest a `ValueError`.
-pub(crate) fn bot_error(e: BotError) -> PyErr {
-    match e {
-        BotError::NoDecision { .. } => IllegalActionError::new_err(e.to_string()),
-        e => PyValueError::new_err(e.to_string()),
-    }
-}
-
 impl PyBot {
     fn build(name: &str, seed: u64) -> PyResult<PyBot> {
-        let bot = BotRegistry::new()
-            .build_any_variant(name, seed)
-            .map_err(bot_error)?;
+        let bot = BotRegistry::new().build_any_variant(name, seed)?;
         Ok(PyBot {
             name: name.to_string(),
             inner: Mutex::new(Seeded { seed, bot }),
@@ -68,7 +59,7 @@ impl PyBot {
 
     /// The bot's decision for `view`'s seat (called with the GIL released).
     pub(crate) fn act_on(&self, view: &SeatView) -> PyResult<Card> {
-        self.lock()?.bot.act(view).map_err(bot_error)
+        self.lock()?.bot.act(view).map_err(PyErr::from)
     }
 }
 
@@ -107,8 +98,7 @@ impl PyBot {
                 "the game is over: there is no decision to make",
             ));
         };
-        let card =
-            py.allow_threads(|| super::guard("Bot.act", || self.act_on(&state.view(seat))))?;
+        let card = py.allow_threads(|| guard("Bot.act", || self.act_on(&state.view(seat))))?;
         Ok(card.id())
     }
 
@@ -146,7 +136,7 @@ impl PyBot {
 
     /// Restores the state saved by ``__reduce__`` (pickle calls it).
     fn __setstate__(&self, words: Vec<u64>) -> PyResult<()> {
-        self.lock()?.bot.restore(&words).map_err(bot_error)
+        self.lock()?.bot.restore(&words).map_err(PyErr::from)
     }
 
     fn __repr__(&self) -> String {

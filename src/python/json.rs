@@ -6,13 +6,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 use serde_json::{Map, Number, Value};
 
-use super::np_integer;
-use crate::error::RecordError;
-
-/// A record that does not replay: `ValueError` naming the field.
-pub(crate) fn record_err(e: RecordError) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
+use super::convert::{index, np_integer};
 
 /// A JSON value as plain Python objects (dict, list, int, float, str, bool, None).
 pub(crate) fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
@@ -76,7 +70,7 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
         return Ok(Value::Bool(b.is_true()));
     }
     if obj.is_instance_of::<PyInt>() || obj.is_instance(np_integer(obj.py())?)? {
-        let Some(i) = super::index(obj) else {
+        let Some(i) = index(obj) else {
             return Err(bad(
                 path,
                 format!(

@@ -5,12 +5,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::{Inputs, Mlp, WeightsError};
+use crate::bots::{Inputs, Mlp};
 use crate::rules::config::Variant;
-
-fn weights_err(e: WeightsError) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
 
 /// ``(variant, inputs, [(weight [out, in] float32, bias [out] float32), ...], metadata)``
 /// of the model shipped for the variant ``variant``, or of the safetensors file ``path``.
@@ -31,9 +27,9 @@ pub(crate) fn model_read<'py>(
             let v: Variant = v
                 .parse()
                 .map_err(|e| PyValueError::new_err(format!("{e}")))?;
-            Mlp::from_bytes(Mlp::shipped_bytes(v)).map_err(weights_err)?
+            Mlp::from_bytes(Mlp::shipped_bytes(v))?
         }
-        (None, Some(p)) => Mlp::load(&p).map_err(weights_err)?,
+        (None, Some(p)) => Mlp::load(&p)?,
         _ => {
             return Err(PyValueError::new_err(
                 "give exactly one of variant and path",
@@ -84,10 +80,10 @@ pub(crate) fn model_write(
         }
         owned.push((w.iter().copied().collect(), b.to_vec()));
     }
-    let inputs = Inputs::parse(inputs).map_err(weights_err)?;
-    let mut mlp = Mlp::with_inputs(v, inputs, owned).map_err(weights_err)?;
+    let inputs = Inputs::parse(inputs)?;
+    let mut mlp = Mlp::with_inputs(v, inputs, owned)?;
     for (k, val) in &metadata {
-        mlp.set_metadata(k, val).map_err(weights_err)?;
+        mlp.set_metadata(k, val)?;
     }
     std::fs::write(&path, mlp.to_bytes())
         .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))

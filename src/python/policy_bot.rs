@@ -13,7 +13,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use rand_chacha::ChaCha8Rng;
 
-use super::extract_integer;
+use super::convert::extract_integer;
 use super::game::PyGame;
 use crate::bots::{Bot, BotError, BotMaker};
 use crate::cards::Card;
@@ -57,7 +57,7 @@ impl PolicyBot {
             .and_then(Card::new)
             .filter(|c| legal.contains(*c));
         card.ok_or_else(|| {
-            super::IllegalActionError::new_err(format!(
+            super::errors::IllegalActionError::new_err(format!(
                 "the policy chose {}, which is not a legal action now (legal: {:?})",
                 action.repr().map(|r| r.to_string()).unwrap_or_default(),
                 legal.iter().map(Card::id).collect::<Vec<_>>()

@@ -75,7 +75,7 @@ def test_no_games_is_refused(run):
 
 
 def test_slices_merge_into_the_whole_arena():
-    kw = dict(bots=LINEUP, variant="3p", games=20, seed=8, max_rounds=3)
+    kw = dict(bots=LINEUP, spec=ys.ArenaSpec("3p", games=20, seed=8, max_rounds=3))
     whole = ys.arena(**kw)
     total = _core._arena_total_games(**kw)
     assert total == 21  # rounded up to whole duplicate groups of 3

@@ -98,6 +98,8 @@ def test_env_argument_table_in_api_md_is_up_to_date():
     spec.loader.exec_module(script)
     text = (ROOT / "docs" / "api.md").read_text()
     assert script.updated(text) == text, "run `python scripts/env_arguments.py --write`"
+    vector = (ROOT / "docs" / "vector.md").read_text()
+    assert script.updated_vector(vector) == vector, "run `python scripts/env_arguments.py --write`"
     # The table reads the signatures: a changed default shows up in it.
     assert "| `opponents` | `'random'` | `'random'` | `'random'` | — |" in text
 

@@ -100,7 +100,7 @@ def test_bad_policy_output_and_bad_entries_are_clear_errors():
 def test_arena_counts_reject_a_game_not_dealt_by_the_arena():
     from yokai_septet import _core
 
-    args = dict(bots=["heuristic", "random"], variant="4p", games=4, seed=1, max_rounds=2)
+    args = dict(bots=["heuristic", "random"], spec=ys.ArenaSpec("4p", games=4, seed=1, max_rounds=2))
     deal_seed, seats, bot_seeds = _core._arena_setup(0, **args)
     assert len(seats) == len(bot_seeds) == 4
     g = ys.Game("4p", "advanced", deal_seed + 1, max_rounds=2)
@@ -109,7 +109,7 @@ def test_arena_counts_reject_a_game_not_dealt_by_the_arena():
     with pytest.raises(ValueError, match="not set up as the arena deals it"):
         _core._arena_game_counts(0, g, [0] * 4, [0] * 4, [0] * 4, **args)
     other = ys.Game("4p", "advanced", deal_seed + 1).record()["rounds"][0]
-    one_round = dict(args, max_rounds=1)
+    one_round = dict(args, spec=args["spec"].replace(max_rounds=1))
     deal_seed, _, _ = _core._arena_setup(0, **one_round)
     redealt = ys.Game.from_deal(other["hands"], other["trump_card"], "4p", "advanced",
                                 deal_seed, max_rounds=1)

@@ -69,7 +69,7 @@ def test_bad_progress_values_are_refused_by_name(bad):
     with pytest.raises(TypeError, match="progress"):
         ys.arena(["heuristic", "random"], progress=bad, **ARGS)
     with pytest.raises(TypeError, match="progress"):
-        ys._core.arena(["heuristic", "random"], progress=bad, **ARGS)
+        ys._core.arena(["heuristic", "random"], progress=bad, spec=ys.ArenaSpec(**ARGS))
 
 
 def test_the_plain_line_counts_and_estimates_what_is_left(monkeypatch):

@@ -592,18 +592,6 @@ def test_sync_mode_still_loops_over_single_envs():
     assert isinstance(v, gymnasium.vector.SyncVectorEnv)
 
 
-def test_run_time_signature_shows_the_constructors_parameters():
-    import inspect
-
-    from yokai_septet._core import VectorEnv as Core
-
-    shown = inspect.signature(ys.VectorEnv).parameters
-    compiled = inspect.signature(Core).parameters
-    assert list(shown) == list(compiled)
-    assert {n: p.kind for n, p in shown.items()} == {n: p.kind for n, p in compiled.items()}
-    assert shown["variant"].default == "4p" and shown["opponents"].default == "random"
-
-
 def test_the_shown_defaults_are_the_real_ones():
     import inspect
 

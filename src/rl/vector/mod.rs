@@ -39,6 +39,7 @@
 
 mod outputs;
 mod pipeline;
+pub mod settings;
 
 use std::sync::{Arc, Mutex};
 

@@ -1,30 +1,29 @@
 //! `yokai_septet.Game`: one game, a thin wrapper over [`State`] plus its action history.
 
-use numpy::{PyArray1, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray3};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
-use super::bot::PyBot;
-use super::json::{json_to_py, py_to_json, record_err};
-use super::{
-    borrow, borrow_mut, extract_integer, extract_seat, extract_seed, guard, parse_config, Arg,
-    GameInUseError, IllegalActionError, InUse,
+use super::convert::{extract_integer, extract_seat, parse_config, type_name, Arg};
+use super::errors::{
+    borrow, borrow_mut, guard, in_context, GameInUseError, IllegalActionError, InUse,
 };
+use super::json::{json_to_py, py_to_json};
 use crate::cards::{Card, CardSet};
-use crate::error::IllegalAction;
-use crate::picture::{self, Raster};
 use crate::record::Match;
 use crate::rl::layout::Field;
-use crate::rl::learner::bots_until_turn;
-use crate::rl::observation::{encode, layout, observation_size, ObsValue};
-use crate::rl::reward::rewards;
-use crate::rl::state_tensor::{encode_state, state_layout, state_size};
-use crate::rules::config::{GameConfig, Variant};
-use crate::rules::deal::Deal;
+use crate::rl::observation::observation_size;
+use crate::rl::state_tensor::state_size;
+use crate::rules::config::GameConfig;
 use crate::rules::state::{Phase, State};
 use crate::solver::Solver;
+
+mod deals;
+mod pictures;
+mod play;
+mod tensors;
 
 /// A game of Yokai Septet.
 ///
@@ -56,10 +55,10 @@ pub(crate) fn match_from_record(
 ) -> PyResult<Match> {
     if let Ok(text) = rec.downcast::<PyString>() {
         let text = text.to_cow()?.into_owned();
-        py.allow_threads(|| guard(what, || Match::from_json(&text).map_err(record_err)))
+        py.allow_threads(|| guard(what, || Ok(Match::from_json(&text)?)))
     } else {
         let value = py_to_json(rec, &mut String::new())?;
-        guard(what, || Match::from_record(&value).map_err(record_err))
+        guard(what, || Ok(Match::from_record(&value)?))
     }
 }
 
@@ -89,15 +88,11 @@ impl PyGame {
         self.m.state()
     }
 
-    fn illegal(&self, err: IllegalAction) -> PyErr {
-        IllegalActionError::new_err(format!("illegal action: {err}"))
-    }
-
     /// Applies one action given as a raw number; the state is unchanged on error.
     pub(crate) fn apply_raw(&mut self, action: i128) -> PyResult<()> {
         match self.m.apply_action(action) {
             Ok(_) => Ok(()),
-            Err(e) => Err(self.illegal(e)),
+            Err(e) => Err(e.into()),
         }
     }
 
@@ -140,24 +135,18 @@ impl PyGame {
             ))
         }
     }
-
-    /// The seat a picture is for: `None` (the whole table) or a valid seat.
-    fn picture_seat(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-        seat.map(|s| extract_seat(s, self.state().num_players()))
-            .transpose()
-    }
-
-    fn svg(&self, seat: Option<usize>) -> String {
-        match seat {
-            Some(p) => picture::seat_svg(&self.state().view(p)),
-            None => picture::table_svg(self.state()),
-        }
-    }
 }
 
-/// `svg` rasterised (run with the GIL released and the game not borrowed).
-fn raster(svg: &str, scale: f64) -> PyResult<Raster> {
-    picture::rasterize(svg, scale as f32).map_err(|e| PyValueError::new_err(e.to_string()))
+/// The state of a `Game` argument (a `TypeError` for anything else).
+pub(crate) fn game_state(obj: &Bound<'_, PyAny>) -> PyResult<crate::rules::state::State> {
+    let game = obj.downcast::<PyGame>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a yokai_septet.Game, not {}",
+            type_name(obj)
+        ))
+    })?;
+    let state = *borrow(game)?.state();
+    Ok(state)
 }
 
 impl InUse for PyGame {
@@ -171,7 +160,7 @@ impl InUse for PyGame {
 }
 
 /// The configuration of `Game(...)`'s arguments, with its defaults.
-fn game_config(
+pub(super) fn game_config(
     py: Python<'_>,
     variant: Arg<'_>,
     scoring: Arg<'_>,
@@ -186,36 +175,6 @@ fn game_config(
         &episode.or(intern!(py, "game")),
         max_rounds.0.as_ref(),
     )
-}
-
-/// A card id given from Python (contract integers); ids too large for `i64` stay out of
-/// range, so that [`Deal::from_ids`] names them.
-fn deal_card_id(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
-    Ok(extract_integer(obj, "card")?.map_or(i64::MAX, |v| {
-        i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
-    }))
-}
-
-/// A deal given from Python: one list of card ids per seat, and the face-up card (`None`
-/// in the seal variants), validated by [`Deal::from_ids`].
-fn parse_deal(
-    variant: Variant,
-    hands: &Bound<'_, PyAny>,
-    trump_card: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Deal> {
-    let lists: Vec<Vec<Bound<'_, PyAny>>> = hands.extract().map_err(|_| {
-        PyTypeError::new_err("hands must be a list of lists of card ids, one list per seat")
-    })?;
-    let ids: Vec<Vec<i64>> = lists
-        .iter()
-        .map(|h| h.iter().map(deal_card_id).collect())
-        .collect::<PyResult<_>>()?;
-    let trump = match trump_card {
-        Some(t) if !t.is_none() => Some(deal_card_id(t)?),
-        _ => None,
-    };
-    Deal::from_ids(variant, &ids, trump)
-        .map_err(|e| PyValueError::new_err(format!("invalid deal: {e}")))
 }
 
 #[pymethods]
@@ -343,29 +302,7 @@ impl PyGame {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray1<bool>>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let this = borrow(slf)?;
-        let n = this.state().config().num_actions();
-        let arr = match out {
-            Some(a) => {
-                if a.len() != n {
-                    return Err(PyValueError::new_err(format!(
-                        "out has shape {:?}, expected ({n},)",
-                        a.shape()
-                    )));
-                }
-                a
-            }
-            None => PyArray1::<bool>::zeros(py, n, false),
-        };
-        let mut rw = arr
-            .try_readwrite()
-            .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
-        let slice = rw
-            .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-        crate::rl::observation::write_mask(this.state().legal_actions(), slice);
-        drop(rw);
-        Ok(arr)
+        tensors::legal_mask(slf, py, out)
     }
 
     /// Length of the observation vector (``observation()``'s shape is ``(observation_size,)``).
@@ -389,62 +326,13 @@ impl PyGame {
         seat: Option<&Bound<'py, PyAny>>,
         out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let this = borrow(slf)?;
-        let s = this.state();
-        let seat = match seat {
-            Some(seat) => extract_seat(seat, s.num_players())?,
-            None => s.current_player().ok_or_else(|| {
-                PyValueError::new_err(
-                    "the game is over, so there is no current player: pass seat= explicitly",
-                )
-            })?,
-        };
-        let view = s.view(seat);
-        let d = observation_size(s.variant());
-        let Some(out) = out else {
-            let arr = PyArray1::<f32>::zeros(py, d, false);
-            let mut rw = arr.readwrite();
-            encode(&view, rw.as_slice_mut()?);
-            drop(rw);
-            return Ok(arr.into_any());
-        };
-        fn fill<'py, T: ObsValue + numpy::Element>(
-            out: &Bound<'py, PyArray1<T>>,
-            view: &crate::infoset::view::SeatView<'_>,
-            d: usize,
-        ) -> PyResult<()> {
-            if out.len() != d {
-                return Err(PyValueError::new_err(format!(
-                    "out has shape {:?}, expected ({d},)",
-                    out.shape()
-                )));
-            }
-            let mut rw = out
-                .try_readwrite()
-                .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
-            let slice = rw
-                .as_slice_mut()
-                .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-            encode(view, slice);
-            Ok(())
-        }
-        if let Ok(a) = out.downcast::<PyArray1<f32>>() {
-            fill(a, &view, d)?;
-        } else if let Ok(a) = out.downcast::<PyArray1<u8>>() {
-            fill(a, &view, d)?;
-        } else {
-            return Err(PyTypeError::new_err(
-                "out must be a 1-dimensional numpy array of dtype float32 or uint8",
-            ));
-        }
-        Ok(out)
+        tensors::observation(slf, py, seat, out)
     }
 
     /// The observation's fields, in vector order: a list of dicts with ``name``,
     /// ``offset``, ``len`` and ``meaning``.
     fn layout<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let this = borrow(slf)?;
-        field_dicts(py, layout(this.state().variant()))
+        tensors::layout(slf, py)
     }
 
     /// Length of the privileged state tensor (``state_tensor()``'s shape is ``(state_size,)``).
@@ -464,22 +352,7 @@ impl PyGame {
         py: Python<'py>,
         dtype: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let this = borrow(slf)?;
-        fn make<'py, T: ObsValue + numpy::Element>(
-            py: Python<'py>,
-            s: &State,
-        ) -> PyResult<Bound<'py, PyAny>> {
-            let arr = PyArray1::<T>::zeros(py, state_size(s.variant()), false);
-            encode_state(s, arr.readwrite().as_slice_mut()?);
-            Ok(arr.into_any())
-        }
-        match dtype {
-            "float32" => make::<f32>(py, this.state()),
-            "uint8" => make::<u8>(py, this.state()),
-            other => Err(PyValueError::new_err(format!(
-                "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
-            ))),
-        }
+        tensors::state_tensor(slf, py, dtype)
     }
 
     /// The state tensor's fields, in vector order (dicts like :meth:`layout`'s).
@@ -487,8 +360,7 @@ impl PyGame {
         slf: &Bound<'py, Self>,
         py: Python<'py>,
     ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let this = borrow(slf)?;
-        field_dicts(py, state_layout(this.state().variant()))
+        tensors::state_layout(slf, py)
     }
 
     /// Like :meth:`step`, and returns every seat's reward for this step (``list[float]``)
@@ -500,16 +372,7 @@ impl PyGame {
         a: &Bound<'_, PyAny>,
         reward_mode: &str,
     ) -> PyResult<Vec<f32>> {
-        let mut this = borrow_mut(slf)?;
-        let mode = super::parse_reward_mode(reward_mode)?;
-        let action = this.action_of(a)?;
-        match this.m.apply_action(action) {
-            Ok(out) => {
-                let n = this.state().num_players();
-                Ok(rewards(mode, &out, this.state())[..n].to_vec())
-            }
-            Err(e) => Err(this.illegal(e)),
-        }
+        play::step_rewards(slf, a, reward_mode)
     }
 
     /// Lets ``bots`` (a list of :class:`Bot`, one per seat; the learner's is not used)
@@ -520,35 +383,11 @@ impl PyGame {
     fn play_bots(
         slf: &Bound<'_, Self>,
         py: Python<'_>,
-        bots: Vec<PyRef<'_, PyBot>>,
+        bots: &Bound<'_, PyAny>,
         learner_seat: &Bound<'_, PyAny>,
         reward_mode: &str,
     ) -> PyResult<f64> {
-        let mut this = borrow_mut(slf)?;
-        let mode = super::parse_reward_mode(reward_mode)?;
-        let n = this.state().num_players();
-        let learner = extract_seat(learner_seat, n)?;
-        if bots.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "bots lists {} bots, expected one per seat ({n})",
-                bots.len()
-            )));
-        }
-        let bots: Vec<&PyBot> = bots.iter().map(|b| &**b).collect();
-        let m = &mut this.m;
-        py.allow_threads(|| {
-            guard("Game.play_bots", || {
-                let mut total = 0f64;
-                bots_until_turn(
-                    m,
-                    learner,
-                    mode,
-                    |p, view| bots[p].act_on(view),
-                    |r| total += r[learner] as f64,
-                )?;
-                Ok(total)
-            })
-        })
+        play::play_bots(slf, py, bots, learner_seat, reward_mode)
     }
 
     /// Applies one decision of the current player: a passing pick or a card play.
@@ -677,10 +516,10 @@ impl PyGame {
         max_rounds: Arg<'_>,
     ) -> PyResult<PyGame> {
         let config = game_config(py, variant, scoring, seed, episode, max_rounds)?;
-        let deal = parse_deal(config.variant, hands, trump_card)?;
+        let deal = deals::parse_deal(config.variant, hands, trump_card)?;
         let mut m = Match::new(config);
         m.apply_deal(deal)
-            .map_err(|e| PyValueError::new_err(format!("cannot deal: {e}")))?;
+            .map_err(|e| in_context("cannot deal", e))?;
         Ok(PyGame { m })
     }
 
@@ -695,11 +534,7 @@ impl PyGame {
         hands: &Bound<'_, PyAny>,
         trump_card: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let mut this = borrow_mut(slf)?;
-        let deal = parse_deal(this.state().variant(), hands, trump_card)?;
-        this.m
-            .apply_deal(deal)
-            .map_err(|e| PyValueError::new_err(format!("cannot deal: {e}")))
+        deals::apply_deal(slf, hands, trump_card)
     }
 
     /// The former name of :meth:`apply_deal` (before a round's first passing pick, or
@@ -710,24 +545,14 @@ impl PyGame {
         hands: &Bound<'_, PyAny>,
         trump_card: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        Self::apply_deal(slf, hands, trump_card)
+        deals::redeal(slf, hands, trump_card)
     }
 
     /// As :meth:`step`, but an action that ends a round (and not the game) stops at the
     /// finished round's last position: ``phase`` is ``"round_over"`` (captures, scores and
     /// the last trick still visible) until :meth:`apply_deal` deals the next round.
     fn step_in_round(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>) -> PyResult<()> {
-        let mut this = borrow_mut(slf)?;
-        let action = this.action_of(a)?;
-        let card = this
-            .m
-            .state()
-            .card_for_action(action)
-            .map_err(|e| this.illegal(e))?;
-        this.m
-            .apply_in_round(card)
-            .map(|_| ())
-            .map_err(|e| this.illegal(e))
+        deals::step_in_round(slf, a)
     }
 
     /// A copy of this game in which every card ``seat`` cannot see is re-dealt at random,
@@ -744,26 +569,7 @@ impl PyGame {
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
-        let this = borrow(slf)?;
-        let seat = extract_seat(seat, this.state().num_players())?;
-        let seed = match seed {
-            Some(s) => extract_seed(s)?,
-            None => 0,
-        };
-        let state = *this.state();
-        drop(this); // the copy is worked on: other threads may use the game meanwhile
-        let det = py.allow_threads(|| {
-            guard("Game.sample_determinization", || {
-                let mut rng = crate::rng::determinization_rng(seed);
-                let view = state.view(seat);
-                Ok(crate::infoset::sampler::sample_with_later_rounds(
-                    &view, &mut rng,
-                ))
-            })
-        })?;
-        Ok(PyGame {
-            m: Match::determinization(det),
-        })
+        deals::sample_determinization(slf, py, seat, seed)
     }
 
     /// The value of the current position (play phase) for the side of the player to move,
@@ -854,11 +660,7 @@ impl PyGame {
     /// that seat's view, the other hands only counted.
     #[pyo3(signature = (seat = None))]
     fn to_text(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        let this = borrow(slf)?;
-        Ok(match this.picture_seat(seat)? {
-            Some(p) => this.state().view(p).to_string(),
-            None => this.state().to_string(),
-        })
+        pictures::to_text(slf, seat)
     }
 
     /// The table as an SVG document (``str``, 960×640): card faces in the suit colours,
@@ -867,8 +669,7 @@ impl PyGame {
     /// may know only (the other hands face down).
     #[pyo3(signature = (seat = None))]
     fn to_svg(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        let this = borrow(slf)?;
-        Ok(this.svg(this.picture_seat(seat)?))
+        pictures::to_svg(slf, seat)
     }
 
     /// :meth:`to_svg` rasterised: a numpy ``uint8`` array of shape ``(H, W, 3)``
@@ -881,17 +682,7 @@ impl PyGame {
         seat: Option<&Bound<'py, PyAny>>,
         scale: f64,
     ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-        let this = borrow(slf)?;
-        let seat = this.picture_seat(seat)?;
-        let svg = this.svg(seat);
-        drop(this);
-        let r = py.allow_threads(|| raster(&svg, scale))?;
-        let shape = [r.height as usize, r.width as usize, 3];
-        let flat = numpy::ndarray::Array1::from_vec(r.rgb);
-        let arr = flat
-            .into_shape_with_order(shape)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(PyArray3::from_owned_array(py, arr))
+        pictures::to_rgb_array(slf, py, seat, scale)
     }
 
     /// :meth:`to_svg` rasterised as PNG file bytes.
@@ -902,38 +693,23 @@ impl PyGame {
         seat: Option<&Bound<'py, PyAny>>,
         scale: f64,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let this = borrow(slf)?;
-        let seat = this.picture_seat(seat)?;
-        let svg = this.svg(seat);
-        drop(this);
-        let png = py.allow_threads(|| {
-            raster(&svg, scale)?
-                .to_png()
-                .map_err(|e| PyValueError::new_err(e.to_string()))
-        })?;
-        Ok(PyBytes::new(py, &png))
+        pictures::to_png(slf, py, seat, scale)
     }
 
     /// The HTML replay viewer of the game so far (``str``): one self-contained page
     /// that steps through every round and trick (as ``yokai-septet replay --html``).
     fn replay_html(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let this = borrow(slf)?;
-        Ok(picture::replay_html(&this.m))
+        pictures::replay_html(slf)
     }
 
     /// Notebooks show the whole table as SVG.
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let this = borrow(slf)?;
-        Ok(this.svg(None))
+        pictures::_repr_svg_(slf)
     }
 
     /// Notebooks show the whole table as SVG (inline in HTML).
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let this = borrow(slf)?;
-        Ok(format!(
-            "<div style=\"max-width:100%\">{}</div>",
-            this.svg(None)
-        ))
+        pictures::_repr_html_(slf)
     }
 
     fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -975,7 +751,10 @@ impl PyGame {
 }
 
 /// Layout fields as Python dicts with ``name``, ``offset``, ``len`` and ``meaning``.
-fn field_dicts<'py>(py: Python<'py>, fields: &[Field]) -> PyResult<Vec<Bound<'py, PyDict>>> {
+pub(super) fn field_dicts<'py>(
+    py: Python<'py>,
+    fields: &[Field],
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
     fields
         .iter()
         .map(|f| {

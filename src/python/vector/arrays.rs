@@ -1,0 +1,212 @@
+//! The numpy arrays of a `VectorEnv`: one array per output of the table ([`OUTPUTS`]),
+//! built, recycled, borrowed for a pass and handed to Python by the walks below, never
+//! by name; and the sets of them a `copy=True` env rotates through.
+
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::rl::observation::ObsValue;
+use crate::rl::vector::{
+    Batch, Build, Elem, Family, Layout, Map, MapMut, MapRef, Output, Outputs, Owned, Per, Slices,
+    Visit, OUTPUTS,
+};
+
+/// One numpy array per output (`None`: not produced).
+pub(super) struct Arrays;
+impl Family for Arrays {
+    type Of<E: Elem> = Option<Py<PyArrayDyn<E>>>;
+}
+
+/// The arrays, borrowed for writing during a pass.
+pub(super) struct Guards<'py>(std::marker::PhantomData<&'py ()>);
+impl<'py> Family for Guards<'py> {
+    type Of<E: Elem> = Option<PyReadwriteArrayDyn<'py, E>>;
+}
+
+/// The numpy shape of `out` for `rows` envs, or `None` when it is not produced.
+fn shape(layout: &Layout, out: Output) -> Option<Vec<usize>> {
+    let w = layout.widths[out as usize];
+    match (w, OUTPUTS[out as usize].per) {
+        (0, _) => None,
+        (_, Per::Value) => Some(vec![layout.rows]),
+        (w, Per::Row) => Some(vec![layout.rows, w]),
+    }
+}
+
+/// Zeroed arrays for a layout.
+pub(super) struct NewArrays<'py>(pub(super) Python<'py>, pub(super) Layout);
+impl Build<Arrays> for NewArrays<'_> {
+    fn build<E: Elem>(&mut self, out: Output) -> Option<Py<PyArrayDyn<E>>> {
+        let s = shape(&self.1, out)?;
+        Some(PyArrayDyn::<E>::zeros(self.0, &s[..], false).unbind())
+    }
+}
+
+/// Whether every array has no other reference than ours.
+struct IsFree<'py>(Python<'py>, bool);
+impl Visit<Arrays> for IsFree<'_> {
+    fn visit<E: Elem>(&mut self, _: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+        self.1 &= x.as_ref().is_none_or(|a| a.get_refcnt(self.0) == 1);
+    }
+}
+
+/// The arrays as Python objects (`None` where not produced), in table order; `final_obs`
+/// only if `.2` (some episode ended), so that Python looks at it only then.
+struct ToPy<'py>(Python<'py>, Vec<PyObject>, bool);
+impl Visit<Arrays> for ToPy<'_> {
+    fn visit<E: Elem>(&mut self, out: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+        let obj = match x {
+            Some(a) if out != Output::final_obs || self.2 => a.clone_ref(self.0).into_any(),
+            _ => self.0.None(),
+        };
+        self.1.push(obj);
+    }
+}
+
+/// One array by name.
+pub(super) struct Named<'py>(
+    pub(super) Python<'py>,
+    pub(super) Output,
+    pub(super) Option<PyObject>,
+);
+impl Visit<Arrays> for Named<'_> {
+    fn visit<E: Elem>(&mut self, out: Output, x: &Option<Py<PyArrayDyn<E>>>) {
+        if out == self.1 {
+            self.2 = x.as_ref().map(|a| a.clone_ref(self.0).into_any());
+        }
+    }
+}
+
+/// Borrows every array for writing (the first refusal is kept).
+pub(super) struct Borrow<'py>(pub(super) Python<'py>, pub(super) Option<PyErr>);
+impl<'py> MapRef<Arrays, Guards<'py>> for Borrow<'py> {
+    fn map<E: Elem>(
+        &mut self,
+        _: Output,
+        x: &Option<Py<PyArrayDyn<E>>>,
+    ) -> Option<PyReadwriteArrayDyn<'py, E>> {
+        let a = x.as_ref()?.bind(self.0).clone();
+        match a.try_readwrite() {
+            Ok(g) => Some(g),
+            Err(e) => {
+                self.1.get_or_insert(e.into());
+                None
+            }
+        }
+    }
+}
+
+/// The borrowed arrays as slices (an array that is not produced: empty).
+pub(super) struct GuardSlices;
+impl<'s, 'py: 's> MapMut<'s, Guards<'py>, Slices<'s>> for GuardSlices {
+    fn map<E: Elem>(
+        &mut self,
+        _: Output,
+        x: &'s mut Option<PyReadwriteArrayDyn<'py, E>>,
+    ) -> &'s mut [E] {
+        match x {
+            Some(g) => g.as_slice_mut().unwrap_or_default(),
+            None => Default::default(),
+        }
+    }
+}
+
+/// Vectors handed to numpy without a copy (the asynchronous batches).
+struct Adopt<'py>(Python<'py>, Layout);
+impl Map<Owned, Arrays> for Adopt<'_> {
+    fn map<E: Elem>(&mut self, out: Output, x: Vec<E>) -> Option<Py<PyArrayDyn<E>>> {
+        let s = shape(&self.1, out)?;
+        let flat = PyArray1::from_vec(self.0, x);
+        // A contiguous reshape is a view of the same buffer.
+        let a = flat
+            .reshape(&s[..])
+            .unwrap_or_else(|_| flat.to_dyn().clone());
+        Some(a.unbind())
+    }
+}
+
+/// The sets of output arrays, in the observation dtype.
+pub(super) enum Sets {
+    F32(Vec<Outputs<Arrays, f32>>),
+    U8(Vec<Outputs<Arrays, u8>>),
+}
+
+/// Runs `$body` with `$s` bound to the typed sets (`$t`: the observation type).
+macro_rules! with_sets {
+    ($sets:expr, |$s:ident: $t:ident| $body:expr) => {
+        match $sets {
+            Sets::F32($s) => {
+                #[allow(dead_code)]
+                type $t = f32;
+                $body
+            }
+            Sets::U8($s) => {
+                #[allow(dead_code)]
+                type $t = u8;
+                $body
+            }
+        }
+    };
+}
+pub(super) use with_sets;
+
+/// Most sets of output arrays kept for reuse (`copy=True`): two are enough for the usual
+/// loop (the caller holds the last step's arrays while the next step writes); more only
+/// help a caller that keeps a few steps' arrays around.
+pub(super) const MAX_SETS: usize = 4;
+
+/// The set of `sets` the next pass writes: in `copy=True` mode one that nobody else
+/// holds (recycled, or new when the caller still holds every kept set).
+pub(super) fn target<T: ObsValue + Elem>(
+    py: Python<'_>,
+    sets: &mut Vec<Outputs<Arrays, T>>,
+    current: usize,
+    fresh: bool,
+    layout: Layout,
+) -> usize {
+    if !fresh {
+        return current;
+    }
+    let free = |s: &Outputs<Arrays, T>| {
+        let mut v = IsFree(py, true);
+        s.visit(&mut v);
+        v.1
+    };
+    if let Some(i) = sets.iter().position(free) {
+        return i;
+    }
+    let new = Outputs::build(&mut NewArrays(py, layout));
+    if sets.len() < MAX_SETS {
+        sets.push(new);
+        return sets.len() - 1;
+    }
+    // Forget the oldest kept set (its holder keeps it) for a new one.
+    let i = (current + 1) % sets.len();
+    sets[i] = new;
+    i
+}
+
+/// The arrays of a set, as a tuple in table order (`None` where not produced, and for
+/// `final_obs` unless `ended`: some episode ended).
+pub(super) fn to_tuple<'py, T: ObsValue + Elem>(
+    py: Python<'py>,
+    o: &Outputs<Arrays, T>,
+    ended: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let mut v = ToPy(py, Vec::with_capacity(OUTPUTS.len()), ended);
+    o.visit(&mut v);
+    PyTuple::new(py, v.1)
+}
+
+/// A batch's vectors as numpy arrays (no copy), in a tuple in table order.
+pub(super) fn batch_tuple<'py, T: ObsValue + Elem>(
+    py: Python<'py>,
+    b: Batch<T>,
+    layout: Layout,
+) -> PyResult<(usize, Bound<'py, PyTuple>)> {
+    let o = &b.outputs;
+    let ended = o.terminated.contains(&true) || o.truncated.contains(&true);
+    let arrays = b.outputs.map(&mut Adopt(py, layout));
+    Ok((b.group, to_tuple(py, &arrays, ended)?))
+}

@@ -1,0 +1,233 @@
+"""The settings tables (src/rl/vector/settings.rs, src/arena/settings.rs): each setting is
+declared once, and everything else is read from the table or checked against it here:
+``VectorEnv``'s signature, the stub's defaults, docs/api.md's constructor table,
+``ArenaSpec``'s fields; every range and name is enforced with an error naming the setting.
+Also: the one mapping of Rust errors to Python exceptions, and the single envs' seeds."""
+
+import ast
+import dataclasses
+import inspect
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+
+import yokai_septet as ys
+from yokai_septet import _core
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTOR = _core._settings_spec()["vector"]
+ARENA = _core._settings_spec()["arena"]
+EMPTY = inspect.Parameter.empty
+
+
+def stub_function(name: str, cls: str = "") -> ast.FunctionDef:
+    tree = ast.parse((ROOT / "python" / "yokai_septet" / "_core.pyi").read_text())
+    scope = tree.body
+    if cls:
+        scope = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls).body
+    return next(n for n in scope if isinstance(n, ast.FunctionDef) and n.name == name)
+
+
+def stub_parameters(fn: ast.FunctionDef) -> list[tuple[str, bool, object]]:
+    """``(name, positional, default)`` of a stub's parameters (``cls``/``self`` left out)."""
+    a = fn.args
+    pos = a.posonlyargs + a.args
+    pos_defaults = [EMPTY] * (len(pos) - len(a.defaults)) + [ast.literal_eval(d) for d in a.defaults]
+    out = [(p.arg, True, d) for p, d in zip(pos, pos_defaults) if p.arg not in ("cls", "self")]
+    for p, d in zip(a.kwonlyargs, a.kw_defaults):
+        out.append((p.arg, False, EMPTY if d is None else ast.literal_eval(d)))
+    return out
+
+
+def table_parameters(table) -> list[tuple[str, bool, object]]:
+    return [(r["name"], r["positional"], r.get("default", EMPTY)) for r in table]
+
+
+def test_the_vector_signature_is_the_table():
+    params = inspect.signature(ys.VectorEnv).parameters
+    shown = [
+        (n, p.kind is p.POSITIONAL_OR_KEYWORD, p.default) for n, p in params.items()
+    ]
+    assert shown == table_parameters(VECTOR)
+    assert [p.annotation for p in params.values()] == [r["type"] for r in VECTOR]
+
+
+def test_the_stub_has_the_tables_parameters_and_defaults():
+    """stubtest checks that the compiled ``__new__(*args, **kwargs)`` takes the stub's
+    parameters; this checks their order, kinds and defaults against the table."""
+    assert stub_parameters(stub_function("__new__", "VectorEnv")) == table_parameters(VECTOR)
+
+
+def generated(page: str, marker: str) -> list[list[str]]:
+    """The cells of the generated table between ``marker``'s comments in ``page``."""
+    text = (ROOT / "docs" / page).read_text()
+    start = text.index(f"<!-- {marker}: generated")
+    block = text[start:text.index(f"<!-- {marker}: end -->")]
+    rows = [line for line in block.splitlines() if line.startswith("|")]
+    return [[c.strip() for c in line.strip("|").split("|")] for line in rows]
+
+
+def test_the_docs_tables_show_the_tables_settings_and_defaults():
+    want = {
+        r["name"]: ("required" if "default" not in r else f"`{r['default']!r}`") for r in VECTOR
+    }
+    # docs/api.md: every constructor's arguments, the VectorEnv column
+    header, _, *rows = generated("api.md", "env-arguments")
+    column = header.index("`ys.VectorEnv(...)`")
+    shown = {r[0].strip("`"): r[column] for r in rows if r[column] != "—"}
+    assert shown == want
+    # docs/vector.md: the settings, in the table's order, with their docs
+    _, _, *rows = generated("vector.md", "vector-settings")
+    assert [(r[0].strip("`"), r[1], r[3]) for r in rows] == [
+        (r["name"], want[r["name"]], r["doc"]) for r in VECTOR
+    ]
+
+
+def test_arena_spec_is_the_arena_table():
+    fields = dataclasses.fields(ys.ArenaSpec)
+    assert [(f.name, f.default) for f in fields] == [(r["name"], r["default"]) for r in ARENA]
+    spec = ys.ArenaSpec()
+    assert spec.kwargs() == {r["name"]: r["default"] for r in ARENA if r["name"] != "batch_size"}
+    # the compiled arena functions take only a spec
+    for name in ("arena", "_arena_counts", "_arena_total_games", "_arena_setup",
+                 "_arena_summary", "_arena_game_counts", "_imitation_data"):
+        kwonly = [p.arg for p in stub_function(name).args.kwonlyargs]
+        assert "spec" in kwonly and not {r["name"] for r in ARENA} & set(kwonly), name
+        with pytest.raises(TypeError):
+            getattr(_core, name)(*([0] * 7)[: _positional(name)], games=10, spec=spec)
+
+
+def _positional(name: str) -> int:
+    fn = stub_function(name)
+    return len([a for a in fn.args.args if a.arg != "bots"])
+
+
+def bad_values(row):
+    """Values outside the row's type or range: (value, exception)."""
+    out = []
+    if "range" in row:
+        lo, hi = row["range"]
+        out += [(lo - 1, ValueError), (hi + 1, ValueError), (1.5, TypeError), (True, TypeError)]
+    if "choices" in row:
+        out += [("no-such-" + row["name"], ValueError)]
+    if row["type"] == "bool":
+        out += [(1, TypeError), ("yes", TypeError)]
+    if not row["nullable"]:
+        out += [(None, (TypeError, ValueError))]
+    return out
+
+
+@pytest.mark.parametrize("row", VECTOR, ids=[r["name"] for r in VECTOR])
+def test_every_vector_setting_is_checked_naming_it(row):
+    for value, exc in bad_values(row):
+        kw = {"num_envs": 2, row["name"]: value}
+        with pytest.raises(exc) as e:
+            ys.VectorEnv(**kw)
+        assert row["name"] in str(e.value), (value, str(e.value))
+        assert not isinstance(e.value, OverflowError)
+
+
+@pytest.mark.parametrize("row", ARENA, ids=[r["name"] for r in ARENA])
+def test_every_arena_setting_is_checked_naming_it(row):
+    for value, exc in bad_values(row):
+        with pytest.raises(exc) as e:
+            ys.ArenaSpec(**{row["name"]: value})
+        assert row["name"] in str(e.value), (value, str(e.value))
+
+
+def test_arguments_are_bound_as_python_binds_them():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'num_env'"):
+        ys.VectorEnv(num_env=2)
+    with pytest.raises(TypeError, match="missing required argument 'num_envs'"):
+        ys.VectorEnv()
+    with pytest.raises(TypeError, match="at most 4 positional arguments"):
+        ys.VectorEnv(2, "4p", "advanced", 0, "game")
+    with pytest.raises(TypeError, match="multiple values for argument 'variant'"):
+        ys.VectorEnv(2, "4p", variant="3p")
+    v = ys.VectorEnv(2, "3p", "basic", 7, episode="round")
+    assert v.single_action_space.n == ys.Game("3p").num_actions
+
+
+# ------------------------------------------------------------------------- errors
+
+# What every variant of every public Rust error type becomes in Python: the contract.
+CLASSES = {
+    "IllegalAction": ys.IllegalActionError,
+    "StepError.Illegal": ys.IllegalActionError,
+    "PipelineError.Step": ys.IllegalActionError,
+    "BotError.NoDecision": ys.IllegalActionError,
+    "StepError.Over": RuntimeError,
+    "PipelineError.InFlight": RuntimeError,
+    "PipelineError.NothingSent": RuntimeError,
+    "PipelineError.NotHeld": RuntimeError,
+    "PipelineError.Failed": RuntimeError,
+    "ArenaError.ThreadPool": RuntimeError,
+    "VecCoreError.ThreadPool": RuntimeError,
+}
+
+
+def test_every_rust_error_becomes_its_python_exception_naming_what_was_wrong():
+    examples = _core._error_examples()
+    seen = {(t, v) for t, v, _ in examples}
+    assert len(seen) == len(examples) >= 50
+    types = {t for t, _ in seen}
+    assert types == {
+        "IllegalAction", "ConfigError", "DealError", "RecordError", "WeightsError",
+        "BotError", "ArenaError", "VecCoreError", "StepError", "PipelineError",
+    }
+    for t, v, e in examples:
+        want = CLASSES.get(f"{t}.{v}", CLASSES.get(t, ValueError))
+        assert type(e) is want, (t, v, type(e))
+        message = str(e)
+        assert len(message) > 15, (t, v, message)
+    by = {(t, v): str(e) for t, v, e in examples}
+    # the message names what was wrong (the examples' values appear in it)
+    assert "99" in by["IllegalAction", "OutOfRange"] and "illegal action" in by["IllegalAction", "OutOfRange"]
+    assert "env 3" in by["StepError", "Illegal"] and "env 5" in by["StepError", "Over"]
+    assert "5p" in by["ConfigError", "UnknownVariant"]
+    assert "moves[3]" in by["RecordError", "RecordError"]
+    assert "no-such-bot" in by["ArenaError", "Bot"] == by["BotError", "Unknown"]
+    assert "create a new one" in by["PipelineError", "Failed"]
+
+
+# -------------------------------------------------------------------------- seeds
+
+
+def test_the_gym_env_seeds_from_the_crates_domains():
+    """``reset(seed=s)`` deals env 0's first game of ``VectorEnv(1, seed=s)``, the next
+    ``reset()`` its next one: the vector env's derivation (rng.rs), not numpy's."""
+    env = gymnasium.make("YokaiSeptet-v0", learner_seat=None).unwrapped
+    vec = ys.VectorEnv(1, seed=11, learner_seat=None)
+    obs, _ = env.reset(seed=11)
+    vec.reset(seed=11)
+    assert env.game.seed == vec.game_seed(0)
+    assert env.learner_seat == vec.learner_seats()[0]
+    np.testing.assert_array_equal(obs, vec.observations[0])
+    env.reset()
+    vec.reset()
+    assert env.game.seed == vec.game_seed(0)
+    # the same seed, the same game; another seed, another
+    first = env.reset(seed=11)[0]
+    np.testing.assert_array_equal(first, obs)
+    assert env.reset(seed=12)[0].tobytes() != obs.tobytes()
+    # numpy's global or gymnasium's generator play no part
+    np.random.seed(0)
+    env.np_random = np.random.default_rng(99)
+    np.testing.assert_array_equal(env.reset(seed=11)[0], obs)
+
+
+def test_the_pettingzoo_env_seeds_from_the_crates_domains():
+    e = ys.env()
+    vec = ys.VectorEnv(1, seed=5, self_play=True)
+    e.reset(seed=5)
+    vec.reset(seed=5)
+    assert e.unwrapped.game.seed == vec.game_seed(0)
+    e.reset()
+    vec.reset()
+    assert e.unwrapped.game.seed == vec.game_seed(0)
+    # a constructor seed is the master seed of the first reset without one
+    f = ys.env(seed=5)
+    f.reset()
+    assert f.unwrapped.game.seed == _core._episode_seeds(5, 0, 4)[0]
