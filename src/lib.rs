@@ -69,7 +69,7 @@ mod record;
 mod rl;
 mod rng;
 pub mod rules;
-mod settings;
+pub mod settings;
 #[allow(unsafe_code)]
 pub mod simd;
 pub mod solver;

@@ -29,7 +29,7 @@ pub enum Kind {
 
 /// A setting's default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Default {
+pub enum DefaultValue {
     /// Required: no default.
     Required,
     /// `None` (its meaning is the setting's doc).
@@ -42,11 +42,11 @@ pub enum Default {
     Str(&'static str),
 }
 
-impl Default {
+impl DefaultValue {
     /// The default as a number (`const`, so that Rust defaults can be read off a table).
     pub const fn int(self) -> u64 {
         match self {
-            Default::Int(v) => v,
+            DefaultValue::Int(v) => v,
             _ => panic!("not an integer default"),
         }
     }
@@ -54,7 +54,7 @@ impl Default {
     /// The default as a flag.
     pub const fn bool(self) -> bool {
         match self {
-            Default::Bool(v) => v,
+            DefaultValue::Bool(v) => v,
             _ => panic!("not a flag default"),
         }
     }
@@ -70,7 +70,7 @@ pub struct Setting {
     /// Whether `None` is a value (its meaning is in `doc`).
     pub nullable: bool,
     /// The value when not given.
-    pub default: Default,
+    pub default: DefaultValue,
     /// Whether it may also be given by position (the positional ones come first).
     pub positional: bool,
     /// The Python type annotation the stubs and signatures show.
@@ -85,7 +85,7 @@ impl Setting {
         name: &'static str,
         kind: Kind,
         nullable: bool,
-        default: Default,
+        default: DefaultValue,
         positional: bool,
         py_type: &'static str,
         doc: &'static str,
@@ -143,12 +143,12 @@ pub(crate) fn check_table(table: &[Setting]) {
             assert!(table[..i].iter().all(|t| t.positional), "{}", s.name);
         }
         let fits = match (s.default, s.kind) {
-            (Default::Required, _) => true,
-            (Default::None, _) => s.nullable,
-            (Default::Bool(_), Kind::Bool) => true,
-            (Default::Int(v), Kind::Int { lo, hi }) => (lo..=hi).contains(&v),
-            (Default::Str(v), Kind::Choice(c) | Kind::Mode(c)) => c.contains(&v),
-            (Default::Str(_), Kind::Names) => true,
+            (DefaultValue::Required, _) => true,
+            (DefaultValue::None, _) => s.nullable,
+            (DefaultValue::Bool(_), Kind::Bool) => true,
+            (DefaultValue::Int(v), Kind::Int { lo, hi }) => (lo..=hi).contains(&v),
+            (DefaultValue::Str(v), Kind::Choice(c) | Kind::Mode(c)) => c.contains(&v),
+            (DefaultValue::Str(_), Kind::Names) => true,
             _ => false,
         };
         assert!(fits, "{}'s default is not one of its values", s.name);

@@ -4,7 +4,7 @@
 //! (`_core._settings_spec()`) for `ArenaSpec`'s defaults and limits.
 
 use crate::rules::config::{Scoring, Variant};
-use crate::settings::{find, Default, Kind, Setting};
+use crate::settings::{find, DefaultValue, Kind, Setting};
 
 /// The most games one arena plays.
 pub const MAX_GAMES: u64 = 1 << 48;
@@ -16,28 +16,28 @@ pub const MAX_THREADS: u64 = 1024;
 /// of the arena functions first).
 #[rustfmt::skip]
 pub const SETTINGS: [Setting; 8] = [
-    Setting::new("variant", Kind::Choice(&Variant::NAMES), false, Default::Str("4p"), true,
+    Setting::new("variant", Kind::Choice(&Variant::NAMES), false, DefaultValue::Str("4p"), true,
         "str", "the game's variant"),
-    Setting::new("games", Kind::Int { lo: 1, hi: MAX_GAMES }, false, Default::Int(1000), true,
+    Setting::new("games", Kind::Int { lo: 1, hi: MAX_GAMES }, false, DefaultValue::Int(1000), true,
         "int", "how many games (rounded up to whole duplicate groups)"),
-    Setting::new("seed", Kind::Int { lo: 0, hi: u64::MAX }, false, Default::Int(0), true,
+    Setting::new("seed", Kind::Int { lo: 0, hi: u64::MAX }, false, DefaultValue::Int(0), true,
         "int", "where every deal and bot seed comes from"),
-    Setting::new("scoring", Kind::Choice(&Scoring::NAMES), true, Default::Str("advanced"), false,
+    Setting::new("scoring", Kind::Choice(&Scoring::NAMES), true, DefaultValue::Str("advanced"), false,
         "Optional[str]", "the scoring (the seal variants ignore it; None only there)"),
-    Setting::new("max_rounds", Kind::Int { lo: 1, hi: u32::MAX as u64 }, true, Default::Int(100), false,
+    Setting::new("max_rounds", Kind::Int { lo: 1, hi: u32::MAX as u64 }, true, DefaultValue::Int(100), false,
         "Optional[int]", "the round cap of each game (None: none)"),
-    Setting::new("duplicate", Kind::Bool, false, Default::Bool(true), false,
+    Setting::new("duplicate", Kind::Bool, false, DefaultValue::Bool(true), false,
         "bool", "each deal played once per seating of the line-up"),
-    Setting::new("threads", Kind::Int { lo: 0, hi: MAX_THREADS }, true, Default::None, false,
+    Setting::new("threads", Kind::Int { lo: 0, hi: MAX_THREADS }, true, DefaultValue::None, false,
         "Optional[int]", "worker threads (None or 0: every core); never changes the result"),
-    Setting::new("batch_size", Kind::Int { lo: 1, hi: u64::MAX }, false, Default::Int(256), false,
+    Setting::new("batch_size", Kind::Int { lo: 1, hi: u64::MAX }, false, DefaultValue::Int(256), false,
         "int", "games evaluate() plays at once for a batched Python policy (not the Rust arena's)"),
 ];
 
 /// The default scoring.
 pub(super) fn default_scoring() -> Scoring {
     match find(&SETTINGS, "scoring").default {
-        Default::Str(s) => Scoring::from_name(s).expect("a scoring's name"),
+        DefaultValue::Str(s) => Scoring::from_name(s).expect("a scoring's name"),
         _ => unreachable!("the scoring's default is a name"),
     }
 }

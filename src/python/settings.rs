@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 use super::convert::{extract_integer, quoted_list, type_name};
-use crate::settings::{Default, Kind, Setting};
+use crate::settings::{DefaultValue, Kind, Setting};
 
 /// One setting's value, as its kind reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,11 +96,11 @@ fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 /// A row's default as a value (`None` where it is required).
 fn default_value(s: &Setting) -> Option<Value> {
     Some(match s.default {
-        Default::Required => return None,
-        Default::None => Value::None,
-        Default::Bool(b) => Value::Bool(b),
-        Default::Int(v) => Value::Int(v),
-        Default::Str(n) => match s.kind {
+        DefaultValue::Required => return None,
+        DefaultValue::None => Value::None,
+        DefaultValue::Bool(b) => Value::Bool(b),
+        DefaultValue::Int(v) => Value::Int(v),
+        DefaultValue::Str(n) => match s.kind {
             Kind::Names => Value::Names(vec![n.to_string()]),
             _ => Value::Name(n),
         },
@@ -132,7 +132,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         Kind::Bool => {
             let numpy_bool = || {
                 let t = obj.get_type();
-                t.module().is_ok_and(|m| m.to_string() == "numpy")
+                t.module().is_ok_and(|m| m.to_cow().is_ok_and(|m| m == "numpy"))
                     && type_name(obj).starts_with("bool")
             };
             if obj.is_instance_of::<PyBool>() || numpy_bool() {

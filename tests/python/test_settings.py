@@ -78,11 +78,13 @@ def test_the_docs_tables_show_the_tables_settings_and_defaults():
     column = header.index("`ys.VectorEnv(...)`")
     shown = {r[0].strip("`"): r[column] for r in rows if r[column] != "—"}
     assert shown == want
-    # docs/vector.md: the settings, in the table's order, with their docs
-    _, _, *rows = generated("vector.md", "vector-settings")
-    assert [(r[0].strip("`"), r[1], r[3]) for r in rows] == [
-        (r["name"], want[r["name"]], r["doc"]) for r in VECTOR
-    ]
+    # docs/vector.md and docs/api.md: each table's settings, in order, with their docs
+    for page, kind, table in [("vector.md", "vector", VECTOR), ("api.md", "arena", ARENA)]:
+        _, _, *rows = generated(page, f"{kind}-settings")
+        assert [(r[0].strip("`"), r[1], r[3]) for r in rows] == [
+            (r["name"], f"`{r['default']!r}`" if "default" in r else "required", r["doc"])
+            for r in table
+        ], page
 
 
 def test_arena_spec_is_the_arena_table():

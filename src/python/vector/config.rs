@@ -55,7 +55,7 @@ pub(super) fn parse(
         _ => vec!["random".to_string(); n],
     };
     let batch_size = s.int("batch_size").map_or(num_envs, |b| b as usize);
-    if num_envs % batch_size != 0 {
+    if !num_envs.is_multiple_of(batch_size) {
         return Err(PyValueError::new_err(format!(
             "batch_size {batch_size} must divide num_envs {num_envs}"
         )));

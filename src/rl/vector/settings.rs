@@ -7,7 +7,7 @@
 use super::Autoreset;
 use crate::rl::reward::RewardMode;
 use crate::rules::config::{Episode, Scoring, Variant};
-use crate::settings::{Default, Kind, Setting};
+use crate::settings::{DefaultValue, Kind, Setting};
 
 /// The most envs one `VectorEnv` steps.
 pub const MAX_ENVS: u64 = 1 << 24;
@@ -32,43 +32,43 @@ pub const OBS_DTYPES: [&str; 2] = ["float32", "uint8"];
 /// Every setting of `VectorEnv(...)`, in signature order (the positional ones first).
 #[rustfmt::skip]
 pub const SETTINGS: [Setting; 19] = [
-    Setting::new("num_envs", Kind::Int { lo: 1, hi: MAX_ENVS }, false, Default::Required, true,
+    Setting::new("num_envs", Kind::Int { lo: 1, hi: MAX_ENVS }, false, DefaultValue::Required, true,
         "int", "games stepped together"),
-    Setting::new("variant", Kind::Choice(&Variant::NAMES), false, Default::Str("4p"), true,
+    Setting::new("variant", Kind::Choice(&Variant::NAMES), false, DefaultValue::Str("4p"), true,
         "str", "the game's variant"),
-    Setting::new("scoring", Kind::Choice(&Scoring::NAMES), true, Default::Str("advanced"), true,
+    Setting::new("scoring", Kind::Choice(&Scoring::NAMES), true, DefaultValue::Str("advanced"), true,
         "Optional[str]", "the scoring (the seal variants ignore it; None only there)"),
-    Setting::new("seed", Kind::Int { lo: 0, hi: u64::MAX }, true, Default::Int(0), true,
+    Setting::new("seed", Kind::Int { lo: 0, hi: u64::MAX }, true, DefaultValue::Int(0), true,
         "Optional[int]", "the master seed every env's games derive from (None: 0)"),
-    Setting::new("episode", Kind::Choice(&Episode::NAMES), false, Default::Str("game"), false,
+    Setting::new("episode", Kind::Choice(&Episode::NAMES), false, DefaultValue::Str("game"), false,
         "str", "what one episode is: a whole game or one round"),
-    Setting::new("max_rounds", Kind::Int { lo: 1, hi: u32::MAX as u64 }, true, Default::None, false,
+    Setting::new("max_rounds", Kind::Int { lo: 1, hi: u32::MAX as u64 }, true, DefaultValue::None, false,
         "Optional[int]", "the round cap of a game (None: none)"),
-    Setting::new("self_play", Kind::Bool, false, Default::Bool(false), false,
+    Setting::new("self_play", Kind::Bool, false, DefaultValue::Bool(false), false,
         "bool", "the caller decides for whichever seat is to move"),
-    Setting::new("learner_seat", Kind::Int { lo: 0, hi: 3 }, true, Default::Int(0), false,
+    Setting::new("learner_seat", Kind::Int { lo: 0, hi: 3 }, true, DefaultValue::Int(0), false,
         "Optional[int]", "the seat the caller plays (None: drawn per game)"),
-    Setting::new("learner_team", Kind::Int { lo: 0, hi: 1 }, true, Default::None, false,
+    Setting::new("learner_team", Kind::Int { lo: 0, hi: 1 }, true, DefaultValue::None, false,
         "Optional[int]", "given: the team the caller plays (None: drawn per game)"),
-    Setting::new("opponents", Kind::Names, true, Default::Str("random"), false,
+    Setting::new("opponents", Kind::Names, true, DefaultValue::Str("random"), false,
         "Union[str, Sequence[str], None]", "the bots' names: one for every seat, or one per seat"),
-    Setting::new("reward_mode", Kind::Choice(&RewardMode::NAMES), false, Default::Str("win"), false,
+    Setting::new("reward_mode", Kind::Choice(&RewardMode::NAMES), false, DefaultValue::Str("win"), false,
         "str", "rewards: the game's win (+1/-1/0) or its points"),
-    Setting::new("num_threads", Kind::Int { lo: 1, hi: MAX_THREADS }, true, Default::None, false,
+    Setting::new("num_threads", Kind::Int { lo: 1, hi: MAX_THREADS }, true, DefaultValue::None, false,
         "Optional[int]", "threads that step the envs, the caller's included (None: every core)"),
-    Setting::new("obs_dtype", Kind::Choice(&OBS_DTYPES), false, Default::Str("float32"), false,
+    Setting::new("obs_dtype", Kind::Choice(&OBS_DTYPES), false, DefaultValue::Str("float32"), false,
         "str", "the observations' numpy dtype"),
-    Setting::new("env_offset", Kind::Int { lo: 0, hi: u64::MAX }, false, Default::Int(0), false,
+    Setting::new("env_offset", Kind::Int { lo: 0, hi: u64::MAX }, false, DefaultValue::Int(0), false,
         "int", "this object's env 0 is env env_offset of the seed derivation"),
-    Setting::new("copy", Kind::Bool, false, Default::Bool(true), false,
+    Setting::new("copy", Kind::Bool, false, DefaultValue::Bool(true), false,
         "bool", "every call's arrays are the caller's (False: one set, overwritten)"),
-    Setting::new("state_tensor", Kind::Bool, false, Default::Bool(false), false,
+    Setting::new("state_tensor", Kind::Bool, false, DefaultValue::Bool(false), false,
         "bool", "also hand out the privileged state tensors (infos[\"state\"])"),
-    Setting::new("batch_size", Kind::Int { lo: 1, hi: MAX_ENVS }, true, Default::None, false,
+    Setting::new("batch_size", Kind::Int { lo: 1, hi: MAX_ENVS }, true, DefaultValue::None, false,
         "Optional[int]", "envs per batch of the asynchronous API, dividing num_envs (None: num_envs)"),
-    Setting::new("spin_us", Kind::Int { lo: 0, hi: 10_000_000 }, true, Default::None, false,
+    Setting::new("spin_us", Kind::Int { lo: 0, hi: 10_000_000 }, true, DefaultValue::None, false,
         "Optional[int]", "microseconds idle stepping threads poll (None: adaptive)"),
-    Setting::new("autoreset_mode", Kind::Mode(&AUTORESET_NAMES), true, Default::Str("next_step"), false,
+    Setting::new("autoreset_mode", Kind::Mode(&AUTORESET_NAMES), true, DefaultValue::Str("next_step"), false,
         "Union[str, AutoresetMode, None]", "what a step does to an env whose episode it ended"),
 ];
 
