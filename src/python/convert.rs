@@ -119,10 +119,11 @@ pub(crate) fn parse_config(
     max_rounds: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<GameConfig> {
     let variant = extract_choice(variant, "variant", &Variant::ALL, Variant::name)?;
-    let scoring = if variant.is_seal() && scoring.is_none() {
-        Scoring::Advanced
+    // `None`: only the seal variants take it (`game_config` says so otherwise).
+    let scoring = if scoring.is_none() {
+        None
     } else {
-        extract_choice(scoring, "scoring", &Scoring::ALL, Scoring::name)?
+        Some(extract_choice(scoring, "scoring", &Scoring::ALL, Scoring::name)?)
     };
     let episode = extract_choice(episode, "episode", &Episode::ALL, Episode::name)?;
     let seed = extract_seed(seed)?;
@@ -139,10 +140,13 @@ pub(crate) fn parse_config(
             }
         },
     };
-    Ok(GameConfig::new(variant, seed)
-        .with_scoring(scoring)
-        .with_episode(episode)
-        .with_max_rounds(max_rounds))
+    game_config(
+        variant.name(),
+        scoring.map(Scoring::name),
+        episode.name(),
+        max_rounds,
+        seed,
+    )
 }
 
 /// The name of `obj`'s type, for error messages (empty if it has none).
