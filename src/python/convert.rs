@@ -123,7 +123,12 @@ pub(crate) fn parse_config(
     let scoring = if scoring.is_none() {
         None
     } else {
-        Some(extract_choice(scoring, "scoring", &Scoring::ALL, Scoring::name)?)
+        Some(extract_choice(
+            scoring,
+            "scoring",
+            &Scoring::ALL,
+            Scoring::name,
+        )?)
     };
     let episode = extract_choice(episode, "episode", &Episode::ALL, Episode::name)?;
     let seed = extract_seed(seed)?;

@@ -11,8 +11,9 @@ use pyo3::prelude::*;
 
 use crate::arena::ArenaError;
 use crate::bots::{BotError, WeightsError};
+use crate::picture::RasterError;
 use crate::vector::{PipelineError, StepError, VecCoreError};
-use crate::{ConfigError, DealError, IllegalAction, RecordError};
+use crate::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
 
 pyo3::create_exception!(
     yokai_septet,
@@ -149,7 +150,9 @@ into_py_err!(
     ArenaError,
     VecCoreError,
     StepError,
-    PipelineError
+    PipelineError,
+    ParseCardError,
+    RasterError
 );
 
 impl Classify for IllegalAction {
@@ -187,6 +190,18 @@ impl Classify for DealError {
             // itself may be fine, so still the argument's error, as `apply_deal` documents.
             DealError::GameOver | DealError::RoundInProgress => Exception::Value,
         }
+    }
+}
+
+impl Classify for ParseCardError {
+    fn exception(&self) -> Exception {
+        Exception::Value
+    }
+}
+
+impl Classify for RasterError {
+    fn exception(&self) -> Exception {
+        Exception::Value
     }
 }
 
@@ -498,6 +513,20 @@ pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str
                 why: "it cannot be restored (given 3 words)".into(),
             }
             .into(),
+        ),
+        (
+            "ParseCardError",
+            "ParseCardError",
+            ParseCardError {
+                token: "ZZ".into(),
+                reason: "no suit Z",
+            }
+            .into(),
+        ),
+        (
+            "RasterError",
+            "RasterError",
+            RasterError("scale must be in (0, 8], got 9".into()).into(),
         ),
         ("ArenaError", "Bot", ArenaError::Bot(bot()).into()),
         (

@@ -24,9 +24,7 @@ pub(crate) fn model_read<'py>(
 )> {
     let mlp = match (variant, path) {
         (Some(v), None) => {
-            let v: Variant = v
-                .parse()
-                .map_err(|e| PyValueError::new_err(format!("{e}")))?;
+            let v: Variant = v.parse()?;
             Mlp::from_bytes(Mlp::shipped_bytes(v))?
         }
         (None, Some(p)) => Mlp::load(&p)?,
@@ -65,9 +63,7 @@ pub(crate) fn model_write(
     layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
     metadata: Vec<(String, String)>,
 ) -> PyResult<()> {
-    let v: Variant = variant
-        .parse()
-        .map_err(|e| PyValueError::new_err(format!("{e}")))?;
+    let v: Variant = variant.parse()?;
     let mut owned = Vec::with_capacity(layers.len());
     for (i, (w, b)) in layers.iter().enumerate() {
         let (w, b) = (w.as_array(), b.as_array());

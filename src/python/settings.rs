@@ -132,7 +132,8 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         Kind::Bool => {
             let numpy_bool = || {
                 let t = obj.get_type();
-                t.module().is_ok_and(|m| m.to_cow().is_ok_and(|m| m == "numpy"))
+                t.module()
+                    .is_ok_and(|m| m.to_cow().is_ok_and(|m| m == "numpy"))
                     && type_name(obj).starts_with("bool")
             };
             if obj.is_instance_of::<PyBool>() || numpy_bool() {

@@ -178,6 +178,7 @@ def test_every_rust_error_becomes_its_python_exception_naming_what_was_wrong():
     assert types == {
         "IllegalAction", "ConfigError", "DealError", "RecordError", "WeightsError",
         "BotError", "ArenaError", "VecCoreError", "StepError", "PipelineError",
+        "ParseCardError", "RasterError",
     }
     for t, v, e in examples:
         want = CLASSES.get(f"{t}.{v}", CLASSES.get(t, ValueError))
@@ -190,6 +191,7 @@ def test_every_rust_error_becomes_its_python_exception_naming_what_was_wrong():
     assert "env 3" in by["StepError", "Illegal"] and "env 5" in by["StepError", "Over"]
     assert "5p" in by["ConfigError", "UnknownVariant"]
     assert "moves[3]" in by["RecordError", "RecordError"]
+    assert "ZZ" in by["ParseCardError", "ParseCardError"]
     assert "no-such-bot" in by["ArenaError", "Bot"] == by["BotError", "Unknown"]
     assert "create a new one" in by["PipelineError", "Failed"]
 

@@ -744,9 +744,7 @@ impl PyGame {
     /// The card id of a text code (case-insensitive): ``"WA"`` → 0, ``"S13"`` → 48.
     #[staticmethod]
     fn card_id(code: &str) -> PyResult<u8> {
-        code.parse::<Card>()
-            .map(Card::id)
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+        Ok(code.parse::<Card>()?.id())
     }
 }
 

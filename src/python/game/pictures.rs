@@ -16,7 +16,7 @@ use crate::python::errors::borrow;
 
 /// `svg` rasterised (run with the GIL released and the game not borrowed).
 fn raster(svg: &str, scale: f64) -> PyResult<Raster> {
-    picture::rasterize(svg, scale as f32).map_err(|e| PyValueError::new_err(e.to_string()))
+    Ok(picture::rasterize(svg, scale as f32)?)
 }
 
 impl PyGame {
@@ -79,11 +79,7 @@ pub(super) fn to_png<'py>(
     let seat = this.picture_seat(seat)?;
     let svg = this.svg(seat);
     drop(this);
-    let png = py.allow_threads(|| {
-        raster(&svg, scale)?
-            .to_png()
-            .map_err(|e| PyValueError::new_err(e.to_string()))
-    })?;
+    let png = py.allow_threads(|| Ok::<_, PyErr>(raster(&svg, scale)?.to_png()?))?;
     Ok(PyBytes::new(py, &png))
 }
 
