@@ -37,12 +37,14 @@ class EpisodeSeeds:
         stream again from it): the game's seed, each seat's bot seed, and the number a
         drawn learner seat is ``draw % num_players`` of."""
         if seed is not None:
-            self.master, self.episode = seed, 0
+            master, episode = seed, 0
+        elif self.master is not None:
+            master, episode = self.master, self.episode + 1
         else:
-            if self.master is None:
-                self.master = int.from_bytes(os.urandom(8), "little")
-            self.episode += 1
-        return _core._episode_seeds(self.master, self.episode, num_players)
+            master, episode = int.from_bytes(os.urandom(8), "little"), 0
+        seeds = _core._episode_seeds(master, episode, num_players)  # checks the seed first
+        self.master, self.episode = master, episode
+        return seeds
 
 
 def check_reward_mode(reward_mode: str) -> None:

@@ -175,8 +175,6 @@ class raw_env(AECEnv):
         fixed by it; without, the env's next game. The seeds come from the crate's seed
         domains (:class:`EpisodeSeeds`): ``reset(seed=s)`` deals env 0's first game of
         ``VectorEnv(1, seed=s)``, each later ``reset()`` the next one."""
-        if seed is not None:
-            Game(seed=seed, **self._config)  # the seed's checks (TypeError, ValueError)
         game_seed = self._seeds.next(seed, len(self.possible_agents))[0]
         self.game = Game(seed=game_seed, **self._config)
         self.agents = self.possible_agents[:]

@@ -235,3 +235,8 @@ def test_the_pettingzoo_env_seeds_from_the_crates_domains():
     f = ys.env(seed=5)
     f.reset()
     assert f.unwrapped.game.seed == _core._episode_seeds(5, 0, 4)[0]
+    # a bad seed is refused and changes nothing: the next game is still the stream's next
+    with pytest.raises(ValueError, match="seed -1"):
+        f.reset(seed=-1)
+    f.reset()
+    assert f.unwrapped.game.seed == _core._episode_seeds(5, 1, 4)[0]
