@@ -58,6 +58,7 @@ mod cards;
 #[cfg(feature = "cli")]
 #[allow(missing_docs)]
 pub mod cli;
+mod encoding;
 mod error;
 mod idle;
 mod infoset;
@@ -81,10 +82,11 @@ pub mod web;
 mod python;
 
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
+pub use encoding::{observation, state_tensor};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use infoset::{sampler, SeatView};
 pub use record::{Match, Record};
-pub use rl::{observation, reward, state_tensor, vector};
+pub use rl::{reward, vector};
 pub use rules::config::{Episode, GameConfig, Scoring, Variant};
 pub use rules::deal::Deal;
 pub use rules::outcome::{Outcome, RoundEnd, RoundResult, TrickResult};

@@ -51,12 +51,12 @@ pub use pipeline::{Batch, Pipeline, PipelineError};
 
 use crate::bots::{Bot, BotError, BotRegistry};
 use crate::cards::{side_mask, Card};
+use crate::encoding::observation::{encode, write_mask_bool, ObsValue};
+use crate::encoding::state_tensor::encode_state;
 use crate::error::IllegalAction;
 use crate::pool::Pool;
 use crate::rl::learner::bots_until_turn_of;
-use crate::rl::observation::{encode, write_mask_bool, ObsValue};
 use crate::rl::reward::{rewards, RewardMode};
-use crate::rl::state_tensor::encode_state;
 use crate::rng::vector_seed;
 use crate::rules::config::GameConfig;
 use crate::rules::state::State;
