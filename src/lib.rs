@@ -20,10 +20,10 @@
 //!   [`vector`] (many games stepped together on the crate's own fork-join pool, writing
 //!   observations, masks, rewards and flags into caller-provided buffers: the core of
 //!   Python's `VectorEnv`).
-//! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-dd`, `epimc`, `ismcts`,
-//!   `ismcts-nn`, `nn`; the shipped models with the feature `models`), [`arena`]
-//!   (duplicate-deal arenas on rayon, and the round-robin ladder), [`solver`] (the exact
-//!   perfect-information solver for the rest of a round).
+//! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-random`, `pimc-dd`, `epimc`,
+//!   `ismcts`, `ismcts-nn`, `nn`, named in [`bots::BOT_FAMILIES`]; the shipped models with
+//!   the feature `models`), [`arena`] (duplicate-deal arenas on rayon, and the round-robin
+//!   ladder), [`solver`] (the exact perfect-information solver for the rest of a round).
 //! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])
 //!   and pixels (feature `raster`), and the HTML replay viewer ([`picture::replay_html`]).
 //! - [`simd`]: the CPU level the vector kernels run at.

@@ -8,4 +8,5 @@ pub mod reward;
 pub mod vector;
 
 // The bindings (`src/python/`) still name the encoders by their old path here.
+#[cfg(feature = "python")]
 pub(crate) use crate::encoding::{layout, observation, state_tensor};

@@ -441,7 +441,7 @@ impl Game {
         Ok(
             json!({"bot": h.bot, "card": h.card.to_string(), "values": values,
                   "worlds": h.worlds,
-                  "units": "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost"}),
+                  "units": h.units}),
         )
     }
 
