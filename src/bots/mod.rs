@@ -47,6 +47,7 @@ mod nn;
 mod pimc;
 mod pimc_dd;
 mod registry;
+pub(crate) mod resume;
 mod stream;
 
 pub use heuristic::HeuristicBot;
