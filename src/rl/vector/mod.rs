@@ -11,6 +11,10 @@
 //! class (`src/python/vector.rs`, feature `python`) hands them numpy arrays; Rust users and
 //! benchmarks can hand them [`Outputs::owned`] vectors.
 //!
+//! Here: the settings ([`Shared`], [`Learner`], [`Autoreset`]), the errors and
+//! [`VecCore`]; `slot.rs` one env and its reset and step, `pass.rs` the passes over the
+//! pool, `outputs.rs` the output table, `pipeline.rs` the asynchronous groups.
+//!
 //! Determinism: env `i` of a core is env `env_offset + i` of the seed derivation. Its
 //! `d`-th deal since the last seeded reset is dealt from `vector_seed(seed, env, d, 0)`
 //! (in `rng.rs`), its learner seat (or team, when drawn) is `vector_seed(seed, env, d, 99)`
@@ -38,9 +42,11 @@
 //! ```
 
 mod outputs;
+mod pass;
 mod pipeline;
+mod slot;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 pub use crate::idle::Spin;
 pub use outputs::{
@@ -48,16 +54,16 @@ pub use outputs::{
     Outputs, Owned, Pair, Per, Slices, Visit, NUM_OUTPUTS, OUTPUTS,
 };
 pub use pipeline::{Batch, Pipeline, PipelineError};
+pub use slot::Slot;
 
-use crate::bots::{Bot, BotError, BotRegistry};
-use crate::cards::{side_mask, Card};
-use crate::encoding::observation::{encode, write_mask_bool, ObsValue};
-use crate::encoding::state_tensor::encode_state;
+use pass::{check_actions, chunk_len, pass, Op};
+use slot::Deal;
+
+use crate::bots::{BotError, BotRegistry};
+use crate::encoding::observation::ObsValue;
 use crate::error::IllegalAction;
 use crate::pool::Pool;
-use crate::rl::learner::bots_until_turn_of;
-use crate::rl::reward::{rewards, RewardMode};
-use crate::rng::vector_seed;
+use crate::rl::reward::RewardMode;
 use crate::rules::config::GameConfig;
 use crate::rules::state::State;
 
@@ -142,409 +148,6 @@ impl Shared {
             Learner::Seat(_) | Learner::Team(_) => 1,
         }
     }
-}
-
-/// One env: its game, deal and episode counters, learner seat (or team) and bots.
-pub struct Slot {
-    index: u64,
-    /// Which deal of the env's stream the game is (since the last seeded reset).
-    deal: u64,
-    /// Episodes finished since the last reset.
-    episode: u64,
-    state: State,
-    /// The seat (learner mode) or side (team mode) the caller plays; unused in self-play.
-    learner: u8,
-    /// One bot per seat, reseeded at every deal. Learner modes: the opponents (the
-    /// learner's seats' bots are idle); self-play: what `bot_actions` asks.
-    bots: Vec<Box<dyn Bot>>,
-    /// The episode is over and the env holds its final state ([`Autoreset::NextStep`]:
-    /// until its next step; [`Autoreset::Disabled`]: until a reset).
-    over: bool,
-}
-
-/// Which deal a reset starts ([`Op::Reset`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Deal {
-    /// Deal 0 (a seeded reset).
-    First,
-    /// The current one again (a new core's first reset).
-    Same,
-    /// The next one (a reset without a seed).
-    Next,
-}
-
-impl Deal {
-    /// The deal a reset with `seed` starts, for envs whose master seed is `*master` and
-    /// that have not been reset yet if `*fresh`: a seed becomes the master seed and deals
-    /// again from the first games; no seed moves on, except before a new env's first reset.
-    fn for_reset(seed: Option<u64>, master: &mut u64, fresh: &mut bool) -> Deal {
-        let deal = match seed {
-            Some(s) => {
-                *master = s;
-                Deal::First
-            }
-            None if *fresh => Deal::Same,
-            None => Deal::Next,
-        };
-        *fresh = false;
-        deal
-    }
-}
-
-/// What a pass does to each env.
-#[derive(Clone, Copy, Debug)]
-enum Op {
-    /// Resets every env.
-    Reset(Deal),
-    /// Resets the envs whose entry of the pass's `actions` is not 0 (the reset mask); the
-    /// others' rows are written from their games as they are.
-    ResetSome(Deal),
-    /// Applies the env's action (checked), then as [`Slot::step`].
-    Step,
-}
-
-impl Slot {
-    /// The game in progress.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-
-    /// Whether the env's episode is over and the env holds its final state (the
-    /// [`Autoreset::NextStep`] and [`Autoreset::Disabled`] modes).
-    pub fn is_over(&self) -> bool {
-        self.over
-    }
-
-    /// Episodes this env has finished since the last reset.
-    pub fn episode(&self) -> u64 {
-        self.episode
-    }
-
-    /// Which deal of its stream the env's game is, since the last seeded reset.
-    pub fn deal(&self) -> u64 {
-        self.deal
-    }
-
-    /// This env's index in the seed derivation (`env_offset` + its position).
-    pub fn index(&self) -> u64 {
-        self.index
-    }
-
-    /// The learner's seat (one-seat mode), or the seat to move (`-1`: none; self-play and
-    /// team mode).
-    pub fn learner_seat(&self, sh: &Shared) -> i64 {
-        match sh.learner {
-            Learner::Seat(_) => self.learner as i64,
-            Learner::SelfPlay | Learner::Team(_) => {
-                self.state.current_player().map_or(-1, |p| p as i64)
-            }
-        }
-    }
-
-    /// The action this env's bot for the seat to move would choose (nothing is applied);
-    /// `None` when no decision is pending.
-    pub fn bot_action(&mut self) -> Option<Card> {
-        let p = self.state.current_player()?;
-        Some(bot_act(&mut self.bots[p], &self.state.view(p)))
-    }
-
-    /// This env's position in its core (its index less the offset).
-    fn position(&self, sh: &Shared) -> usize {
-        self.index.wrapping_sub(sh.env_offset) as usize
-    }
-
-    /// The seats the caller plays (all of them in self-play).
-    fn learner_seats_mask(&self, sh: &Shared) -> u8 {
-        match sh.learner {
-            Learner::SelfPlay => 0xF,
-            Learner::Seat(_) => 1 << self.learner,
-            Learner::Team(_) => side_mask(sh.config.variant, self.learner as usize),
-        }
-    }
-
-    /// Starts the game of the env's current deal.
-    fn deal_game(&mut self, sh: &Shared) {
-        let mut config = sh.config;
-        let (seed, i, d) = (sh.seed, self.index, self.deal);
-        config.seed = vector_seed(seed, i, d, 0);
-        self.state = State::new(config);
-        let draw = |k: u64| (vector_seed(seed, i, d, 99) % k) as u8;
-        self.learner = match sh.learner {
-            Learner::SelfPlay => 0,
-            Learner::Seat(Some(s)) | Learner::Team(Some(s)) => s,
-            Learner::Seat(None) => draw(config.num_players() as u64),
-            Learner::Team(None) => draw(2),
-        };
-        for (p, b) in self.bots.iter_mut().enumerate() {
-            b.reseed(vector_seed(seed, i, d, 1 + p as u64));
-        }
-    }
-
-    /// Moves on to the env's next deal and lets the bots move up to the learner's first
-    /// decision.
-    fn next_game(&mut self, sh: &Shared) {
-        self.deal += 1;
-        self.deal_game(sh);
-        self.run_bots(sh, &mut [0f32; 4]);
-        self.over = false;
-    }
-
-    /// Lets the bots move until one of the learner's seats is to move or the game is
-    /// over, adding every seat's rewards to `acc`.
-    fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
-        if matches!(sh.learner, Learner::SelfPlay) {
-            return;
-        }
-        let mine = self.learner_seats_mask(sh);
-        let bots = &mut self.bots;
-        let Ok(()) = bots_until_turn_of(
-            &mut self.state,
-            mine,
-            sh.reward,
-            |p, view| Ok::<_, std::convert::Infallible>(bot_act(&mut bots[p], view)),
-            |r| add(acc, *r),
-        );
-    }
-
-    /// The seat whose observation is written: the learner's seat, or the seat to move.
-    fn observer(&self, sh: &Shared) -> usize {
-        match sh.learner {
-            Learner::Seat(_) => self.learner as usize,
-            Learner::SelfPlay => self.state.current_player().unwrap_or(0),
-            Learner::Team(_) => self.state.current_player().unwrap_or(self.learner as usize),
-        }
-    }
-
-    /// Writes the env's row of every output but the reward and end flags.
-    fn write<T: ObsValue + Elem>(&self, sh: &Shared, row: &mut Outputs<Slices<'_>, T>) {
-        let view = self.state.view(self.observer(sh));
-        encode(&view, row.obs);
-        write_mask_bool(view.legal_actions(), row.mask);
-        row.to_play[0] = self.state.current_player().map_or(-1, |p| p as i64);
-        if !row.state.is_empty() {
-            encode_state(&self.state, row.state);
-        }
-        if let Some(id) = row.env_id.first_mut() {
-            *id = self.position(sh) as i64;
-        }
-    }
-
-    fn reset_row<T: ObsValue + Elem>(
-        &mut self,
-        sh: &Shared,
-        deal: Deal,
-        row: &mut Outputs<Slices<'_>, T>,
-    ) {
-        self.deal = match deal {
-            Deal::First => 0,
-            Deal::Same => self.deal,
-            Deal::Next => self.deal + 1,
-        };
-        self.episode = 0;
-        self.over = false;
-        self.deal_game(sh);
-        self.run_bots(sh, &mut [0f32; 4]);
-        self.write_first(sh, row);
-    }
-
-    /// Writes the env's row as a reset does: the game now, reward 0, flags false.
-    fn write_first<T: ObsValue + Elem>(&self, sh: &Shared, row: &mut Outputs<Slices<'_>, T>) {
-        row.reward.fill(0.0);
-        row.terminated[0] = false;
-        row.truncated[0] = false;
-        self.write(sh, row);
-    }
-
-    /// Applies `action` (already checked legal), runs the bots; at the episode's end,
-    /// does what `sh.autoreset` says. An env that holds its final state
-    /// ([`Autoreset::NextStep`]) ignores `action` and starts its next game.
-    fn step<T: ObsValue + Elem>(
-        &mut self,
-        sh: &Shared,
-        action: i64,
-        row: &mut Outputs<Slices<'_>, T>,
-    ) {
-        if self.over {
-            debug_assert_eq!(sh.autoreset, Autoreset::NextStep, "checked");
-            self.next_game(sh);
-            self.write_first(sh, row);
-            return;
-        }
-        let mut acc = [0f32; 4];
-        let card = Card::new(action as u8).expect("checked");
-        let out = self.state.apply(card).expect("checked legal");
-        add(&mut acc, rewards(sh.reward, &out, &self.state));
-        self.run_bots(sh, &mut acc);
-        match sh.learner {
-            // A team's seats share their side's reward; seat `side` is on side `side`.
-            Learner::Seat(_) | Learner::Team(_) => row.reward[0] = acc[self.learner as usize],
-            Learner::SelfPlay => row.reward.copy_from_slice(&acc[..row.reward.len()]),
-        }
-        row.terminated[0] = crate::rl::reward::terminated(&self.state);
-        row.truncated[0] = crate::rl::reward::truncated(&self.state);
-        if self.state.is_over() {
-            self.episode += 1;
-            match sh.autoreset {
-                Autoreset::SameStep => {
-                    if !row.final_obs.is_empty() {
-                        encode(&self.state.view(self.observer(sh)), row.final_obs);
-                    }
-                    self.next_game(sh);
-                }
-                Autoreset::NextStep | Autoreset::Disabled => self.over = true,
-            }
-        }
-        self.write(sh, row);
-    }
-}
-
-#[inline]
-fn add(acc: &mut [f32; 4], r: [f32; 4]) {
-    for (a, x) in acc.iter_mut().zip(r) {
-        *a += x;
-    }
-}
-
-/// `Err` naming the first env of `slots` (numbered from `first`) whose action is not
-/// legal there, with the reason [`State::apply_action`] gives, or that holds a finished
-/// episode under [`Autoreset::Disabled`]. A finished env's action is ignored under
-/// [`Autoreset::NextStep`] (its step deals the next game), so any value passes.
-fn check_range(
-    slots: &[Slot],
-    actions: &[i64],
-    first: usize,
-    autoreset: Autoreset,
-) -> Result<(), StepError> {
-    for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
-        if slot.over {
-            if autoreset == Autoreset::Disabled {
-                return Err(StepError::Over { env: first + i });
-            }
-            continue;
-        }
-        let legal = slot.state.legal_actions();
-        if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
-            // The quick test above only filters: the engine's own check, on a copy, says
-            // whether and why the action is illegal.
-            let mut probe = slot.state;
-            if let Err(action) = probe.apply_action(a as i128) {
-                return Err(StepError::Illegal {
-                    env: first + i,
-                    action,
-                });
-            }
-        }
-    }
-    Ok(())
-}
-
-/// A run of consecutive envs, their actions (empty for a reset) and their rows: the unit
-/// of parallel work.
-struct Chunk<'s, 'o, T: ObsValue + Elem> {
-    slots: &'s mut [Slot],
-    actions: &'s [i64],
-    outs: Outputs<Slices<'o>, T>,
-}
-
-impl<T: ObsValue + Elem> Chunk<'_, '_, T> {
-    fn run(self, sh: &Shared, widths: &[usize; NUM_OUTPUTS], op: Op) {
-        let mut outs = self.outs;
-        for (k, slot) in self.slots.iter_mut().enumerate() {
-            let mut row = outs.take_row(widths);
-            match op {
-                Op::Reset(deal) => slot.reset_row(sh, deal, &mut row),
-                Op::ResetSome(deal) if self.actions[k] != 0 => slot.reset_row(sh, deal, &mut row),
-                Op::ResetSome(_) => slot.write_first(sh, &mut row),
-                Op::Step => slot.step(sh, self.actions[k], &mut row),
-            }
-        }
-    }
-}
-
-/// Runs `op` on every env of `slots` (with `actions`, one per env, for a step), writing
-/// each env's row of `outs`: chunks of `chunk_len` envs shared out over the pool.
-///
-/// Panics if a buffer has the wrong size.
-fn pass<T: ObsValue + Elem>(
-    pool: &Pool,
-    sh: &Shared,
-    slots: &mut [Slot],
-    actions: &[i64],
-    outs: Outputs<Slices<'_>, T>,
-    chunk_len: usize,
-    op: Op,
-) {
-    let layout = outs.layout(sh, slots.len());
-    let ch = chunk_len.max(1);
-    let mut chunks = Vec::with_capacity(slots.len().div_ceil(ch));
-    let (mut slots, mut actions, mut outs) = (slots, actions, outs);
-    while slots.len() > ch {
-        let (s0, s1) = slots.split_at_mut(ch);
-        let (a0, a1) = actions.split_at(ch.min(actions.len()));
-        let (o0, o1) = outs.split_at(ch, &layout.widths);
-        chunks.push(Chunk {
-            slots: s0,
-            actions: a0,
-            outs: o0,
-        });
-        (slots, actions, outs) = (s1, a1, o1);
-    }
-    chunks.push(Chunk {
-        slots,
-        actions,
-        outs,
-    });
-    let widths = layout.widths;
-    pool.run(chunks, |c| c.run(sh, &widths, op));
-}
-
-/// The first illegal action of a batch, checked in parallel over `pool` (nothing is
-/// changed; `&mut`: the bots make an env `Send` but not `Sync`).
-fn check_actions(
-    pool: &Pool,
-    slots: &mut [Slot],
-    actions: &[i64],
-    chunk_len: usize,
-    autoreset: Autoreset,
-) -> Result<(), StepError> {
-    if actions.len() != slots.len() {
-        return Err(StepError::Length {
-            expected: slots.len(),
-            got: actions.len(),
-        });
-    }
-    let ch = chunk_len.max(1);
-    let first: Mutex<Option<StepError>> = Mutex::new(None);
-    let items = slots.chunks_mut(ch).zip(actions.chunks(ch)).enumerate();
-    pool.run(items.collect(), |(k, (s, a))| {
-        if let Err(e) = check_range(s, a, k * ch, autoreset) {
-            let mut f = first.lock().unwrap_or_else(|p| p.into_inner());
-            // Keep the lowest env index, whichever thread finds what first.
-            if f.as_ref().is_none_or(|g| g.env() > e.env()) {
-                *f = Some(e);
-            }
-        }
-    });
-    match first.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
-}
-
-/// Envs per unit of parallel work: about eight units per thread (so a thread that falls
-/// behind is helped), but never fewer than 16 envs (so scheduling stays cheap next to
-/// the work). Each thread starts on its own eighth of the chunks, the same envs every
-/// pass (see `crate::pool`).
-fn chunk_len(num_envs: usize, num_threads: usize) -> usize {
-    (num_envs / (8 * num_threads)).max(16)
-}
-
-/// The decision of a seat's bot. The bots were built for the env's variant, on their
-/// seat's turn, so a built-in bot always decides; the vector env seats no bot that can
-/// fail otherwise (a Python policy), so an error here is a bug.
-fn bot_act(bot: &mut Box<dyn Bot>, view: &crate::infoset::view::SeatView) -> Card {
-    bot.act(view)
-        .unwrap_or_else(|e| panic!("the vector env's bot failed: {e}"))
 }
 
 /// Why [`VecCore::new`] failed.
