@@ -47,6 +47,8 @@ mod nn;
 mod pimc;
 mod pimc_dd;
 mod registry;
+// Used by the front ends that resume saved games (`play --load`, the page's load).
+#[cfg(feature = "web")]
 pub(crate) mod resume;
 mod stream;
 
