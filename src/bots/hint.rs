@@ -39,8 +39,8 @@ pub struct Hint {
 pub const PLAYOUT_UNITS: &str = "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost";
 
 /// The units of exact solver values (`pimc-dd`, `epimc` once the solver decides).
-pub const EXACT_UNITS: &str = "the solver's exact value of the round: 2 x (our round points \
-     - theirs) +/-1 round won/lost (seal: our seals - theirs)";
+pub const EXACT_UNITS: &str = "the solver's exact value of the rest of the round, mean over \
+     worlds: 2 x (our round points - theirs) +/-1 round won/lost; seal: our seals - theirs";
 
 /// The hint of the bot called `name` (built by `registry`) for `view`, the seat to act.
 pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint, BotError> {
