@@ -31,16 +31,7 @@ pub struct Hint {
     pub values: Vec<(Card, f64)>,
     /// The searches (determinized worlds) behind the values.
     pub worlds: u32,
-    /// What the values measure: [`PLAYOUT_UNITS`] or [`EXACT_UNITS`].
-    pub units: &'static str,
 }
-
-/// The units of a search's playout values (`pimc`, `ismcts`).
-pub const PLAYOUT_UNITS: &str = "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost";
-
-/// The units of exact solver values (`pimc-dd`, `epimc` once the solver decides).
-pub const EXACT_UNITS: &str = "the solver's exact value of the rest of the round, mean over \
-     worlds: 2 x (our round points - theirs) +/-1 round won/lost; seal: our seals - theirs";
 
 /// The hint of the bot called `name` (built by `registry`) for `view`, the seat to act.
 pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint, BotError> {
@@ -54,32 +45,25 @@ pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint,
             card,
             values: Vec::new(),
             worlds: 0,
-            units: PLAYOUT_UNITS,
         });
     }
     // One search: its values name the card. A bot that does not search (or a forced card)
     // has no values and has drawn nothing, so its `act` decides as a fresh bot's would.
-    let (card, values, worlds, exact) = match bot.search_values(view) {
+    let (card, values, worlds) = match bot.search_values(view) {
         Some(eval) => {
             let card = eval
                 .best_card()
                 .ok_or_else(|| BotError::NoDecision { name: name.into() })?;
-            let SearchValues {
-                values,
-                worlds,
-                exact,
-                ..
-            } = eval;
-            (card, values, worlds, exact)
+            let SearchValues { values, worlds, .. } = eval;
+            (card, values, worlds)
         }
-        None => (bot.act(view)?, Vec::new(), 0, false),
+        None => (bot.act(view)?, Vec::new(), 0),
     };
     Ok(Hint {
         bot: name.into(),
         card,
         values,
         worlds,
-        units: if exact { EXACT_UNITS } else { PLAYOUT_UNITS },
     })
 }
 
@@ -126,7 +110,19 @@ mod tests {
             let eval = fresh().search_values(&view).unwrap();
             assert_eq!(h.card, fresh().act(&view).unwrap());
             assert_eq!(bits(&h.values), bits(&eval.values));
-            assert_eq!((h.worlds, h.units), (64, PLAYOUT_UNITS));
+            assert_eq!(h.worlds, 64);
+
+            // A search by value: its card is the first of best value.
+            let h = hint(&view, "pimc:50", &registry).unwrap();
+            let fresh = || {
+                registry
+                    .build("pimc:50", HINT_SEED, view.variant())
+                    .unwrap()
+            };
+            let eval = fresh().search_values(&view).unwrap();
+            assert_eq!(bits(&h.values), bits(&eval.values));
+            assert_eq!(h.card, fresh().act(&view).unwrap());
+            assert_eq!(h.worlds, eval.worlds);
 
             let h = hint(&view, "heuristic", &registry).unwrap();
             let card = registry.build("heuristic", HINT_SEED, view.variant());

@@ -68,6 +68,9 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
     if !others.is_empty() {
         writeln!(out, "  next best: {}", others.join(", "))?;
     }
-    writeln!(out, "  value: {}", h.units)?;
+    writeln!(
+        out,
+        "  value: (our score - theirs) / target, +0.1 round won, +/-1 game won/lost"
+    )?;
     Ok(())
 }

@@ -433,7 +433,7 @@ impl Game {
         Ok(
             json!({"bot": h.bot, "card": h.card.to_string(), "values": values,
                   "worlds": h.worlds,
-                  "units": h.units}),
+                  "units": "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost"}),
         )
     }
 
