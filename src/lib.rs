@@ -20,10 +20,10 @@
 //!   [`vector`] (many games stepped together on the crate's own fork-join pool, writing
 //!   observations, masks, rewards and flags into caller-provided buffers: the core of
 //!   Python's `VectorEnv`).
-//! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-dd`, `epimc`, `ismcts`,
-//!   `ismcts-nn`, `nn`; the shipped models with the feature `models`), [`arena`]
-//!   (duplicate-deal arenas on rayon, and the round-robin ladder), [`solver`] (the exact
-//!   perfect-information solver for the rest of a round).
+//! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-random`, `pimc-dd`, `epimc`,
+//!   `ismcts`, `ismcts-nn`, `nn`, named in [`bots::BOT_FAMILIES`]; the shipped models with
+//!   the feature `models`), [`arena`] (duplicate-deal arenas on rayon, and the round-robin
+//!   ladder), [`solver`] (the exact perfect-information solver for the rest of a round).
 //! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])
 //!   and pixels (feature `raster`), and the HTML replay viewer ([`picture::replay_html`]).
 //! - [`simd`]: the CPU level the vector kernels run at.
@@ -58,6 +58,7 @@ mod cards;
 #[cfg(feature = "cli")]
 #[allow(missing_docs)]
 pub mod cli;
+mod encoding;
 mod error;
 mod idle;
 mod infoset;
@@ -82,10 +83,11 @@ pub mod web;
 mod python;
 
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
+pub use encoding::{observation, state_tensor};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use infoset::{sampler, SeatView};
 pub use record::{Match, Record};
-pub use rl::{observation, reward, state_tensor, vector};
+pub use rl::{reward, vector};
 pub use rules::config::{Episode, GameConfig, Scoring, Variant};
 pub use rules::deal::Deal;
 pub use rules::outcome::{Outcome, RoundEnd, RoundResult, TrickResult};

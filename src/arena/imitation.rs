@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
 use crate::bots::{BotRegistry, HeuristicBot};
-use crate::rl::observation::{encode, observation_size};
+use crate::encoding::observation::{encode, observation_size};
 use crate::rng::arena_seed;
 use crate::rules::state::State;
 

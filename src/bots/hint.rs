@@ -1,12 +1,14 @@
 //! The hint: what a bot would do for a seat, with the search's value of each card. One
 //! computation for the terminal's `hint` (`cli`) and the web page's hint (`web`).
 //!
-//! In the play phase a tree search (`ismcts` by default) is asked twice with one fixed
-//! seed: one copy chooses, the other reports its values, so the same position always gets
-//! the same hint. While passing the heuristic's pick is given (`ismcts` passes as the
-//! heuristic does). A bot that is not a tree search gives its card only.
+//! The bot is built by name through the registry, with one fixed seed, so the same
+//! position always gets the same hint, and asked once through the [`Bot`](super::Bot)
+//! trait: a search bot's [`search_values`](super::Bot::search_values) give its values and
+//! its card ([`SearchValues::best_card`]: a tree search's most visited card, else the
+//! first of best value), any other bot's [`act`](super::Bot::act) its card alone. While
+//! passing the heuristic's pick is given (`ismcts` passes as the heuristic does).
 
-use crate::bots::{Bot, BotError, BotRegistry, HeuristicBot};
+use crate::bots::{BotError, BotRegistry, SearchValues};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::state::Phase;
@@ -24,8 +26,8 @@ pub struct Hint {
     pub bot: String,
     /// The card it would choose.
     pub card: Card,
-    /// The search's mean value of every legal card, in card order (empty for a bot that is
-    /// not a tree search, and while passing).
+    /// The search's mean value of every legal card, in card order (empty for a bot that
+    /// does not search, for a forced card, and while passing).
     pub values: Vec<(Card, f64)>,
     /// The searches (determinized worlds) behind the values.
     pub worlds: u32,
@@ -33,39 +35,99 @@ pub struct Hint {
 
 /// The hint of the bot called `name` (built by `registry`) for `view`, the seat to act.
 pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint, BotError> {
+    let mut bot = registry.build(name, HINT_SEED, view.variant())?;
     if view.phase() == Phase::Pass {
-        // A name that builds no bot is refused in every phase.
-        registry.check(name, view.variant())?;
+        let card = registry
+            .build("heuristic", HINT_SEED, view.variant())?
+            .act(view)?;
         return Ok(Hint {
             bot: "heuristic".into(),
-            card: HeuristicBot::choose(view),
-            values: Vec::new(),
-            worlds: 0,
-        });
-    }
-    let variant = Some(view.variant());
-    let Some(searcher) = registry.ismcts(name, HINT_SEED, variant) else {
-        let card = registry.build(name, HINT_SEED, view.variant())?.act(view)?;
-        return Ok(Hint {
-            bot: name.into(),
             card,
             values: Vec::new(),
             worlds: 0,
         });
+    }
+    // One search: its values name the card. A bot that does not search (or a forced card)
+    // has no values and has drawn nothing, so its `act` decides as a fresh bot's would.
+    let (card, values, worlds) = match bot.search_values(view) {
+        Some(eval) => {
+            let card = eval
+                .best_card()
+                .ok_or_else(|| BotError::NoDecision { name: name.into() })?;
+            let SearchValues { values, worlds, .. } = eval;
+            (card, values, worlds)
+        }
+        None => (bot.act(view)?, Vec::new(), 0),
     };
-    let mut chooser = searcher?;
-    // Two bots with one seed search alike: one chooses, the other reports its values.
-    let mut bot = registry
-        .ismcts(name, HINT_SEED, variant)
-        .expect("the same name")?;
-    let card = chooser.act(view)?;
-    let eval = bot
-        .search_values(view)
-        .ok_or_else(|| BotError::NoDecision { name: name.into() })?;
     Ok(Hint {
         bot: name.into(),
         card,
-        values: eval.values,
-        worlds: eval.worlds,
+        values,
+        worlds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::config::{GameConfig, Variant};
+    use crate::rules::state::State;
+
+    /// Play-phase positions of one heuristic game with a choice to make.
+    fn choices() -> Vec<State> {
+        let mut s = State::new(GameConfig::new(Variant::FourPlayer, 11));
+        let mut out = Vec::new();
+        while let Some(p) = s.current_player() {
+            if s.phase() == Phase::Play && s.legal_actions().len() > 1 && out.len() < 3 {
+                out.push(s);
+            }
+            let card = crate::bots::bot_by_name("heuristic", 0, Variant::FourPlayer)
+                .unwrap()
+                .act(&s.view(p))
+                .unwrap();
+            s.apply(card).unwrap();
+        }
+        out
+    }
+
+    /// The hint is the named bot's own decision, searched once: its card is the card the
+    /// bot plays from the hint's seed, its values the bot's search values; a bot that does
+    /// not search gives its card alone.
+    #[test]
+    fn the_hint_is_the_bots_own_decision_searched_once() {
+        let registry = BotRegistry::new();
+        let bits = |v: &[(Card, f64)]| -> Vec<(Card, u64)> {
+            v.iter().map(|&(c, x)| (c, x.to_bits())).collect()
+        };
+        for s in choices() {
+            let view = s.view(s.current_player().unwrap());
+            let fresh = || {
+                registry
+                    .build("ismcts:64", HINT_SEED, view.variant())
+                    .unwrap()
+            };
+            let h = hint(&view, "ismcts:64", &registry).unwrap();
+            let eval = fresh().search_values(&view).unwrap();
+            assert_eq!(h.card, fresh().act(&view).unwrap());
+            assert_eq!(bits(&h.values), bits(&eval.values));
+            assert_eq!(h.worlds, 64);
+
+            // A search by value: its card is the first of best value.
+            let h = hint(&view, "pimc:50", &registry).unwrap();
+            let fresh = || {
+                registry
+                    .build("pimc:50", HINT_SEED, view.variant())
+                    .unwrap()
+            };
+            let eval = fresh().search_values(&view).unwrap();
+            assert_eq!(bits(&h.values), bits(&eval.values));
+            assert_eq!(h.card, fresh().act(&view).unwrap());
+            assert_eq!(h.worlds, eval.worlds);
+
+            let h = hint(&view, "heuristic", &registry).unwrap();
+            let card = registry.build("heuristic", HINT_SEED, view.variant());
+            assert_eq!(h.card, card.unwrap().act(&view).unwrap());
+            assert!(h.values.is_empty() && h.worlds == 0);
+        }
+    }
 }

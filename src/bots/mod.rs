@@ -9,7 +9,7 @@
 //! - `random`: uniform over the legal actions (the baseline every other bot must beat).
 //! - `heuristic`: a rule-based player for every variant ([`HeuristicBot`]).
 //! - `pimc`: Perfect-Information Monte Carlo search over determinizations, with the
-//!   heuristic as playout policy ([`PimcBot`]).
+//!   heuristic as playout policy ([`PimcBot`]); `pimc-random` with random playouts.
 //! - `pimc-dd`: the same search with exact leaves: each determinization is solved by the
 //!   double-dummy [`crate::solver::Solver`] ([`PimcDdBot`]).
 //! - `epimc`: `pimc-dd` with EPIMC's postponed evaluation: the bot's next play is chosen
@@ -21,11 +21,13 @@
 //! - `ismcts-nn`: `ismcts` guided by an `nn` model: the network's policy is the prior of
 //!   PUCT at the searching seat's nodes ([`IsmctsBot`], [`GuideConfig`]).
 //!
-//! Bots are built by name through a [`BotRegistry`]: it parses the names, checks once that
-//! the bot can play the game's variant, owns the cache of `nn:PATH` models, and holds the
-//! makers of bots defined elsewhere (the console script's Python policies). There is no
-//! process-global registry: the arena, the vector env and the command-line tool each take
-//! one.
+//! Bots are built by name through a [`BotRegistry`], from one table of names
+//! ([`BOT_FAMILIES`]: each family's head, forms, doc line and builder): it parses the
+//! names, checks once that the bot can play the game's variant, owns the cache of
+//! `nn:PATH` models, and holds the makers of bots defined elsewhere (the console script's
+//! Python policies). There is no process-global registry: the arena, the vector env and
+//! the command-line tool each take one. Outside this folder no bot is built by its type
+//! (`tests/imports.rs` checks it).
 
 use std::fmt;
 use std::time::Duration;
@@ -45,6 +47,9 @@ mod nn;
 mod pimc;
 mod pimc_dd;
 mod registry;
+// Used by the front ends that resume saved games (`play --load`, the page's load).
+#[cfg(feature = "web")]
+pub(crate) mod resume;
 mod stream;
 
 pub use heuristic::HeuristicBot;
@@ -52,8 +57,11 @@ pub use ismcts::{GuideConfig, IsmctsBot, IsmctsConfig};
 pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
-pub use registry::{bot_by_name, BotMaker, BotRegistry, BOT_NAMES, BUILT_IN_BOTS};
-pub(crate) use stream::{bot_rng, set_stream_words, stream_words, BotStream};
+pub use registry::{
+    bot_by_name, bot_names_help, BotFamily, BotMaker, BotRegistry, BOT_FAMILIES, BOT_NAMES,
+    BUILT_IN_BOTS,
+};
+pub(crate) use stream::BotStream;
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {

@@ -32,8 +32,6 @@
 
 use std::time::{Duration, Instant};
 
-use rand_chacha::ChaCha8Rng;
-
 use crate::analysis::forecast::{cards_left, Forecast};
 use crate::cards::{Card, CardSet};
 use crate::infoset::sampler::Sampler;
@@ -46,8 +44,7 @@ use super::epimc::delayed_total;
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
 use super::{
-    bot_rng, budget_text, has_decision, parse_budget, set_stream_words, snapshot_words,
-    stream_words, Bot, BotError, SearchValues,
+    budget_text, has_decision, parse_budget, snapshot_words, Bot, BotError, BotStream, SearchValues,
 };
 
 /// Worlds per decision, an optional time limit, and when the solver takes over.
@@ -121,7 +118,7 @@ const PLAYOUTS_PER_WORLD: u32 = 30;
 /// The PIMC bot with solver leaves (`pimc-dd`).
 pub struct PimcDdBot {
     config: PimcDdConfig,
-    rng: ChaCha8Rng,
+    rng: BotStream,
     sampler: Box<Sampler>,
     solver: Solver,
     /// Solves the probe's positions: cleared before each probe, so that its node counts
@@ -145,7 +142,7 @@ impl PimcDdBot {
         };
         PimcDdBot {
             config,
-            rng: bot_rng(seed),
+            rng: BotStream::new(seed),
             sampler: Box::default(),
             solver: Solver::new(),
             probe_solver: Solver::with_table_bits(16),
@@ -362,7 +359,7 @@ impl Bot for PimcDdBot {
     }
 
     fn reseed(&mut self, seed: u64) {
-        self.rng = bot_rng(seed);
+        self.rng.reseed(seed);
         self.probe = None;
         self.early.reseed(seed);
     }
@@ -372,8 +369,8 @@ impl Bot for PimcDdBot {
     /// value, only how many nodes a solve takes, so they are left out: a restored bot
     /// decides alike except where a decision reaches its node cap.
     fn snapshot(&self) -> Option<Vec<u64>> {
-        let [a, b] = stream_words(&self.rng);
-        let [c, d] = stream_words(&self.early.rng);
+        let [a, b] = self.rng.words();
+        let [c, d] = self.early.rng.words();
         let probe = match self.probe {
             None => [0; 5],
             Some((round, dealt, played, tricks, exact)) => [
@@ -389,8 +386,8 @@ impl Bot for PimcDdBot {
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
         let w: [u64; 9] = snapshot_words(self.name(), words)?;
-        set_stream_words(&mut self.rng, [w[0], w[1]]);
-        set_stream_words(&mut self.early.rng, [w[2], w[3]]);
+        self.rng.set_words([w[0], w[1]]);
+        self.early.rng.set_words([w[2], w[3]]);
         self.probe = (w[4] == 1).then(|| {
             let round = w[5] as u32;
             let exact = w[5] >> 32 == 1;

@@ -10,32 +10,195 @@ use super::{
 };
 use crate::rules::config::Variant;
 
-/// The bot names [`BotRegistry::build`] accepts (`pimc:N` sets N playouts per decision,
-/// `pimc:Nms` a time limit of N milliseconds per decision, `pimc:N/P` also searches the
-/// passing picks with P playouts each; `pimc-dd:N` N solved worlds,
-/// `pimc-dd:Nms` a time limit, `epimc` and `epimc:N`/`epimc:Nms` the same with EPIMC's
-/// postponed evaluation; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
-/// `nn:PATH` the neural-network model in the safetensors file `PATH`; `ismcts-nn` the
-/// search guided by the variant's shipped model, `ismcts-nn:BUDGET`, `ismcts-nn:PATH` or
-/// `ismcts-nn:BUDGET:PATH` with a budget as `ismcts`'s and a model file).
-pub const BOT_NAMES: [&str; 16] = [
-    "random",
-    "heuristic",
-    "pimc",
-    "pimc-random",
-    "pimc:N",
-    "pimc-dd",
-    "pimc-dd:N",
-    "epimc",
-    "epimc:N",
-    "ismcts",
-    "ismcts:N",
-    "nn",
-    "nn:PATH",
-    "ismcts-nn",
-    "ismcts-nn:N",
-    "ismcts-nn:PATH",
+/// One family of bot names: the name before any `:` (its head), the forms it is written
+/// in, what it is, and how it is built. [`BOT_FAMILIES`] is the one table of bot names:
+/// [`BOT_NAMES`], the registry's dispatch, the command-line help ([`bot_names_help`]),
+/// the Python `Bot` docstring and the lists in the docs all come from it or are checked
+/// against it.
+pub struct BotFamily {
+    /// The name before any `:` (`pimc`): a name is in this family when its text up to its
+    /// first `:` (all of it, without one) is the head.
+    pub head: &'static str,
+    /// The forms it is written in, as [`BOT_NAMES`] lists them (`pimc`, `pimc:N`).
+    pub forms: &'static [&'static str],
+    /// What it is, one line (the help and the docstring).
+    pub doc: &'static str,
+    build: Build,
+}
+
+/// Builds the bot of one family from a [`Wanted`] name (the argument after the head's `:`
+/// parsed here; one it cannot read is [`BotError::Unknown`]).
+type Build = fn(&BotRegistry, &Wanted<'_>) -> Result<Box<dyn Bot>, BotError>;
+
+/// A name asked of the registry, split at its first `:`.
+struct Wanted<'a> {
+    name: &'a str,
+    /// The text after the first `:` (`None` without one).
+    arg: Option<&'a str>,
+    seed: u64,
+    variant: Option<Variant>,
+}
+
+impl<'a> Wanted<'a> {
+    fn unknown(&self) -> BotError {
+        BotError::Unknown(self.name.to_string())
+    }
+
+    /// The family's `default` configuration for a bare head, else its argument as `parse`
+    /// reads it (one it cannot read: [`BotError::Unknown`]).
+    fn config<C>(&self, default: C, parse: impl Fn(&'a str) -> Option<C>) -> Result<C, BotError> {
+        match self.arg {
+            None => Ok(default),
+            Some(arg) => parse(arg).ok_or_else(|| self.unknown()),
+        }
+    }
+
+    /// A bot whose family takes no argument: refused if one is given.
+    fn bare(&self, bot: impl Bot + 'static) -> Result<Box<dyn Bot>, BotError> {
+        match self.arg {
+            None => Ok(Box::new(bot)),
+            Some(_) => Err(self.unknown()),
+        }
+    }
+}
+
+/// Every family of built-in bot names, in the order [`BOT_NAMES`] lists their forms.
+pub const BOT_FAMILIES: [BotFamily; 9] = [
+    BotFamily {
+        head: "random",
+        forms: &["random"],
+        doc: "uniform over the legal actions",
+        build: |_, w| w.bare(RandomBot::new(w.seed)),
+    },
+    BotFamily {
+        head: "heuristic",
+        forms: &["heuristic"],
+        doc: "a rule-based player",
+        build: |_, w| w.bare(HeuristicBot::new(w.seed)),
+    },
+    BotFamily {
+        head: "pimc",
+        forms: &["pimc", "pimc:N"],
+        doc: "determinized heuristic playouts; pimc:N N playouts per decision, pimc:Nms N \
+              milliseconds per decision, pimc:N/P and P playouts per passing pick",
+        build: |_, w| {
+            let config = w.config(PimcConfig::default(), PimcConfig::parse_budget)?;
+            Ok(Box::new(PimcBot::new(config, w.seed)))
+        },
+    },
+    BotFamily {
+        head: "pimc-random",
+        forms: &["pimc-random"],
+        doc: "pimc with random playouts",
+        build: |_, w| {
+            let config = PimcConfig {
+                playout: Playout::Random,
+                ..PimcConfig::default()
+            };
+            w.bare(PimcBot::new(config, w.seed))
+        },
+    },
+    BotFamily {
+        head: "pimc-dd",
+        forms: &["pimc-dd", "pimc-dd:N"],
+        doc: "determinized worlds solved exactly; pimc-dd:N N worlds, pimc-dd:Nms",
+        build: |_, w| pimc_dd(w, false),
+    },
+    BotFamily {
+        head: "epimc",
+        forms: &["epimc", "epimc:N"],
+        doc: "pimc-dd choosing its next card per information set; epimc:N, epimc:Nms",
+        build: |_, w| pimc_dd(w, true),
+    },
+    BotFamily {
+        head: "ismcts",
+        forms: &["ismcts", "ismcts:N"],
+        doc: "information-set tree search; ismcts:N N iterations, ismcts:Nms",
+        build: |_, w| {
+            let config = w.config(IsmctsConfig::default(), IsmctsConfig::parse_budget)?;
+            Ok(Box::new(IsmctsBot::new(config, w.seed)))
+        },
+    },
+    BotFamily {
+        head: "nn",
+        forms: &["nn", "nn:PATH"],
+        doc: "the neural-network model shipped for the variant; nn:PATH a model saved as \
+              .safetensors",
+        build: |registry, w| match w.arg {
+            None => Ok(Box::new(shipped_nn(w.name)?)),
+            Some(path) => Ok(Box::new(registry.file_model(w.name, path, w.variant)?)),
+        },
+    },
+    BotFamily {
+        head: "ismcts-nn",
+        forms: &["ismcts-nn", "ismcts-nn:N", "ismcts-nn:PATH"],
+        doc: "ismcts guided by the nn model; ismcts-nn:N, ismcts-nn:Nms, ismcts-nn:PATH (a \
+              model file), ismcts-nn:N:PATH",
+        build: |registry, w| {
+            let guided = (IsmctsConfig::guided(), None);
+            let (config, path) = w.config(guided, IsmctsConfig::parse_guided)?;
+            let net = match path {
+                Some(path) => registry.file_model(w.name, path, w.variant)?,
+                None => shipped_nn(w.name)?,
+            };
+            let path = path.map(str::to_string);
+            let guide = GuideConfig::default();
+            Ok(Box::new(IsmctsBot::guided(
+                config, guide, net, path, w.seed,
+            )))
+        },
+    },
 ];
+
+/// The `pimc-dd` bot of `w`, with EPIMC's postponed evaluation if `delayed` (`epimc`).
+fn pimc_dd(w: &Wanted<'_>, delayed: bool) -> Result<Box<dyn Bot>, BotError> {
+    let config = w.config(PimcDdConfig::default(), PimcDdConfig::parse_budget)?;
+    let config = if delayed { config.delayed() } else { config };
+    Ok(Box::new(PimcDdBot::new(config, w.seed)))
+}
+
+/// How many forms the families of `table` list.
+const fn count_forms(table: &[BotFamily]) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < table.len() {
+        n += table[i].forms.len();
+        i += 1;
+    }
+    n
+}
+
+/// The forms of `table`'s families, in order.
+const fn all_forms<const N: usize>(table: &[BotFamily]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut n, mut i) = (0, 0);
+    while i < table.len() {
+        let mut j = 0;
+        while j < table[i].forms.len() {
+            out[n] = table[i].forms[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The bot names [`BotRegistry::build`] accepts: every form of [`BOT_FAMILIES`] (`N` a
+/// count or `Nms` a time limit, `PATH` a model file; each family's doc line gives the
+/// rest).
+pub const BOT_NAMES: [&str; count_forms(&BOT_FAMILIES)] = all_forms(&BOT_FAMILIES);
+
+/// The bot names and what each family is, for a help text: `Bot names: random (uniform
+/// over the legal actions); …`, one entry per family of [`BOT_FAMILIES`]. The
+/// command-line tool's `--bots` help, and the text the Python `Bot` docstring is checked
+/// against.
+pub fn bot_names_help() -> String {
+    let families: Vec<String> = BOT_FAMILIES
+        .iter()
+        .map(|f| format!("{} ({})", f.forms.join(", "), f.doc))
+        .collect();
+    format!("Bot names: {}.", families.join("; "))
+}
 
 /// The built-in bots at their default budgets, weakest first (the ladder's entrants).
 pub const BUILT_IN_BOTS: [&str; 8] = [
@@ -107,60 +270,27 @@ impl BotRegistry {
         seed: u64,
         variant: Option<Variant>,
     ) -> Result<Box<dyn Bot>, BotError> {
-        match self.built_in(name, seed, variant) {
-            Err(BotError::Unknown(_)) => {
-                for maker in &self.makers {
-                    if let Some(made) = maker(name, seed) {
-                        return made;
-                    }
-                }
-                Err(BotError::Unknown(name.to_string()))
-            }
-            made => made,
-        }
-    }
-
-    fn built_in(
-        &self,
-        name: &str,
-        seed: u64,
-        variant: Option<Variant>,
-    ) -> Result<Box<dyn Bot>, BotError> {
-        let unknown = || BotError::Unknown(name.to_string());
-        Ok(match name {
-            "random" => Box::new(RandomBot::new(seed)),
-            "heuristic" => Box::new(HeuristicBot::new(seed)),
-            "pimc" => Box::new(PimcBot::new(PimcConfig::default(), seed)),
-            "pimc-random" => Box::new(PimcBot::new(
-                PimcConfig {
-                    playout: Playout::Random,
-                    ..PimcConfig::default()
-                },
+        let (head, arg) = match name.split_once(':') {
+            Some((head, arg)) => (head, Some(arg)),
+            None => (name, None),
+        };
+        // A built-in family's head is its own: a form it cannot read is an unknown name,
+        // never a maker's (`pimc:x` is not a Python module `pimc`).
+        if let Some(family) = BOT_FAMILIES.iter().find(|f| f.head == head) {
+            let wanted = Wanted {
+                name,
+                arg,
                 seed,
-            )),
-            "pimc-dd" => Box::new(PimcDdBot::new(PimcDdConfig::default(), seed)),
-            "epimc" => Box::new(PimcDdBot::new(PimcDdConfig::default().delayed(), seed)),
-            "nn" => Box::new(shipped_nn(name)?),
-            _ => {
-                if let Some(bot) = self.ismcts(name, seed, variant) {
-                    return Ok(Box::new(bot?));
-                }
-                if let Some(path) = name.strip_prefix("nn:") {
-                    return Ok(Box::new(self.file_model(name, path, variant)?));
-                }
-                if let Some(arg) = name.strip_prefix("pimc-dd:") {
-                    let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
-                    return Ok(Box::new(PimcDdBot::new(config, seed)));
-                }
-                if let Some(arg) = name.strip_prefix("epimc:") {
-                    let config = PimcDdConfig::parse_budget(arg).ok_or_else(unknown)?;
-                    return Ok(Box::new(PimcDdBot::new(config.delayed(), seed)));
-                }
-                let arg = name.strip_prefix("pimc:").ok_or_else(unknown)?;
-                let config = PimcConfig::parse_budget(arg).ok_or_else(unknown)?;
-                Box::new(PimcBot::new(config, seed))
+                variant,
+            };
+            return (family.build)(self, &wanted);
+        }
+        for maker in &self.makers {
+            if let Some(made) = maker(name, seed) {
+                return made;
             }
-        })
+        }
+        Err(BotError::Unknown(name.to_string()))
     }
 }
 
@@ -180,45 +310,6 @@ fn shipped_nn(name: &str) -> Result<NnBot, BotError> {
 }
 
 impl BotRegistry {
-    /// The `ismcts` or `ismcts-nn` bot called `name` (`None` for other names), as
-    /// [`BotRegistry::build`] makes it (`variant` `None`: for any variant), as itself:
-    /// `hint` reads its values, which the [`Bot`] trait does not give (it plays the most
-    /// visited card, not the one of best mean value).
-    pub(crate) fn ismcts(
-        &self,
-        name: &str,
-        seed: u64,
-        variant: Option<Variant>,
-    ) -> Option<Result<IsmctsBot, BotError>> {
-        let unknown = || BotError::Unknown(name.to_string());
-        let guided = |config, net, path: Option<&str>| {
-            let path = path.map(str::to_string);
-            IsmctsBot::guided(config, GuideConfig::default(), net, path, seed)
-        };
-        Some(match name {
-            "ismcts" => Ok(IsmctsBot::new(IsmctsConfig::default(), seed)),
-            "ismcts-nn" => shipped_nn(name).map(|net| guided(IsmctsConfig::guided(), net, None)),
-            _ => {
-                if let Some(arg) = name.strip_prefix("ismcts-nn:") {
-                    IsmctsConfig::parse_guided(arg)
-                        .ok_or_else(unknown)
-                        .and_then(|(config, path)| {
-                            let net = match path {
-                                Some(path) => self.file_model(name, path, variant)?,
-                                None => shipped_nn(name)?,
-                            };
-                            Ok(guided(config, net, path))
-                        })
-                } else {
-                    let arg = name.strip_prefix("ismcts:")?;
-                    IsmctsConfig::parse_budget(arg)
-                        .map(|config| IsmctsBot::new(config, seed))
-                        .ok_or_else(unknown)
-                }
-            }
-        })
-    }
-
     /// The `nn` bot of the model file at `path` (through the cache), for the bot called
     /// `name`; refused if the model is for another variant than `variant`.
     fn file_model(
@@ -289,6 +380,75 @@ mod tests {
                 bot_by_name(spec, 0, Variant::FourPlayer).unwrap_or_else(|e| panic!("{spec}: {e}"));
             assert_eq!(bot.name(), spec);
         }
+    }
+
+    /// The table is consistent: heads are unique, every form is its family's head or
+    /// `head:…`, and every form builds (or is a placeholder: `N`, `PATH`).
+    #[test]
+    fn the_name_table_lists_each_family_once_under_its_head() {
+        let heads: std::collections::BTreeSet<&str> = BOT_FAMILIES.iter().map(|f| f.head).collect();
+        assert_eq!(heads.len(), BOT_FAMILIES.len());
+        for f in &BOT_FAMILIES {
+            assert_eq!(f.forms[0], f.head, "a family's bare head comes first");
+            for form in f.forms {
+                let head = form.split_once(':').map_or(*form, |(h, _)| h);
+                assert_eq!(head, f.head, "{form}");
+            }
+            assert!(!f.doc.is_empty() && bot_names_help().contains(f.doc));
+        }
+        let forms: Vec<&str> = BOT_FAMILIES
+            .iter()
+            .flat_map(|f| f.forms.iter().copied())
+            .collect();
+        assert_eq!(BOT_NAMES.to_vec(), forms);
+    }
+
+    /// Every list of the bots a reader meets names every family: the crate docs, the
+    /// module docs, the architecture page and the Python `Bot` docstring.
+    #[test]
+    fn every_bot_family_is_in_every_list_of_bots() {
+        let lists = [
+            ("src/lib.rs", include_str!("../lib.rs"), "`"),
+            ("src/bots/mod.rs", include_str!("mod.rs"), "`"),
+            (
+                "docs/architecture.md",
+                include_str!("../../docs/architecture.md"),
+                "`",
+            ),
+            (
+                "the Python Bot docstring",
+                include_str!("../python/bot.rs"),
+                "\"",
+            ),
+        ];
+        for f in &BOT_FAMILIES {
+            for (file, text, quote) in lists {
+                let named = format!("{quote}{}{quote}", f.head);
+                assert!(text.contains(&named), "{file} does not list {named}");
+            }
+        }
+    }
+
+    /// A built-in family's head is its own: a form it cannot read is an unknown bot, and
+    /// the registered makers are not asked (`pimc:x` is no Python module `pimc`).
+    #[test]
+    fn a_bad_form_of_a_built_in_name_is_unknown_and_no_maker_is_asked() {
+        let asked = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut registry = BotRegistry::new();
+        let count = Arc::clone(&asked);
+        registry.register(Arc::new(move |name: &str, seed| {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            (name == "mine:policy").then(|| bot_by_name("random", seed, Variant::FourPlayer))
+        }));
+        for bad in ["pimc:x", "ismcts:", "random:1", "heuristic:2", "epimc:0"] {
+            let e = registry.build(bad, 0, Variant::FourPlayer).err();
+            assert_eq!(e, Some(BotError::Unknown(bad.into())));
+        }
+        assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 0);
+        assert!(registry
+            .build("mine:policy", 0, Variant::FourPlayer)
+            .is_ok());
+        assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 
     #[test]

@@ -3,9 +3,7 @@
 //! Every random choice of a bot comes from one ChaCha8 stream keyed by the bot's seed in
 //! the bots' domain (`rng.rs`, [`Stream::Bots`]), apart from every deal stream. Its key
 //! comes back from the seed a bot is rebuilt with, so the stream's position (two words) is
-//! all a snapshot holds of it.
-
-use std::borrow::{Borrow, BorrowMut};
+//! all a snapshot holds of it. Every bot holds its streams as [`BotStream`]s.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
@@ -14,26 +12,13 @@ use super::{snapshot_words, BotError};
 use crate::rng::{chacha, Stream};
 
 /// The bot-randomness stream for `seed`.
-pub(crate) fn bot_rng(seed: u64) -> ChaCha8Rng {
+fn bot_rng(seed: u64) -> ChaCha8Rng {
     chacha(Stream::Bots, seed, 0)
 }
 
-/// The words of a random stream's position (its key comes from the bot's seed).
-// Generic so that a bot holding a plain `ChaCha8Rng` (`pimc-dd`'s search streams) and one
-// holding a [`BotStream`] save their positions the same way.
-pub(crate) fn stream_words(rng: &impl Borrow<ChaCha8Rng>) -> [u64; 2] {
-    let pos = rng.borrow().get_word_pos();
-    [pos as u64, (pos >> 64) as u64]
-}
-
-/// Moves `rng` to the position [`stream_words`] saved.
-pub(crate) fn set_stream_words(rng: &mut impl BorrowMut<ChaCha8Rng>, words: [u64; 2]) {
-    rng.borrow_mut()
-        .set_word_pos(words[0] as u128 | (words[1] as u128) << 64);
-}
-
 /// A bot's random stream: what `reseed`, `snapshot` and `restore` of a bot whose only
-/// carried state is its stream do, once.
+/// carried state is its stream do, once; a bot that carries more (`pimc-dd`: two streams
+/// and its probe) saves each stream's [`BotStream::words`] beside the rest.
 #[derive(Clone, Debug)]
 pub(crate) struct BotStream(ChaCha8Rng);
 
@@ -48,14 +33,26 @@ impl BotStream {
         *self = BotStream::new(seed);
     }
 
+    /// The stream's position as two words (its key comes back from the bot's seed).
+    pub(crate) fn words(&self) -> [u64; 2] {
+        let pos = self.0.get_word_pos();
+        [pos as u64, (pos >> 64) as u64]
+    }
+
+    /// Moves the stream to the position [`BotStream::words`] gave.
+    pub(crate) fn set_words(&mut self, words: [u64; 2]) {
+        self.0
+            .set_word_pos(words[0] as u128 | (words[1] as u128) << 64);
+    }
+
     /// The stream's position ([`Bot::snapshot`](super::Bot::snapshot)).
     pub(crate) fn snapshot(&self) -> Option<Vec<u64>> {
-        Some(stream_words(self).to_vec())
+        Some(self.words().to_vec())
     }
 
     /// Continues from a [`BotStream::snapshot`] of the bot `name` (for the error).
     pub(crate) fn restore(&mut self, name: String, words: &[u64]) -> Result<(), BotError> {
-        set_stream_words(self, snapshot_words(name, words)?);
+        self.set_words(snapshot_words(name, words)?);
         Ok(())
     }
 }
@@ -74,18 +71,6 @@ impl RngCore for BotStream {
     #[inline]
     fn fill_bytes(&mut self, dst: &mut [u8]) {
         self.0.fill_bytes(dst)
-    }
-}
-
-impl Borrow<ChaCha8Rng> for BotStream {
-    fn borrow(&self) -> &ChaCha8Rng {
-        &self.0
-    }
-}
-
-impl BorrowMut<ChaCha8Rng> for BotStream {
-    fn borrow_mut(&mut self) -> &mut ChaCha8Rng {
-        &mut self.0
     }
 }
 

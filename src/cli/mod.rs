@@ -112,7 +112,7 @@ struct LadderArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Comma-separated bot names (default: every built-in bot at its default budget).
-    #[arg(long, long_help = LADDER_BOTS_HELP)]
+    #[arg(long, long_help = ladder_bots_help())]
     bots: Option<String>,
     /// Games per pair (rounded up to whole duplicate groups).
     #[arg(long, default_value_t = 40)]
@@ -145,7 +145,7 @@ struct ArenaArgs {
     #[arg(long, default_value = "advanced")]
     scoring: String,
     /// Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.
-    #[arg(long, default_value = "heuristic,random", long_help = ARENA_BOTS_HELP)]
+    #[arg(long, default_value = "heuristic,random", long_help = arena_bots_help())]
     bots: String,
     /// Number of games (rounded up to whole duplicate groups).
     #[arg(long, default_value_t = 1000)]
@@ -179,7 +179,7 @@ struct PlayArgs {
     /// (comma-separated); through the Python console script also a Python policy,
     /// module:attribute.
     /// [default: heuristic; with --load: the saved game's]
-    #[arg(long, long_help = PLAY_BOTS_HELP)]
+    #[arg(long, long_help = play_bots_help())]
     bots: Option<String>,
     /// Your seat (0-based; seat 0 and 2 are partners in the 4-player games)
     /// [default: 0; with --load: the saved game's].
@@ -203,39 +203,32 @@ struct PlayArgs {
     load: Option<PathBuf>,
 }
 
-/// Every bot family and its budget forms, for the `--bots` help (the names
-/// `bots::bot_by_name` reads; a test checks that every family of `bots::BOT_NAMES` is
-/// named here).
-macro_rules! bot_names_help {
-    () => {
-        "Bot names: random; heuristic; nn (the model shipped for the variant), nn:PATH (a \
-         model saved as .safetensors); pimc (determinized heuristic playouts), pimc:N (N \
-         playouts per decision), pimc:Nms (N milliseconds per decision), pimc:N/P (and P \
-         playouts per passing pick), pimc-random (random playouts); pimc-dd (solved \
-         worlds), pimc-dd:N (N worlds), pimc-dd:Nms; epimc, epimc:N, epimc:Nms (pimc-dd \
-         choosing its next card per information set); ismcts (information-set tree \
-         search), ismcts:N (N iterations), ismcts:Nms; ismcts-nn (ismcts guided by the \
-         nn model), ismcts-nn:N, ismcts-nn:Nms, ismcts-nn:PATH (a model file), \
-         ismcts-nn:N:PATH."
-    };
+/// The `--bots` help of `play`: the names come from the registry's table
+/// (`bots::bot_names_help`).
+fn play_bots_help() -> String {
+    format!(
+        "Bots for the other seats: one name for all, or one per other seat in seat order \
+         (comma-separated); through the Python console script also a Python policy, \
+         module:attribute.\n\n{}",
+        crate::bots::bot_names_help()
+    )
 }
 
-const PLAY_BOTS_HELP: &str = concat!(
-    "Bots for the other seats: one name for all, or one per other seat in seat order \
-     (comma-separated); through the Python console script also a Python policy, \
-     module:attribute.\n\n",
-    bot_names_help!()
-);
+/// The `--bots` help of `arena`.
+fn arena_bots_help() -> String {
+    format!(
+        "Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.\n\n{}",
+        crate::bots::bot_names_help()
+    )
+}
 
-const ARENA_BOTS_HELP: &str = concat!(
-    "Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.\n\n",
-    bot_names_help!()
-);
-
-const LADDER_BOTS_HELP: &str = concat!(
-    "Comma-separated bot names (default: every built-in bot at its default budget).\n\n",
-    bot_names_help!()
-);
+/// The `--bots` help of `ladder`.
+fn ladder_bots_help() -> String {
+    format!(
+        "Comma-separated bot names (default: every built-in bot at its default budget).\n\n{}",
+        crate::bots::bot_names_help()
+    )
+}
 
 #[derive(Args)]
 struct ReplayArgs {

@@ -16,6 +16,7 @@ use crate::names::count;
 use crate::record::{Match, Record, RoundRecord};
 use crate::rules::state::State;
 
+use super::faces;
 use super::svg::{self, esc, Options};
 use super::{seats_text, Table};
 
@@ -424,6 +425,6 @@ fn page(rec: &Record, steps: &[Step], n: usize, note: &str) -> String {
 "#,
         title = esc(&title),
         summary = esc(&summary),
-        defs = svg::all_defs(),
+        defs = faces::all_defs(),
     )
 }

@@ -14,6 +14,7 @@ use crate::rules::config::{GameConfig, Variant};
 use crate::rules::{pass_target, Phase, RoundEnd, RoundResult, State, TrickResult};
 
 pub(crate) mod chart;
+mod faces;
 pub(crate) mod html;
 #[cfg(feature = "raster")]
 pub(crate) mod raster;

@@ -20,9 +20,11 @@ use crate::infoset::view::SeatView;
 /// limit per decision, not reproducible), ``"pimc:N/P"`` (also searches its passing
 /// picks, P playouts each), ``"pimc-dd"`` (determinized search with exact
 /// solver leaves), ``"pimc-dd:N"`` (N worlds per decision), ``"pimc-dd:Nms"``,
+/// ``"epimc"`` (``pimc-dd`` choosing its next card per information set; ``"epimc:N"``),
 /// ``"ismcts"`` (information-set tree search; ``"ismcts:N"``, ``"ismcts:Nms"``), ``"nn"``
-/// (the neural-network baseline shipped for the game's variant) or ``"nn:PATH"`` (a model
-/// saved with ``yokai_septet.models``).
+/// (the neural-network baseline shipped for the game's variant), ``"nn:PATH"`` (a model
+/// saved with ``yokai_septet.models``) or ``"ismcts-nn"`` (``ismcts`` guided by an ``nn``
+/// model; ``"ismcts-nn:N"``, ``"ismcts-nn:PATH"``).
 /// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
 /// across games and seats; its random stream is seeded by ``seed``. A bot pickles (and

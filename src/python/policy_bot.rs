@@ -91,7 +91,7 @@ impl Bot for PolicyBot {
 pub(crate) fn policy_maker(load_policy: Py<PyAny>) -> BotMaker {
     Arc::new(move |name: &str, seed: u64| {
         let (module, _) = name.rsplit_once(':')?;
-        if module.is_empty() || module == "pimc" {
+        if module.is_empty() {
             return None;
         }
         Some(Python::with_gil(|py| {

@@ -1,12 +1,12 @@
-//! The reinforcement-learning interface: the observation (its layout, encoder, masks and
-//! description), the privileged state tensor, rewards, and the vectorised core behind
-//! Python's `VectorEnv`.
+//! The reinforcement-learning interface: rewards, the learner's seat, and the vectorised
+//! core behind Python's `VectorEnv`. The encoders it writes live in `encoding/`.
 
-pub(crate) mod layout;
 pub(crate) mod learner;
-pub mod observation;
 pub mod reward;
-pub mod state_tensor;
 // Its items' docs come with the parallel self-play issue, which owns this file.
 #[allow(missing_docs)]
 pub mod vector;
+
+// The bindings (`src/python/`) still name the encoders by their old path here.
+#[cfg(feature = "python")]
+pub(crate) use crate::encoding::{layout, observation, state_tensor};

@@ -11,7 +11,7 @@
 use crate::simd::{Cpu, CpuLevel};
 
 /// A value type the encoder writes, with a kernel per instruction set. (Public in a
-/// private module: the supertrait that seals [`crate::rl::observation::ObsValue`].)
+/// private module: the supertrait that seals [`crate::encoding::observation::ObsValue`].)
 pub trait Expand: Copy + 'static {
     /// `out[i] = bit i of words` (bit `i % 64` of `words[i / 64]`), as 0 or 1.
     /// `words` must hold one word more than `out` needs (a spare, read but never

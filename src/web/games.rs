@@ -14,6 +14,7 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::bots::resume::{resume, ResumeError, Seated};
 use crate::bots::{Bot, BotRegistry};
 use crate::cards::{left_of, partner_of, team_of, team_seats, Card, CardSet, Suit};
 use crate::picture::{reason_text, seat_svg, table_svg};
@@ -228,26 +229,17 @@ impl Game {
         let me = people.first().copied();
         let config = *saved.state().config();
         let mut g = Game::seated(Match::new(config), players, me, registry)?;
-        for card in record.actions() {
-            let p =
-                g.m.state()
-                    .current_player()
-                    .expect("a recorded decision has a player");
-            if let Some(bot) = &mut g.bots[p] {
-                let view = g.m.state().view(p);
-                bot.act(&view)
-                    .map_err(|e| ApiError::new(500, format!("seat {p}'s bot: {e}")))?;
+        resume(&mut g, &record).map_err(|e| match e {
+            ResumeError::Bot { seat, error } => {
+                ApiError::new(500, format!("seat {seat}'s bot: {error}"))
             }
-            g.apply(card)
-                .map_err(|e| bad(format!("record: it does not replay from its seed: {e}")))?;
-        }
-        let mut replayed = g.m.record();
-        replayed.players = record.players.clone();
-        if replayed != record {
-            return Err(bad(
-                "record: the game was not dealt from its seed (R10), so it cannot be resumed",
-            ));
-        }
+            ResumeError::Illegal(e) => {
+                bad(format!("record: it does not replay from its seed: {e}"))
+            }
+            ResumeError::NotFromSeed => {
+                bad("record: the game was not dealt from its seed (R10), so it cannot be resumed")
+            }
+        })?;
         Ok(g)
     }
 
@@ -529,6 +521,20 @@ impl Game {
 
 fn bot_name(players: &[Option<String>], p: usize) -> String {
     players[p].clone().unwrap_or_else(|| "you".into())
+}
+
+impl Seated for Game {
+    fn game(&self) -> &Match {
+        &self.m
+    }
+
+    fn bot(&mut self, seat: usize) -> Option<&mut (dyn Bot + 'static)> {
+        self.bots[seat].as_deref_mut()
+    }
+
+    fn apply(&mut self, card: Card) -> Result<(), crate::IllegalAction> {
+        Game::apply(self, card)
+    }
 }
 
 /// The games of one server, by id, at most `cap` of them.

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::bots::HeuristicBot;
+use crate::encoding::observation::{encode, observation_size};
 use crate::infoset::view::SeatView;
-use crate::rl::observation::{encode, observation_size};
 use crate::rules::config::Variant;
 
 /// What is wrong with a weights file.

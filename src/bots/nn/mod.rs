@@ -199,7 +199,7 @@ impl Bot for NnBot {
 mod tests {
     use super::*;
     use crate::bots::{bot_by_name, BotError, HeuristicBot};
-    use crate::rl::observation::{encode, observation_size};
+    use crate::encoding::observation::{encode, observation_size};
     use crate::rng::test_rng;
     use crate::rules::config::GameConfig;
     use crate::rules::state::State;

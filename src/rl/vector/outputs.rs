@@ -20,8 +20,8 @@
 use std::marker::PhantomData;
 
 use super::Shared;
-use crate::rl::observation::{observation_size, ObsValue};
-use crate::rl::state_tensor::state_size;
+use crate::encoding::observation::{observation_size, ObsValue};
+use crate::encoding::state_tensor::state_size;
 
 /// A value type an output holds (`bool`, `f32`, `i64`, and the observations' `u8`/`f32`).
 pub trait Elem: Copy + Default + Send + Sync + 'static + sealed::Numpy {

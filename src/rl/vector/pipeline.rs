@@ -18,13 +18,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use super::{
-    check_actions, check_range, pass, Deal, Elem, Extras, Layout, Op, Outputs, Owned, Shared, Slot,
-    StepError, VecCore,
-};
+use super::pass::{check_actions, check_range, pass, Op};
+use super::slot::Deal;
+use super::{Elem, Extras, Layout, Outputs, Owned, Shared, Slot, StepError, VecCore};
+use crate::encoding::observation::ObsValue;
 use crate::idle::{Idle, Spin};
 use crate::pool::Pool;
-use crate::rl::observation::ObsValue;
 
 /// One group's results: `batch_size` rows of every output, `env_id` included (ascending).
 pub struct Batch<T: ObsValue + Elem> {

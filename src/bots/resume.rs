@@ -1,0 +1,65 @@
+//! Resuming a saved game with its bots: one copy for the terminal's `play --load` and the
+//! web page's load.
+//!
+//! A record keeps the decisions, not the bots' random streams. So the game is played
+//! again from its seed, and each seat's bot is asked for its own recorded decisions as it
+//! was then: its stream ends where it was at the break, and the game goes on exactly as
+//! it would have without one (`tests/cli.rs` checks it against the uninterrupted game).
+
+use crate::cards::Card;
+use crate::error::IllegalAction;
+use crate::record::{Match, Record};
+
+use super::{Bot, BotError};
+
+/// A game at a table as a resume drives it: its match, the bots in some seats, and how
+/// it applies a decision (the page also logs what the person may know of it).
+pub(crate) trait Seated {
+    /// The match so far.
+    fn game(&self) -> &Match;
+    /// The bot in `seat` (`None` for a person's seat).
+    fn bot(&mut self, seat: usize) -> Option<&mut (dyn Bot + 'static)>;
+    /// Applies the decision `card` of the player to move, dealing the next round after a
+    /// round's end.
+    fn apply(&mut self, card: Card) -> Result<(), IllegalAction>;
+}
+
+/// Why a saved game could not be resumed.
+#[derive(Debug)]
+pub(crate) enum ResumeError {
+    /// A seat's bot failed on one of its own recorded decisions.
+    Bot {
+        /// The bot's seat.
+        seat: usize,
+        /// What it answered.
+        error: BotError,
+    },
+    /// A recorded decision is illegal where the replay reaches it.
+    Illegal(IllegalAction),
+    /// The replay is not the saved game: it was not dealt from its seed (R10).
+    NotFromSeed,
+}
+
+/// Plays `saved`'s decisions again on `table` (a fresh game of the record's configuration
+/// and seats), each bot asked for its own decisions first (see the module docs), then
+/// checks that the replay is the saved game (who sat where aside: an older record has no
+/// `players`).
+pub(crate) fn resume(table: &mut impl Seated, saved: &Record) -> Result<(), ResumeError> {
+    for card in saved.actions() {
+        let s = *table.game().state();
+        let seat = s
+            .current_player()
+            .expect("a recorded decision has a player");
+        if let Some(bot) = table.bot(seat) {
+            bot.act(&s.view(seat))
+                .map_err(|error| ResumeError::Bot { seat, error })?;
+        }
+        table.apply(card).map_err(ResumeError::Illegal)?;
+    }
+    let mut replayed = table.game().record();
+    replayed.players = saved.players.clone();
+    if replayed != *saved {
+        return Err(ResumeError::NotFromSeed);
+    }
+    Ok(())
+}

@@ -1,0 +1,273 @@
+//! One env of the vector env: its game, counters, learner seat and bots, and what a reset
+//! or a step does to it and writes into its row of the outputs.
+
+use super::{Autoreset, Elem, Learner, Outputs, Shared, Slices};
+use crate::bots::Bot;
+use crate::cards::{side_mask, Card};
+use crate::encoding::observation::{encode, write_mask_bool, ObsValue};
+use crate::encoding::state_tensor::encode_state;
+use crate::rl::learner::bots_until_turn_of;
+use crate::rl::reward::rewards;
+use crate::rng::vector_seed;
+use crate::rules::state::State;
+
+/// One env: its game, deal and episode counters, learner seat (or team) and bots.
+pub struct Slot {
+    pub(super) index: u64,
+    /// Which deal of the env's stream the game is (since the last seeded reset).
+    pub(super) deal: u64,
+    /// Episodes finished since the last reset.
+    pub(super) episode: u64,
+    pub(super) state: State,
+    /// The seat (learner mode) or side (team mode) the caller plays; unused in self-play.
+    pub(super) learner: u8,
+    /// One bot per seat, reseeded at every deal. Learner modes: the opponents (the
+    /// learner's seats' bots are idle); self-play: what `bot_actions` asks.
+    pub(super) bots: Vec<Box<dyn Bot>>,
+    /// The episode is over and the env holds its final state ([`Autoreset::NextStep`]:
+    /// until its next step; [`Autoreset::Disabled`]: until a reset).
+    pub(super) over: bool,
+}
+
+/// Which deal a reset starts ([`Op::Reset`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Deal {
+    /// Deal 0 (a seeded reset).
+    First,
+    /// The current one again (a new core's first reset).
+    Same,
+    /// The next one (a reset without a seed).
+    Next,
+}
+
+impl Deal {
+    /// The deal a reset with `seed` starts, for envs whose master seed is `*master` and
+    /// that have not been reset yet if `*fresh`: a seed becomes the master seed and deals
+    /// again from the first games; no seed moves on, except before a new env's first reset.
+    pub(super) fn for_reset(seed: Option<u64>, master: &mut u64, fresh: &mut bool) -> Deal {
+        let deal = match seed {
+            Some(s) => {
+                *master = s;
+                Deal::First
+            }
+            None if *fresh => Deal::Same,
+            None => Deal::Next,
+        };
+        *fresh = false;
+        deal
+    }
+}
+
+impl Slot {
+    /// The game in progress.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Whether the env's episode is over and the env holds its final state (the
+    /// [`Autoreset::NextStep`] and [`Autoreset::Disabled`] modes).
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// Episodes this env has finished since the last reset.
+    pub fn episode(&self) -> u64 {
+        self.episode
+    }
+
+    /// Which deal of its stream the env's game is, since the last seeded reset.
+    pub fn deal(&self) -> u64 {
+        self.deal
+    }
+
+    /// This env's index in the seed derivation (`env_offset` + its position).
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// The learner's seat (one-seat mode), or the seat to move (`-1`: none; self-play and
+    /// team mode).
+    pub fn learner_seat(&self, sh: &Shared) -> i64 {
+        match sh.learner {
+            Learner::Seat(_) => self.learner as i64,
+            Learner::SelfPlay | Learner::Team(_) => {
+                self.state.current_player().map_or(-1, |p| p as i64)
+            }
+        }
+    }
+
+    /// The action this env's bot for the seat to move would choose (nothing is applied);
+    /// `None` when no decision is pending.
+    pub fn bot_action(&mut self) -> Option<Card> {
+        let p = self.state.current_player()?;
+        Some(bot_act(&mut self.bots[p], &self.state.view(p)))
+    }
+
+    /// This env's position in its core (its index less the offset).
+    pub(super) fn position(&self, sh: &Shared) -> usize {
+        self.index.wrapping_sub(sh.env_offset) as usize
+    }
+
+    /// The seats the caller plays (all of them in self-play).
+    pub(super) fn learner_seats_mask(&self, sh: &Shared) -> u8 {
+        match sh.learner {
+            Learner::SelfPlay => 0xF,
+            Learner::Seat(_) => 1 << self.learner,
+            Learner::Team(_) => side_mask(sh.config.variant, self.learner as usize),
+        }
+    }
+
+    /// Starts the game of the env's current deal.
+    pub(super) fn deal_game(&mut self, sh: &Shared) {
+        let mut config = sh.config;
+        let (seed, i, d) = (sh.seed, self.index, self.deal);
+        config.seed = vector_seed(seed, i, d, 0);
+        self.state = State::new(config);
+        let draw = |k: u64| (vector_seed(seed, i, d, 99) % k) as u8;
+        self.learner = match sh.learner {
+            Learner::SelfPlay => 0,
+            Learner::Seat(Some(s)) | Learner::Team(Some(s)) => s,
+            Learner::Seat(None) => draw(config.num_players() as u64),
+            Learner::Team(None) => draw(2),
+        };
+        for (p, b) in self.bots.iter_mut().enumerate() {
+            b.reseed(vector_seed(seed, i, d, 1 + p as u64));
+        }
+    }
+
+    /// Moves on to the env's next deal and lets the bots move up to the learner's first
+    /// decision.
+    pub(super) fn next_game(&mut self, sh: &Shared) {
+        self.deal += 1;
+        self.deal_game(sh);
+        self.run_bots(sh, &mut [0f32; 4]);
+        self.over = false;
+    }
+
+    /// Lets the bots move until one of the learner's seats is to move or the game is
+    /// over, adding every seat's rewards to `acc`.
+    pub(super) fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
+        if matches!(sh.learner, Learner::SelfPlay) {
+            return;
+        }
+        let mine = self.learner_seats_mask(sh);
+        let bots = &mut self.bots;
+        let Ok(()) = bots_until_turn_of(
+            &mut self.state,
+            mine,
+            sh.reward,
+            |p, view| Ok::<_, std::convert::Infallible>(bot_act(&mut bots[p], view)),
+            |r| add(acc, *r),
+        );
+    }
+
+    /// The seat whose observation is written: the learner's seat, or the seat to move.
+    pub(super) fn observer(&self, sh: &Shared) -> usize {
+        match sh.learner {
+            Learner::Seat(_) => self.learner as usize,
+            Learner::SelfPlay => self.state.current_player().unwrap_or(0),
+            Learner::Team(_) => self.state.current_player().unwrap_or(self.learner as usize),
+        }
+    }
+
+    /// Writes the env's row of every output but the reward and end flags.
+    pub(super) fn write<T: ObsValue + Elem>(&self, sh: &Shared, row: &mut Outputs<Slices<'_>, T>) {
+        let view = self.state.view(self.observer(sh));
+        encode(&view, row.obs);
+        write_mask_bool(view.legal_actions(), row.mask);
+        row.to_play[0] = self.state.current_player().map_or(-1, |p| p as i64);
+        if !row.state.is_empty() {
+            encode_state(&self.state, row.state);
+        }
+        if let Some(id) = row.env_id.first_mut() {
+            *id = self.position(sh) as i64;
+        }
+    }
+
+    pub(super) fn reset_row<T: ObsValue + Elem>(
+        &mut self,
+        sh: &Shared,
+        deal: Deal,
+        row: &mut Outputs<Slices<'_>, T>,
+    ) {
+        self.deal = match deal {
+            Deal::First => 0,
+            Deal::Same => self.deal,
+            Deal::Next => self.deal + 1,
+        };
+        self.episode = 0;
+        self.over = false;
+        self.deal_game(sh);
+        self.run_bots(sh, &mut [0f32; 4]);
+        self.write_first(sh, row);
+    }
+
+    /// Writes the env's row as a reset does: the game now, reward 0, flags false.
+    pub(super) fn write_first<T: ObsValue + Elem>(
+        &self,
+        sh: &Shared,
+        row: &mut Outputs<Slices<'_>, T>,
+    ) {
+        row.reward.fill(0.0);
+        row.terminated[0] = false;
+        row.truncated[0] = false;
+        self.write(sh, row);
+    }
+
+    /// Applies `action` (already checked legal), runs the bots; at the episode's end,
+    /// does what `sh.autoreset` says. An env that holds its final state
+    /// ([`Autoreset::NextStep`]) ignores `action` and starts its next game.
+    pub(super) fn step<T: ObsValue + Elem>(
+        &mut self,
+        sh: &Shared,
+        action: i64,
+        row: &mut Outputs<Slices<'_>, T>,
+    ) {
+        if self.over {
+            debug_assert_eq!(sh.autoreset, Autoreset::NextStep, "checked");
+            self.next_game(sh);
+            self.write_first(sh, row);
+            return;
+        }
+        let mut acc = [0f32; 4];
+        let card = Card::new(action as u8).expect("checked");
+        let out = self.state.apply(card).expect("checked legal");
+        add(&mut acc, rewards(sh.reward, &out, &self.state));
+        self.run_bots(sh, &mut acc);
+        match sh.learner {
+            // A team's seats share their side's reward; seat `side` is on side `side`.
+            Learner::Seat(_) | Learner::Team(_) => row.reward[0] = acc[self.learner as usize],
+            Learner::SelfPlay => row.reward.copy_from_slice(&acc[..row.reward.len()]),
+        }
+        row.terminated[0] = crate::rl::reward::terminated(&self.state);
+        row.truncated[0] = crate::rl::reward::truncated(&self.state);
+        if self.state.is_over() {
+            self.episode += 1;
+            match sh.autoreset {
+                Autoreset::SameStep => {
+                    if !row.final_obs.is_empty() {
+                        encode(&self.state.view(self.observer(sh)), row.final_obs);
+                    }
+                    self.next_game(sh);
+                }
+                Autoreset::NextStep | Autoreset::Disabled => self.over = true,
+            }
+        }
+        self.write(sh, row);
+    }
+}
+
+#[inline]
+fn add(acc: &mut [f32; 4], r: [f32; 4]) {
+    for (a, x) in acc.iter_mut().zip(r) {
+        *a += x;
+    }
+}
+
+/// The decision of a seat's bot. The bots were built for the env's variant, on their
+/// seat's turn, so a built-in bot always decides; the vector env seats no bot that can
+/// fail otherwise (a Python policy), so an error here is a bug.
+pub(super) fn bot_act(bot: &mut Box<dyn Bot>, view: &crate::infoset::view::SeatView) -> Card {
+    bot.act(view)
+        .unwrap_or_else(|e| panic!("the vector env's bot failed: {e}"))
+}
