@@ -82,7 +82,7 @@ mod python;
 
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
-pub use infoset::{sampler, SeatView};
+pub use infoset::{belief, sampler, SeatView};
 pub use record::{Match, Record};
 pub use rl::{observation, reward, state_tensor, vector};
 pub use rules::config::{Episode, GameConfig, Scoring, Variant};
