@@ -46,14 +46,19 @@ mod pimc;
 mod pimc_dd;
 mod registry;
 mod stream;
+pub(crate) mod worlds;
 
 pub use heuristic::HeuristicBot;
 pub use ismcts::{GuideConfig, IsmctsBot, IsmctsConfig};
-pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
+pub use nn::{
+    BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, WeightsError, BELIEF_FORMAT,
+    MODEL_FORMAT,
+};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use registry::{bot_by_name, BotMaker, BotRegistry, BOT_NAMES, BUILT_IN_BOTS};
 pub(crate) use stream::{bot_rng, set_stream_words, stream_words, BotStream};
+pub use worlds::BeliefSource;
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {
@@ -74,6 +79,12 @@ pub trait Bot: Send {
     /// command-line hint read it.
     fn search_values(&mut self, _view: &SeatView) -> Option<SearchValues> {
         None
+    }
+    /// From now on draws its worlds from the belief model of `source` (the `-inf` bots,
+    /// `docs/inference.md`) instead of uniformly, and says so in its name; `false`,
+    /// changing nothing, for a bot that draws no worlds.
+    fn infer(&mut self, _source: BeliefSource) -> bool {
+        false
     }
     /// What the bot carries from one decision to the next besides its name and seed (the
     /// positions of its random streams, a search's cached probe), as words that

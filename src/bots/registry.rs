@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::nn::ModelCache;
 use super::{
-    Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot, PimcBot, PimcConfig,
-    PimcDdBot, PimcDdConfig, Playout, RandomBot,
+    BeliefSource, Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot,
+    PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot,
 };
 use crate::rules::config::Variant;
 
@@ -17,8 +17,11 @@ use crate::rules::config::Variant;
 /// postponed evaluation; `ismcts:N` N iterations, `ismcts:Nms` a time limit;
 /// `nn:PATH` the neural-network model in the safetensors file `PATH`; `ismcts-nn` the
 /// search guided by the variant's shipped model, `ismcts-nn:BUDGET`, `ismcts-nn:PATH` or
-/// `ismcts-nn:BUDGET:PATH` with a budget as `ismcts`'s and a model file).
-pub const BOT_NAMES: [&str; 16] = [
+/// `ismcts-nn:BUDGET:PATH` with a budget as `ismcts`'s and a model file). A search bot's
+/// name with `-inf` after it (`pimc-inf`, `pimc-dd-inf:8`, `epimc-inf`, `ismcts-inf:9ms`)
+/// is the same bot drawing its worlds from the variant's shipped belief model
+/// ([`super::BeliefSource`]).
+pub const BOT_NAMES: [&str; 20] = [
     "random",
     "heuristic",
     "pimc",
@@ -35,6 +38,10 @@ pub const BOT_NAMES: [&str; 16] = [
     "ismcts-nn",
     "ismcts-nn:N",
     "ismcts-nn:PATH",
+    "pimc-inf",
+    "pimc-dd-inf",
+    "epimc-inf",
+    "ismcts-inf",
 ];
 
 /// The built-in bots at their default budgets, weakest first (the ladder's entrants).
@@ -127,6 +134,9 @@ impl BotRegistry {
         variant: Option<Variant>,
     ) -> Result<Box<dyn Bot>, BotError> {
         let unknown = || BotError::Unknown(name.to_string());
+        if let Some(uniform) = uniform_name(name) {
+            return self.inferring(name, &uniform, seed, variant);
+        }
         Ok(match name {
             "random" => Box::new(RandomBot::new(seed)),
             "heuristic" => Box::new(HeuristicBot::new(seed)),
@@ -161,6 +171,59 @@ impl BotRegistry {
                 Box::new(PimcBot::new(config, seed))
             }
         })
+    }
+}
+
+/// The name of the bot that an `-inf` name draws its worlds differently from
+/// (`pimc-dd-inf:8` -> `pimc-dd:8`); `None` for other names.
+fn uniform_name(name: &str) -> Option<String> {
+    let (base, budget) = match name.split_once(':') {
+        Some((base, budget)) => (base, Some(budget)),
+        None => (name, None),
+    };
+    let base = base.strip_suffix("-inf")?;
+    Some(match budget {
+        Some(budget) => format!("{base}:{budget}"),
+        None => base.to_string(),
+    })
+}
+
+impl BotRegistry {
+    /// The bot called `name`, an `-inf` name: the bot called `uniform` drawing its worlds
+    /// from the shipped belief model of the game's variant.
+    fn inferring(
+        &self,
+        name: &str,
+        uniform: &str,
+        seed: u64,
+        variant: Option<Variant>,
+    ) -> Result<Box<dyn Bot>, BotError> {
+        let unknown = || BotError::Unknown(name.to_string());
+        if uniform_name(uniform).is_some() {
+            return Err(unknown());
+        }
+        let mut bot = self.built_in(uniform, seed, variant).map_err(|e| match e {
+            BotError::Unknown(_) => unknown(),
+            e => e,
+        })?;
+        if !bot.infer(BeliefSource::Shipped) {
+            return Err(unknown());
+        }
+        if cfg!(not(feature = "models")) {
+            return Err(BotError::NoShippedModels {
+                name: name.to_string(),
+            });
+        }
+        if let Some(variant) = variant {
+            BeliefSource::Shipped
+                .model(variant)
+                .map_err(|why| BotError::Unsupported {
+                    name: name.to_string(),
+                    variant,
+                    why,
+                })?;
+        }
+        Ok(bot)
     }
 }
 

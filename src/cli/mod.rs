@@ -216,7 +216,8 @@ macro_rules! bot_names_help {
          choosing its next card per information set); ismcts (information-set tree \
          search), ismcts:N (N iterations), ismcts:Nms; ismcts-nn (ismcts guided by the \
          nn model), ismcts-nn:N, ismcts-nn:Nms, ismcts-nn:PATH (a model file), \
-         ismcts-nn:N:PATH."
+         ismcts-nn:N:PATH; a search bot with -inf after its name (pimc-inf, pimc-dd-inf:N, \
+         epimc-inf, ismcts-inf:Nms) draws its worlds from the shipped belief model (4p)."
     };
 }
 

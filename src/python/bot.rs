@@ -20,7 +20,9 @@ use crate::infoset::view::SeatView;
 /// solver leaves), ``"pimc-dd:N"`` (N worlds per decision), ``"pimc-dd:Nms"``,
 /// ``"ismcts"`` (information-set tree search; ``"ismcts:N"``, ``"ismcts:Nms"``), ``"nn"``
 /// (the neural-network baseline shipped for the game's variant) or ``"nn:PATH"`` (a model
-/// saved with ``yokai_septet.models``).
+/// saved with ``yokai_septet.models``); a search bot's name with ``-inf`` after it
+/// (``"pimc-inf"``, ``"pimc-dd-inf:N"``, ``"epimc-inf"``, ``"ismcts-inf:N"``) draws its
+/// worlds from the shipped belief model (``docs/inference.md``; ``4p`` so far).
 /// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
 /// across games and seats; its random stream is seeded by ``seed``. A bot pickles (and

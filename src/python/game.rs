@@ -736,13 +736,17 @@ impl PyGame {
     /// other seats' hidden picks are drawn too. Later rounds are dealt from a seed drawn
     /// from ``seed`` (the true one would reveal them). For search bots (IS-MCTS,
     /// determinized playouts). The copy plays on like any game but has no
-    /// :meth:`record`.
-    #[pyo3(signature = (seat, seed = None))]
+    /// :meth:`record`. With ``belief=True`` the deals of the play phase are drawn in
+    /// proportion to the shipped belief model's probabilities (:meth:`belief`; the `-inf`
+    /// bots' worlds, ``docs/inference.md``), under the same constraints; ``ValueError``
+    /// for a variant with no belief model.
+    #[pyo3(signature = (seat, seed = None, belief = false))]
     fn sample_determinization(
         slf: &Bound<'_, Self>,
         py: Python<'_>,
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
+        belief: bool,
     ) -> PyResult<PyGame> {
         let this = borrow(slf)?;
         let seat = extract_seat(seat, this.state().num_players())?;
@@ -752,18 +756,70 @@ impl PyGame {
         };
         let state = *this.state();
         drop(this); // the copy is worked on: other threads may use the game meanwhile
+        let mut worlds = crate::bots::worlds::Worlds::default();
+        if belief {
+            worlds.infer(crate::bots::BeliefSource::Shipped);
+            worlds
+                .check(state.config().variant)
+                .map_err(PyValueError::new_err)?;
+        }
         let det = py.allow_threads(|| {
             guard("Game.sample_determinization", || {
                 let mut rng = crate::rng::determinization_rng(seed);
                 let view = state.view(seat);
-                Ok(crate::infoset::sampler::sample_with_later_rounds(
-                    &view, &mut rng,
-                ))
+                let mut det = worlds.sample(&view, &mut rng);
+                // A determinization played on past its round needs a seed, and the real
+                // one would reveal every deal.
+                det.replace_seed(rand_core::RngCore::next_u64(&mut rng));
+                Ok(det)
             })
         })?;
         Ok(PyGame {
             m: Match::determinization(det),
         })
+    }
+
+    /// What ``seat`` believes about the cards it cannot see, by the shipped belief model of
+    /// the variant (``docs/inference.md``): a ``float32`` array ``[num_actions,
+    /// num_players]``, the exact probability that each seat holds each card in the deals
+    /// that ``sample_determinization(seat, belief=True)`` draws. For every card ``seat``
+    /// cannot see the row sums to 1 over the seats that may hold it (hand sizes, voids,
+    /// cards passed); a card whose holder is known has 1 there; other rows (its own cards,
+    /// cards played) are 0. ``ValueError`` for a variant with no belief model.
+    fn belief<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let this = borrow(slf)?;
+        let s = *this.state();
+        drop(this);
+        let seat = extract_seat(seat, s.num_players())?;
+        let variant = s.variant();
+        let source = crate::bots::BeliefSource::Shipped;
+        let net = source.model(variant).map_err(PyValueError::new_err)?;
+        let view = s.view(seat);
+        let mut sampler = crate::infoset::belief::BeliefSampler::new();
+        // The worlds of the passing phase are uniform (`bots::worlds`): so is its belief.
+        let weights = if view.phase() == Phase::Play {
+            net.belief(&view, &mut Default::default())
+        } else {
+            crate::infoset::belief::Belief::uniform()
+        };
+        sampler.prepare(&view, &weights);
+        let belief = sampler.marginals();
+        let n = variant.num_players();
+        let cards = variant.num_actions();
+        let mut out = vec![0f32; cards * n];
+        let unseen = view.unknown_cards();
+        for c in variant.deck() {
+            if unseen.contains(c) {
+                for p in 0..n {
+                    out[c.id() as usize * n + p] = belief.weight(c, p);
+                }
+            }
+        }
+        PyArray1::from_vec(py, out).reshape([cards, n])
     }
 
     /// The value of the current position (play phase) for the side of the player to move,

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::{Inputs, Mlp, WeightsError};
+use crate::bots::{BeliefNet, Inputs, Mlp, WeightsError};
 use crate::rules::config::Variant;
 
 fn weights_err(e: WeightsError) -> PyErr {
@@ -60,18 +60,50 @@ pub(crate) fn model_read<'py>(
 
 /// Writes a model for ``variant`` whose first layer reads ``inputs`` to the safetensors file
 /// ``path``; the layers are checked exactly as the ``nn`` bot checks them on loading
-/// (``ValueError`` says what is wrong).
+/// (``ValueError`` says what is wrong). With ``belief=True`` a belief model
+/// (``docs/inference.md``; it reads the ``observation``), checked as the `-inf` bots check
+/// it.
 #[pyfunction(name = "_model_write")]
+#[pyo3(signature = (path, variant, inputs, layers, metadata, belief = false))]
 pub(crate) fn model_write(
     path: std::path::PathBuf,
     variant: &str,
     inputs: &str,
     layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
     metadata: Vec<(String, String)>,
+    belief: bool,
 ) -> PyResult<()> {
     let v: Variant = variant
         .parse()
         .map_err(|e| PyValueError::new_err(format!("{e}")))?;
+    let inputs = Inputs::parse(inputs).map_err(weights_err)?;
+    let layers = owned_layers(&layers)?;
+    let bytes = if belief {
+        if inputs != Inputs::Observation {
+            return Err(PyValueError::new_err(
+                "a belief model reads the observation: inputs must be 'observation'",
+            ));
+        }
+        let mut net = BeliefNet::new(v, layers).map_err(weights_err)?;
+        for (k, val) in &metadata {
+            net.set_metadata(k, val).map_err(weights_err)?;
+        }
+        net.to_bytes()
+    } else {
+        let mut mlp = Mlp::with_inputs(v, inputs, layers).map_err(weights_err)?;
+        for (k, val) in &metadata {
+            mlp.set_metadata(k, val).map_err(weights_err)?;
+        }
+        mlp.to_bytes()
+    };
+    std::fs::write(&path, bytes)
+        .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
+}
+
+/// The layers as owned `(weight, bias)` vectors, rows checked against the biases.
+fn owned_layers(
+    layers: &[(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)],
+) -> PyResult<Vec<(Vec<f32>, Vec<f32>)>> {
     let mut owned = Vec::with_capacity(layers.len());
     for (i, (w, b)) in layers.iter().enumerate() {
         let (w, b) = (w.as_array(), b.as_array());
@@ -84,11 +116,5 @@ pub(crate) fn model_write(
         }
         owned.push((w.iter().copied().collect(), b.to_vec()));
     }
-    let inputs = Inputs::parse(inputs).map_err(weights_err)?;
-    let mut mlp = Mlp::with_inputs(v, inputs, owned).map_err(weights_err)?;
-    for (k, val) in &metadata {
-        mlp.set_metadata(k, val).map_err(weights_err)?;
-    }
-    std::fs::write(&path, mlp.to_bytes())
-        .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
+    Ok(owned)
 }
