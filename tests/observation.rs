@@ -456,32 +456,30 @@ fn sampler_is_uniform_chi_square() {
     let mut r = rng(12);
     let mut tested = 0;
     for (v, s, seat, deals) in enumerable_positions() {
-        {
-            let view = s.view(seat);
-            let per = 60;
-            let draws = per * deals.len();
-            let mut freq: HashMap<[CardSet; 4], usize> = HashMap::new();
-            for _ in 0..draws {
-                let (mut hands, _) = sampler.sample_hands(&view, &mut r);
-                hands[seat] = CardSet::EMPTY;
-                *freq.entry(hands).or_default() += 1;
-            }
-            assert_eq!(
-                freq.len(),
-                deals.len(),
-                "{v}: a deal never drawn, or an extra one"
-            );
-            let chi2: f64 = deals
-                .iter()
-                .map(|d| {
-                    let o = *freq.get(d).unwrap_or(&0) as f64;
-                    (o - per as f64).powi(2) / per as f64
-                })
-                .sum();
-            let df = (deals.len() - 1) as f64;
-            assert!(chi2 < chi2_critical(df), "{v}: chi2 {chi2} df {df}");
-            tested += 1;
+        let view = s.view(seat);
+        let per = 60;
+        let draws = per * deals.len();
+        let mut freq: HashMap<[CardSet; 4], usize> = HashMap::new();
+        for _ in 0..draws {
+            let (mut hands, _) = sampler.sample_hands(&view, &mut r);
+            hands[seat] = CardSet::EMPTY;
+            *freq.entry(hands).or_default() += 1;
         }
+        assert_eq!(
+            freq.len(),
+            deals.len(),
+            "{v}: a deal never drawn, or an extra one"
+        );
+        let chi2: f64 = deals
+            .iter()
+            .map(|d| {
+                let o = *freq.get(d).unwrap_or(&0) as f64;
+                (o - per as f64).powi(2) / per as f64
+            })
+            .sum();
+        let df = (deals.len() - 1) as f64;
+        assert!(chi2 < chi2_critical(df), "{v}: chi2 {chi2} df {df}");
+        tested += 1;
     }
     assert!(tested >= 8, "{tested}");
 }
@@ -568,45 +566,43 @@ fn belief_sampler_draws_each_consistent_deal_in_proportion_to_its_weights() {
     let mut r = rng(14);
     let mut tested = 0;
     for (v, s, seat, deals) in enumerable_positions() {
-        {
-            let view = s.view(seat);
-            sampler.prepare(&view, &random_belief(&mut r));
-            let p: Vec<f64> = deals
-                .iter()
-                .map(|d| sampler.log_probability(d).exp())
-                .collect();
-            let total: f64 = p.iter().sum();
-            assert!((total - 1.0).abs() < 1e-9, "{v}: {total}");
-            let draws = 60 * deals.len();
-            let freq = draw_deals(&sampler, &view, draws, &mut r);
-            assert!(
-                freq.keys().all(|d| deals.contains(d)),
-                "{v}: a deal that does not fit"
-            );
-            // Pool the rare deals into one cell so that every expected count is >= 5.
-            let (mut chi2, mut cells, mut rare_e, mut rare_o) = (0.0, 0usize, 0.0, 0.0);
-            for (d, &pd) in deals.iter().zip(&p) {
-                let e = pd * draws as f64;
-                let o = *freq.get(d).unwrap_or(&0) as f64;
-                if e < 5.0 {
-                    rare_e += e;
-                    rare_o += o;
-                } else {
-                    chi2 += (o - e).powi(2) / e;
-                    cells += 1;
-                }
-            }
-            if rare_e > 0.0 {
-                chi2 += (rare_o - rare_e).powi(2) / rare_e.max(1.0);
+        let view = s.view(seat);
+        sampler.prepare(&view, &random_belief(&mut r));
+        let p: Vec<f64> = deals
+            .iter()
+            .map(|d| sampler.log_probability(d).exp())
+            .collect();
+        let total: f64 = p.iter().sum();
+        assert!((total - 1.0).abs() < 1e-9, "{v}: {total}");
+        let draws = 60 * deals.len();
+        let freq = draw_deals(&sampler, &view, draws, &mut r);
+        assert!(
+            freq.keys().all(|d| deals.contains(d)),
+            "{v}: a deal that does not fit"
+        );
+        // Pool the rare deals into one cell so that every expected count is >= 5.
+        let (mut chi2, mut cells, mut rare_e, mut rare_o) = (0.0, 0usize, 0.0, 0.0);
+        for (d, &pd) in deals.iter().zip(&p) {
+            let e = pd * draws as f64;
+            let o = *freq.get(d).unwrap_or(&0) as f64;
+            if e < 5.0 {
+                rare_e += e;
+                rare_o += o;
+            } else {
+                chi2 += (o - e).powi(2) / e;
                 cells += 1;
             }
-            if cells < 2 {
-                continue;
-            }
-            let df = (cells - 1) as f64;
-            assert!(chi2 < chi2_critical(df), "{v}: chi2 {chi2} df {df}");
-            tested += 1;
         }
+        if rare_e > 0.0 {
+            chi2 += (rare_o - rare_e).powi(2) / rare_e.max(1.0);
+            cells += 1;
+        }
+        if cells < 2 {
+            continue;
+        }
+        let df = (cells - 1) as f64;
+        assert!(chi2 < chi2_critical(df), "{v}: chi2 {chi2} df {df}");
+        tested += 1;
     }
     assert!(tested >= 8, "{tested}");
 }

@@ -799,15 +799,20 @@ impl PyGame {
         let source = crate::bots::BeliefSource::Shipped;
         let net = source.model(variant).map_err(PyValueError::new_err)?;
         let view = s.view(seat);
-        let mut sampler = crate::infoset::belief::BeliefSampler::new();
-        // The worlds of the passing phase are uniform (`bots::worlds`): so is its belief.
-        let weights = if view.phase() == Phase::Play {
-            net.belief(&view, &mut Default::default())
-        } else {
-            crate::infoset::belief::Belief::uniform()
-        };
-        sampler.prepare(&view, &weights);
-        let belief = sampler.marginals();
+        let belief = py.allow_threads(|| {
+            guard("Game.belief", || {
+                let mut sampler = crate::infoset::belief::BeliefSampler::new();
+                // The worlds of the passing phase are uniform (`bots::worlds`): so is its
+                // belief.
+                let weights = if view.phase() == Phase::Play {
+                    net.belief(&view, &mut Default::default())
+                } else {
+                    crate::infoset::belief::Belief::uniform()
+                };
+                sampler.prepare(&view, &weights);
+                Ok(sampler.marginals())
+            })
+        })?;
         let n = variant.num_players();
         let cards = variant.num_actions();
         let mut out = vec![0f32; cards * n];

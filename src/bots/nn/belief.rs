@@ -51,7 +51,8 @@ impl BeliefNet {
         Ok(BeliefNet { mlp })
     }
 
-    /// Reads a model from the bytes of a safetensors file (format [`BELIEF_FORMAT`](super::BELIEF_FORMAT)).
+    /// Reads a model from the bytes of a safetensors file (format
+    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT)).
     pub fn from_bytes(bytes: &[u8]) -> Result<BeliefNet, WeightsError> {
         Ok(BeliefNet {
             mlp: Mlp::read(bytes, Head::Belief)?,

@@ -1,6 +1,7 @@
-//! The weights file: safetensors with the metadata of [`MODEL_FORMAT`], read and
-//! written (with its header rewritten so that a model always has the same bytes), and the
-//! models shipped with the crate.
+//! The weights file: safetensors with the metadata of
+//! [`MODEL_FORMAT`](super::MODEL_FORMAT) (or [`BELIEF_FORMAT`](super::BELIEF_FORMAT)),
+//! read and written (with its header rewritten so that a model always has the same bytes),
+//! and the models shipped with the crate.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -9,13 +10,6 @@ use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::mlp::{Head, Inputs, Mlp, WeightsError};
 use crate::rules::config::Variant;
-
-/// The `format` metadata value of a weights file this version reads.
-pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
-
-/// The `format` metadata value of a belief model's weights file ([`super::BeliefNet`]):
-/// the same tensors, a last layer of one logit per card id and other seat.
-pub const BELIEF_FORMAT: &str = "yokai-septet-belief/1";
 
 /// Metadata keys the model itself sets from its shape, not the user.
 const OWN_METADATA: [&str; 3] = ["format", "variant", "inputs"];
@@ -94,7 +88,8 @@ fn sort_header(bytes: &[u8]) -> Vec<u8> {
 }
 
 impl Mlp {
-    /// Reads a model from the bytes of a safetensors file (format [`MODEL_FORMAT`]).
+    /// Reads a model from the bytes of a safetensors file (format
+    /// [`MODEL_FORMAT`](super::MODEL_FORMAT)).
     pub fn from_bytes(bytes: &[u8]) -> Result<Mlp, WeightsError> {
         Mlp::read(bytes, Head::Policy)
     }
@@ -199,7 +194,8 @@ impl Mlp {
         Ok(())
     }
 
-    /// The model as a safetensors file (format [`MODEL_FORMAT`]).
+    /// The model as a safetensors file (format [`MODEL_FORMAT`](super::MODEL_FORMAT), or
+    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT) for a belief model).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut meta: HashMap<String, String> = self.metadata.clone().into_iter().collect();
         meta.insert("format".into(), self.head.format().into());

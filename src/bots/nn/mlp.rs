@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::format::{BELIEF_FORMAT, MODEL_FORMAT};
 use crate::bots::HeuristicBot;
 use crate::infoset::view::SeatView;
 use crate::rl::observation::{encode, observation_size};
@@ -135,6 +134,13 @@ impl Inputs {
         }
     }
 }
+
+/// The `format` metadata value of a weights file this version reads.
+pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
+
+/// The `format` metadata value of a belief model's weights file ([`super::BeliefNet`]):
+/// the same tensors, a last layer of one logit per card id and other seat.
+pub const BELIEF_FORMAT: &str = "yokai-septet-belief/1";
 
 /// What the last layer of an [`Mlp`] gives, and the `format` of its weights file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -317,7 +323,8 @@ impl Mlp {
     }
 
     /// The logits of `input` (length [`Inputs::size`], as [`Inputs::encode`] writes it) into
-    /// `out` (one per card id, or per card id and other seat for a belief model), using `scratch` for the hidden layers.
+    /// `out` (one per card id, or per card id and other seat for a belief model), using
+    /// `scratch` for the hidden layers.
     pub fn logits(&self, input: &[f32], scratch: &mut Scratch, out: &mut [f32]) {
         let (last, hidden) = self.layers.split_last().expect("at least one layer");
         scratch.hidden.resize_with(hidden.len(), Vec::new);

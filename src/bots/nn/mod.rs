@@ -37,8 +37,7 @@ use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
 
 pub use belief::{BeliefNet, BeliefScratch};
-pub use format::{BELIEF_FORMAT, MODEL_FORMAT};
-pub use mlp::{Inputs, Mlp, Scratch, WeightsError};
+pub use mlp::{Inputs, Mlp, Scratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT};
 
 /// Models read from files, kept while the file is unchanged (an arena builds a bot per
 /// game; a training loop rewrites its file between evaluations). A
