@@ -21,7 +21,8 @@
 //!   observations, masks, rewards and flags into caller-provided buffers: the core of
 //!   Python's `VectorEnv`).
 //! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-random`, `pimc-dd`, `epimc`,
-//!   `ismcts`, `ismcts-nn`, `nn`, named in [`bots::BOT_FAMILIES`]; the shipped models with
+//!   `ismcts`, `ismcts-nn`, `nn`, and the inference bots `pimc-inf`, `pimc-dd-inf`,
+//!   `epimc-inf`, `ismcts-inf`, named in [`bots::BOT_FAMILIES`]; the shipped models with
 //!   the feature `models`), [`arena`] (duplicate-deal arenas on rayon, and the round-robin
 //!   ladder), [`solver`] (the exact perfect-information solver for the rest of a round).
 //! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])
@@ -85,7 +86,7 @@ mod python;
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub use encoding::{observation, state_tensor};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
-pub use infoset::{sampler, SeatView};
+pub use infoset::{belief, sampler, SeatView};
 pub use record::{Match, Record};
 pub use rl::{reward, vector};
 pub use rules::config::{Episode, GameConfig, Scoring, Variant};

@@ -34,7 +34,8 @@ fn positions(variant: Variant, games: u64, scoring: Scoring) -> Vec<State> {
 /// `ismcts-nn` with no model file) need the feature `models` (on with `cli`, as in CI); a
 /// bare `cargo test` checks the other bots.
 fn built_here(name: &str) -> bool {
-    cfg!(feature = "models") || !(name == "nn" || name.starts_with("ismcts-nn"))
+    cfg!(feature = "models")
+        || !(name == "nn" || name.starts_with("ismcts-nn") || name.contains("-inf"))
 }
 
 fn assert_legal(name: &str, states: &[State], every: usize) {
@@ -347,6 +348,9 @@ fn a_restored_bot_continues_as_the_original() {
         "epimc:2",
         "ismcts:20",
         "ismcts-nn:20",
+        "pimc-inf:8",
+        "pimc-dd-inf:2",
+        "ismcts-inf:20",
     ]
     .into_iter()
     .filter(|name| built_here(name))
@@ -516,4 +520,75 @@ fn guided_search_beats_random() {
     let r = run_arena(&c, &BotRegistry::new(), &|| {}).unwrap();
     let rate = r.summary.entries[0].win_rate;
     assert!(rate >= 0.75, "ismcts-nn won {rate}\n{r}");
+}
+
+/// The `-inf` bots (worlds drawn from the belief model): each name is the spec it was
+/// built from; with a count budget the same seed plays the same cards; they play legal
+/// cards; a variant with no belief model is refused when the bot is built for it, and in
+/// `act` when it is built for any variant (a typed error, never a panic).
+#[test]
+#[cfg(feature = "models")]
+fn inference_bots_round_trip_their_names_and_replay_their_games() {
+    use yokai_septet::bots::BotError;
+    let v = Variant::FourPlayer;
+    let states = positions(v, 2, Scoring::Advanced);
+    for name in [
+        "pimc-inf:12",
+        "pimc-dd-inf:3",
+        "epimc-inf:3",
+        "ismcts-inf:30",
+        "ismcts-inf:9ms",
+    ] {
+        let bot = bot_by_name(name, 1, v).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(bot.name(), name);
+        if name.ends_with("ms") {
+            continue;
+        }
+        assert_legal(name, &states, 23);
+        let play = |seed| {
+            let mut bot = bot_by_name(name, seed, v).unwrap();
+            states
+                .iter()
+                .step_by(9)
+                .map(|s| bot.act(&s.view(s.current_player().unwrap())).unwrap())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(play(1), play(1), "{name}");
+    }
+    for name in ["pimc-inf", "pimc-dd-inf", "epimc-inf", "ismcts-inf"] {
+        let uniform = bot_by_name(&name.replace("-inf", ""), 0, v).unwrap().name();
+        let bot = bot_by_name(name, 0, v).unwrap();
+        assert_eq!(bot.name(), uniform.replacen(':', "-inf:", 1), "{name}");
+    }
+    for bad in [
+        "heuristic-inf",
+        "random-inf",
+        "nn-inf",
+        "pimc-inf:0",
+        "pimc-inf:",
+        "-inf",
+        "pimc-inf-inf",
+    ] {
+        let e = bot_by_name(bad, 0, v).err().unwrap();
+        assert!(matches!(e, BotError::Unknown(_)), "{bad}: {e:?}");
+        assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
+    }
+    let e = bot_by_name("pimc-inf", 0, Variant::ThreePlayer)
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "bot 'pimc-inf' cannot play 3p: no belief model is shipped for 3p yet"
+    );
+    let mut any = BotRegistry::new()
+        .build_any_variant("ismcts-inf:20", 0)
+        .unwrap();
+    let mut s = State::new(GameConfig::new(Variant::ThreePlayer, 1));
+    while s.phase() == yokai_septet::Phase::Pass {
+        let p = s.current_player().unwrap();
+        let c = yokai_septet::bots::HeuristicBot::choose(&s.view(p));
+        s.apply(c).unwrap();
+    }
+    let e = any.act(&s.view(s.current_player().unwrap())).unwrap_err();
+    assert!(matches!(e, BotError::Unsupported { .. }), "{e:?}");
 }

@@ -1,5 +1,6 @@
-//! The observation encoder and the determinization sampler (R10): no leaks, every
-//! public event visible, the documented layout, and exactly uniform determinizations.
+//! The observation encoder and the determinization samplers (R10): no leaks, every
+//! public event visible, the documented layout, exactly uniform determinizations, and
+//! belief-weighted ones that keep every constraint.
 
 mod common;
 
@@ -7,6 +8,7 @@ use std::collections::HashMap;
 
 use common::{positions, random_action, rng};
 use rand_core::RngCore;
+use yokai_septet::belief::{possible_holders, Belief, BeliefSampler};
 use yokai_septet::observation::{
     describe, encode, encode_at, layout, layout_docs, legal_mask, observation_size, Field,
 };
@@ -432,43 +434,52 @@ fn chi2_critical(df: f64) -> f64 {
     df * (1.0 - a + 4.0 * a.sqrt()).powi(3)
 }
 
+/// Late positions of every variant, each with its seat and its 3 to 400 consistent deals
+/// (few enough to test a distribution over them by chi-square).
+fn enumerable_positions() -> Vec<(Variant, State, usize, Vec<[CardSet; 4]>)> {
+    let mut out = Vec::new();
+    for v in Variant::ALL {
+        let max_unknown = if v.num_players() == 3 { 12 } else { 8 };
+        for (s, seat) in late_positions(v, 6, max_unknown) {
+            let deals = enumerate_deals(&s.view(seat));
+            if (3..=400).contains(&deals.len()) {
+                out.push((v, s, seat, deals));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn sampler_is_uniform_chi_square() {
     let mut sampler = Sampler::new();
     let mut r = rng(12);
     let mut tested = 0;
-    for v in Variant::ALL {
-        let max_unknown = if v.num_players() == 3 { 12 } else { 8 };
-        for (s, seat) in late_positions(v, 6, max_unknown) {
-            let view = s.view(seat);
-            let deals = enumerate_deals(&view);
-            if deals.len() < 3 || deals.len() > 400 {
-                continue;
-            }
-            let per = 60;
-            let draws = per * deals.len();
-            let mut freq: HashMap<[CardSet; 4], usize> = HashMap::new();
-            for _ in 0..draws {
-                let (mut hands, _) = sampler.sample_hands(&view, &mut r);
-                hands[seat] = CardSet::EMPTY;
-                *freq.entry(hands).or_default() += 1;
-            }
-            assert_eq!(
-                freq.len(),
-                deals.len(),
-                "{v}: a deal never drawn, or an extra one"
-            );
-            let chi2: f64 = deals
-                .iter()
-                .map(|d| {
-                    let o = *freq.get(d).unwrap_or(&0) as f64;
-                    (o - per as f64).powi(2) / per as f64
-                })
-                .sum();
-            let df = (deals.len() - 1) as f64;
-            assert!(chi2 < chi2_critical(df), "{v}: chi2 {chi2} df {df}");
-            tested += 1;
+    for (v, s, seat, deals) in enumerable_positions() {
+        let view = s.view(seat);
+        let per = 60;
+        let draws = per * deals.len();
+        let mut freq: HashMap<[CardSet; 4], usize> = HashMap::new();
+        for _ in 0..draws {
+            let (mut hands, _) = sampler.sample_hands(&view, &mut r);
+            hands[seat] = CardSet::EMPTY;
+            *freq.entry(hands).or_default() += 1;
         }
+        assert_eq!(
+            freq.len(),
+            deals.len(),
+            "{v}: a deal never drawn, or an extra one"
+        );
+        let chi2: f64 = deals
+            .iter()
+            .map(|d| {
+                let o = *freq.get(d).unwrap_or(&0) as f64;
+                (o - per as f64).powi(2) / per as f64
+            })
+            .sum();
+        let df = (deals.len() - 1) as f64;
+        assert!(chi2 < chi2_critical(df), "{v}: chi2 {chi2} df {df}");
+        tested += 1;
     }
     assert!(tested >= 8, "{tested}");
 }
@@ -512,4 +523,163 @@ fn r10_seat_view_hides_the_seed() {
     let mut rng = rng(1);
     let world = Sampler::new().sample(&view, &mut rng);
     assert_eq!(world.config().seed, 0);
+}
+
+/// A belief with random weights (some zero, some on seats that cannot hold the card).
+fn random_belief(r: &mut impl RngCore) -> Belief {
+    let mut b = Belief::uniform();
+    for id in 0..56 {
+        for seat in 0..4 {
+            let w = match r.next_u32() % 8 {
+                0 => 0.0,
+                1 => 1000.0,
+                k => k as f32 / 3.0,
+            };
+            b.set_weight(Card::new(id).unwrap(), seat, w);
+        }
+    }
+    b
+}
+
+/// Deals of `view` drawn by `sampler`, counted.
+fn draw_deals(
+    sampler: &BeliefSampler,
+    view: &SeatView,
+    draws: usize,
+    r: &mut impl RngCore,
+) -> HashMap<[CardSet; 4], usize> {
+    let mut freq: HashMap<[CardSet; 4], usize> = HashMap::new();
+    for _ in 0..draws {
+        let (mut hands, _) = sampler.sample_hands(view, r);
+        hands[view.seat()] = CardSet::EMPTY;
+        *freq.entry(hands).or_default() += 1;
+    }
+    freq
+}
+
+/// The belief sampler gives each consistent deal the product of its cards' weights over
+/// their sum (checked against brute-force enumeration: the probabilities of all the deals
+/// sum to 1, and the draws fit them by chi-square), and never draws another deal.
+#[test]
+fn belief_sampler_draws_each_consistent_deal_in_proportion_to_its_weights() {
+    let mut sampler = BeliefSampler::new();
+    let mut r = rng(14);
+    let mut tested = 0;
+    for (v, s, seat, deals) in enumerable_positions() {
+        let view = s.view(seat);
+        sampler.prepare(&view, &random_belief(&mut r));
+        let p: Vec<f64> = deals
+            .iter()
+            .map(|d| sampler.log_probability(d).exp())
+            .collect();
+        let total: f64 = p.iter().sum();
+        assert!((total - 1.0).abs() < 1e-9, "{v}: {total}");
+        let draws = 60 * deals.len();
+        let freq = draw_deals(&sampler, &view, draws, &mut r);
+        assert!(
+            freq.keys().all(|d| deals.contains(d)),
+            "{v}: a deal that does not fit"
+        );
+        // Pool the rare deals into one cell so that every expected count is >= 5.
+        let (mut chi2, mut cells, mut rare_e, mut rare_o) = (0.0, 0usize, 0.0, 0.0);
+        for (d, &pd) in deals.iter().zip(&p) {
+            let e = pd * draws as f64;
+            let o = *freq.get(d).unwrap_or(&0) as f64;
+            if e < 5.0 {
+                rare_e += e;
+                rare_o += o;
+            } else {
+                chi2 += (o - e).powi(2) / e;
+                cells += 1;
+            }
+        }
+        if rare_e > 0.0 {
+            chi2 += (rare_o - rare_e).powi(2) / rare_e.max(1.0);
+            cells += 1;
+        }
+        if cells < 2 {
+            continue;
+        }
+        let df = (cells - 1) as f64;
+        assert!(chi2 < chi2_critical(df), "{v}: chi2 {chi2} df {df}");
+        tested += 1;
+    }
+    assert!(tested >= 8, "{tested}");
+}
+
+/// With a uniform belief the belief sampler is the uniform sampler: every consistent
+/// deal has probability 1 / count, and its marginals are the deals' shares.
+#[test]
+fn belief_sampler_with_a_uniform_belief_is_the_uniform_sampler() {
+    let mut sampler = BeliefSampler::new();
+    let mut uniform = Sampler::new();
+    for v in Variant::ALL {
+        let max_unknown = if v.num_players() == 3 { 12 } else { 8 };
+        for (s, seat) in late_positions(v, 6, max_unknown) {
+            let view = s.view(seat);
+            let deals = enumerate_deals(&view);
+            sampler.prepare(&view, &Belief::uniform());
+            let count = uniform.count(&view) as f64;
+            for d in &deals {
+                let p = sampler.log_probability(d).exp();
+                assert!((p * count - 1.0).abs() < 1e-9, "{v}: {p} vs 1/{count}");
+            }
+            let marginals = sampler.marginals();
+            for c in view.unknown_cards() {
+                for p in 0..v.num_players() {
+                    let share = deals.iter().filter(|d| d[p].contains(c)).count() as f64
+                        / deals.len() as f64;
+                    let m = f64::from(marginals.weight(c, p));
+                    assert!((m - share).abs() < 1e-6, "{v} {c} seat {p}: {m} vs {share}");
+                }
+            }
+        }
+    }
+}
+
+/// Whatever the belief (random, zero, or heavy on seats that cannot hold a card), every
+/// world drawn keeps the hand sizes, the voids, the cards known to be in a hand, the
+/// observer's own hand and the cards seen; and the marginals of every unseen card sum
+/// to 1 over the seats that may hold it.
+#[test]
+fn belief_sampled_worlds_respect_every_constraint() {
+    let mut sampler = BeliefSampler::new();
+    let mut r = rng(15);
+    for v in Variant::ALL {
+        for s in positions(v, 60, 16) {
+            let Some(seat) = s.current_player() else {
+                continue;
+            };
+            let view = s.view(seat);
+            let possible = possible_holders(&view);
+            let belief = random_belief(&mut r);
+            sampler.prepare(&view, &belief);
+            let marginals = sampler.marginals();
+            for c in view.unknown_cards() {
+                let sum: f32 = (0..4).map(|p| marginals.weight(c, p)).sum();
+                assert!((sum - 1.0).abs() < 1e-4, "{v} {c}: {sum}");
+                for p in 0..4 {
+                    if !possible[p].contains(c) {
+                        assert_eq!(marginals.weight(c, p), 0.0, "{v} {c} seat {p}");
+                    }
+                }
+            }
+            for _ in 0..20 {
+                let world = sampler.sample(&view, &mut r);
+                assert_eq!(world.hand(seat), s.hand(seat));
+                for p in (0..v.num_players()).filter(|&p| p != seat) {
+                    let hand = world.hand(p);
+                    assert_eq!(hand.len(), s.hand(p).len(), "{v}: seat {p}'s hand size");
+                    assert!(hand.minus(possible[p]).is_empty(), "{v}: seat {p} {hand}");
+                    assert!(view.known_in_hand(p).minus(hand).is_empty());
+                    for suit in Suit::ALL {
+                        if view.voids(p) >> suit as u8 & 1 != 0 {
+                            assert!(hand.of_suit(suit).is_empty());
+                        }
+                    }
+                }
+                assert_eq!(world.view(seat).played(), view.played());
+            }
+        }
+    }
 }

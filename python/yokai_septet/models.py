@@ -222,7 +222,13 @@ def imitation_data(
     teacher's, ``ismcts`` or ``ismcts-nn``, share of its root visits of each legal card,
     its own policy, whose most visited card is the label; NaN elsewhere), ``played`` (the card ids played), ``heuristic`` (the card ids the
     ``heuristic`` bot would play: an ``"observation+heuristic"`` model's extra input),
-    ``games`` (arena game index) and ``seats``. The
+    ``games`` (arena game index) and ``seats``; and the labels of a belief model
+    (``docs/inference.md``): ``holders`` (uint8 ``[N, num_actions]``:
+    the relative seat, 0 the decider, whose hand holds each card, 255 elsewhere),
+    ``possible`` (uint8 ``[N, num_actions]``: a bit per relative seat that may hold each
+    card the decider cannot see, in the play phase; 0 elsewhere) and ``uniform`` (float32
+    ``[N, num_actions, num_players]``: the uniform sampler's probability of each relative
+    seat holding each card). The
     result depends on the arguments, never on ``threads``. ``progress`` shows the games
     played on stderr, as for :func:`yokai_septet.evaluate` (by default where stderr is a
     terminal). The arena's settings are the fields of :class:`yokai_septet.ArenaSpec`

@@ -13,8 +13,10 @@ use rayon::prelude::*;
 use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
 use crate::bots::{BotRegistry, HeuristicBot};
 use crate::encoding::observation::{encode, observation_size};
+use crate::infoset::belief::{possible_holders, Belief, BeliefSampler};
 use crate::rng::arena_seed;
 use crate::rules::state::State;
+use crate::rules::Phase;
 
 /// The arena seed stream of seat `s`'s teacher: after the deals (0) and the seats' bots
 /// (1..=4), so a teacher's randomness is its own.
@@ -57,6 +59,20 @@ pub struct Dataset {
     /// The card id the `heuristic` bot would play: the extra input of an
     /// `observation+heuristic` model ([`crate::bots::Inputs`]).
     pub heuristic: Vec<u8>,
+    /// Where every card id is, seen from the deciding seat (the labels of a belief model,
+    /// `crate::bots::BeliefNet`), `num_actions` per decision: the relative seat (0 the
+    /// decider, 1 the next clockwise, ...) whose hand holds it, or 255 (played, face up,
+    /// or a decision of the passing phase, which has no belief labels).
+    pub holders: Vec<u8>,
+    /// Which relative seats the decider cannot rule out as the card's holder
+    /// ([`crate::infoset::belief::possible_holders`]), a bit per relative seat, for the
+    /// cards it cannot see in the play phase (0 elsewhere), `num_actions` per decision.
+    pub possible: Vec<u8>,
+    /// The uniform sampler's probability of each relative seat holding each card id
+    /// ([`crate::infoset::belief::BeliefSampler::marginals`] of a uniform belief: the
+    /// baseline of a belief model), `num_actions × num_players` per decision, 0 where
+    /// `possible` is 0.
+    pub uniform: Vec<f32>,
     /// The arena game index.
     pub games: Vec<u64>,
     /// The deciding seat.
@@ -82,6 +98,9 @@ impl Dataset {
         self.visits.append(&mut other.visits);
         self.played.append(&mut other.played);
         self.heuristic.append(&mut other.heuristic);
+        self.holders.append(&mut other.holders);
+        self.possible.append(&mut other.possible);
+        self.uniform.append(&mut other.uniform);
         self.games.append(&mut other.games);
         self.seats.append(&mut other.seats);
     }
@@ -144,6 +163,7 @@ fn play_game(
         observation_size: size,
         ..Dataset::default()
     };
+    let mut uniform = BeliefSampler::new();
     let mut state = State::new(arena.game_config(setup.deal_seed));
     while let Some(p) = state.current_player() {
         let view = state.view(p);
@@ -175,6 +195,7 @@ fn play_game(
             }
             data.played.push(card.id());
             data.heuristic.push(HeuristicBot::choose(&view).id());
+            belief_labels(&state, p, &mut uniform, &mut data);
             data.games.push(index);
             data.seats.push(p as u8);
         }
@@ -183,6 +204,36 @@ fn play_game(
         }
     }
     Ok(data)
+}
+
+/// Appends the belief labels of seat `p`'s decision in `state` to `data` (see
+/// [`Dataset::holders`], [`Dataset::possible`], [`Dataset::uniform`]).
+fn belief_labels(state: &State, p: usize, uniform: &mut BeliefSampler, data: &mut Dataset) {
+    let variant = state.config().variant;
+    let (n, actions) = (variant.num_players(), variant.num_actions());
+    let view = state.view(p);
+    let start = data.holders.len();
+    data.holders.resize(start + actions, 255);
+    data.possible.resize(start + actions, 0);
+    data.uniform.resize((start + actions) * n, 0.0);
+    if view.phase() != Phase::Play {
+        return;
+    }
+    let possible = possible_holders(&view);
+    uniform.prepare(&view, &Belief::uniform());
+    let marginals = uniform.marginals();
+    let unseen = view.unknown_cards();
+    for k in 1..n {
+        let seat = view.relative(k);
+        for c in state.hand(seat) {
+            data.holders[start + c.id() as usize] = k as u8;
+        }
+        for c in possible[seat].intersect(unseen) {
+            let i = start + c.id() as usize;
+            data.possible[i] |= 1 << k;
+            data.uniform[i * n + k] = marginals.weight(c, seat);
+        }
+    }
 }
 
 /// Plays every game of `config.arena` on `config.arena.threads` threads (0 = one per core)
@@ -252,6 +303,40 @@ mod tests {
                 // The heuristic teacher's label is the heuristic's card.
                 assert_eq!(data.labels[i], data.heuristic[i], "{v}: decision {i}");
             }
+        }
+    }
+
+    /// The belief labels of a play decision: the holder of every unseen card is a seat
+    /// the decider cannot rule out, with a positive uniform probability; the uniform
+    /// probabilities of each unseen card sum to 1; passing decisions have none.
+    #[test]
+    fn belief_labels_name_a_possible_holder_and_uniform_rows_sum_to_one() {
+        for v in Variant::ALL {
+            let n = v.num_players();
+            let a = v.num_actions();
+            let data = generate(
+                &config(v, &["heuristic", "heuristic"], "heuristic", 2),
+                &BotRegistry::new(),
+                &|| {},
+            )
+            .unwrap();
+            assert_eq!(data.holders.len(), data.len() * a);
+            assert_eq!(data.uniform.len(), data.len() * a * n);
+            let mut labelled = 0;
+            for i in 0..data.len() {
+                for c in 0..a {
+                    let (bits, holder) = (data.possible[i * a + c], data.holders[i * a + c]);
+                    if bits == 0 {
+                        continue;
+                    }
+                    labelled += 1;
+                    assert!(holder < n as u8 && bits >> holder & 1 == 1, "{v}: {i} {c}");
+                    let row = &data.uniform[(i * a + c) * n..(i * a + c + 1) * n];
+                    assert!(row[holder as usize] > 0.0);
+                    assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{v}: {row:?}");
+                }
+            }
+            assert!(labelled > 100, "{v}: {labelled}");
         }
     }
 

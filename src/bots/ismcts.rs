@@ -22,7 +22,6 @@
 use std::time::{Duration, Instant};
 
 use crate::cards::{Card, CardSet};
-use crate::infoset::sampler::Sampler;
 use crate::infoset::view::SeatView;
 use crate::rng::uniform_below;
 use crate::rules::state::Phase;
@@ -30,6 +29,7 @@ use crate::rules::state::Phase;
 use super::heuristic::HeuristicBot;
 use super::nn::NnBot;
 use super::pimc::round_value;
+use super::worlds::{BeliefSource, Worlds};
 use super::{budget_text, has_decision, parse_budget, Bot, BotError, BotStream, SearchValues};
 
 /// Iterations per decision and an optional time limit.
@@ -157,7 +157,8 @@ struct Node {
 pub struct IsmctsBot {
     config: IsmctsConfig,
     rng: BotStream,
-    sampler: Box<Sampler>,
+    /// Draws the determinizations: uniformly, or from a belief model (`-inf`).
+    worlds: Worlds,
     /// The tree, reused between decisions (cleared, capacity kept).
     nodes: Vec<Node>,
     path: Vec<u32>,
@@ -172,7 +173,7 @@ impl IsmctsBot {
         IsmctsBot {
             config,
             rng: BotStream::new(seed),
-            sampler: Box::default(),
+            worlds: Worlds::default(),
             nodes: Vec::new(),
             path: Vec::new(),
             guide: None,
@@ -328,7 +329,7 @@ impl IsmctsBot {
     }
 
     fn iterate(&mut self, view: &SeatView) {
-        let mut s = self.sampler.sample(view, &mut self.rng);
+        let mut s = self.worlds.sample(view, &mut self.rng);
         self.path.clear();
         self.path.push(0);
         let me = view.seat();
@@ -397,6 +398,7 @@ impl IsmctsBot {
     /// [`BotError::Unsupported`] where the guiding model is for another variant than the
     /// game's (a bot built for any variant, as `yokai_septet.Bot` builds them).
     fn check_variant(&self, view: &SeatView) -> Result<(), BotError> {
+        self.worlds.check_view(view, || self.name())?;
         let Some(guide) = &self.guide else {
             return Ok(());
         };
@@ -478,13 +480,19 @@ impl IsmctsBot {
 impl Bot for IsmctsBot {
     fn name(&self) -> String {
         let budget = budget_text(self.config.iterations, self.config.time_limit);
+        let inf = self.worlds.suffix();
         match &self.guide {
-            None => format!("ismcts:{budget}"),
-            Some(Guide { path: None, .. }) => format!("ismcts-nn:{budget}"),
+            None => format!("ismcts{inf}:{budget}"),
+            Some(Guide { path: None, .. }) => format!("ismcts-nn{inf}:{budget}"),
             Some(Guide {
                 path: Some(path), ..
-            }) => format!("ismcts-nn:{budget}:{path}"),
+            }) => format!("ismcts-nn{inf}:{budget}:{path}"),
         }
+    }
+
+    fn infer(&mut self, source: BeliefSource) -> bool {
+        self.worlds.infer(source);
+        true
     }
 
     /// As [`IsmctsBot::search_values`], where [`Bot::act`] searches (not for a forced

@@ -20,6 +20,8 @@
 //!   or `nn:PATH` a model of your own ([`NnBot`], [`Mlp`]).
 //! - `ismcts-nn`: `ismcts` guided by an `nn` model: the network's policy is the prior of
 //!   PUCT at the searching seat's nodes ([`IsmctsBot`], [`GuideConfig`]).
+//! - `pimc-inf`, `pimc-dd-inf`, `epimc-inf`, `ismcts-inf`: the search bots drawing their
+//!   play-phase worlds from the shipped belief model ([`BeliefSource`], `worlds.rs`).
 //!
 //! Bots are built by name through a [`BotRegistry`], from one table of names
 //! ([`BOT_FAMILIES`]: each family's head, forms, doc line and builder): it parses the
@@ -51,10 +53,14 @@ mod registry;
 #[cfg(feature = "web")]
 pub(crate) mod resume;
 mod stream;
+pub(crate) mod worlds;
 
 pub use heuristic::HeuristicBot;
 pub use ismcts::{GuideConfig, IsmctsBot, IsmctsConfig};
-pub use nn::{Inputs, Mlp, NnBot, Scratch, WeightsError, MODEL_FORMAT};
+pub use nn::{
+    BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, WeightsError, BELIEF_FORMAT,
+    MODEL_FORMAT,
+};
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use registry::{
@@ -62,6 +68,7 @@ pub use registry::{
     BUILT_IN_BOTS,
 };
 pub(crate) use stream::BotStream;
+pub use worlds::BeliefSource;
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {
@@ -82,6 +89,12 @@ pub trait Bot: Send {
     /// command-line hint read it.
     fn search_values(&mut self, _view: &SeatView) -> Option<SearchValues> {
         None
+    }
+    /// From now on draws its worlds from the belief model of `source` (the `-inf` bots,
+    /// `docs/inference.md`) instead of uniformly, and says so in its name; `false`,
+    /// changing nothing, for a bot that draws no worlds.
+    fn infer(&mut self, _source: BeliefSource) -> bool {
+        false
     }
     /// What the bot carries from one decision to the next besides its name and seed (the
     /// positions of its random streams, a search's cached probe), as words that

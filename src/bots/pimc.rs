@@ -20,10 +20,10 @@ use crate::rules::scoring::seals_to_win;
 use crate::rules::{Phase, RoundResult, State};
 
 use super::heuristic::HeuristicBot;
+use super::worlds::{BeliefSource, Worlds};
 use super::{
     budget_text, first_best, has_decision, uniform_card, Bot, BotError, BotStream, SearchValues,
 };
-use crate::infoset::sampler::Sampler;
 
 /// The policy that finishes a round inside a determinization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,8 +91,8 @@ impl PimcConfig {
 pub struct PimcBot {
     config: PimcConfig,
     pub(super) rng: BotStream,
-    /// The exactly uniform determinization sampler, with its reusable count table.
-    sampler: Box<Sampler>,
+    /// Draws the determinizations: uniformly, or from a belief model (`-inf`).
+    worlds: Worlds,
 }
 
 impl PimcBot {
@@ -101,7 +101,7 @@ impl PimcBot {
         PimcBot {
             config,
             rng: BotStream::new(seed),
-            sampler: Box::default(),
+            worlds: Worlds::default(),
         }
     }
 
@@ -169,7 +169,7 @@ impl PimcBot {
         let worlds = (budget / k as u32).max(1);
         let mut done = 0;
         for _ in 0..worlds {
-            let world = self.sampler.sample(view, &mut self.rng);
+            let world = self.worlds.sample(view, &mut self.rng);
             for i in 0..k {
                 let mut s = world;
                 let out = s.apply(cards[i]).expect("legal in every determinization");
@@ -211,10 +211,16 @@ impl Bot for PimcBot {
         if let Some(p) = self.config.pass_playouts {
             budget = format!("{budget}/{p}");
         }
+        let inf = self.worlds.suffix();
         match self.config.playout {
-            Playout::Heuristic => format!("pimc:{budget}"),
-            Playout::Random => format!("pimc-random:{budget}"),
+            Playout::Heuristic => format!("pimc{inf}:{budget}"),
+            Playout::Random => format!("pimc-random{inf}:{budget}"),
         }
+    }
+
+    fn infer(&mut self, source: BeliefSource) -> bool {
+        self.worlds.infer(source);
+        true
     }
 
     fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
@@ -226,6 +232,7 @@ impl Bot for PimcBot {
     }
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        self.worlds.check_view(view, || self.name())?;
         let legal = has_decision(self, view)?;
         if legal.len() == 1 || !self.config.searches(view.phase()) {
             return Ok(HeuristicBot::choose(view));

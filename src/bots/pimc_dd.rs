@@ -34,7 +34,6 @@ use std::time::{Duration, Instant};
 
 use crate::analysis::forecast::{cards_left, Forecast};
 use crate::cards::{Card, CardSet};
-use crate::infoset::sampler::Sampler;
 use crate::infoset::view::SeatView;
 use crate::rules::state::Phase;
 use crate::rules::state::State;
@@ -43,6 +42,7 @@ use crate::solver::{MoveValues, Solver};
 use super::epimc::delayed_total;
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
+use super::worlds::{BeliefSource, Worlds};
 use super::{
     budget_text, has_decision, parse_budget, snapshot_words, Bot, BotError, BotStream, SearchValues,
 };
@@ -119,7 +119,8 @@ const PLAYOUTS_PER_WORLD: u32 = 30;
 pub struct PimcDdBot {
     config: PimcDdConfig,
     rng: BotStream,
-    sampler: Box<Sampler>,
+    /// Draws the determinizations: uniformly, or from a belief model (`-inf`).
+    worlds: Worlds,
     solver: Solver,
     /// Solves the probe's positions: cleared before each probe, so that its node counts
     /// (and the hand-over) depend on the probed world only, not on earlier games.
@@ -143,7 +144,7 @@ impl PimcDdBot {
         PimcDdBot {
             config,
             rng: BotStream::new(seed),
-            sampler: Box::default(),
+            worlds: Worlds::default(),
             solver: Solver::new(),
             probe_solver: Solver::with_table_bits(16),
             probe: None,
@@ -180,7 +181,7 @@ impl PimcDdBot {
 
     /// One world of [`PimcDdBot::probe`].
     fn probe_world(&mut self, view: &SeatView) -> bool {
-        let world = self.sampler.sample(view, &mut self.rng);
+        let world = self.worlds.sample(view, &mut self.rng);
         let round = world.round();
         let mut line = vec![world];
         let mut s = world;
@@ -228,7 +229,7 @@ impl PimcDdBot {
             .saturating_mul(self.config.world_nodes);
         let mut worlds = Vec::with_capacity(self.config.worlds.max(1) as usize);
         while worlds.len() < self.config.worlds.max(1) as usize {
-            let world = self.sampler.sample(view, &mut self.rng);
+            let world = self.worlds.sample(view, &mut self.rng);
             let left = cap.saturating_sub(self.solver.nodes() - first);
             let Some(values) = self.solver.solve_moves_within(&world, left) else {
                 break;
@@ -329,17 +330,24 @@ fn best_card(legal: CardSet, sums: &[i64; 56], preferred: Card) -> Card {
 impl Bot for PimcDdBot {
     fn name(&self) -> String {
         format!(
-            "{}:{}",
+            "{}{}:{}",
             if self.config.delayed {
                 "epimc"
             } else {
                 "pimc-dd"
             },
+            self.worlds.suffix(),
             budget_text(self.config.worlds, self.config.time_limit)
         )
     }
 
+    fn infer(&mut self, source: BeliefSource) -> bool {
+        self.worlds.infer(source.clone());
+        self.early.infer(source)
+    }
+
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
+        self.worlds.check_view(view, || self.name())?;
         let legal = has_decision(self, view)?;
         if legal.len() == 1 || view.phase() == Phase::Pass {
             return Ok(HeuristicBot::choose(view));

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use super::nn::ModelCache;
 use super::{
-    Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot, PimcBot, PimcConfig,
-    PimcDdBot, PimcDdConfig, Playout, RandomBot,
+    BeliefSource, Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot,
+    PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot,
 };
 use crate::rules::config::Variant;
 
@@ -63,7 +63,7 @@ impl<'a> Wanted<'a> {
 }
 
 /// Every family of built-in bot names, in the order [`BOT_NAMES`] lists their forms.
-pub const BOT_FAMILIES: [BotFamily; 9] = [
+pub const BOT_FAMILIES: [BotFamily; 13] = [
     BotFamily {
         head: "random",
         forms: &["random"],
@@ -148,7 +148,63 @@ pub const BOT_FAMILIES: [BotFamily; 9] = [
             )))
         },
     },
+    BotFamily {
+        head: "pimc-inf",
+        forms: &["pimc-inf", "pimc-inf:N"],
+        doc: "pimc drawing its worlds from the shipped belief model (4p); pimc's budgets",
+        build: |registry, w| inferring(registry, w, "pimc"),
+    },
+    BotFamily {
+        head: "pimc-dd-inf",
+        forms: &["pimc-dd-inf", "pimc-dd-inf:N"],
+        doc: "pimc-dd drawing its worlds from the shipped belief model (4p); pimc-dd's budgets",
+        build: |registry, w| inferring(registry, w, "pimc-dd"),
+    },
+    BotFamily {
+        head: "epimc-inf",
+        forms: &["epimc-inf", "epimc-inf:N"],
+        doc: "epimc drawing its worlds from the shipped belief model (4p); epimc's budgets",
+        build: |registry, w| inferring(registry, w, "epimc"),
+    },
+    BotFamily {
+        head: "ismcts-inf",
+        forms: &["ismcts-inf", "ismcts-inf:N"],
+        doc: "ismcts drawing its worlds from the shipped belief model (4p); ismcts's budgets",
+        build: |registry, w| inferring(registry, w, "ismcts"),
+    },
 ];
+
+/// The bot of `w`, an `-inf` name: the bot the family `uniform` builds from the same
+/// argument, drawing its worlds from the shipped belief model of the game's variant.
+fn inferring(
+    registry: &BotRegistry,
+    w: &Wanted<'_>,
+    uniform: &str,
+) -> Result<Box<dyn Bot>, BotError> {
+    let family = BOT_FAMILIES
+        .iter()
+        .find(|f| f.head == uniform)
+        .ok_or_else(|| w.unknown())?;
+    let mut bot = (family.build)(registry, w)?;
+    if !bot.infer(BeliefSource::Shipped) {
+        return Err(w.unknown());
+    }
+    if cfg!(not(feature = "models")) {
+        return Err(BotError::NoShippedModels {
+            name: w.name.to_string(),
+        });
+    }
+    if let Some(variant) = w.variant {
+        BeliefSource::Shipped
+            .model(variant)
+            .map_err(|why| BotError::Unsupported {
+                name: w.name.to_string(),
+                variant,
+                why,
+            })?;
+    }
+    Ok(bot)
+}
 
 /// The `pimc-dd` bot of `w`, with EPIMC's postponed evaluation if `delayed` (`epimc`).
 fn pimc_dd(w: &Wanted<'_>, delayed: bool) -> Result<Box<dyn Bot>, BotError> {

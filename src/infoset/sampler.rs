@@ -38,8 +38,8 @@ use crate::rng::uniform_below;
 use crate::rules::state::State;
 
 /// Largest number of cards one other seat can be missing (a `3p` hand).
-const MAX_NEED: usize = 16;
-const W: usize = MAX_NEED + 1;
+pub(super) const MAX_NEED: usize = 16;
+pub(super) const W: usize = MAX_NEED + 1;
 /// At most 8 groups (subsets of 3 seats), plus the final layer.
 const LAYERS: usize = 9;
 
@@ -92,20 +92,20 @@ fn draw<R: RngCore>(rng: &mut R, pool: &mut CardSet, k: usize) -> CardSet {
 
 /// The sampling problem for one view: who needs how many cards, from which groups.
 #[derive(Clone, Copy, Debug)]
-struct Problem {
+pub(super) struct Problem {
     /// The other seats, in clockwise order from the observer; `others` of them valid.
-    seats: [usize; 3],
+    pub(super) seats: [usize; 3],
     /// Cards each other seat still needs beyond the ones known to be in its hand.
-    need: [usize; 3],
+    pub(super) need: [usize; 3],
     /// Hands so far: the cards known to be there.
-    hands: [CardSet; 3],
+    pub(super) hands: [CardSet; 3],
     /// Groups of interchangeable cards and which of the 3 seats may hold them (bit i).
-    groups: [(CardSet, u8); 8],
-    num_groups: usize,
+    pub(super) groups: [(CardSet, u8); 8],
+    pub(super) num_groups: usize,
 }
 
 impl Problem {
-    fn new(view: &SeatView) -> Problem {
+    pub(super) fn new(view: &SeatView) -> Problem {
         let n = view.num_players();
         let mut p = Problem {
             seats: [0; 3],
@@ -144,6 +144,31 @@ impl Problem {
             }
         }
         p
+    }
+
+    /// The sampled hands of the other seats (`hands[i]` for `seats[i]`) by seat (the
+    /// observer's slot empty) and, during passing, their hidden picks so far, drawn
+    /// uniformly from those hands (the observer knows nothing of the picker's policy).
+    pub(super) fn by_seat<R: RngCore>(
+        &self,
+        view: &SeatView,
+        hands: [CardSet; 3],
+        rng: &mut R,
+    ) -> ([CardSet; 4], [[Card; 3]; 4]) {
+        let mut out = [CardSet::EMPTY; 4];
+        let mut picks = [[Card::ACE; 3]; 4];
+        for i in 0..view.num_players() - 1 {
+            let seat = self.seats[i];
+            out[seat] = hands[i];
+            if !view.exchange_done() {
+                let mut pool = hands[i];
+                for slot in picks[seat].iter_mut().take(view.num_picks(seat)) {
+                    let c = draw(rng, &mut pool, 1);
+                    *slot = c.first().expect("a pick from a non-empty hand");
+                }
+            }
+        }
+        (out, picks)
     }
 
     #[allow(clippy::needless_range_loop)]
@@ -263,21 +288,7 @@ impl Sampler {
             }
         }
         debug_assert_eq!(r, [0; 3]);
-
-        let mut out = [CardSet::EMPTY; 4];
-        let mut picks = [[Card::ACE; 3]; 4];
-        for i in 0..view.num_players() - 1 {
-            let seat = p.seats[i];
-            out[seat] = hands[i];
-            if !view.exchange_done() {
-                let mut pool = hands[i];
-                for slot in picks[seat].iter_mut().take(view.num_picks(seat)) {
-                    let c = draw(rng, &mut pool, 1);
-                    *slot = c.first().expect("a pick from a non-empty hand");
-                }
-            }
-        }
-        (out, picks)
+        p.by_seat(view, hands, rng)
     }
 
     /// A complete state consistent with everything `view`'s seat knows, drawn uniformly

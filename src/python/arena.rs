@@ -391,6 +391,18 @@ fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<B
     out.set_item("played", ids(d.played))?;
     out.set_item("heuristic", ids(d.heuristic))?;
     out.set_item("seats", ids(d.seats))?;
+    let players = if actions == 0 || n == 0 {
+        0
+    } else {
+        d.uniform.len() / (n * actions)
+    };
+    let holders = Array2::from_shape_vec((n, actions), d.holders).map_err(shape_err)?;
+    let possible = Array2::from_shape_vec((n, actions), d.possible).map_err(shape_err)?;
+    let uniform = numpy::ndarray::Array3::from_shape_vec((n, actions, players), d.uniform)
+        .map_err(shape_err)?;
+    out.set_item("holders", PyArray2::from_owned_array(py, holders))?;
+    out.set_item("possible", PyArray2::from_owned_array(py, possible))?;
+    out.set_item("uniform", numpy::PyArray3::from_owned_array(py, uniform))?;
     out.set_item("games", d.games.into_pyarray(py))?;
     Ok(out.into_any())
 }

@@ -24,7 +24,9 @@ use crate::infoset::view::SeatView;
 /// ``"ismcts"`` (information-set tree search; ``"ismcts:N"``, ``"ismcts:Nms"``), ``"nn"``
 /// (the neural-network baseline shipped for the game's variant), ``"nn:PATH"`` (a model
 /// saved with ``yokai_septet.models``) or ``"ismcts-nn"`` (``ismcts`` guided by an ``nn``
-/// model; ``"ismcts-nn:N"``, ``"ismcts-nn:PATH"``).
+/// model; ``"ismcts-nn:N"``, ``"ismcts-nn:PATH"``); a search bot's name with ``-inf`` after it
+/// (``"pimc-inf"``, ``"pimc-dd-inf"``, ``"epimc-inf"``, ``"ismcts-inf"``, each with its budget) draws its
+/// worlds from the shipped belief model (``docs/inference.md``; ``4p`` so far).
 /// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
 /// across games and seats; its random stream is seeded by ``seed``. A bot pickles (and

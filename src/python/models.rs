@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::{Inputs, Mlp};
+use crate::bots::{BeliefNet, Inputs, Mlp};
 use crate::rules::config::Variant;
 
 /// ``(variant, inputs, [(weight [out, in] float32, bias [out] float32), ...], metadata)``
@@ -54,16 +54,48 @@ pub(crate) fn model_read<'py>(
 
 /// Writes a model for ``variant`` whose first layer reads ``inputs`` to the safetensors file
 /// ``path``; the layers are checked exactly as the ``nn`` bot checks them on loading
-/// (``ValueError`` says what is wrong).
+/// (``ValueError`` says what is wrong). With ``belief=True`` a belief model
+/// (``docs/inference.md``; it reads the ``observation``), checked as the `-inf` bots check
+/// it.
 #[pyfunction(name = "_model_write")]
+#[pyo3(signature = (path, variant, inputs, layers, metadata, belief = false))]
 pub(crate) fn model_write(
     path: std::path::PathBuf,
     variant: &str,
     inputs: &str,
     layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
     metadata: Vec<(String, String)>,
+    belief: bool,
 ) -> PyResult<()> {
     let v: Variant = variant.parse()?;
+    let inputs = Inputs::parse(inputs)?;
+    let layers = owned_layers(&layers)?;
+    let bytes = if belief {
+        if inputs != Inputs::Observation {
+            return Err(PyValueError::new_err(
+                "a belief model reads the observation: inputs must be 'observation'",
+            ));
+        }
+        let mut net = BeliefNet::new(v, layers)?;
+        for (k, val) in &metadata {
+            net.set_metadata(k, val)?;
+        }
+        net.to_bytes()
+    } else {
+        let mut mlp = Mlp::with_inputs(v, inputs, layers)?;
+        for (k, val) in &metadata {
+            mlp.set_metadata(k, val)?;
+        }
+        mlp.to_bytes()
+    };
+    std::fs::write(&path, bytes)
+        .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
+}
+
+/// The layers as owned `(weight, bias)` vectors, rows checked against the biases.
+fn owned_layers(
+    layers: &[(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)],
+) -> PyResult<Vec<(Vec<f32>, Vec<f32>)>> {
     let mut owned = Vec::with_capacity(layers.len());
     for (i, (w, b)) in layers.iter().enumerate() {
         let (w, b) = (w.as_array(), b.as_array());
@@ -76,11 +108,5 @@ pub(crate) fn model_write(
         }
         owned.push((w.iter().copied().collect(), b.to_vec()));
     }
-    let inputs = Inputs::parse(inputs)?;
-    let mut mlp = Mlp::with_inputs(v, inputs, owned)?;
-    for (k, val) in &metadata {
-        mlp.set_metadata(k, val)?;
-    }
-    std::fs::write(&path, mlp.to_bytes())
-        .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
+    Ok(owned)
 }

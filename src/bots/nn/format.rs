@@ -1,17 +1,15 @@
-//! The weights file: safetensors with the metadata of [`MODEL_FORMAT`], read and
-//! written (with its header rewritten so that a model always has the same bytes), and the
-//! models shipped with the crate.
+//! The weights file: safetensors with the metadata of
+//! [`MODEL_FORMAT`](super::MODEL_FORMAT) (or [`BELIEF_FORMAT`](super::BELIEF_FORMAT)),
+//! read and written (with its header rewritten so that a model always has the same bytes),
+//! and the models shipped with the crate.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
-use super::mlp::{Inputs, Mlp, WeightsError};
+use super::mlp::{Head, Inputs, Mlp, WeightsError};
 use crate::rules::config::Variant;
-
-/// The `format` metadata value of a weights file this version reads.
-pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
 
 /// Metadata keys the model itself sets from its shape, not the user.
 const OWN_METADATA: [&str; 3] = ["format", "variant", "inputs"];
@@ -52,6 +50,14 @@ fn f32_tensor(
     Ok((values, t.shape().to_vec()))
 }
 
+/// The bytes of the weights file at `path`.
+pub(super) fn read_file(path: &Path) -> Result<Vec<u8>, WeightsError> {
+    std::fs::read(path).map_err(|e| WeightsError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
+}
+
 /// One entry of a safetensors header: the metadata, or a tensor's place in the file.
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
@@ -82,8 +88,14 @@ fn sort_header(bytes: &[u8]) -> Vec<u8> {
 }
 
 impl Mlp {
-    /// Reads a model from the bytes of a safetensors file (format [`MODEL_FORMAT`]).
+    /// Reads a model from the bytes of a safetensors file (format
+    /// [`MODEL_FORMAT`](super::MODEL_FORMAT)).
     pub fn from_bytes(bytes: &[u8]) -> Result<Mlp, WeightsError> {
+        Mlp::read(bytes, Head::Policy)
+    }
+
+    /// Reads a model with a last layer that gives `head` (its file's format).
+    pub(super) fn read(bytes: &[u8], head: Head) -> Result<Mlp, WeightsError> {
         let not_safetensors =
             |e: safetensors::SafeTensorError| WeightsError::NotSafetensors(e.to_string());
         let (_, header) = SafeTensors::read_metadata(bytes).map_err(not_safetensors)?;
@@ -96,10 +108,10 @@ impl Mlp {
             })
         };
         let format = get("format")?;
-        if format != MODEL_FORMAT {
+        if format != head.format() {
             return Err(WeightsError::Metadata {
                 key: "format",
-                problem: format!("'{format}', expected '{MODEL_FORMAT}'"),
+                problem: format!("'{format}', expected '{}'", head.format()),
             });
         }
         let variant: Variant = get("variant")?
@@ -156,7 +168,7 @@ impl Mlp {
                     .into(),
             });
         }
-        let mut mlp = Mlp::with_inputs(variant, inputs, layers)?;
+        let mut mlp = Mlp::with_head(variant, inputs, head, layers)?;
         mlp.metadata = meta
             .into_iter()
             .filter(|(k, _)| !OWN_METADATA.contains(&k.as_str()))
@@ -182,10 +194,11 @@ impl Mlp {
         Ok(())
     }
 
-    /// The model as a safetensors file (format [`MODEL_FORMAT`]).
+    /// The model as a safetensors file (format [`MODEL_FORMAT`](super::MODEL_FORMAT), or
+    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT) for a belief model).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut meta: HashMap<String, String> = self.metadata.clone().into_iter().collect();
-        meta.insert("format".into(), MODEL_FORMAT.into());
+        meta.insert("format".into(), self.head.format().into());
         meta.insert("variant".into(), self.variant.name().into());
         meta.insert("inputs".into(), self.inputs.name().into());
         let layers = self.layers();
@@ -220,11 +233,7 @@ impl Mlp {
 
     /// Reads a model from the safetensors file at `path`.
     pub fn load(path: &Path) -> Result<Mlp, WeightsError> {
-        let bytes = std::fs::read(path).map_err(|e| WeightsError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
-        Mlp::from_bytes(&bytes)
+        Mlp::from_bytes(&read_file(path)?)
     }
 
     /// The baseline model shipped for `variant` (parsed once per process; feature

@@ -135,12 +135,61 @@ impl Inputs {
     }
 }
 
-/// A multilayer perceptron policy for one variant: observation (and, per [`Inputs`], the
-/// heuristic's card) in, one logit per card id out.
+/// The `format` metadata value of a weights file this version reads.
+pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
+
+/// The `format` metadata value of a belief model's weights file ([`super::BeliefNet`]):
+/// the same tensors, a last layer of one logit per card id and other seat.
+pub const BELIEF_FORMAT: &str = "yokai-septet-belief/1";
+
+/// What the last layer of an [`Mlp`] gives, and the `format` of its weights file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Head {
+    /// A policy: one logit per card id ([`MODEL_FORMAT`]).
+    Policy,
+    /// A belief model ([`super::BeliefNet`]): one logit per card id and other seat
+    /// ([`BELIEF_FORMAT`]).
+    Belief,
+}
+
+impl Head {
+    /// The `format` metadata value of its weights files.
+    pub(crate) fn format(self) -> &'static str {
+        match self {
+            Head::Policy => MODEL_FORMAT,
+            Head::Belief => BELIEF_FORMAT,
+        }
+    }
+
+    /// Width of the last layer in `variant`.
+    pub(crate) fn outputs(self, variant: Variant) -> usize {
+        match self {
+            Head::Policy => variant.num_actions(),
+            Head::Belief => variant.num_actions() * (variant.num_players() - 1),
+        }
+    }
+
+    /// What the last layer's outputs are, for error messages.
+    fn describe(self, variant: Variant) -> String {
+        match self {
+            Head::Policy => format!("one per card id of {variant} ({})", variant.num_actions()),
+            Head::Belief => format!(
+                "one per card id and other seat of {variant} ({} x {})",
+                variant.num_actions(),
+                variant.num_players() - 1
+            ),
+        }
+    }
+}
+
+/// A multilayer perceptron for one variant: observation (and, per [`Inputs`], the
+/// heuristic's card) in; out one logit per card id (a policy, the `nn` bot), or one per
+/// card id and other seat (a [`super::BeliefNet`]).
 #[derive(Clone, Debug)]
 pub struct Mlp {
     pub(super) variant: Variant,
     pub(super) inputs: Inputs,
+    pub(super) head: Head,
     pub(super) layers: Vec<Dense>,
     /// The header's other metadata (how the model was made, say), kept by `to_bytes`.
     pub(super) metadata: BTreeMap<String, String>,
@@ -158,6 +207,16 @@ impl Mlp {
     pub fn with_inputs(
         variant: Variant,
         inputs: Inputs,
+        layers: Vec<(Vec<f32>, Vec<f32>)>,
+    ) -> Result<Mlp, WeightsError> {
+        Mlp::with_head(variant, inputs, Head::Policy, layers)
+    }
+
+    /// [`Mlp::with_inputs`] with a last layer that gives `head`.
+    pub(crate) fn with_head(
+        variant: Variant,
+        inputs: Inputs,
+        head: Head,
         layers: Vec<(Vec<f32>, Vec<f32>)>,
     ) -> Result<Mlp, WeightsError> {
         if layers.is_empty() {
@@ -207,18 +266,16 @@ impl Mlp {
             });
             width = outputs;
         }
-        if width != variant.num_actions() {
+        if width != head.outputs(variant) {
             return Err(WeightsError::Tensor {
                 name: format!("layers.{}.weight", dense.len() - 1),
-                problem: format!(
-                    "{width} outputs, expected one per card id of {variant} ({})",
-                    variant.num_actions()
-                ),
+                problem: format!("{width} outputs, expected {}", head.describe(variant)),
             });
         }
         Ok(Mlp {
             variant,
             inputs,
+            head,
             layers: dense,
             metadata: BTreeMap::new(),
         })
@@ -266,7 +323,8 @@ impl Mlp {
     }
 
     /// The logits of `input` (length [`Inputs::size`], as [`Inputs::encode`] writes it) into
-    /// `out` (one per card id), using `scratch` for the hidden layers.
+    /// `out` (one per card id, or per card id and other seat for a belief model), using
+    /// `scratch` for the hidden layers.
     pub fn logits(&self, input: &[f32], scratch: &mut Scratch, out: &mut [f32]) {
         let (last, hidden) = self.layers.split_last().expect("at least one layer");
         scratch.hidden.resize_with(hidden.len(), Vec::new);

@@ -22,6 +22,7 @@
 //! is the network and its maths; this module is the bot, with the cache of models read
 //! from files.
 
+mod belief;
 mod format;
 mod mlp;
 
@@ -35,8 +36,8 @@ use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
 
-pub use format::MODEL_FORMAT;
-pub use mlp::{Inputs, Mlp, Scratch, WeightsError};
+pub use belief::{BeliefNet, BeliefScratch};
+pub use mlp::{Inputs, Mlp, Scratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT};
 
 /// Models read from files, kept while the file is unchanged (an arena builds a bot per
 /// game; a training loop rewrites its file between evaluations). A

@@ -4,7 +4,8 @@
 //! Each `pub(super) fn` is the body of the `Game` method of the same name (its doc is
 //! there, on the method in `mod.rs`).
 
-use pyo3::exceptions::PyTypeError;
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::PyGame;
@@ -13,6 +14,7 @@ use crate::python::errors::{borrow, borrow_mut, guard, in_context};
 use crate::record::Match;
 use crate::rules::config::Variant;
 use crate::rules::deal::Deal;
+use crate::rules::state::Phase;
 
 /// A card id given from Python (contract integers); ids too large for `i64` stay out of
 /// range, so that [`Deal::from_ids`] names them.
@@ -79,6 +81,7 @@ pub(super) fn sample_determinization(
     py: Python<'_>,
     seat: &Bound<'_, PyAny>,
     seed: Option<&Bound<'_, PyAny>>,
+    belief: bool,
 ) -> PyResult<PyGame> {
     let this = borrow(slf)?;
     let seat = extract_seat(seat, this.state().num_players())?;
@@ -88,16 +91,67 @@ pub(super) fn sample_determinization(
     };
     let state = *this.state();
     drop(this); // the copy is worked on: other threads may use the game meanwhile
+    let mut worlds = crate::bots::worlds::Worlds::default();
+    if belief {
+        worlds.infer(crate::bots::BeliefSource::Shipped);
+        worlds
+            .check(state.config().variant)
+            .map_err(PyValueError::new_err)?;
+    }
     let det = py.allow_threads(|| {
         guard("Game.sample_determinization", || {
             let mut rng = crate::rng::determinization_rng(seed);
             let view = state.view(seat);
-            Ok(crate::infoset::sampler::sample_with_later_rounds(
-                &view, &mut rng,
-            ))
+            let mut det = worlds.sample(&view, &mut rng);
+            // A determinization played on past its round needs a seed, and the real
+            // one would reveal every deal.
+            det.replace_seed(rand_core::RngCore::next_u64(&mut rng));
+            Ok(det)
         })
     })?;
     Ok(PyGame {
         m: Match::determinization(det),
     })
+}
+
+/// `Game.belief`: the shipped belief model's card × seat probabilities for `seat`.
+pub(super) fn belief<'py>(
+    slf: &Bound<'py, PyGame>,
+    py: Python<'py>,
+    seat: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+    let this = borrow(slf)?;
+    let s = *this.state();
+    drop(this);
+    let seat = extract_seat(seat, s.num_players())?;
+    let variant = s.variant();
+    let source = crate::bots::BeliefSource::Shipped;
+    let net = source.model(variant).map_err(PyValueError::new_err)?;
+    let view = s.view(seat);
+    let belief = py.allow_threads(|| {
+        guard("Game.belief", || {
+            let mut sampler = crate::infoset::belief::BeliefSampler::new();
+            // The worlds of the passing phase are uniform (`bots::worlds`): so is its
+            // belief.
+            let weights = if view.phase() == Phase::Play {
+                net.belief(&view, &mut Default::default())
+            } else {
+                crate::infoset::belief::Belief::uniform()
+            };
+            sampler.prepare(&view, &weights);
+            Ok(sampler.marginals())
+        })
+    })?;
+    let n = variant.num_players();
+    let cards = variant.num_actions();
+    let mut out = vec![0f32; cards * n];
+    let unseen = view.unknown_cards();
+    for c in variant.deck() {
+        if unseen.contains(c) {
+            for p in 0..n {
+                out[c.id() as usize * n + p] = belief.weight(c, p);
+            }
+        }
+    }
+    PyArray1::from_vec(py, out).reshape([cards, n])
 }

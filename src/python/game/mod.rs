@@ -561,15 +561,34 @@ impl PyGame {
     /// other seats' hidden picks are drawn too. Later rounds are dealt from a seed drawn
     /// from ``seed`` (the true one would reveal them). For search bots (IS-MCTS,
     /// determinized playouts). The copy plays on like any game but has no
-    /// :meth:`record`.
-    #[pyo3(signature = (seat, seed = None))]
+    /// :meth:`record`. With ``belief=True`` the deals of the play phase are drawn in
+    /// proportion to the shipped belief model's probabilities (:meth:`belief`; the `-inf`
+    /// bots' worlds, ``docs/inference.md``), under the same constraints; ``ValueError``
+    /// for a variant with no belief model.
+    #[pyo3(signature = (seat, seed = None, belief = false))]
     fn sample_determinization(
         slf: &Bound<'_, Self>,
         py: Python<'_>,
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
+        belief: bool,
     ) -> PyResult<PyGame> {
-        deals::sample_determinization(slf, py, seat, seed)
+        deals::sample_determinization(slf, py, seat, seed, belief)
+    }
+
+    /// What ``seat`` believes about the cards it cannot see, by the shipped belief model of
+    /// the variant (``docs/inference.md``): a ``float32`` array ``[num_actions,
+    /// num_players]``, the exact probability that each seat holds each card in the deals
+    /// that ``sample_determinization(seat, belief=True)`` draws. For every card ``seat``
+    /// cannot see the row sums to 1 over the seats that may hold it (hand sizes, voids,
+    /// cards passed); a card whose holder is known has 1 there; other rows (its own cards,
+    /// cards played) are 0. ``ValueError`` for a variant with no belief model.
+    fn belief<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        deals::belief(slf, py, seat)
     }
 
     /// The value of the current position (play phase) for the side of the player to move,

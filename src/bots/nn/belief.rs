@@ -1,0 +1,267 @@
+//! The belief model: who holds each card a seat cannot see, read from what the players
+//! did (the `-inf` search bots sample their worlds from it; `docs/inference.md`).
+//!
+//! An [`Mlp`] over the seat's canonical observation whose last layer gives one logit per
+//! card id and other seat, `out[card * (n - 1) + k - 1]` for the seat `k` places to the
+//! observer's left (the observation's relative seats). A card's weight for seat `k` is
+//! `exp(logit)`, normalised over the seats that may hold it ([`possible_holders`]: voids,
+//! cards passed; 1 on the holder of a card whose holder is known). Deals are then drawn in
+//! proportion to the product of their cards' weights under every constraint
+//! ([`crate::infoset::belief::BeliefSampler`]), hand sizes included: the weights are the
+//! factors of that distribution, and its marginals are the probabilities that each seat
+//! holds each card. The network is trained that way (`training/train_belief.py`): its
+//! logit is added to the log of the uniform sampler's probability, so it learns only what
+//! the constraints do not say. The true hands of self-play games are the free labels.
+//! Weights files are the `nn` models' with the `format`
+//! [`BELIEF_FORMAT`](super::BELIEF_FORMAT).
+
+use std::path::Path;
+
+use super::mlp::{Head, Inputs, Mlp, Scratch, WeightsError};
+use crate::infoset::belief::{possible_holders, Belief};
+use crate::infoset::view::SeatView;
+use crate::rules::config::Variant;
+
+/// A belief model (see the module docs).
+#[derive(Clone, Debug)]
+pub struct BeliefNet {
+    mlp: Mlp,
+}
+
+/// Reusable buffers for [`BeliefNet::belief`].
+#[derive(Clone, Debug, Default)]
+pub struct BeliefScratch {
+    input: Vec<f32>,
+    /// The input of the last belief computed through this scratch (a search asks at the
+    /// same information set thousands of times: the observation is the whole of what the
+    /// model reads, so an equal one gives the same belief).
+    previous: Vec<f32>,
+    logits: Vec<f32>,
+    hidden: Scratch,
+}
+
+impl BeliefNet {
+    /// A model for `variant` from its layers, as [`Mlp::new`] takes them; the last layer has
+    /// `num_actions × (num_players − 1)` outputs.
+    pub fn new(
+        variant: Variant,
+        layers: Vec<(Vec<f32>, Vec<f32>)>,
+    ) -> Result<BeliefNet, WeightsError> {
+        let mlp = Mlp::with_head(variant, Inputs::Observation, Head::Belief, layers)?;
+        Ok(BeliefNet { mlp })
+    }
+
+    /// Reads a model from the bytes of a safetensors file (format
+    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT)).
+    pub fn from_bytes(bytes: &[u8]) -> Result<BeliefNet, WeightsError> {
+        Ok(BeliefNet {
+            mlp: Mlp::read(bytes, Head::Belief)?,
+        })
+    }
+
+    /// Reads a model from the safetensors file at `path`.
+    pub fn load(path: &Path) -> Result<BeliefNet, WeightsError> {
+        BeliefNet::from_bytes(&super::format::read_file(path)?)
+    }
+
+    /// The model as a safetensors file (format [`BELIEF_FORMAT`](super::BELIEF_FORMAT)).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.mlp.to_bytes()
+    }
+
+    /// The belief model shipped for `variant`, if it has one (parsed once per process;
+    /// feature `models`).
+    #[cfg(feature = "models")]
+    pub fn shipped(variant: Variant) -> Option<&'static BeliefNet> {
+        use std::sync::OnceLock;
+        static MODELS: [OnceLock<Option<BeliefNet>>; 4] = [const { OnceLock::new() }; 4];
+        MODELS[variant as usize]
+            .get_or_init(|| {
+                yokai_septet_models::belief(variant.name()).map(|bytes| {
+                    BeliefNet::from_bytes(bytes).unwrap_or_else(|e| {
+                        panic!("the shipped {variant} belief model is invalid: {e}")
+                    })
+                })
+            })
+            .as_ref()
+    }
+
+    /// Sets a metadata entry of its file (as [`Mlp::set_metadata`]).
+    pub fn set_metadata(&mut self, key: &str, value: &str) -> Result<(), WeightsError> {
+        self.mlp.set_metadata(key, value)
+    }
+
+    /// The variant it reads.
+    pub fn variant(&self) -> Variant {
+        self.mlp.variant()
+    }
+
+    /// The network (its layers, widths and metadata).
+    pub fn mlp(&self) -> &Mlp {
+        &self.mlp
+    }
+
+    /// The weight of each seat holding each card, as `view`'s seat believes (see the
+    /// module docs): for every card it cannot see, the model's weights over the seats that
+    /// may hold it (summing to 1); 1 on the holder of a card whose holder is known; 0
+    /// elsewhere (the observer's own cards included: the belief is about the others'
+    /// hands).
+    ///
+    /// # Panics
+    /// If `view` is of another variant than the model's.
+    pub fn belief(&self, view: &SeatView, scratch: &mut BeliefScratch) -> Belief {
+        scratch.previous.clear();
+        self.belief_if_new(view, scratch)
+            .expect("no previous input to repeat")
+    }
+
+    /// [`BeliefNet::belief`], or `None` when `view`'s observation is the one of the last
+    /// belief computed through `scratch` (the same belief again).
+    pub(crate) fn belief_if_new(
+        &self,
+        view: &SeatView,
+        scratch: &mut BeliefScratch,
+    ) -> Option<Belief> {
+        let variant = view.variant();
+        assert_eq!(
+            variant,
+            self.variant(),
+            "a belief model reads its own variant"
+        );
+        let n = variant.num_players();
+        let BeliefScratch {
+            input,
+            previous,
+            logits,
+            hidden,
+        } = scratch;
+        input.resize(self.mlp.inputs().size(variant), 0.0);
+        self.mlp.inputs().encode(view, input);
+        if input == previous {
+            return None;
+        }
+        previous.clone_from(input);
+        logits.resize(Head::Belief.outputs(variant), 0.0);
+        self.mlp.logits(input, hidden, logits);
+        let possible = possible_holders(view);
+        let mut belief = Belief::uniform();
+        for card in variant.deck() {
+            let row = &logits[card.id() as usize * (n - 1)..][..n - 1];
+            let may = |k: usize| possible[view.relative(k)].contains(card);
+            let top = (1..n)
+                .filter(|&k| may(k))
+                .map(|k| row[k - 1])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let mut p = [0f32; 4];
+            for k in (1..n).filter(|&k| may(k)) {
+                p[k] = (row[k - 1] - top).exp();
+            }
+            let sum: f32 = p.iter().sum();
+            for seat in n..4 {
+                belief.set_weight(card, seat, 0.0);
+            }
+            for (k, &pk) in p.iter().enumerate().take(n) {
+                let w = if sum > 0.0 { pk / sum } else { 0.0 };
+                belief.set_weight(card, view.relative(k), w);
+            }
+        }
+        Some(belief)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::HeuristicBot;
+    use crate::encoding::observation::observation_size;
+    use crate::rng::uniform_below;
+    use crate::rules::config::GameConfig;
+    use crate::rules::state::State;
+    use rand_chacha::ChaCha8Rng;
+    use rand_core::SeedableRng;
+
+    /// A belief model of `variant` with random weights (one hidden layer).
+    fn random_net(variant: Variant, seed: u64) -> BeliefNet {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut values = |k: usize| -> Vec<f32> {
+            (0..k)
+                .map(|_| uniform_below(&mut rng, 2001) as f32 / 1000.0 - 1.0)
+                .collect()
+        };
+        let (i, h, o) = (observation_size(variant), 16, Head::Belief.outputs(variant));
+        BeliefNet::new(
+            variant,
+            vec![(values(h * i), values(h)), (values(o * h), values(o))],
+        )
+        .unwrap()
+    }
+
+    /// For every card a seat cannot see, the belief sums to 1 over the seats that may
+    /// hold it and is 0 on the others; a card whose holder is known has 1 there.
+    #[test]
+    fn belief_rows_sum_to_one_over_the_possible_holders() {
+        for v in Variant::ALL {
+            let net = random_net(v, 3);
+            let mut scratch = BeliefScratch::default();
+            let mut s = State::new(GameConfig::new(v, 11).with_max_rounds(Some(1)));
+            let mut checked = 0;
+            while let Some(p) = s.current_player() {
+                let view = s.view(p);
+                let belief = net.belief(&view, &mut scratch);
+                let possible = possible_holders(&view);
+                for c in view.unknown_cards() {
+                    let sum: f32 = (0..4).map(|q| belief.weight(c, q)).sum();
+                    assert!((sum - 1.0).abs() < 1e-5, "{v} {c}: {sum}");
+                    for q in 0..4 {
+                        if q >= v.num_players() || !possible[q].contains(c) {
+                            assert_eq!(belief.weight(c, q), 0.0, "{v} {c} {q}");
+                        }
+                    }
+                    let holders: Vec<usize> = (0..v.num_players())
+                        .filter(|&q| possible[q].contains(c))
+                        .collect();
+                    if holders.len() == 1 {
+                        assert_eq!(belief.weight(c, holders[0]), 1.0);
+                    }
+                    checked += 1;
+                }
+                let card = HeuristicBot::choose(&view);
+                s.apply(card).unwrap();
+            }
+            assert!(checked > 500, "{v}: {checked}");
+        }
+    }
+
+    /// A belief model's file reads back as the same model; a policy file is not a belief
+    /// model, nor the other way round, and a last layer of the wrong width is refused
+    /// saying what it should be.
+    #[test]
+    fn belief_files_round_trip_and_other_models_are_refused() {
+        let net = random_net(Variant::FourPlayer, 5);
+        let bytes = net.to_bytes();
+        let back = BeliefNet::from_bytes(&bytes).unwrap();
+        assert_eq!(back.mlp().layers(), net.mlp().layers());
+        assert_eq!(back.to_bytes(), bytes);
+        let e = Mlp::from_bytes(&bytes).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "metadata 'format': 'yokai-septet-belief/1', expected 'yokai-septet-mlp/1'"
+        );
+        let (i, o) = (observation_size(Variant::FourPlayer), 49);
+        let policy = Mlp::new(Variant::FourPlayer, vec![(vec![0.0; i * o], vec![0.0; o])])
+            .unwrap()
+            .to_bytes();
+        let e = BeliefNet::from_bytes(&policy).unwrap_err();
+        assert!(
+            e.to_string().contains("expected 'yokai-septet-belief/1'"),
+            "{e}"
+        );
+        let e = BeliefNet::new(Variant::FourPlayer, vec![(vec![0.0; i * o], vec![0.0; o])])
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "tensor 'layers.0.weight': 49 outputs, expected one per card id and other seat \
+             of 4p (49 x 3)"
+        );
+    }
+}

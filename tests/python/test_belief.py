@@ -1,0 +1,86 @@
+"""The belief model from Python (``docs/inference.md``): ``Game.belief``, determinizations
+drawn from it (``sample_determinization(..., belief=True)``), the `-inf` bots, and its
+labels in ``models.imitation_data``."""
+
+import numpy as np
+import pytest
+
+import yokai_septet as ys
+from yokai_septet import models
+
+
+def play_game(seed, plays=30):
+    """A 4p game some way into its first round's play phase."""
+    g = ys.Game("4p", seed=seed)
+    bot = ys.Bot("heuristic")
+    while g.phase == "pass" or plays > 0:
+        if g.phase == "play":
+            plays -= 1
+        g.step(bot.act(g))
+    return g
+
+
+def test_belief_rows_sum_to_one_over_the_cards_a_seat_cannot_see():
+    g = play_game(1)
+    seat = g.current_player
+    b = g.belief(seat)
+    assert b.shape == (g.num_actions, g.num_players) and b.dtype == np.float32
+    hidden = {c for p in range(g.num_players) if p != seat for c in g.hand(p)}
+    for c in range(g.num_actions):
+        if c in hidden:
+            assert abs(b[c].sum() - 1.0) < 1e-4, c
+            assert b[c, seat] == 0.0
+            holder = next(p for p in range(g.num_players) if c in g.hand(p))
+            assert b[c, holder] > 0.0, c
+        else:
+            assert (b[c] == 0).all(), c
+
+
+def test_belief_worlds_keep_what_the_seat_knows_and_are_reproducible():
+    g = play_game(2)
+    seat = g.current_player
+    others = [p for p in range(g.num_players) if p != seat]
+    hidden = sorted(c for p in others for c in g.hand(p))
+    for s in range(10):
+        d = g.sample_determinization(seat, s, belief=True)
+        assert (d.observation(seat) == g.observation(seat)).all()
+        assert d.hand(seat) == g.hand(seat)
+        assert [len(d.hand(p)) for p in others] == [len(g.hand(p)) for p in others]
+        assert sorted(c for p in others for c in d.hand(p)) == hidden
+        again = g.sample_determinization(seat, s, belief=True)
+        assert [d.hand(p) for p in others] == [again.hand(p) for p in others]
+    # Without the keyword, the uniform sampler, as before.
+    assert [g.sample_determinization(seat, 5).hand(p) for p in others] == [
+        g.sample_determinization(seat, 5, belief=False).hand(p) for p in others
+    ]
+
+
+def test_a_variant_without_a_belief_model_is_a_value_error():
+    g = ys.Game("3p", seed=1)
+    with pytest.raises(ValueError, match="no belief model is shipped for 3p"):
+        g.belief(0)
+    with pytest.raises(ValueError, match="no belief model is shipped for 3p"):
+        g.sample_determinization(0, 1, belief=True)
+
+
+def test_inference_bots_play_and_keep_their_names():
+    g = play_game(3)
+    for name in ["pimc-inf:8", "pimc-dd-inf:2", "epimc-inf:2", "ismcts-inf:30"]:
+        bot = ys.Bot(name, seed=4)
+        assert bot.name == name
+        card = bot.act(g)
+        assert card in g.legal_actions()
+        assert ys.Bot(name, seed=4).act(g) == card
+
+
+def test_imitation_data_carries_the_belief_labels():
+    d = models.imitation_data(["heuristic", "heuristic"], "heuristic", labelled=[0, 1], games=2,
+                              max_rounds=1)
+    n, a = len(d["labels"]), 49
+    assert d["holders"].shape == (n, a) and d["possible"].shape == (n, a)
+    assert d["uniform"].shape == (n, a, 4)
+    rows = d["possible"] > 0
+    assert rows.any()
+    holder = d["holders"][rows].astype(np.int64)
+    assert ((d["possible"][rows] >> holder) & 1 == 1).all()
+    assert np.allclose(d["uniform"][rows].sum(-1), 1.0, atol=1e-4)
