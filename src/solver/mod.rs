@@ -44,12 +44,15 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
-//! Three further techniques ([`Techniques`], all on by default, each switchable to measure
-//! it): an enhanced transposition cut-off at a trick's last card (every card that ends the
-//! trick is looked up before any is searched); in `4p` and `3p`, captured bosses keyed
-//! by their number and points rather than by identity; and zero-window search (the value
-//! found by bisecting its range with null-window searches, "can the root side reach at
-//! least `t`?", which prune more than one full-window search).
+//! Four further techniques ([`Techniques`], each switchable to measure it; the first three
+//! on by default): an enhanced transposition cut-off at a trick's last card (every card
+//! that ends the trick is looked up before any is searched); in `4p` and `3p`, captured
+//! bosses keyed by their number and points rather than by identity; zero-window search
+//! (the value found by bisecting its range with null-window searches, "can the root side
+//! reach at least `t`?", which prune more than one full-window search); and partition
+//! search (a table entry keeps only the ranks that decided its value, so it answers for
+//! every position that agrees on them). [`Solver::solve_win`] asks one such null-window
+//! question: does the side to move win the round?
 //!
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
@@ -71,10 +74,13 @@ const MAX_MOVES: usize = 16;
 const NO_SUIT: u8 = 7;
 const NO_MOVE: u8 = u8::MAX;
 const INF: i32 = i32::MAX / 2;
+/// Entries per bucket of the table (see [`Solver::bucket`]).
+const WAYS: usize = 4;
 
 /// The search's techniques beyond plain alpha-beta with the table, each switchable so its
-/// effect can be measured on the same deals (`examples/solve_times.rs`). All are on by
-/// default; none changes a value, only how many positions are searched to find it.
+/// effect can be measured on the same deals (`examples/solve_times.rs`). All but partition
+/// search are on by default ([`Techniques::DEFAULT`]); none changes a value, only how many
+/// positions are searched to find it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Enhanced transposition cut-off: at a trick's last card, every card that ends the
@@ -92,26 +98,42 @@ pub struct Techniques {
     /// further), instead of one search with the full window. The table's bounds carry
     /// from one target to the next, and in `solve_moves` from one card to the next.
     pub zero_window: bool,
+    /// Partition search, as bridge solvers do it: a table entry at a trick boundary keeps
+    /// only the ranks that decided its value (in each suit, the live cards from the lowest
+    /// card that won a trick by its rank, in the searched tree, up; DDS's "winning
+    /// ranks"), so it answers for every position with the same key that agrees on those
+    /// ranks, whoever holds the lower cards. Without it an entry answers for its own
+    /// position only.
+    pub partition: bool,
 }
 
 impl Default for Techniques {
     fn default() -> Techniques {
-        Techniques::ALL
+        Techniques::DEFAULT
     }
 }
 
 impl Techniques {
-    /// Every technique on (the default).
+    /// What a solver uses unless told otherwise: every technique but partition search,
+    /// which is exact but costs more time per position than it saves in positions
+    /// (`docs/search.md`, "What each technique gained").
+    pub const DEFAULT: Techniques = Techniques {
+        partition: false,
+        ..Techniques::ALL
+    };
+    /// Every technique on.
     pub const ALL: Techniques = Techniques {
         etc: true,
         boss_tally_key: true,
         zero_window: true,
+        partition: true,
     };
     /// Every technique off: alpha-beta, the table, the move order and the boss bounds.
     pub const NONE: Techniques = Techniques {
         etc: false,
         boss_tally_key: false,
         zero_window: false,
+        partition: false,
     };
 }
 
@@ -142,6 +164,18 @@ pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: u
         -1
     };
     2 * (mine - theirs) + won
+}
+
+/// The smallest value ([`utility`]) of a round that the side it is measured for wins: in
+/// `4p` and `3p` a won round is worth `+1` over its points lead, which is never negative
+/// for a winner (only winners score, and in `3p` two winners score the same), and a lost
+/// one at most `−1`; in the seal variants a round is won only by winning the game (R9).
+pub fn win_threshold(variant: Variant) -> i32 {
+    if variant.is_seal() {
+        GAME_WIN
+    } else {
+        1
+    }
 }
 
 /// The solver's position: what decides the rest of the round, and nothing else.
@@ -179,13 +213,77 @@ impl Ctx {
     }
 }
 
-/// A table entry: bounds on the exact value of the keyed position, and its best card.
+/// A table entry: bounds on the exact value of every position of its class, and the best
+/// card. The class is the positions whose [`Probe`] has the same key and the same ranks
+/// under `sig`: every live rank without partition search, else the ranks that decided the
+/// value.
 #[derive(Clone, Copy, Default)]
 struct Entry {
+    /// [`Probe::class_key`] of `sig`.
     key: u64,
+    /// The significant ranks, a mask over [`Probe::ranks`].
+    sig: u64,
     lo: i16,
     hi: i16,
     best: u8,
+}
+
+/// A position's table look-up (see [`Pos::probe`]).
+#[derive(Clone, Copy, Default)]
+struct Probe {
+    /// Everything but the plain cards' ranks.
+    key: u64,
+    /// Each hand's cards as places among the live cards (`slots`), packed low.
+    ranks: [u64; 4],
+    /// The live cards, second copies folded onto their first copies.
+    slots: u64,
+}
+
+impl Probe {
+    /// The key of the class of positions that agree with this one on the ranks of `sig`
+    /// (the positions' ranks share one layout: the key holds each suit's live cards).
+    #[inline]
+    fn class_key(&self, sig: u64) -> u64 {
+        self.ranks.iter().fold(self.key, |h, &r| mix(h, r & sig))
+    }
+}
+
+/// A value's significant cards (see [`Techniques::partition`]) as places among the live
+/// cards: in each suit, every live card from the lowest of `ranks` up. Those below it
+/// were never compared with a card that won a trick by its rank, so which hand holds
+/// which of them does not matter (only how many each holds, which the key has).
+#[inline]
+fn significant(ranks: u64, slots: u64) -> u64 {
+    let mut sig = 0;
+    let mut r = ranks & slots;
+    while r != 0 {
+        let low = r & r.wrapping_neg();
+        let suit = suit_of(low.trailing_zeros());
+        sig |= slots & suit & !(low - 1);
+        r &= !suit;
+    }
+    compress(sig, slots)
+}
+
+/// The live cards (`slots`, as [`Probe::slots`]) at the places of `sig`: the inverse of
+/// [`compress`], with BMI2's `pdep` where the CPU has it.
+#[inline]
+fn expand(sig: u64, slots: u64) -> u64 {
+    if let Some(spread) = crate::simd::pdep(crate::simd::Cpu::detect(), sig, slots) {
+        return spread;
+    }
+    let mut out = 0;
+    let mut m = slots;
+    let mut k = 0;
+    while m != 0 {
+        let b = m & m.wrapping_neg();
+        if sig >> k & 1 == 1 {
+            out |= b;
+        }
+        k += 1;
+        m &= m - 1;
+    }
+    out
 }
 
 #[inline]
@@ -361,24 +459,36 @@ impl Pos {
         (-(2 * theirs + 1), hi)
     }
 
-    /// The table key of a position at a trick boundary. A card that is gone plays no
+    /// The table look-up of a position at a trick boundary. A card that is gone plays no
     /// further part, so the plain cards are keyed by their rank among the suit's live
     /// cards, not by their own (as bridge solvers do): positions that differ only in
     /// which low cards fell earlier share an entry. The A and the bosses, which score or
-    /// win on their own, are keyed by identity too.
+    /// win on their own, are keyed by identity too, and so is how many cards of each suit
+    /// each hand holds (what the rules of following read), so that an entry of partition
+    /// search ([`Techniques::partition`]) needs only the ranks that decided its value.
     #[inline]
-    fn key(&self, ctx: &Ctx) -> u64 {
+    fn probe(&self, ctx: &Ctx) -> Probe {
         let n = ctx.n as usize;
         let live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
         let slots = fold_second_copies(live);
         let special = CardSet::BOSSES.bits() | 1;
         let mut h = ctx.salt;
-        for &hand in &self.hands[..n] {
-            h = mix(h, compress(fold_second_copies(hand), slots));
+        let mut ranks = [0u64; 4];
+        for (r, &hand) in ranks.iter_mut().zip(&self.hands[..n]) {
+            *r = compress(fold_second_copies(hand), slots);
             h = mix(h, hand & special);
+            if ctx.techniques.partition {
+                // Without partition search the ranks say this already.
+                let mut lengths = 0u64;
+                for suit in Suit::ALL {
+                    let held = (hand & suit.cards().bits()).count_ones() as u64;
+                    lengths |= held << (4 * suit as u64);
+                }
+                h = mix(h, lengths);
+            }
         }
-        // Live cards per suit and the bosses' places among them: with the compressed
-        // hands, these say which live card is which.
+        // Live cards per suit and the bosses' places among them: with the ranks, these
+        // say which live card is which.
         let mut shape = 0u64;
         for suit in Suit::ALL {
             let live_in_suit = slots & suit.cards().bits();
@@ -411,7 +521,34 @@ impl Pos {
             | (self.seals[1] as u64) << 40
             | (self.round_seals[0] as u64) << 48
             | (self.round_seals[1] as u64) << 56;
-        mix(h, packed)
+        Probe {
+            key: mix(h, packed),
+            ranks,
+            slots,
+        }
+    }
+
+    /// The card whose rank decided the trick that `c` (legal) ends, as a set (folded, as
+    /// [`fold_second_copies`]): the winner, when another card of its suit was beaten by
+    /// it; empty when the A won or no other card of the winner's suit was played (a lone
+    /// trump, or a lead nobody followed), where no rank was compared.
+    #[inline]
+    fn rank_winner(&self, ctx: &Ctx, c: u8) -> u64 {
+        let n = ctx.n as usize;
+        let mut cards = self.trick;
+        cards[n - 1] = Card::from_id_unchecked(c);
+        let trump = Suit::from_index(self.trump as usize).unwrap_or(cards[0].suit());
+        let w = cards[crate::rules::trick::winning_index(&cards[..n], trump)];
+        if w == Card::ACE {
+            return 0;
+        }
+        let others = cards[..n]
+            .iter()
+            .filter(|&&x| x != w && x.suit() == w.suit());
+        if others.count() == 0 {
+            return 0;
+        }
+        fold_second_copies(w.bit())
     }
 
     /// Plays `c` (legal) for the player to move.
@@ -536,6 +673,9 @@ pub struct Solver {
     mask: u64,
     nodes: u64,
     probes: u64,
+    /// The enhanced transposition cut-off's look-ups, [`MAX_MOVES`] per ply of a round,
+    /// kept for the search of the cards it looked up.
+    etc_probes: Vec<Probe>,
     hits: u64,
     techniques: Techniques,
     /// The node count at which [`Solver::solve_moves_within`] gives up (`u64::MAX`: never).
@@ -552,12 +692,12 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// Default table: 2^19 entries (8 MiB).
+    /// Default table: 2^19 entries (12 MiB).
     pub fn new() -> Solver {
         Solver::with_table_bits(19)
     }
 
-    /// A solver whose table holds `2^bits` entries of 16 bytes (`bits` in 10..=28).
+    /// A solver whose table holds `2^bits` entries of 24 bytes (`bits` in 10..=28).
     pub fn with_table_bits(bits: u32) -> Solver {
         let bits = bits.clamp(10, 28);
         Solver {
@@ -565,8 +705,9 @@ impl Solver {
             mask: (1u64 << bits) - 1,
             nodes: 0,
             probes: 0,
+            etc_probes: vec![Probe::default(); MAX_MOVES * 4 * 17],
             hits: 0,
-            techniques: Techniques::ALL,
+            techniques: Techniques::DEFAULT,
             node_limit: u64::MAX,
             aborted: false,
         }
@@ -615,7 +756,7 @@ impl Solver {
             n: v.num_players() as u8,
             root_side,
             salt,
-            techniques: Techniques::ALL,
+            techniques: Techniques::DEFAULT,
         })
     }
 
@@ -633,10 +774,39 @@ impl Solver {
         Some(self.exact(&ctx, &Pos::from_state(s), None))
     }
 
+    /// Whether the side of the player to move wins the round under best play by everyone
+    /// (in `3p`: the player to move, both others against it; in the seal variants: wins
+    /// the game by sealing in this round, R9). One null-window search ("is the value at
+    /// least [`win_threshold`]?"), so cheaper than [`Solver::solve`] where the round's
+    /// result is all that matters. `None` outside the play phase.
+    pub fn solve_win(&mut self, s: &State) -> Option<bool> {
+        self.solve_win_for(s, s.current_player()?)
+    }
+
+    /// [`Solver::solve_win`] for `seat`'s side. `None` outside the play phase or for a
+    /// seat not in the game.
+    pub fn solve_win_for(&mut self, s: &State, seat: usize) -> Option<bool> {
+        let mut ctx = Solver::context(s, seat)?;
+        ctx.techniques = self.techniques;
+        let t = win_threshold(ctx.variant);
+        Some(self.search(&ctx, &Pos::from_state(s), t - 1, t) >= t)
+    }
+
     /// The exact value of every legal card of the player to move, for its side.
     /// `None` outside the play phase.
     pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
         self.solve_moves_for(s, s.current_player()?)
+    }
+
+    /// [`Solver::solve`] within a budget of `max_nodes` more nodes: `None` where the search
+    /// would take more, as in [`Solver::solve_moves_within`] (for measuring what a budget
+    /// finishes).
+    pub fn solve_within(&mut self, s: &State, max_nodes: u64) -> Option<i32> {
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let value = self.solve(s);
+        let aborted = std::mem::take(&mut self.aborted);
+        self.node_limit = u64::MAX;
+        value.filter(|_| !aborted)
     }
 
     /// [`Solver::solve_moves`] within a budget of `max_nodes` more nodes: `None` where the
@@ -717,100 +887,165 @@ impl Solver {
     }
 
     fn search(&mut self, ctx: &Ctx, p: &Pos, alpha: i32, beta: i32) -> i32 {
-        self.search_keyed(ctx, p, alpha, beta, None)
+        self.search_probed(ctx, p, alpha, beta, None).0
     }
 
-    /// [`Solver::search`] of a position whose table key (`Some`, at a trick boundary) is
-    /// already known.
-    fn search_keyed(
+    /// The first entry of the bucket of `probe`'s entries: without partition search the
+    /// position's own, keyed by all its ranks; with it, that of every position with the
+    /// same [`Probe::key`], whichever ranks its entries keep. One bucket holds [`WAYS`]
+    /// entries, each in the way its class key picks.
+    #[inline]
+    fn bucket(&self, ctx: &Ctx, probe: &Probe) -> usize {
+        let key = if ctx.techniques.partition {
+            probe.key
+        } else {
+            probe.class_key(u64::MAX)
+        };
+        (key & self.mask) as usize & !(WAYS - 1)
+    }
+
+    /// The bounds of the table's entries that answer for the position of `probe` (each a
+    /// true bound, so all of them together), with the live cards whose ranks they rest
+    /// on and the best card of the first, if there is one.
+    #[inline]
+    fn look_up(&mut self, ctx: &Ctx, probe: &Probe) -> Option<(i32, i32, u8, u64)> {
+        self.probes += 1;
+        if !ctx.techniques.partition {
+            // One class per position: only the way its key picks can hold it.
+            let key = probe.class_key(u64::MAX);
+            let e = self.table[self.bucket(ctx, probe) + (key >> 62) as usize];
+            if e.key != key || e.sig != u64::MAX {
+                return None;
+            }
+            self.hits += 1;
+            return Some((e.lo as i32, e.hi as i32, e.best, probe.slots));
+        }
+        let at = self.bucket(ctx, probe);
+        let mut found: Option<(i32, i32, u8, u64)> = None;
+        // Entries of one bucket mostly keep the same ranks: each class key worked out once.
+        let mut last = (u64::MAX, probe.class_key(u64::MAX));
+        for e in &self.table[at..at + WAYS] {
+            if e.sig != last.0 {
+                last = (e.sig, probe.class_key(e.sig));
+            }
+            if e.key != last.1 {
+                continue;
+            }
+            let sig = expand(e.sig, probe.slots);
+            let (lo, hi) = (e.lo as i32, e.hi as i32);
+            found = Some(match found {
+                None => (lo, hi, e.best, sig),
+                Some((l, h, best, s)) => (l.max(lo), h.min(hi), best, s | sig),
+            });
+        }
+        if found.is_some() {
+            self.hits += 1;
+        }
+        found
+    }
+
+    /// [`Solver::search`] of a position whose table look-up (`Some`, at a trick boundary)
+    /// is already worked out. Also gives the live cards whose ranks the value rests on
+    /// (see [`Techniques::partition`]; folded as [`fold_second_copies`]).
+    fn search_probed(
         &mut self,
         ctx: &Ctx,
         p: &Pos,
         mut alpha: i32,
         mut beta: i32,
-        known_key: Option<u64>,
-    ) -> i32 {
+        known: Option<Probe>,
+    ) -> (i32, u64) {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             self.aborted = true;
-            return 0;
+            return (0, 0);
         }
         let at_boundary = p.trick_len == 0;
+        // The live cards whose ranks the bounds found so far rest on.
+        let mut ranks = 0u64;
+        let mut probe = None;
+        let mut tt_move = NO_MOVE;
         if at_boundary {
+            // The boss bounds read the live bosses and the tallies: no rank.
             let (lo, hi) = p.value_bounds(ctx);
             if hi <= alpha {
-                return hi;
+                return (hi, 0);
             }
             if lo >= beta {
-                return lo;
+                return (lo, 0);
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
             if alpha >= beta {
-                return alpha;
+                return (alpha, 0);
             }
-        }
-        let mut key = 0;
-        let mut slot = 0;
-        let mut tt_move = NO_MOVE;
-        let mut slots = 0;
-        if at_boundary {
-            slots = fold_second_copies(p.live());
-            key = known_key.unwrap_or_else(|| p.key(ctx));
-            slot = (key & self.mask) as usize;
-            let e = self.table[slot];
-            self.probes += 1;
-            if e.key == key {
-                self.hits += 1;
-                let (lo, hi) = (e.lo as i32, e.hi as i32);
+            let pr = known.unwrap_or_else(|| p.probe(ctx));
+            probe = Some(pr);
+            if let Some((lo, hi, best, sig)) = self.look_up(ctx, &pr) {
                 if lo >= beta {
-                    return lo;
+                    return (lo, sig);
                 }
                 if hi <= alpha {
-                    return hi;
+                    return (hi, sig);
                 }
                 if lo == hi {
-                    return lo;
+                    return (lo, sig);
                 }
                 alpha = alpha.max(lo);
                 beta = beta.min(hi);
-                tt_move = e.best;
+                tt_move = best;
+                ranks |= sig;
             }
         }
         let (alpha0, beta0) = (alpha, beta);
+        let live = p.live();
+        let legal = p.legal();
+        let reps = reduce_equivalent(legal, live);
         let mut moves = [0u8; MAX_MOVES];
-        let k = order_moves(ctx, p, tt_move, slots, &mut moves);
+        let slots = fold_second_copies(live);
+        let k = order_moves(ctx, p, reps, tt_move, slots, &mut moves);
         let maximizing = ctx.side_of(p.current) == ctx.root_side;
+        let ends_trick = p.trick_len + 1 == ctx.n;
         // At a trick's last card with the enhanced transposition cut-off: each card's
-        // next position and key, worked out once for the look-ups and the search.
-        let mut keys = [None; MAX_MOVES];
-        let mut bounds = [(-INF, INF); MAX_MOVES];
-        if ctx.techniques.etc && p.trick_len + 1 == ctx.n {
-            let found = self.etc(ctx, p, &moves[..k], maximizing, (alpha, beta), &mut keys);
-            if let Err(v) = found {
-                return v;
+        // next position and look-up, worked out once for the look-ups and the search.
+        let mut bounds = [(-INF, INF, 0u64); MAX_MOVES];
+        let ply = MAX_MOVES * (p.tricks_played as usize * 4 + p.trick_len as usize);
+        let mut probed = 0u32;
+        if ctx.techniques.etc && ends_trick {
+            match self.etc(ctx, p, &moves[..k], maximizing, (alpha, beta), ply) {
+                Err(cut) => return cut,
+                Ok((b, found)) => (bounds, probed) = (b, found),
             }
-            bounds = found.unwrap_or(bounds);
         }
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = moves[0];
         for (i, &c) in moves[..k].iter().enumerate() {
-            let (lo, hi) = bounds[i];
+            let (lo, hi, known_ranks) = bounds[i];
             // A card whose known bound cannot improve on the best so far or the window
             // needs no search: its bound stands in for its value (fail-soft).
-            let v = if maximizing && hi <= alpha.max(best) {
-                hi
+            let (v, w) = if maximizing && hi <= alpha.max(best) {
+                (hi, known_ranks)
             } else if !maximizing && lo >= beta.min(best) {
-                lo
+                (lo, known_ranks)
             } else {
-                match p.play(ctx, c) {
-                    Step::End(v) => v,
-                    Step::Next(q) => self.search_keyed(ctx, &q, alpha, beta, keys[i]),
-                }
+                let won = if ends_trick && ctx.techniques.partition {
+                    p.rank_winner(ctx, c)
+                } else {
+                    0
+                };
+                let (v, w) = match p.play(ctx, c) {
+                    Step::End(v) => (v, 0),
+                    Step::Next(q) => {
+                        let known = (probed >> i & 1 == 1).then(|| self.etc_probes[ply + i]);
+                        self.search_probed(ctx, &q, alpha, beta, known)
+                    }
+                };
+                (v, w | won)
             };
             if self.aborted {
-                return 0;
+                return (0, 0);
             }
+            ranks |= w;
             if maximizing {
                 if v > best {
                     best = v;
@@ -826,9 +1061,31 @@ impl Solver {
                 break;
             }
         }
-        if at_boundary {
-            let e = &mut self.table[slot];
-            let (mut lo, mut hi) = if e.key == key {
+        // A card left out as equivalent to a higher one of the hand stands for itself
+        // only while the cards between them are gone; where the higher one's rank counts,
+        // so do the ranks down to it.
+        let mut merged = legal & !reps & CardSet::STANDARD_DECK.bits();
+        if !ctx.techniques.partition {
+            merged = 0;
+        }
+        while merged != 0 {
+            let c = merged.trailing_zeros();
+            merged &= merged - 1;
+            let r = representative(c as u8, reps, live);
+            if ranks & suit_of(c) & ((2u64 << r) - 1) != 0 {
+                ranks |= 1 << c;
+            }
+        }
+        if let Some(pr) = probe {
+            let sig = if ctx.techniques.partition {
+                significant(ranks, pr.slots)
+            } else {
+                u64::MAX
+            };
+            let key = pr.class_key(sig);
+            let at = self.bucket(ctx, &pr) + (key >> 62) as usize;
+            let e = &mut self.table[at];
+            let (mut lo, mut hi) = if e.key == key && e.sig == sig {
                 (e.lo as i32, e.hi as i32)
             } else {
                 (-INF, INF)
@@ -843,12 +1100,13 @@ impl Solver {
             }
             *e = Entry {
                 key,
+                sig,
                 lo: lo.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
                 hi: hi.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                best: live_rank_id(best_move, slots),
+                best: live_rank_id(best_move, pr.slots),
             };
         }
-        best
+        (best, ranks)
     }
 }
 
@@ -857,9 +1115,11 @@ impl Solver {
     /// trick: a value that refutes the window `(alpha, beta)` for the player to move, if
     /// one of `moves` is known to reach it without a search. Each look-up is a bound on
     /// that card's exact value, so a card whose bound already passes the window proves
-    /// the node's value passes it too (fail-soft: the bound is returned as `Err`).
-    /// Otherwise gives each card's bounds, and fills `keys` with the next positions' keys
-    /// it worked out, for the search to reuse.
+    /// the node's value passes it too (fail-soft: the bound and the ranks it rests on are
+    /// returned as `Err`). Otherwise gives each card's bounds and their ranks, and fills
+    /// the solver's scratch from `ply` on with the next positions' look-ups it worked out,
+    /// for the search to reuse (which ones: the bits of the mask it gives).
+    #[allow(clippy::type_complexity)]
     fn etc(
         &mut self,
         ctx: &Ctx,
@@ -867,38 +1127,45 @@ impl Solver {
         moves: &[u8],
         maximizing: bool,
         (alpha, beta): (i32, i32),
-        keys: &mut [Option<u64>; MAX_MOVES],
-    ) -> Result<[(i32, i32); MAX_MOVES], i32> {
-        let mut bounds = [(-INF, INF); MAX_MOVES];
+        ply: usize,
+    ) -> Result<([(i32, i32, u64); MAX_MOVES], u32), (i32, u64)> {
+        let mut probed = 0u32;
+        let mut bounds = [(-INF, INF, 0u64); MAX_MOVES];
         for (i, &c) in moves.iter().enumerate() {
-            let (lo, hi) = match p.play(ctx, c) {
-                Step::End(v) => (v, v),
+            // Who wins the trick decides the next position: its rank counts for any bound.
+            let won = if ctx.techniques.partition {
+                p.rank_winner(ctx, c)
+            } else {
+                0
+            };
+            let (lo, hi, w) = match p.play(ctx, c) {
+                Step::End(v) => (v, v, won),
                 Step::Next(q) => {
                     let (mut lo, mut hi) = q.value_bounds(ctx);
                     if maximizing && lo >= beta || !maximizing && hi <= alpha {
-                        return Err(if maximizing { lo } else { hi });
+                        return Err((if maximizing { lo } else { hi }, won));
                     }
-                    let key = q.key(ctx);
-                    keys[i] = Some(key);
-                    let e = self.table[(key & self.mask) as usize];
-                    self.probes += 1;
-                    if e.key == key {
-                        self.hits += 1;
-                        lo = lo.max(e.lo as i32);
-                        hi = hi.min(e.hi as i32);
+                    let pr = q.probe(ctx);
+                    self.etc_probes[ply + i] = pr;
+                    probed |= 1 << i;
+                    let mut w = won;
+                    if let Some((e_lo, e_hi, _, sig)) = self.look_up(ctx, &pr) {
+                        lo = lo.max(e_lo);
+                        hi = hi.min(e_hi);
+                        w |= sig;
                     }
-                    (lo, hi)
+                    (lo, hi, w)
                 }
             };
             if maximizing && lo >= beta {
-                return Err(lo);
+                return Err((lo, w));
             }
             if !maximizing && hi <= alpha {
-                return Err(hi);
+                return Err((hi, w));
             }
-            bounds[i] = (lo, hi);
+            bounds[i] = (lo, hi, w);
         }
-        Ok(bounds)
+        Ok((bounds, probed))
     }
 }
 
@@ -942,12 +1209,17 @@ fn live_rank_id(c: u8, slots: u64) -> u8 {
     8 * suit as u8 + below.count_ones() as u8
 }
 
-/// Fills `out` with the reduced legal cards of the player to move, best first; returns
-/// how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`.
+/// Fills `out` with `moves` (the reduced legal cards of the player to move), best first;
+/// returns how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`.
 #[inline]
-fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, slots: u64, out: &mut [u8; MAX_MOVES]) -> usize {
-    let legal = p.legal();
-    let moves = reduce_equivalent(legal, p.live());
+fn order_moves(
+    ctx: &Ctx,
+    p: &Pos,
+    moves: u64,
+    tt_move: u8,
+    slots: u64,
+    out: &mut [u8; MAX_MOVES],
+) -> usize {
     let bosses = CardSet::BOSSES.bits();
     let mut prio = [0i32; MAX_MOVES];
     let mut k = 0;
@@ -1030,6 +1302,62 @@ mod tests {
         s.parse::<CardSet>().unwrap().bits()
     }
 
+    /// A `4p` trick with `played` on the table (led by seat 0, Fire trumps), seat 3 to end it.
+    fn last_card_of(played: [&str; 3]) -> (Pos, Ctx) {
+        let mut trick = [Card::ACE; 4];
+        for (t, c) in trick.iter_mut().zip(played) {
+            *t = c.parse().unwrap();
+        }
+        let pos = Pos {
+            hands: [0; 4],
+            trick,
+            trick_len: 3,
+            leader: 0,
+            current: 3,
+            trump: Suit::Fire as u8,
+            tricks_played: 0,
+            side_tricks: [0; 3],
+            side_bosses: [0; 3],
+            seals: [0; 2],
+            round_seals: [0; 2],
+        };
+        let ctx = Ctx {
+            variant: Variant::FourPlayer,
+            scoring: Scoring::Advanced,
+            n: 4,
+            root_side: 0,
+            salt: 0,
+            techniques: Techniques::ALL,
+        };
+        (pos, ctx)
+    }
+
+    #[test]
+    fn r6_a_trick_won_over_a_card_of_its_suit_makes_its_winners_rank_count() {
+        let last = |played: [&str; 3], c: &str| {
+            let (pos, ctx) = last_card_of(played);
+            pos.rank_winner(&ctx, c.parse::<Card>().unwrap().id())
+        };
+        // E5 beats E3, E4 and E2 by rank.
+        assert_eq!(last(["E3", "E5", "E2"], "E4"), cs("E5"));
+        // A trump over trumps wins by rank too.
+        assert_eq!(last(["E3", "F9", "F7"], "E4"), cs("F9"));
+        // A lone trump, the A, and a lead nobody followed win whatever their rank.
+        assert_eq!(last(["E3", "F9", "E2"], "E4"), 0);
+        assert_eq!(last(["E3", "WA", "E5"], "E4"), 0);
+        assert_eq!(last(["E3", "C4", "D5"], "S8"), 0);
+    }
+
+    #[test]
+    fn partition_keys_a_suit_from_its_lowest_rank_that_counted_up() {
+        // Live: E2 E3 E5 E8 and C3 C4. E5's rank counted: E5 and E8 are significant, E2,
+        // E3 and the whole of Charm are not.
+        let slots = cs("E2 E3 E5 E8 C3 C4");
+        let sig = significant(cs("E5"), slots);
+        assert_eq!(expand(sig, slots), cs("E5 E8"));
+        assert_eq!(significant(0, slots), 0);
+    }
+
     #[test]
     fn equivalent_cards_adjacent_in_a_suit_are_one_choice() {
         // E2 and E3 in hand, nothing between them: one choice. E5 is separated by E4 (live
@@ -1072,5 +1400,7 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod differential;
 #[cfg(test)]
 mod exactness;
