@@ -65,6 +65,11 @@ use crate::rules::scoring::{
 };
 use crate::rules::trick::{legal_plays, strength, trick_winner};
 use crate::rules::{Phase, RoundEnd, RoundResult, State};
+mod partition;
+mod table;
+
+use partition::{RankedTable, Ranks};
+use table::{Found, PlainTable, Table};
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
 pub const GAME_WIN: i32 = 100;
@@ -74,8 +79,6 @@ const MAX_MOVES: usize = 16;
 const NO_SUIT: u8 = 7;
 const NO_MOVE: u8 = u8::MAX;
 const INF: i32 = i32::MAX / 2;
-/// Entries per bucket of the table (see [`Solver::bucket`]).
-const WAYS: usize = 4;
 
 /// The search's techniques beyond plain alpha-beta with the table, each switchable so its
 /// effect can be measured on the same deals (`examples/solve_times.rs`). All but partition
@@ -211,79 +214,6 @@ impl Ctx {
     fn side_of(&self, seat: u8) -> u8 {
         side_of(seat as usize, self.n == 4) as u8
     }
-}
-
-/// A table entry: bounds on the exact value of every position of its class, and the best
-/// card. The class is the positions whose [`Probe`] has the same key and the same ranks
-/// under `sig`: every live rank without partition search, else the ranks that decided the
-/// value.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    /// [`Probe::class_key`] of `sig`.
-    key: u64,
-    /// The significant ranks, a mask over [`Probe::ranks`].
-    sig: u64,
-    lo: i16,
-    hi: i16,
-    best: u8,
-}
-
-/// A position's table look-up (see [`Pos::probe`]).
-#[derive(Clone, Copy, Default)]
-struct Probe {
-    /// Everything but the plain cards' ranks.
-    key: u64,
-    /// Each hand's cards as places among the live cards (`slots`), packed low.
-    ranks: [u64; 4],
-    /// The live cards, second copies folded onto their first copies.
-    slots: u64,
-}
-
-impl Probe {
-    /// The key of the class of positions that agree with this one on the ranks of `sig`
-    /// (the positions' ranks share one layout: the key holds each suit's live cards).
-    #[inline]
-    fn class_key(&self, sig: u64) -> u64 {
-        self.ranks.iter().fold(self.key, |h, &r| mix(h, r & sig))
-    }
-}
-
-/// A value's significant cards (see [`Techniques::partition`]) as places among the live
-/// cards: in each suit, every live card from the lowest of `ranks` up. Those below it
-/// were never compared with a card that won a trick by its rank, so which hand holds
-/// which of them does not matter (only how many each holds, which the key has).
-#[inline]
-fn significant(ranks: u64, slots: u64) -> u64 {
-    let mut sig = 0;
-    let mut r = ranks & slots;
-    while r != 0 {
-        let low = r & r.wrapping_neg();
-        let suit = suit_of(low.trailing_zeros());
-        sig |= slots & suit & !(low - 1);
-        r &= !suit;
-    }
-    compress(sig, slots)
-}
-
-/// The live cards (`slots`, as [`Probe::slots`]) at the places of `sig`: the inverse of
-/// [`compress`], with BMI2's `pdep` where the CPU has it.
-#[inline]
-fn expand(sig: u64, slots: u64) -> u64 {
-    if let Some(spread) = crate::simd::pdep(crate::simd::Cpu::detect(), sig, slots) {
-        return spread;
-    }
-    let mut out = 0;
-    let mut m = slots;
-    let mut k = 0;
-    while m != 0 {
-        let b = m & m.wrapping_neg();
-        if sig >> k & 1 == 1 {
-            out |= b;
-        }
-        k += 1;
-        m &= m - 1;
-    }
-    out
 }
 
 #[inline]
@@ -459,32 +389,30 @@ impl Pos {
         (-(2 * theirs + 1), hi)
     }
 
-    /// The table look-up of a position at a trick boundary. A card that is gone plays no
+    /// The table key of a position at a trick boundary. A card that is gone plays no
     /// further part, so the plain cards are keyed by their rank among the suit's live
     /// cards, not by their own (as bridge solvers do): positions that differ only in
     /// which low cards fell earlier share an entry. The A and the bosses, which score or
-    /// win on their own, are keyed by identity too, and so is how many cards of each suit
-    /// each hand holds (what the rules of following read), so that an entry of partition
-    /// search ([`Techniques::partition`]) needs only the ranks that decided its value.
+    /// win on their own, are keyed by identity too. With `RANKED` (partition search) the
+    /// ranks are left out of the key and written to `ranks` instead, hand by hand, and
+    /// how many cards of each suit each hand holds is keyed, so that an entry needs only
+    /// the ranks that decided its value.
     #[inline]
-    fn probe(&self, ctx: &Ctx) -> Probe {
+    fn key<const RANKED: bool>(&self, ctx: &Ctx, ranks: &mut [u64; 4]) -> u64 {
         let n = ctx.n as usize;
         let live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
         let slots = fold_second_copies(live);
         let special = CardSet::BOSSES.bits() | 1;
         let mut h = ctx.salt;
-        let mut ranks = [0u64; 4];
         for (r, &hand) in ranks.iter_mut().zip(&self.hands[..n]) {
-            *r = compress(fold_second_copies(hand), slots);
-            h = mix(h, hand & special);
-            if ctx.techniques.partition {
-                // Without partition search the ranks say this already.
-                let mut lengths = 0u64;
-                for suit in Suit::ALL {
-                    let held = (hand & suit.cards().bits()).count_ones() as u64;
-                    lengths |= held << (4 * suit as u64);
-                }
-                h = mix(h, lengths);
+            let compressed = compress(fold_second_copies(hand), slots);
+            if RANKED {
+                *r = compressed;
+                h = mix(h, hand & special);
+                h = mix(h, partition::suit_lengths(hand));
+            } else {
+                h = mix(h, compressed);
+                h = mix(h, hand & special);
             }
         }
         // Live cards per suit and the bosses' places among them: with the ranks, these
@@ -521,34 +449,7 @@ impl Pos {
             | (self.seals[1] as u64) << 40
             | (self.round_seals[0] as u64) << 48
             | (self.round_seals[1] as u64) << 56;
-        Probe {
-            key: mix(h, packed),
-            ranks,
-            slots,
-        }
-    }
-
-    /// The card whose rank decided the trick that `c` (legal) ends, as a set (folded, as
-    /// [`fold_second_copies`]): the winner, when another card of its suit was beaten by
-    /// it; empty when the A won or no other card of the winner's suit was played (a lone
-    /// trump, or a lead nobody followed), where no rank was compared.
-    #[inline]
-    fn rank_winner(&self, ctx: &Ctx, c: u8) -> u64 {
-        let n = ctx.n as usize;
-        let mut cards = self.trick;
-        cards[n - 1] = Card::from_id_unchecked(c);
-        let trump = Suit::from_index(self.trump as usize).unwrap_or(cards[0].suit());
-        let w = cards[crate::rules::trick::winning_index(&cards[..n], trump)];
-        if w == Card::ACE {
-            return 0;
-        }
-        let others = cards[..n]
-            .iter()
-            .filter(|&&x| x != w && x.suit() == w.suit());
-        if others.count() == 0 {
-            return 0;
-        }
-        fold_second_copies(w.bit())
+        mix(h, packed)
     }
 
     /// Plays `c` (legal) for the player to move.
@@ -669,13 +570,14 @@ impl MoveValues {
 /// The exact solver. Keep one and reuse it: its transposition table (allocated once)
 /// carries over between calls.
 pub struct Solver {
-    table: Vec<Entry>,
-    mask: u64,
+    /// The transposition table of the searches without partition search.
+    plain: PlainTable,
+    /// Partition search's table, made when a search first uses it.
+    ranked: RankedTable,
+    /// `log2` of each table's entries.
+    table_bits: u32,
     nodes: u64,
     probes: u64,
-    /// The enhanced transposition cut-off's look-ups, [`MAX_MOVES`] per ply of a round,
-    /// kept for the search of the cards it looked up.
-    etc_probes: Vec<Probe>,
     hits: u64,
     techniques: Techniques,
     /// The node count at which [`Solver::solve_moves_within`] gives up (`u64::MAX`: never).
@@ -692,20 +594,21 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// Default table: 2^19 entries (12 MiB).
+    /// Default table: 2^19 entries (8 MiB).
     pub fn new() -> Solver {
         Solver::with_table_bits(19)
     }
 
-    /// A solver whose table holds `2^bits` entries of 24 bytes (`bits` in 10..=28).
+    /// A solver whose table holds `2^bits` entries of 16 bytes (`bits` in 10..=28; with
+    /// partition search, a second table of as many 24-byte entries).
     pub fn with_table_bits(bits: u32) -> Solver {
         let bits = bits.clamp(10, 28);
         Solver {
-            table: vec![Entry::default(); 1 << bits],
-            mask: (1u64 << bits) - 1,
+            plain: PlainTable::new(bits),
+            ranked: RankedTable::new(0),
+            table_bits: bits,
             nodes: 0,
             probes: 0,
-            etc_probes: vec![Probe::default(); MAX_MOVES * 4 * 17],
             hits: 0,
             techniques: Techniques::DEFAULT,
             node_limit: u64::MAX,
@@ -737,7 +640,8 @@ impl Solver {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.plain.clear();
+        self.ranked.clear();
     }
 
     fn context(s: &State, seat: usize) -> Option<Ctx> {
@@ -886,115 +790,83 @@ impl Solver {
         lo
     }
 
+    /// The fail-soft value of `p` in the window `(alpha, beta)`, with the table of
+    /// `ctx`'s techniques.
     fn search(&mut self, ctx: &Ctx, p: &Pos, alpha: i32, beta: i32) -> i32 {
-        self.search_probed(ctx, p, alpha, beta, None).0
-    }
-
-    /// The first entry of the bucket of `probe`'s entries: without partition search the
-    /// position's own, keyed by all its ranks; with it, that of every position with the
-    /// same [`Probe::key`], whichever ranks its entries keep. One bucket holds [`WAYS`]
-    /// entries, each in the way its class key picks.
-    #[inline]
-    fn bucket(&self, ctx: &Ctx, probe: &Probe) -> usize {
-        let key = if ctx.techniques.partition {
-            probe.key
-        } else {
-            probe.class_key(u64::MAX)
-        };
-        (key & self.mask) as usize & !(WAYS - 1)
-    }
-
-    /// The bounds of the table's entries that answer for the position of `probe` (each a
-    /// true bound, so all of them together), with the live cards whose ranks they rest
-    /// on and the best card of the first, if there is one.
-    #[inline]
-    fn look_up(&mut self, ctx: &Ctx, probe: &Probe) -> Option<(i32, i32, u8, u64)> {
-        self.probes += 1;
         if !ctx.techniques.partition {
-            // One class per position: only the way its key picks can hold it.
-            let key = probe.class_key(u64::MAX);
-            let e = self.table[self.bucket(ctx, probe) + (key >> 62) as usize];
-            if e.key != key || e.sig != u64::MAX {
-                return None;
-            }
-            self.hits += 1;
-            return Some((e.lo as i32, e.hi as i32, e.best, probe.slots));
+            return self
+                .search_probed::<PlainTable>(ctx, p, alpha, beta, None)
+                .0;
         }
-        let at = self.bucket(ctx, probe);
-        let mut found: Option<(i32, i32, u8, u64)> = None;
-        // Entries of one bucket mostly keep the same ranks: each class key worked out once.
-        let mut last = (u64::MAX, probe.class_key(u64::MAX));
-        for e in &self.table[at..at + WAYS] {
-            if e.sig != last.0 {
-                last = (e.sig, probe.class_key(e.sig));
-            }
-            if e.key != last.1 {
-                continue;
-            }
-            let sig = expand(e.sig, probe.slots);
-            let (lo, hi) = (e.lo as i32, e.hi as i32);
-            found = Some(match found {
-                None => (lo, hi, e.best, sig),
-                Some((l, h, best, s)) => (l.max(lo), h.min(hi), best, s | sig),
-            });
+        if !self.ranked.is_made() {
+            self.ranked = RankedTable::new(self.table_bits);
         }
-        if found.is_some() {
-            self.hits += 1;
-        }
+        self.search_probed::<RankedTable>(ctx, p, alpha, beta, None)
+            .0
+    }
+
+    /// `T`'s look-up of `probe`, counted.
+    #[inline]
+    fn look_up<T: Table>(&mut self, probe: &T::Probe) -> Option<Found<T::Ranks>> {
+        self.probes += 1;
+        let found = T::of(self).look_up(probe);
+        self.hits += found.is_some() as u64;
         found
     }
 
     /// [`Solver::search`] of a position whose table look-up (`Some`, at a trick boundary)
     /// is already worked out. Also gives the live cards whose ranks the value rests on
-    /// (see [`Techniques::partition`]; folded as [`fold_second_copies`]).
-    fn search_probed(
+    /// (with partition search; see [`partition::Ranks`]).
+    fn search_probed<T: Table>(
         &mut self,
         ctx: &Ctx,
         p: &Pos,
         mut alpha: i32,
         mut beta: i32,
-        known: Option<Probe>,
-    ) -> (i32, u64) {
+        known: Option<T::Probe>,
+    ) -> (i32, T::Ranks) {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             self.aborted = true;
-            return (0, 0);
+            return (0, T::Ranks::default());
         }
         let at_boundary = p.trick_len == 0;
         // The live cards whose ranks the bounds found so far rest on.
-        let mut ranks = 0u64;
+        let mut ranks = T::Ranks::default();
         let mut probe = None;
         let mut tt_move = NO_MOVE;
+        let mut slots = 0;
         if at_boundary {
             // The boss bounds read the live bosses and the tallies: no rank.
             let (lo, hi) = p.value_bounds(ctx);
             if hi <= alpha {
-                return (hi, 0);
+                return (hi, T::Ranks::default());
             }
             if lo >= beta {
-                return (lo, 0);
+                return (lo, T::Ranks::default());
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
             if alpha >= beta {
-                return (alpha, 0);
+                return (alpha, T::Ranks::default());
             }
-            let pr = known.unwrap_or_else(|| p.probe(ctx));
+            slots = fold_second_copies(p.live());
+            let pr = known.unwrap_or_else(|| T::probe(p, ctx));
             probe = Some(pr);
-            if let Some((lo, hi, best, sig)) = self.look_up(ctx, &pr) {
-                if lo >= beta {
-                    return (lo, sig);
+            if let Some(f) = self.look_up::<T>(&pr) {
+                if f.lo >= beta {
+                    return (f.lo, f.ranks);
                 }
-                if hi <= alpha {
-                    return (hi, sig);
+                if f.hi <= alpha {
+                    return (f.hi, f.ranks);
                 }
-                if lo == hi {
-                    return (lo, sig);
+                if f.lo == f.hi {
+                    return (f.lo, f.ranks);
                 }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
-                tt_move = best;
-                ranks |= sig;
+                alpha = alpha.max(f.lo);
+                beta = beta.min(f.hi);
+                tt_move = f.best;
+                ranks = f.ranks;
             }
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -1002,50 +874,46 @@ impl Solver {
         let legal = p.legal();
         let reps = reduce_equivalent(legal, live);
         let mut moves = [0u8; MAX_MOVES];
-        let slots = fold_second_copies(live);
         let k = order_moves(ctx, p, reps, tt_move, slots, &mut moves);
         let maximizing = ctx.side_of(p.current) == ctx.root_side;
         let ends_trick = p.trick_len + 1 == ctx.n;
         // At a trick's last card with the enhanced transposition cut-off: each card's
         // next position and look-up, worked out once for the look-ups and the search.
-        let mut bounds = [(-INF, INF, 0u64); MAX_MOVES];
-        let ply = MAX_MOVES * (p.tricks_played as usize * 4 + p.trick_len as usize);
-        let mut probed = 0u32;
+        let mut probes = [None; MAX_MOVES];
+        let mut bounds = [(-INF, INF); MAX_MOVES];
+        let mut bound_ranks = [T::Ranks::default(); MAX_MOVES];
         if ctx.techniques.etc && ends_trick {
-            match self.etc(ctx, p, &moves[..k], maximizing, (alpha, beta), ply) {
+            let found = self.etc::<T>(ctx, p, &moves[..k], maximizing, (alpha, beta), &mut probes);
+            match found {
                 Err(cut) => return cut,
-                Ok((b, found)) => (bounds, probed) = (b, found),
+                Ok((b, r)) => (bounds, bound_ranks) = (b, r),
             }
         }
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = moves[0];
         for (i, &c) in moves[..k].iter().enumerate() {
-            let (lo, hi, known_ranks) = bounds[i];
+            let (lo, hi) = bounds[i];
             // A card whose known bound cannot improve on the best so far or the window
             // needs no search: its bound stands in for its value (fail-soft).
             let (v, w) = if maximizing && hi <= alpha.max(best) {
-                (hi, known_ranks)
+                (hi, bound_ranks[i])
             } else if !maximizing && lo >= beta.min(best) {
-                (lo, known_ranks)
+                (lo, bound_ranks[i])
             } else {
-                let won = if ends_trick && ctx.techniques.partition {
-                    p.rank_winner(ctx, c)
-                } else {
-                    0
-                };
                 let (v, w) = match p.play(ctx, c) {
-                    Step::End(v) => (v, 0),
-                    Step::Next(q) => {
-                        let known = (probed >> i & 1 == 1).then(|| self.etc_probes[ply + i]);
-                        self.search_probed(ctx, &q, alpha, beta, known)
-                    }
+                    Step::End(v) => (v, T::Ranks::default()),
+                    Step::Next(q) => self.search_probed::<T>(ctx, &q, alpha, beta, probes[i]),
                 };
-                (v, w | won)
+                if ends_trick {
+                    (v, w.with(T::Ranks::trick_winner(p, ctx, c)))
+                } else {
+                    (v, w)
+                }
             };
             if self.aborted {
-                return (0, 0);
+                return (0, T::Ranks::default());
             }
-            ranks |= w;
+            ranks = ranks.with(w);
             if maximizing {
                 if v > best {
                     best = v;
@@ -1061,50 +929,10 @@ impl Solver {
                 break;
             }
         }
-        // A card left out as equivalent to a higher one of the hand stands for itself
-        // only while the cards between them are gone; where the higher one's rank counts,
-        // so do the ranks down to it.
-        let mut merged = legal & !reps & CardSet::STANDARD_DECK.bits();
-        if !ctx.techniques.partition {
-            merged = 0;
-        }
-        while merged != 0 {
-            let c = merged.trailing_zeros();
-            merged &= merged - 1;
-            let r = representative(c as u8, reps, live);
-            if ranks & suit_of(c) & ((2u64 << r) - 1) != 0 {
-                ranks |= 1 << c;
-            }
-        }
+        let ranks = ranks.with_equivalent(legal, reps, live);
         if let Some(pr) = probe {
-            let sig = if ctx.techniques.partition {
-                significant(ranks, pr.slots)
-            } else {
-                u64::MAX
-            };
-            let key = pr.class_key(sig);
-            let at = self.bucket(ctx, &pr) + (key >> 62) as usize;
-            let e = &mut self.table[at];
-            let (mut lo, mut hi) = if e.key == key && e.sig == sig {
-                (e.lo as i32, e.hi as i32)
-            } else {
-                (-INF, INF)
-            };
-            if best <= alpha0 {
-                hi = hi.min(best);
-            } else if best >= beta0 {
-                lo = lo.max(best);
-            } else {
-                lo = best;
-                hi = best;
-            }
-            *e = Entry {
-                key,
-                sig,
-                lo: lo.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                hi: hi.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                best: live_rank_id(best_move, pr.slots),
-            };
+            let best_id = live_rank_id(best_move, slots);
+            T::of(self).store(&pr, ranks, (alpha0, beta0), (best, best_id));
         }
         (best, ranks)
     }
@@ -1116,28 +944,24 @@ impl Solver {
     /// one of `moves` is known to reach it without a search. Each look-up is a bound on
     /// that card's exact value, so a card whose bound already passes the window proves
     /// the node's value passes it too (fail-soft: the bound and the ranks it rests on are
-    /// returned as `Err`). Otherwise gives each card's bounds and their ranks, and fills
-    /// the solver's scratch from `ply` on with the next positions' look-ups it worked out,
-    /// for the search to reuse (which ones: the bits of the mask it gives).
+    /// returned as `Err`). Otherwise gives each card's bounds and the ranks they rest on,
+    /// and fills `probes` with the next positions' look-ups it worked out, for the search
+    /// to reuse.
     #[allow(clippy::type_complexity)]
-    fn etc(
+    fn etc<T: Table>(
         &mut self,
         ctx: &Ctx,
         p: &Pos,
         moves: &[u8],
         maximizing: bool,
         (alpha, beta): (i32, i32),
-        ply: usize,
-    ) -> Result<([(i32, i32, u64); MAX_MOVES], u32), (i32, u64)> {
-        let mut probed = 0u32;
-        let mut bounds = [(-INF, INF, 0u64); MAX_MOVES];
+        probes: &mut [Option<T::Probe>; MAX_MOVES],
+    ) -> Result<([(i32, i32); MAX_MOVES], [T::Ranks; MAX_MOVES]), (i32, T::Ranks)> {
+        let mut bounds = [(-INF, INF); MAX_MOVES];
+        let mut bound_ranks = [T::Ranks::default(); MAX_MOVES];
         for (i, &c) in moves.iter().enumerate() {
             // Who wins the trick decides the next position: its rank counts for any bound.
-            let won = if ctx.techniques.partition {
-                p.rank_winner(ctx, c)
-            } else {
-                0
-            };
+            let won = T::Ranks::trick_winner(p, ctx, c);
             let (lo, hi, w) = match p.play(ctx, c) {
                 Step::End(v) => (v, v, won),
                 Step::Next(q) => {
@@ -1145,14 +969,13 @@ impl Solver {
                     if maximizing && lo >= beta || !maximizing && hi <= alpha {
                         return Err((if maximizing { lo } else { hi }, won));
                     }
-                    let pr = q.probe(ctx);
-                    self.etc_probes[ply + i] = pr;
-                    probed |= 1 << i;
+                    let pr = T::probe(&q, ctx);
+                    probes[i] = Some(pr);
                     let mut w = won;
-                    if let Some((e_lo, e_hi, _, sig)) = self.look_up(ctx, &pr) {
-                        lo = lo.max(e_lo);
-                        hi = hi.min(e_hi);
-                        w |= sig;
+                    if let Some(f) = self.look_up::<T>(&pr) {
+                        lo = lo.max(f.lo);
+                        hi = hi.min(f.hi);
+                        w = w.with(f.ranks);
                     }
                     (lo, hi, w)
                 }
@@ -1163,9 +986,10 @@ impl Solver {
             if !maximizing && hi <= alpha {
                 return Err((hi, w));
             }
-            bounds[i] = (lo, hi, w);
+            bounds[i] = (lo, hi);
+            bound_ranks[i] = w;
         }
-        Ok((bounds, probed))
+        Ok((bounds, bound_ranks))
     }
 }
 
@@ -1211,7 +1035,7 @@ fn live_rank_id(c: u8, slots: u64) -> u8 {
 
 /// Fills `out` with `moves` (the reduced legal cards of the player to move), best first;
 /// returns how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`.
-#[inline]
+#[inline(always)]
 fn order_moves(
     ctx: &Ctx,
     p: &Pos,
@@ -1300,62 +1124,6 @@ mod tests {
 
     fn cs(s: &str) -> u64 {
         s.parse::<CardSet>().unwrap().bits()
-    }
-
-    /// A `4p` trick with `played` on the table (led by seat 0, Fire trumps), seat 3 to end it.
-    fn last_card_of(played: [&str; 3]) -> (Pos, Ctx) {
-        let mut trick = [Card::ACE; 4];
-        for (t, c) in trick.iter_mut().zip(played) {
-            *t = c.parse().unwrap();
-        }
-        let pos = Pos {
-            hands: [0; 4],
-            trick,
-            trick_len: 3,
-            leader: 0,
-            current: 3,
-            trump: Suit::Fire as u8,
-            tricks_played: 0,
-            side_tricks: [0; 3],
-            side_bosses: [0; 3],
-            seals: [0; 2],
-            round_seals: [0; 2],
-        };
-        let ctx = Ctx {
-            variant: Variant::FourPlayer,
-            scoring: Scoring::Advanced,
-            n: 4,
-            root_side: 0,
-            salt: 0,
-            techniques: Techniques::ALL,
-        };
-        (pos, ctx)
-    }
-
-    #[test]
-    fn r6_a_trick_won_over_a_card_of_its_suit_makes_its_winners_rank_count() {
-        let last = |played: [&str; 3], c: &str| {
-            let (pos, ctx) = last_card_of(played);
-            pos.rank_winner(&ctx, c.parse::<Card>().unwrap().id())
-        };
-        // E5 beats E3, E4 and E2 by rank.
-        assert_eq!(last(["E3", "E5", "E2"], "E4"), cs("E5"));
-        // A trump over trumps wins by rank too.
-        assert_eq!(last(["E3", "F9", "F7"], "E4"), cs("F9"));
-        // A lone trump, the A, and a lead nobody followed win whatever their rank.
-        assert_eq!(last(["E3", "F9", "E2"], "E4"), 0);
-        assert_eq!(last(["E3", "WA", "E5"], "E4"), 0);
-        assert_eq!(last(["E3", "C4", "D5"], "S8"), 0);
-    }
-
-    #[test]
-    fn partition_keys_a_suit_from_its_lowest_rank_that_counted_up() {
-        // Live: E2 E3 E5 E8 and C3 C4. E5's rank counted: E5 and E8 are significant, E2,
-        // E3 and the whole of Charm are not.
-        let slots = cs("E2 E3 E5 E8 C3 C4");
-        let sig = significant(cs("E5"), slots);
-        assert_eq!(expand(sig, slots), cs("E5 E8"));
-        assert_eq!(significant(0, slots), 0);
     }
 
     #[test]
