@@ -57,6 +57,7 @@ fn techniques(spec: &str) -> Techniques {
             "boss_tally_key" => t.boss_tally_key = on,
             "zero_window" => t.zero_window = on,
             "partition" => t.partition = on,
+            "history" => t.history = on,
             _ => panic!("unknown technique {name:?}"),
         }
     }
@@ -93,7 +94,7 @@ fn main() {
         }
     );
     println!(
-        "variant     deals  median ms  p99 ms  max ms  Mnodes/s  median knodes  max knodes  hit %  over cap"
+        "variant     deals  median ms  p99 ms  max ms  Mnodes/s  median knodes  max knodes  all Mnodes  hit %  over cap"
     );
     for v in variants {
         let mut times = Vec::new();
@@ -145,7 +146,7 @@ fn main() {
         let q = |f: f64| times[((times.len() - 1) as f64 * f).round() as usize];
         let (probes, hits) = solver.table_probes();
         println!(
-            "{:<10} {:>6} {:>10.2} {:>7.1} {:>7.1} {:>9.2} {:>14} {:>11} {:>6.1} {:>9}",
+            "{:<10} {:>6} {:>10.2} {:>7.1} {:>7.1} {:>9.2} {:>14} {:>11} {:>11.1} {:>6.1} {:>9}",
             v.name(),
             times.len(),
             q(0.5),
@@ -154,6 +155,7 @@ fn main() {
             nodes as f64 / secs / 1e6,
             knodes(counts[counts.len() / 2]),
             knodes(counts[counts.len() - 1]),
+            nodes as f64 / 1e6,
             100.0 * hits as f64 / probes.max(1) as f64,
             over,
         );

@@ -5,7 +5,8 @@
 //! to position (and across objectives), as a bot's solver does, so an entry that answers
 //! for a position it should not is caught wherever it is reused.
 //!
-//! The default run checks a few hundred positions per variant; the ignored one 10,000:
+//! The default run checks a few hundred positions per variant (every technique together,
+//! the default ones, and each alone); the ignored one 10,000:
 //! `cargo test --features cli --lib solver::differential -- --ignored`.
 
 use rand_chacha::ChaCha8Rng;
@@ -91,6 +92,13 @@ fn differ_variant(
 fn every_technique_keeps_the_values_of_6_to_8_tricks_left() {
     differ(200, 4848, 7, 3, Techniques::ALL);
     differ(60, 4849, 7, 3, Techniques::DEFAULT);
+}
+
+#[test]
+fn each_technique_alone_keeps_the_values_of_6_to_8_tricks_left() {
+    for (i, t) in super::exactness::EACH_ALONE.into_iter().enumerate() {
+        differ(30, 4860 + i as u64, 7, 3, t);
+    }
 }
 
 #[test]

@@ -205,28 +205,34 @@ fn solver_matches_minimax_with_a_tiny_table() {
     check(60, 1818, 10, 0, Techniques::ALL);
 }
 
+/// Each technique of [`Techniques`] alone.
+pub(super) const EACH_ALONE: [Techniques; 5] = [
+    Techniques {
+        etc: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        boss_tally_key: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        zero_window: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        partition: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        history: true,
+        ..Techniques::NONE
+    },
+];
+
 #[test]
 fn solver_matches_minimax_with_each_technique_alone_and_none() {
     check(60, 36, 12, 0, Techniques::NONE);
-    let alone = [
-        Techniques {
-            etc: true,
-            ..Techniques::NONE
-        },
-        Techniques {
-            boss_tally_key: true,
-            ..Techniques::NONE
-        },
-        Techniques {
-            zero_window: true,
-            ..Techniques::NONE
-        },
-        Techniques {
-            partition: true,
-            ..Techniques::NONE
-        },
-    ];
-    for (i, t) in alone.into_iter().enumerate() {
+    for (i, t) in EACH_ALONE.into_iter().enumerate() {
         check(60, 360 + i as u64, 12, 0, t);
     }
 }

@@ -108,6 +108,11 @@ pub struct Techniques {
     /// ranks, whoever holds the lower cards. Without it an entry answers for its own
     /// position only.
     pub partition: bool,
+    /// Cut-off history at leads: of the leads the move order ranks equal (cards of the same
+    /// strength, mostly the same rank in different suits), those that cut the search off
+    /// more often when the same seat led them earlier (weighted by the square of the
+    /// tricks left) are tried first. Without it, equal leads come in card order.
+    pub history: bool,
 }
 
 impl Default for Techniques {
@@ -122,6 +127,7 @@ impl Techniques {
     /// (`docs/search.md`, "What each technique gained").
     pub const DEFAULT: Techniques = Techniques {
         partition: false,
+        history: false,
         ..Techniques::ALL
     };
     /// Every technique on.
@@ -130,6 +136,7 @@ impl Techniques {
         boss_tally_key: true,
         zero_window: true,
         partition: true,
+        history: true,
     };
     /// Every technique off: alpha-beta, the table, the move order and the boss bounds.
     pub const NONE: Techniques = Techniques {
@@ -137,6 +144,7 @@ impl Techniques {
         boss_tally_key: false,
         zero_window: false,
         partition: false,
+        history: false,
     };
 }
 
@@ -585,6 +593,8 @@ pub struct Solver {
     /// Whether the search passed `node_limit`: every frame then unwinds at once, storing
     /// nothing (the stored bounds stay those of whole searches).
     aborted: bool,
+    /// [`Techniques::history`]: each seat's leads' cut-offs, by card.
+    lead_cutoffs: [[u32; 64]; 4],
 }
 
 impl Default for Solver {
@@ -613,6 +623,7 @@ impl Solver {
             techniques: Techniques::DEFAULT,
             node_limit: u64::MAX,
             aborted: false,
+            lead_cutoffs: [[0; 64]; 4],
         }
     }
 
@@ -642,6 +653,7 @@ impl Solver {
     pub fn clear(&mut self) {
         self.plain.clear();
         self.ranked.clear();
+        self.lead_cutoffs = [[0; 64]; 4];
     }
 
     fn context(s: &State, seat: usize) -> Option<Ctx> {
@@ -874,7 +886,9 @@ impl Solver {
         let legal = p.legal();
         let reps = reduce_equivalent(legal, live);
         let mut moves = [0u8; MAX_MOVES];
-        let k = order_moves(ctx, p, reps, tt_move, slots, &mut moves);
+        let history = (ctx.techniques.history && p.trick_len == 0)
+            .then(|| &self.lead_cutoffs[p.current as usize]);
+        let k = order_moves(ctx, p, reps, (tt_move, slots), history, &mut moves);
         let maximizing = ctx.side_of(p.current) == ctx.root_side;
         let ends_trick = p.trick_len + 1 == ctx.n;
         // At a trick's last card with the enhanced transposition cut-off: each card's
@@ -926,6 +940,11 @@ impl Solver {
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                if ctx.techniques.history && p.trick_len == 0 {
+                    let left = (ctx.variant.tricks_per_round() - p.tricks_played as usize) as u32;
+                    let count = &mut self.lead_cutoffs[p.current as usize][c as usize];
+                    *count = count.saturating_add(left * left);
+                }
                 break;
             }
         }
@@ -1034,14 +1053,15 @@ fn live_rank_id(c: u8, slots: u64) -> u8 {
 }
 
 /// Fills `out` with `moves` (the reduced legal cards of the player to move), best first;
-/// returns how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`.
+/// returns how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`;
+/// `lead_cutoffs`, at a lead with [`Techniques::history`], the leader's cut-offs by card.
 #[inline(always)]
 fn order_moves(
     ctx: &Ctx,
     p: &Pos,
     moves: u64,
-    tt_move: u8,
-    slots: u64,
+    (tt_move, slots): (u8, u64),
+    lead_cutoffs: Option<&[u32; 64]>,
     out: &mut [u8; MAX_MOVES],
 ) -> usize {
     let bosses = CardSet::BOSSES.bits();
@@ -1076,7 +1096,12 @@ fn order_moves(
         m &= m - 1;
         let is_boss = bosses >> c & 1 == 1;
         let pr = if tt_move != NO_MOVE && live_rank_id(c, slots) == tt_move {
-            1 << 20
+            1 << 30
+        } else if let Some(cutoffs) = lead_cutoffs {
+            // Strength first, as without history; cut-offs break its ties.
+            let card = Card::from_id_unchecked(c);
+            let cutoffs = cutoffs[c as usize].min((1 << 20) - 1) as i32;
+            ((strength(card, card.suit() as u8, p.trump) as i32) << 20) + cutoffs
         } else if p.trick_len == 0 {
             // Leading: strong cards first.
             let card = Card::from_id_unchecked(c);
@@ -1124,6 +1149,57 @@ mod tests {
 
     fn cs(s: &str) -> u64 {
         s.parse::<CardSet>().unwrap().bits()
+    }
+
+    /// A `4p` position, Fire trumps, seat 0 leading the trick with `trick` on the table.
+    pub(super) fn fire_trumps_4p(hands: [u64; 4], trick: &[&str]) -> (Pos, Ctx) {
+        let mut cards = [Card::ACE; 4];
+        for (t, c) in cards.iter_mut().zip(trick) {
+            *t = c.parse().unwrap();
+        }
+        let pos = Pos {
+            hands,
+            trick: cards,
+            trick_len: trick.len() as u8,
+            leader: 0,
+            current: trick.len() as u8,
+            trump: Suit::Fire as u8,
+            tricks_played: 0,
+            side_tricks: [0; 3],
+            side_bosses: [0; 3],
+            seals: [0; 2],
+            round_seals: [0; 2],
+        };
+        let ctx = Ctx {
+            variant: Variant::FourPlayer,
+            scoring: Scoring::Advanced,
+            n: 4,
+            root_side: 0,
+            salt: 0,
+            techniques: Techniques::ALL,
+        };
+        (pos, ctx)
+    }
+
+    #[test]
+    fn history_breaks_ties_between_equally_strong_leads_by_their_cut_offs() {
+        let hand = cs("E5 C6 F6");
+        let (p, ctx) = fire_trumps_4p([hand, 0, 0, 0], &[]);
+        let order = |cutoffs: Option<&[u32; 64]>| {
+            let mut out = [0u8; MAX_MOVES];
+            let k = order_moves(&ctx, &p, hand, (NO_MOVE, 0), cutoffs, &mut out);
+            out[..k]
+                .iter()
+                .map(|&c| Card::from_id_unchecked(c).to_string())
+                .collect::<Vec<_>>()
+        };
+        // The trump first (strength), then E5 and C6 (both rank 3) in card order...
+        assert_eq!(order(None), ["F6", "E5", "C6"]);
+        // ...or by their cut-offs; cut-offs never pass strength.
+        let mut cutoffs = [0u32; 64];
+        cutoffs[cs("C6").trailing_zeros() as usize] = 9;
+        cutoffs[cs("E5").trailing_zeros() as usize] = 4;
+        assert_eq!(order(Some(&cutoffs)), ["F6", "C6", "E5"]);
     }
 
     #[test]

@@ -293,47 +293,15 @@ impl Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::{Scoring, Variant};
-    use crate::solver::Techniques;
 
     fn cs(s: &str) -> u64 {
         s.parse::<CardSet>().unwrap().bits()
     }
 
-    /// A `4p` trick with `played` on the table (led by seat 0, Fire trumps), seat 3 to end it.
-    fn last_card_of(played: [&str; 3]) -> (Pos, Ctx) {
-        let mut trick = [Card::ACE; 4];
-        for (t, c) in trick.iter_mut().zip(played) {
-            *t = c.parse().unwrap();
-        }
-        let pos = Pos {
-            hands: [0; 4],
-            trick,
-            trick_len: 3,
-            leader: 0,
-            current: 3,
-            trump: Suit::Fire as u8,
-            tricks_played: 0,
-            side_tricks: [0; 3],
-            side_bosses: [0; 3],
-            seals: [0; 2],
-            round_seals: [0; 2],
-        };
-        let ctx = Ctx {
-            variant: Variant::FourPlayer,
-            scoring: Scoring::Advanced,
-            n: 4,
-            root_side: 0,
-            salt: 0,
-            techniques: Techniques::ALL,
-        };
-        (pos, ctx)
-    }
-
     #[test]
     fn r6_a_trick_won_over_a_card_of_its_suit_makes_its_winners_rank_count() {
         let last = |played: [&str; 3], c: &str| {
-            let (pos, ctx) = last_card_of(played);
+            let (pos, ctx) = crate::solver::tests::fire_trumps_4p([0; 4], &played);
             pos.rank_winner(&ctx, c.parse::<Card>().unwrap().id())
         };
         // E5 beats E3, E4 and E2 by rank.
