@@ -44,15 +44,18 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
-//! Four further techniques ([`Techniques`], each switchable to measure it; the first three
-//! on by default): an enhanced transposition cut-off at a trick's last card (every card
-//! that ends the trick is looked up before any is searched); in `4p` and `3p`, captured
-//! bosses keyed by their number and points rather than by identity; zero-window search
-//! (the value found by bisecting its range with null-window searches, "can the root side
-//! reach at least `t`?", which prune more than one full-window search); and partition
-//! search (a table entry keeps only the ranks that decided its value, so it answers for
-//! every position that agrees on them). [`Solver::solve_win`] asks one such null-window
-//! question: does the side to move win the round?
+//! Five further techniques ([`Techniques`], each switchable to measure it; all but
+//! partition search on by default): an enhanced transposition cut-off at a trick's last
+//! card (every card that ends the trick is looked up before any is searched); in `4p`
+//! and `3p`, captured bosses keyed by their number and points rather than by identity;
+//! zero-window search (the value found by bisecting its range with null-window searches,
+//! "can the root side reach at least `t`?", which prune more than one full-window
+//! search); cut-off history (equally strong leads ordered by the cut-offs they made
+//! before); and partition search (a table entry keeps only the ranks that decided its
+//! value, so it answers for every position that agrees on them; [`partition`]). The
+//! search is compiled once per way of keying the table ([`table::Table`]), so a technique
+//! that is off costs nothing. [`Solver::solve_win`] asks one null-window question: does
+//! the side to move win the round?
 //!
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
@@ -124,10 +127,9 @@ impl Default for Techniques {
 impl Techniques {
     /// What a solver uses unless told otherwise: every technique but partition search,
     /// which is exact but costs more time per position than it saves in positions
-    /// (`docs/search.md`, "What each technique gained").
+    /// (`docs/solver-cost.md`).
     pub const DEFAULT: Techniques = Techniques {
         partition: false,
-        history: false,
         ..Techniques::ALL
     };
     /// Every technique on.
