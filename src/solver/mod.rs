@@ -71,8 +71,8 @@ use crate::rules::{Phase, RoundEnd, RoundResult, State};
 mod partition;
 mod table;
 
-use partition::{RankedTable, Ranks};
-use table::{Found, PlainTable, Table};
+use partition::RankedTable;
+use table::{Found, PlainTable, Ranks, Table};
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
 pub const GAME_WIN: i32 = 100;

@@ -7,32 +7,11 @@
 //! Its table is apart from the plain one ([`super::table::PlainTable`]) and made only
 //! when the technique is first used, so a search without it pays nothing for it.
 
-use super::table::{tightened, Found, Table};
+use super::table::{tightened, Found, Ranks, Table};
 use super::{compress, fold_second_copies, mix, representative, suit_of, Ctx, Pos, Solver};
 use crate::cards::{Card, CardSet, Suit};
 
-/// The live cards whose ranks a value rests on: a set of folded cards (as
-/// [`fold_second_copies`]) where the table keeps them, nothing at all (`()`: no bytes, no
-/// work) where it does not (the search is compiled once for each).
-pub(super) trait Ranks: Copy + Default {
-    /// The union.
-    fn with(self, other: Self) -> Self;
-    /// The card whose rank decided the trick that `c` ends at `p` ([`Pos::rank_winner`]).
-    fn trick_winner(p: &Pos, ctx: &Ctx, c: u8) -> Self;
-    /// These ranks with the cards left out as equivalent added where they count
-    /// ([`with_equivalent_ranks`]).
-    fn with_equivalent(self, legal: u64, reps: u64, live: u64) -> Self;
-}
-
-impl Ranks for () {
-    #[inline(always)]
-    fn with(self, _: ()) {}
-    #[inline(always)]
-    fn trick_winner(_: &Pos, _: &Ctx, _: u8) {}
-    #[inline(always)]
-    fn with_equivalent(self, _: u64, _: u64, _: u64) {}
-}
-
+/// Partition search's ranks: a set of folded cards.
 impl Ranks for u64 {
     #[inline(always)]
     fn with(self, other: u64) -> u64 {

@@ -8,8 +8,30 @@
 //! answers for every position that agrees on the ranks that decided its value) costs
 //! nothing where it is off.
 
-use super::partition::Ranks;
 use super::{Ctx, Pos, Solver};
+
+/// The live cards whose ranks a value rests on: a set of folded cards (as
+/// [`super::fold_second_copies`]) where the table keeps them (partition search), nothing at
+/// all (`()`: no bytes, no work) where it does not (the search is compiled once for each).
+pub(super) trait Ranks: Copy + Default {
+    /// The union.
+    fn with(self, other: Self) -> Self;
+    /// The card whose rank decided the trick that `c` ends at `p` (partition search's
+    /// `Pos::rank_winner`).
+    fn trick_winner(p: &Pos, ctx: &Ctx, c: u8) -> Self;
+    /// These ranks with the cards left out as equivalent added where they count
+    /// (partition search's `with_equivalent_ranks`).
+    fn with_equivalent(self, legal: u64, reps: u64, live: u64) -> Self;
+}
+
+impl Ranks for () {
+    #[inline(always)]
+    fn with(self, _: ()) {}
+    #[inline(always)]
+    fn trick_winner(_: &Pos, _: &Ctx, _: u8) {}
+    #[inline(always)]
+    fn with_equivalent(self, _: u64, _: u64, _: u64) {}
+}
 
 /// What the table knows of a position: bounds on its exact value, the best card found (as
 /// [`super::live_rank_id`] keys it) and the ranks the bounds rest on.
