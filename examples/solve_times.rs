@@ -8,7 +8,7 @@
 //! sooner are skipped) and the solve starts from the next lead. TECHNIQUES picks the
 //! search's techniques ([`Techniques`]): `default` (the default: all but `partition`), `all`,
 //! `none`, or one of them followed by `-name` / `+name` switches, comma-separated
-//! (`all,-etc`, `none,+boss_tally_key`, `default,+partition`).
+//! (`all,-etc`, `none,+boss_tally_key`, `default,-history`, `default,+partition`).
 //! WHAT is `value` (the default: [`Solver::solve`], the position's value) or `moves`
 //! ([`Solver::solve_moves`]: every legal card scored, one search per card class) or `win`
 //! ([`Solver::solve_win`]: whether the side to move wins the round, one null-window search).
@@ -17,7 +17,7 @@
 //! positions too long to finish still give their median where fewer than half pass it.
 //!
 //! Each line: solves timed, median / p99 / max CPU ms, million nodes per CPU second,
-//! median and max thousand nodes, the table's hit rate (look-ups that found their
+//! median and max thousand nodes, all the solves' million nodes, the table's hit rate (look-ups that found their
 //! position, over all look-ups), and how many solves passed CAP.
 
 /// CPU time of the calling thread, in seconds.
