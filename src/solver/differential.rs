@@ -7,7 +7,7 @@
 //!
 //! The default run checks a few hundred positions per variant (every technique together,
 //! the default ones, and each alone); the ignored one 10,000:
-//! `cargo test --features cli --lib solver::differential -- --ignored`.
+//! `cargo test --release --features cli --lib solver::differential -- --ignored`.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -112,7 +112,7 @@ fn partition_search_keeps_the_values_with_a_tiny_table() {
 }
 
 #[test]
-#[ignore = "10,000 positions per variant: cargo test --features cli --lib solver::differential -- --ignored"]
+#[ignore = "10,000 positions per variant: cargo test --release --features cli --lib solver::differential -- --ignored"]
 fn every_technique_keeps_the_values_of_10000_positions_per_variant() {
     differ(10_000, 484_848, 8, 10, Techniques::ALL);
 }
