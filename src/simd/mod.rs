@@ -158,6 +158,19 @@ pub(crate) fn pext(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
     None
 }
 
+/// The low bits of `x` spread out to the places of `mask`'s bits (`pdep`, the inverse of
+/// [`pext`]), where `cpu` has BMI2; `None` elsewhere (the caller has its own fallback).
+#[inline(always)]
+pub(crate) fn pdep(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
+    #[cfg(target_arch = "x86_64")]
+    if cpu.0 >= CpuLevel::Bmi2 {
+        // SAFETY: `cpu` proves BMI2.
+        return Some(unsafe { core::arch::x86_64::_pdep_u64(x, mask) });
+    }
+    let _ = (cpu, x, mask);
+    None
+}
+
 #[cfg(target_arch = "x86_64")]
 static CPU_LEVEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 

@@ -16,7 +16,7 @@ use crate::rules::position::Position;
 use crate::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
 use crate::rules::state::{Phase, State};
 
-const VARIANTS: [Variant; 4] = [
+pub(super) const VARIANTS: [Variant; 4] = [
     Variant::FourPlayer,
     Variant::ThreePlayer,
     Variant::Seal,
@@ -57,7 +57,17 @@ fn rand_below(rng: &mut ChaCha8Rng, n: usize) -> usize {
 /// a real deal and passing, earlier tricks made up (each takes one random card from every
 /// hand and goes to a random seat, as long as the round would not have ended), seal games
 /// with random seals from earlier rounds, then a random part of the current trick played.
-fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
+pub(super) fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
+    endgame_between(variant, 1, max_tricks, rng)
+}
+
+/// [`endgame`] with between `min_tricks` and `max_tricks` tricks left in its round.
+pub(super) fn endgame_between(
+    variant: Variant,
+    min_tricks: usize,
+    max_tricks: usize,
+    rng: &mut ChaCha8Rng,
+) -> State {
     loop {
         let scoring = if rand_below(rng, 4) == 0 {
             Scoring::Basic
@@ -90,7 +100,7 @@ fn endgame(variant: Variant, max_tricks: usize, rng: &mut ChaCha8Rng) -> State {
             s = Position::from(s).seals(seals).side_scores(scores).build();
         }
         let tricks = v.tricks_per_round();
-        let left = 1 + rand_below(rng, max_tricks);
+        let left = min_tricks + rand_below(rng, max_tricks + 1 - min_tricks);
         let mut ok = true;
         for _ in 0..tricks - left {
             let winner = rand_below(rng, n);
@@ -195,24 +205,34 @@ fn solver_matches_minimax_with_a_tiny_table() {
     check(60, 1818, 10, 0, Techniques::ALL);
 }
 
+/// Each technique of [`Techniques`] alone.
+pub(super) const EACH_ALONE: [Techniques; 5] = [
+    Techniques {
+        etc: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        boss_tally_key: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        zero_window: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        partition: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        history: true,
+        ..Techniques::NONE
+    },
+];
+
 #[test]
 fn solver_matches_minimax_with_each_technique_alone_and_none() {
     check(60, 36, 12, 0, Techniques::NONE);
-    let alone = [
-        Techniques {
-            etc: true,
-            ..Techniques::NONE
-        },
-        Techniques {
-            boss_tally_key: true,
-            ..Techniques::NONE
-        },
-        Techniques {
-            zero_window: true,
-            ..Techniques::NONE
-        },
-    ];
-    for (i, t) in alone.into_iter().enumerate() {
+    for (i, t) in EACH_ALONE.into_iter().enumerate() {
         check(60, 360 + i as u64, 12, 0, t);
     }
 }
@@ -318,6 +338,9 @@ fn solves_stopped_by_a_node_budget_leave_the_solver_exact() {
             let s = endgame(v, max_tricks, &mut rng);
             let root = s.current_player().unwrap();
             for budget in [1, 10, 100, 1_000, 10_000, u64::MAX] {
+                if let Some(v) = solver.solve_within(&s, budget) {
+                    assert_eq!(v, minimax(&s, root), "{v:?} endgame {i}");
+                }
                 let before = solver.nodes();
                 match solver.solve_moves_within(&s, budget) {
                     None => {

@@ -44,12 +44,18 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
-//! Three further techniques ([`Techniques`], all on by default, each switchable to measure
-//! it): an enhanced transposition cut-off at a trick's last card (every card that ends the
-//! trick is looked up before any is searched); in `4p` and `3p`, captured bosses keyed
-//! by their number and points rather than by identity; and zero-window search (the value
-//! found by bisecting its range with null-window searches, "can the root side reach at
-//! least `t`?", which prune more than one full-window search).
+//! Five further techniques ([`Techniques`], each switchable to measure it; all but
+//! partition search on by default): an enhanced transposition cut-off at a trick's last
+//! card (every card that ends the trick is looked up before any is searched); in `4p`
+//! and `3p`, captured bosses keyed by their number and points rather than by identity;
+//! zero-window search (the value found by bisecting its range with null-window searches,
+//! "can the root side reach at least `t`?", which prune more than one full-window
+//! search); cut-off history (equally strong leads ordered by the cut-offs they made
+//! before); and partition search (a table entry keeps only the ranks that decided its
+//! value, so it answers for every position that agrees on them; [`partition`]). The
+//! search is compiled once per way of keying the table ([`table::Table`]), so a technique
+//! that is off costs nothing. [`Solver::solve_win`] asks one null-window question: does
+//! the side to move win the round?
 //!
 //! Nothing is allocated while searching: positions are small `Copy` values, move lists
 //! are arrays on the stack, and the table is allocated once in [`Solver::new`].
@@ -62,6 +68,11 @@ use crate::rules::scoring::{
 };
 use crate::rules::trick::{legal_plays, strength, trick_winner};
 use crate::rules::{Phase, RoundEnd, RoundResult, State};
+mod partition;
+mod table;
+
+use partition::RankedTable;
+use table::{Found, PlainTable, Ranks, Table};
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
 pub const GAME_WIN: i32 = 100;
@@ -73,8 +84,9 @@ const NO_MOVE: u8 = u8::MAX;
 const INF: i32 = i32::MAX / 2;
 
 /// The search's techniques beyond plain alpha-beta with the table, each switchable so its
-/// effect can be measured on the same deals (`examples/solve_times.rs`). All are on by
-/// default; none changes a value, only how many positions are searched to find it.
+/// effect can be measured on the same deals (`examples/solve_times.rs`). All but partition
+/// search are on by default ([`Techniques::DEFAULT`]); none changes a value, only how many
+/// positions are searched to find it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
     /// Enhanced transposition cut-off: at a trick's last card, every card that ends the
@@ -92,26 +104,49 @@ pub struct Techniques {
     /// further), instead of one search with the full window. The table's bounds carry
     /// from one target to the next, and in `solve_moves` from one card to the next.
     pub zero_window: bool,
+    /// Partition search, as bridge solvers do it: a table entry at a trick boundary keeps
+    /// only the ranks that decided its value (in each suit, the live cards from the lowest
+    /// card that won a trick by its rank, in the searched tree, up; DDS's "winning
+    /// ranks"), so it answers for every position with the same key that agrees on those
+    /// ranks, whoever holds the lower cards. Without it an entry answers for its own
+    /// position only.
+    pub partition: bool,
+    /// Cut-off history at leads: of the leads the move order ranks equal (cards of the same
+    /// strength, mostly the same rank in different suits), those that cut the search off
+    /// more often when the same seat led them earlier (weighted by the square of the
+    /// tricks left) are tried first. Without it, equal leads come in card order.
+    pub history: bool,
 }
 
 impl Default for Techniques {
     fn default() -> Techniques {
-        Techniques::ALL
+        Techniques::DEFAULT
     }
 }
 
 impl Techniques {
-    /// Every technique on (the default).
+    /// What a solver uses unless told otherwise: every technique but partition search,
+    /// which is exact but costs more time per position than it saves in positions
+    /// (`docs/solver-cost.md`).
+    pub const DEFAULT: Techniques = Techniques {
+        partition: false,
+        ..Techniques::ALL
+    };
+    /// Every technique on.
     pub const ALL: Techniques = Techniques {
         etc: true,
         boss_tally_key: true,
         zero_window: true,
+        partition: true,
+        history: true,
     };
     /// Every technique off: alpha-beta, the table, the move order and the boss bounds.
     pub const NONE: Techniques = Techniques {
         etc: false,
         boss_tally_key: false,
         zero_window: false,
+        partition: false,
+        history: false,
     };
 }
 
@@ -142,6 +177,18 @@ pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: u
         -1
     };
     2 * (mine - theirs) + won
+}
+
+/// The smallest value ([`utility`]) of a round that the side it is measured for wins: in
+/// `4p` and `3p` a won round is worth `+1` over its points lead, which is never negative
+/// for a winner (only winners score, and in `3p` two winners score the same), and a lost
+/// one at most `−1`; in the seal variants a round is won only by winning the game (R9).
+pub fn win_threshold(variant: Variant) -> i32 {
+    if variant.is_seal() {
+        GAME_WIN
+    } else {
+        1
+    }
 }
 
 /// The solver's position: what decides the rest of the round, and nothing else.
@@ -177,15 +224,6 @@ impl Ctx {
     fn side_of(&self, seat: u8) -> u8 {
         side_of(seat as usize, self.n == 4) as u8
     }
-}
-
-/// A table entry: bounds on the exact value of the keyed position, and its best card.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    lo: i16,
-    hi: i16,
-    best: u8,
 }
 
 #[inline]
@@ -365,20 +403,30 @@ impl Pos {
     /// further part, so the plain cards are keyed by their rank among the suit's live
     /// cards, not by their own (as bridge solvers do): positions that differ only in
     /// which low cards fell earlier share an entry. The A and the bosses, which score or
-    /// win on their own, are keyed by identity too.
+    /// win on their own, are keyed by identity too. With `RANKED` (partition search) the
+    /// ranks are left out of the key and written to `ranks` instead, hand by hand, and
+    /// how many cards of each suit each hand holds is keyed, so that an entry needs only
+    /// the ranks that decided its value.
     #[inline]
-    fn key(&self, ctx: &Ctx) -> u64 {
+    fn key<const RANKED: bool>(&self, ctx: &Ctx, ranks: &mut [u64; 4]) -> u64 {
         let n = ctx.n as usize;
         let live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
         let slots = fold_second_copies(live);
         let special = CardSet::BOSSES.bits() | 1;
         let mut h = ctx.salt;
-        for &hand in &self.hands[..n] {
-            h = mix(h, compress(fold_second_copies(hand), slots));
-            h = mix(h, hand & special);
+        for (r, &hand) in ranks.iter_mut().zip(&self.hands[..n]) {
+            let compressed = compress(fold_second_copies(hand), slots);
+            if RANKED {
+                *r = compressed;
+                h = mix(h, hand & special);
+                h = mix(h, partition::suit_lengths(hand));
+            } else {
+                h = mix(h, compressed);
+                h = mix(h, hand & special);
+            }
         }
-        // Live cards per suit and the bosses' places among them: with the compressed
-        // hands, these say which live card is which.
+        // Live cards per suit and the bosses' places among them: with the ranks, these
+        // say which live card is which.
         let mut shape = 0u64;
         for suit in Suit::ALL {
             let live_in_suit = slots & suit.cards().bits();
@@ -532,8 +580,12 @@ impl MoveValues {
 /// The exact solver. Keep one and reuse it: its transposition table (allocated once)
 /// carries over between calls.
 pub struct Solver {
-    table: Vec<Entry>,
-    mask: u64,
+    /// The transposition table of the searches without partition search.
+    plain: PlainTable,
+    /// Partition search's table, made when a search first uses it.
+    ranked: RankedTable,
+    /// `log2` of each table's entries.
+    table_bits: u32,
     nodes: u64,
     probes: u64,
     hits: u64,
@@ -543,6 +595,8 @@ pub struct Solver {
     /// Whether the search passed `node_limit`: every frame then unwinds at once, storing
     /// nothing (the stored bounds stay those of whole searches).
     aborted: bool,
+    /// [`Techniques::history`]: each seat's leads' cut-offs, by card.
+    lead_cutoffs: [[u32; 64]; 4],
 }
 
 impl Default for Solver {
@@ -557,18 +611,21 @@ impl Solver {
         Solver::with_table_bits(19)
     }
 
-    /// A solver whose table holds `2^bits` entries of 16 bytes (`bits` in 10..=28).
+    /// A solver whose table holds `2^bits` entries of 16 bytes (`bits` in 10..=28; with
+    /// partition search, a second table of as many 24-byte entries).
     pub fn with_table_bits(bits: u32) -> Solver {
         let bits = bits.clamp(10, 28);
         Solver {
-            table: vec![Entry::default(); 1 << bits],
-            mask: (1u64 << bits) - 1,
+            plain: PlainTable::new(bits),
+            ranked: RankedTable::new(0),
+            table_bits: bits,
             nodes: 0,
             probes: 0,
             hits: 0,
-            techniques: Techniques::ALL,
+            techniques: Techniques::DEFAULT,
             node_limit: u64::MAX,
             aborted: false,
+            lead_cutoffs: [[0; 64]; 4],
         }
     }
 
@@ -596,7 +653,9 @@ impl Solver {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.plain.clear();
+        self.ranked.clear();
+        self.lead_cutoffs = [[0; 64]; 4];
     }
 
     fn context(s: &State, seat: usize) -> Option<Ctx> {
@@ -615,7 +674,7 @@ impl Solver {
             n: v.num_players() as u8,
             root_side,
             salt,
-            techniques: Techniques::ALL,
+            techniques: Techniques::DEFAULT,
         })
     }
 
@@ -633,10 +692,39 @@ impl Solver {
         Some(self.exact(&ctx, &Pos::from_state(s), None))
     }
 
+    /// Whether the side of the player to move wins the round under best play by everyone
+    /// (in `3p`: the player to move, both others against it; in the seal variants: wins
+    /// the game by sealing in this round, R9). One null-window search ("is the value at
+    /// least [`win_threshold`]?"), so cheaper than [`Solver::solve`] where the round's
+    /// result is all that matters. `None` outside the play phase.
+    pub fn solve_win(&mut self, s: &State) -> Option<bool> {
+        self.solve_win_for(s, s.current_player()?)
+    }
+
+    /// [`Solver::solve_win`] for `seat`'s side. `None` outside the play phase or for a
+    /// seat not in the game.
+    pub fn solve_win_for(&mut self, s: &State, seat: usize) -> Option<bool> {
+        let mut ctx = Solver::context(s, seat)?;
+        ctx.techniques = self.techniques;
+        let t = win_threshold(ctx.variant);
+        Some(self.search(&ctx, &Pos::from_state(s), t - 1, t) >= t)
+    }
+
     /// The exact value of every legal card of the player to move, for its side.
     /// `None` outside the play phase.
     pub fn solve_moves(&mut self, s: &State) -> Option<MoveValues> {
         self.solve_moves_for(s, s.current_player()?)
+    }
+
+    /// [`Solver::solve`] within a budget of `max_nodes` more nodes: `None` where the search
+    /// would take more, as in [`Solver::solve_moves_within`] (for measuring what a budget
+    /// finishes).
+    pub fn solve_within(&mut self, s: &State, max_nodes: u64) -> Option<i32> {
+        self.node_limit = self.nodes.saturating_add(max_nodes);
+        let value = self.solve(s);
+        let aborted = std::mem::take(&mut self.aborted);
+        self.node_limit = u64::MAX;
+        value.filter(|_| !aborted)
     }
 
     /// [`Solver::solve_moves`] within a budget of `max_nodes` more nodes: `None` where the
@@ -716,81 +804,106 @@ impl Solver {
         lo
     }
 
+    /// The fail-soft value of `p` in the window `(alpha, beta)`, with the table of
+    /// `ctx`'s techniques.
     fn search(&mut self, ctx: &Ctx, p: &Pos, alpha: i32, beta: i32) -> i32 {
-        self.search_keyed(ctx, p, alpha, beta, None)
+        if !ctx.techniques.partition {
+            return self
+                .search_probed::<PlainTable>(ctx, p, alpha, beta, None)
+                .0;
+        }
+        if !self.ranked.is_made() {
+            self.ranked = RankedTable::new(self.table_bits);
+        }
+        self.search_probed::<RankedTable>(ctx, p, alpha, beta, None)
+            .0
     }
 
-    /// [`Solver::search`] of a position whose table key (`Some`, at a trick boundary) is
-    /// already known.
-    fn search_keyed(
+    /// `T`'s look-up of `probe`, counted.
+    #[inline]
+    fn look_up<T: Table>(&mut self, probe: &T::Probe) -> Option<Found<T::Ranks>> {
+        self.probes += 1;
+        let found = T::of(self).look_up(probe);
+        self.hits += found.is_some() as u64;
+        found
+    }
+
+    /// [`Solver::search`] of a position whose table look-up (`Some`, at a trick boundary)
+    /// is already worked out. Also gives the live cards whose ranks the value rests on
+    /// (with partition search; see [`partition::Ranks`]).
+    fn search_probed<T: Table>(
         &mut self,
         ctx: &Ctx,
         p: &Pos,
         mut alpha: i32,
         mut beta: i32,
-        known_key: Option<u64>,
-    ) -> i32 {
+        known: Option<T::Probe>,
+    ) -> (i32, T::Ranks) {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             self.aborted = true;
-            return 0;
+            return (0, T::Ranks::default());
         }
         let at_boundary = p.trick_len == 0;
+        // The live cards whose ranks the bounds found so far rest on.
+        let mut ranks = T::Ranks::default();
+        let mut probe = None;
+        let mut tt_move = NO_MOVE;
+        let mut slots = 0;
         if at_boundary {
+            // The boss bounds read the live bosses and the tallies: no rank.
             let (lo, hi) = p.value_bounds(ctx);
             if hi <= alpha {
-                return hi;
+                return (hi, T::Ranks::default());
             }
             if lo >= beta {
-                return lo;
+                return (lo, T::Ranks::default());
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
             if alpha >= beta {
-                return alpha;
+                return (alpha, T::Ranks::default());
             }
-        }
-        let mut key = 0;
-        let mut slot = 0;
-        let mut tt_move = NO_MOVE;
-        let mut slots = 0;
-        if at_boundary {
             slots = fold_second_copies(p.live());
-            key = known_key.unwrap_or_else(|| p.key(ctx));
-            slot = (key & self.mask) as usize;
-            let e = self.table[slot];
-            self.probes += 1;
-            if e.key == key {
-                self.hits += 1;
-                let (lo, hi) = (e.lo as i32, e.hi as i32);
-                if lo >= beta {
-                    return lo;
+            let pr = known.unwrap_or_else(|| T::probe(p, ctx));
+            probe = Some(pr);
+            if let Some(f) = self.look_up::<T>(&pr) {
+                if f.lo >= beta {
+                    return (f.lo, f.ranks);
                 }
-                if hi <= alpha {
-                    return hi;
+                if f.hi <= alpha {
+                    return (f.hi, f.ranks);
                 }
-                if lo == hi {
-                    return lo;
+                if f.lo == f.hi {
+                    return (f.lo, f.ranks);
                 }
-                alpha = alpha.max(lo);
-                beta = beta.min(hi);
-                tt_move = e.best;
+                alpha = alpha.max(f.lo);
+                beta = beta.min(f.hi);
+                tt_move = f.best;
+                ranks = f.ranks;
             }
         }
         let (alpha0, beta0) = (alpha, beta);
+        let live = p.live();
+        let legal = p.legal();
+        let reps = reduce_equivalent(legal, live);
         let mut moves = [0u8; MAX_MOVES];
-        let k = order_moves(ctx, p, tt_move, slots, &mut moves);
+        let history = (ctx.techniques.history && p.trick_len == 0)
+            .then(|| &self.lead_cutoffs[p.current as usize]);
+        let k = order_moves(ctx, p, reps, (tt_move, slots), history, &mut moves);
         let maximizing = ctx.side_of(p.current) == ctx.root_side;
+        let ends_trick = p.trick_len + 1 == ctx.n;
         // At a trick's last card with the enhanced transposition cut-off: each card's
-        // next position and key, worked out once for the look-ups and the search.
-        let mut keys = [None; MAX_MOVES];
+        // next position and look-up, worked out once for the look-ups and the search.
+        let mut probes = [None; MAX_MOVES];
         let mut bounds = [(-INF, INF); MAX_MOVES];
-        if ctx.techniques.etc && p.trick_len + 1 == ctx.n {
-            let found = self.etc(ctx, p, &moves[..k], maximizing, (alpha, beta), &mut keys);
-            if let Err(v) = found {
-                return v;
+        let mut bound_ranks = [T::Ranks::default(); MAX_MOVES];
+        if ctx.techniques.etc && ends_trick {
+            let found = self.etc::<T>(ctx, p, &moves[..k], maximizing, (alpha, beta), &mut probes);
+            match found {
+                Err(cut) => return cut,
+                Ok((b, r)) => (bounds, bound_ranks) = (b, r),
             }
-            bounds = found.unwrap_or(bounds);
         }
         let mut best = if maximizing { -INF } else { INF };
         let mut best_move = moves[0];
@@ -798,19 +911,25 @@ impl Solver {
             let (lo, hi) = bounds[i];
             // A card whose known bound cannot improve on the best so far or the window
             // needs no search: its bound stands in for its value (fail-soft).
-            let v = if maximizing && hi <= alpha.max(best) {
-                hi
+            let (v, w) = if maximizing && hi <= alpha.max(best) {
+                (hi, bound_ranks[i])
             } else if !maximizing && lo >= beta.min(best) {
-                lo
+                (lo, bound_ranks[i])
             } else {
-                match p.play(ctx, c) {
-                    Step::End(v) => v,
-                    Step::Next(q) => self.search_keyed(ctx, &q, alpha, beta, keys[i]),
+                let (v, w) = match p.play(ctx, c) {
+                    Step::End(v) => (v, T::Ranks::default()),
+                    Step::Next(q) => self.search_probed::<T>(ctx, &q, alpha, beta, probes[i]),
+                };
+                if ends_trick {
+                    (v, w.with(T::Ranks::trick_winner(p, ctx, c)))
+                } else {
+                    (v, w)
                 }
             };
             if self.aborted {
-                return 0;
+                return (0, T::Ranks::default());
             }
+            ranks = ranks.with(w);
             if maximizing {
                 if v > best {
                     best = v;
@@ -823,32 +942,20 @@ impl Solver {
                 beta = beta.min(v);
             }
             if alpha >= beta {
+                if ctx.techniques.history && p.trick_len == 0 {
+                    let left = (ctx.variant.tricks_per_round() - p.tricks_played as usize) as u32;
+                    let count = &mut self.lead_cutoffs[p.current as usize][c as usize];
+                    *count = count.saturating_add(left * left);
+                }
                 break;
             }
         }
-        if at_boundary {
-            let e = &mut self.table[slot];
-            let (mut lo, mut hi) = if e.key == key {
-                (e.lo as i32, e.hi as i32)
-            } else {
-                (-INF, INF)
-            };
-            if best <= alpha0 {
-                hi = hi.min(best);
-            } else if best >= beta0 {
-                lo = lo.max(best);
-            } else {
-                lo = best;
-                hi = best;
-            }
-            *e = Entry {
-                key,
-                lo: lo.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                hi: hi.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                best: live_rank_id(best_move, slots),
-            };
+        let ranks = ranks.with_equivalent(legal, reps, live);
+        if let Some(pr) = probe {
+            let best_id = live_rank_id(best_move, slots);
+            T::of(self).store(&pr, ranks, (alpha0, beta0), (best, best_id));
         }
-        best
+        (best, ranks)
     }
 }
 
@@ -857,48 +964,53 @@ impl Solver {
     /// trick: a value that refutes the window `(alpha, beta)` for the player to move, if
     /// one of `moves` is known to reach it without a search. Each look-up is a bound on
     /// that card's exact value, so a card whose bound already passes the window proves
-    /// the node's value passes it too (fail-soft: the bound is returned as `Err`).
-    /// Otherwise gives each card's bounds, and fills `keys` with the next positions' keys
-    /// it worked out, for the search to reuse.
-    fn etc(
+    /// the node's value passes it too (fail-soft: the bound and the ranks it rests on are
+    /// returned as `Err`). Otherwise gives each card's bounds and the ranks they rest on,
+    /// and fills `probes` with the next positions' look-ups it worked out, for the search
+    /// to reuse.
+    #[allow(clippy::type_complexity)]
+    fn etc<T: Table>(
         &mut self,
         ctx: &Ctx,
         p: &Pos,
         moves: &[u8],
         maximizing: bool,
         (alpha, beta): (i32, i32),
-        keys: &mut [Option<u64>; MAX_MOVES],
-    ) -> Result<[(i32, i32); MAX_MOVES], i32> {
+        probes: &mut [Option<T::Probe>; MAX_MOVES],
+    ) -> Result<([(i32, i32); MAX_MOVES], [T::Ranks; MAX_MOVES]), (i32, T::Ranks)> {
         let mut bounds = [(-INF, INF); MAX_MOVES];
+        let mut bound_ranks = [T::Ranks::default(); MAX_MOVES];
         for (i, &c) in moves.iter().enumerate() {
-            let (lo, hi) = match p.play(ctx, c) {
-                Step::End(v) => (v, v),
+            // Who wins the trick decides the next position: its rank counts for any bound.
+            let won = T::Ranks::trick_winner(p, ctx, c);
+            let (lo, hi, w) = match p.play(ctx, c) {
+                Step::End(v) => (v, v, won),
                 Step::Next(q) => {
                     let (mut lo, mut hi) = q.value_bounds(ctx);
                     if maximizing && lo >= beta || !maximizing && hi <= alpha {
-                        return Err(if maximizing { lo } else { hi });
+                        return Err((if maximizing { lo } else { hi }, won));
                     }
-                    let key = q.key(ctx);
-                    keys[i] = Some(key);
-                    let e = self.table[(key & self.mask) as usize];
-                    self.probes += 1;
-                    if e.key == key {
-                        self.hits += 1;
-                        lo = lo.max(e.lo as i32);
-                        hi = hi.min(e.hi as i32);
+                    let pr = T::probe(&q, ctx);
+                    probes[i] = Some(pr);
+                    let mut w = won;
+                    if let Some(f) = self.look_up::<T>(&pr) {
+                        lo = lo.max(f.lo);
+                        hi = hi.min(f.hi);
+                        w = w.with(f.ranks);
                     }
-                    (lo, hi)
+                    (lo, hi, w)
                 }
             };
             if maximizing && lo >= beta {
-                return Err(lo);
+                return Err((lo, w));
             }
             if !maximizing && hi <= alpha {
-                return Err(hi);
+                return Err((hi, w));
             }
             bounds[i] = (lo, hi);
+            bound_ranks[i] = w;
         }
-        Ok(bounds)
+        Ok((bounds, bound_ranks))
     }
 }
 
@@ -942,12 +1054,18 @@ fn live_rank_id(c: u8, slots: u64) -> u8 {
     8 * suit as u8 + below.count_ones() as u8
 }
 
-/// Fills `out` with the reduced legal cards of the player to move, best first; returns
-/// how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`.
-#[inline]
-fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, slots: u64, out: &mut [u8; MAX_MOVES]) -> usize {
-    let legal = p.legal();
-    let moves = reduce_equivalent(legal, p.live());
+/// Fills `out` with `moves` (the reduced legal cards of the player to move), best first;
+/// returns how many. `tt_move` is the table's card as [`live_rank_id`] gives it for `slots`;
+/// `lead_cutoffs`, at a lead with [`Techniques::history`], the leader's cut-offs by card.
+#[inline(always)]
+fn order_moves(
+    ctx: &Ctx,
+    p: &Pos,
+    moves: u64,
+    (tt_move, slots): (u8, u64),
+    lead_cutoffs: Option<&[u32; 64]>,
+    out: &mut [u8; MAX_MOVES],
+) -> usize {
     let bosses = CardSet::BOSSES.bits();
     let mut prio = [0i32; MAX_MOVES];
     let mut k = 0;
@@ -980,7 +1098,12 @@ fn order_moves(ctx: &Ctx, p: &Pos, tt_move: u8, slots: u64, out: &mut [u8; MAX_M
         m &= m - 1;
         let is_boss = bosses >> c & 1 == 1;
         let pr = if tt_move != NO_MOVE && live_rank_id(c, slots) == tt_move {
-            1 << 20
+            1 << 30
+        } else if let Some(cutoffs) = lead_cutoffs {
+            // Strength first, as without history; cut-offs break its ties.
+            let card = Card::from_id_unchecked(c);
+            let cutoffs = cutoffs[c as usize].min((1 << 20) - 1) as i32;
+            ((strength(card, card.suit() as u8, p.trump) as i32) << 20) + cutoffs
         } else if p.trick_len == 0 {
             // Leading: strong cards first.
             let card = Card::from_id_unchecked(c);
@@ -1030,6 +1153,57 @@ mod tests {
         s.parse::<CardSet>().unwrap().bits()
     }
 
+    /// A `4p` position, Fire trumps, seat 0 leading the trick with `trick` on the table.
+    pub(super) fn fire_trumps_4p(hands: [u64; 4], trick: &[&str]) -> (Pos, Ctx) {
+        let mut cards = [Card::ACE; 4];
+        for (t, c) in cards.iter_mut().zip(trick) {
+            *t = c.parse().unwrap();
+        }
+        let pos = Pos {
+            hands,
+            trick: cards,
+            trick_len: trick.len() as u8,
+            leader: 0,
+            current: trick.len() as u8,
+            trump: Suit::Fire as u8,
+            tricks_played: 0,
+            side_tricks: [0; 3],
+            side_bosses: [0; 3],
+            seals: [0; 2],
+            round_seals: [0; 2],
+        };
+        let ctx = Ctx {
+            variant: Variant::FourPlayer,
+            scoring: Scoring::Advanced,
+            n: 4,
+            root_side: 0,
+            salt: 0,
+            techniques: Techniques::ALL,
+        };
+        (pos, ctx)
+    }
+
+    #[test]
+    fn history_breaks_ties_between_equally_strong_leads_by_their_cut_offs() {
+        let hand = cs("E5 C6 F6");
+        let (p, ctx) = fire_trumps_4p([hand, 0, 0, 0], &[]);
+        let order = |cutoffs: Option<&[u32; 64]>| {
+            let mut out = [0u8; MAX_MOVES];
+            let k = order_moves(&ctx, &p, hand, (NO_MOVE, 0), cutoffs, &mut out);
+            out[..k]
+                .iter()
+                .map(|&c| Card::from_id_unchecked(c).to_string())
+                .collect::<Vec<_>>()
+        };
+        // The trump first (strength), then E5 and C6 (both rank 3) in card order...
+        assert_eq!(order(None), ["F6", "E5", "C6"]);
+        // ...or by their cut-offs; cut-offs never pass strength.
+        let mut cutoffs = [0u32; 64];
+        cutoffs[cs("C6").trailing_zeros() as usize] = 9;
+        cutoffs[cs("E5").trailing_zeros() as usize] = 4;
+        assert_eq!(order(Some(&cutoffs)), ["F6", "C6", "E5"]);
+    }
+
     #[test]
     fn equivalent_cards_adjacent_in_a_suit_are_one_choice() {
         // E2 and E3 in hand, nothing between them: one choice. E5 is separated by E4 (live
@@ -1072,5 +1246,7 @@ mod tests {
     }
 }
 
+#[cfg(test)]
+mod differential;
 #[cfg(test)]
 mod exactness;

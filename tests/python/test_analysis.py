@@ -60,6 +60,9 @@ def test_solve_moves_is_exact_by_plain_minimax(seed):
         h.step(card)
         assert v == minimax(h, root), (card, values)
     assert g.solve() == max(values.values())
+    # A round is won exactly when its value is positive (R7: +1 over a points lead that
+    # is never negative for a winner, at most -1 for a loser).
+    assert g.solve_win() == (g.solve() > 0)
     # Nothing changed: the position is still to be played.
     assert g.current_player == root and sorted(g.solve_moves()) == g.legal_actions()
 
@@ -71,6 +74,8 @@ def test_solve_outside_the_play_phase_is_a_value_error():
         g.solve()
     with pytest.raises(ValueError, match="passing phase"):
         g.solve_moves()
+    with pytest.raises(ValueError, match="passing phase"):
+        g.solve_win()
     g = ys.Game("seal-short", seed=1, episode="round")
     while g.phase != "over":
         g.step(g.legal_actions()[0])

@@ -608,6 +608,25 @@ impl PyGame {
         })
     }
 
+    /// Whether the side of the player to move wins the round under best play with every
+    /// hand visible, as for :meth:`solve` (in ``3p`` the player to move against both
+    /// others; in the seal variants: wins the game by sealing in this round). One
+    /// null-window search: cheaper than :meth:`solve`. ``ValueError`` outside the play
+    /// phase.
+    fn solve_win(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<bool> {
+        let this = borrow(slf)?;
+        this.check_play("Game.solve_win")?;
+        let state = *this.state();
+        drop(this); // the copy is worked on: other threads may use the game meanwhile
+        py.allow_threads(|| {
+            guard("Game.solve_win", || {
+                Ok(Solver::new()
+                    .solve_win(&state)
+                    .expect("a play-phase position"))
+            })
+        })
+    }
+
     /// The exact value of every legal card of the player to move, as for :meth:`solve`:
     /// a ``dict`` card id -> value (the best card's value is :meth:`solve`'s).
     /// ``ValueError`` outside the play phase.
