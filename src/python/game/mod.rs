@@ -77,6 +77,21 @@ impl PyGame {
         }
     }
 
+    /// Runs `solve` on a copy of the play-phase position with the GIL released, so other
+    /// threads may use the game meanwhile; `what` names the method in its errors.
+    fn solved<T: Send>(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        what: &str,
+        solve: impl FnOnce(&State) -> T + Send,
+    ) -> PyResult<T> {
+        let this = borrow(slf)?;
+        this.check_play(what)?;
+        let state = *this.state();
+        drop(this);
+        py.allow_threads(|| guard(what, || Ok(solve(&state))))
+    }
+
     pub(crate) fn from_config(config: GameConfig) -> PyGame {
         PyGame {
             m: Match::new(config),
@@ -597,14 +612,8 @@ impl PyGame {
     /// position early in a round may take minutes; the GIL is released meanwhile.
     /// ``ValueError`` outside the play phase.
     fn solve(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<i32> {
-        let this = borrow(slf)?;
-        this.check_play("Game.solve")?;
-        let state = *this.state();
-        drop(this); // the copy is worked on: other threads may use the game meanwhile
-        py.allow_threads(|| {
-            guard("Game.solve", || {
-                Ok(Solver::new().solve(&state).expect("a play-phase position"))
-            })
+        Self::solved(slf, py, "Game.solve", |s| {
+            Solver::new().solve(s).expect("a play-phase position")
         })
     }
 
@@ -614,16 +623,8 @@ impl PyGame {
     /// null-window search: cheaper than :meth:`solve`. ``ValueError`` outside the play
     /// phase.
     fn solve_win(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<bool> {
-        let this = borrow(slf)?;
-        this.check_play("Game.solve_win")?;
-        let state = *this.state();
-        drop(this); // the copy is worked on: other threads may use the game meanwhile
-        py.allow_threads(|| {
-            guard("Game.solve_win", || {
-                Ok(Solver::new()
-                    .solve_win(&state)
-                    .expect("a play-phase position"))
-            })
+        Self::solved(slf, py, "Game.solve_win", |s| {
+            Solver::new().solve_win(s).expect("a play-phase position")
         })
     }
 
@@ -631,17 +632,9 @@ impl PyGame {
     /// a ``dict`` card id -> value (the best card's value is :meth:`solve`'s).
     /// ``ValueError`` outside the play phase.
     fn solve_moves<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let this = borrow(slf)?;
-        this.check_play("Game.solve_moves")?;
-        let state = *this.state();
-        drop(this); // the copy is worked on: other threads may use the game meanwhile
-        let values = py.allow_threads(|| {
-            guard("Game.solve_moves", || {
-                let mv = Solver::new()
-                    .solve_moves(&state)
-                    .expect("a play-phase position");
-                Ok(mv.iter().map(|(c, v)| (c.id(), v)).collect::<Vec<_>>())
-            })
+        let values = Self::solved(slf, py, "Game.solve_moves", |s| {
+            let mv = Solver::new().solve_moves(s).expect("a play-phase position");
+            mv.iter().map(|(c, v)| (c.id(), v)).collect::<Vec<_>>()
         })?;
         let d = PyDict::new(py);
         for (c, v) in values {
