@@ -12,7 +12,7 @@ use rand_core::RngCore;
 
 use super::nn::{BeliefNet, BeliefScratch};
 use super::BotError;
-use crate::infoset::belief::BeliefSampler;
+use crate::infoset::belief::{Belief, BeliefSampler};
 use crate::infoset::sampler::Sampler;
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
@@ -119,14 +119,37 @@ impl Worlds {
     /// If it infers and [`Worlds::check`] refuses the view's variant.
     pub(crate) fn sample<R: RngCore>(&mut self, view: &SeatView, rng: &mut R) -> State {
         match self.inference.as_deref_mut() {
-            Some(inference) if view.phase() == Phase::Play => inference.sample(view, rng),
+            Some(inference) if view.phase() == Phase::Play => {
+                inference.prepare(view);
+                inference.sampler.sample(view, rng)
+            }
             _ => self.uniform.sample(view, rng),
+        }
+    }
+
+    /// The exact probability that each seat holds each card in the worlds
+    /// [`Worlds::sample`] draws at `view` (`Game.belief`).
+    ///
+    /// # Panics
+    /// As [`Worlds::sample`].
+    pub(crate) fn marginals(&mut self, view: &SeatView) -> Belief {
+        match self.inference.as_deref_mut() {
+            Some(inference) if view.phase() == Phase::Play => {
+                inference.prepare(view);
+                inference.sampler.marginals()
+            }
+            _ => {
+                let mut uniform = BeliefSampler::new();
+                uniform.prepare(view, &Belief::uniform());
+                uniform.marginals()
+            }
         }
     }
 }
 
 impl Inference {
-    fn sample<R: RngCore>(&mut self, view: &SeatView, rng: &mut R) -> State {
+    /// Prepares the sampler for `view`'s belief (once per information set).
+    fn prepare(&mut self, view: &SeatView) {
         let variant = view.variant();
         let net = self
             .source
@@ -139,6 +162,5 @@ impl Inference {
         if let Some(belief) = net.belief_if_new(view, &mut self.scratch) {
             self.sampler.prepare(view, &belief);
         }
-        self.sampler.sample(view, rng)
     }
 }

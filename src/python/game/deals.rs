@@ -14,7 +14,6 @@ use crate::python::errors::{borrow, borrow_mut, guard, in_context};
 use crate::record::Match;
 use crate::rules::config::Variant;
 use crate::rules::deal::Deal;
-use crate::rules::state::Phase;
 
 /// A card id given from Python (contract integers); ids too large for `i64` stay out of
 /// range, so that [`Deal::from_ids`] names them.
@@ -125,23 +124,11 @@ pub(super) fn belief<'py>(
     drop(this);
     let seat = extract_seat(seat, s.num_players())?;
     let variant = s.variant();
-    let source = crate::bots::BeliefSource::Shipped;
-    let net = source.model(variant).map_err(PyValueError::new_err)?;
+    let mut worlds = crate::bots::worlds::Worlds::default();
+    worlds.infer(crate::bots::BeliefSource::Shipped);
+    worlds.check(variant).map_err(PyValueError::new_err)?;
     let view = s.view(seat);
-    let belief = py.allow_threads(|| {
-        guard("Game.belief", || {
-            let mut sampler = crate::infoset::belief::BeliefSampler::new();
-            // The worlds of the passing phase are uniform (`bots::worlds`): so is its
-            // belief.
-            let weights = if view.phase() == Phase::Play {
-                net.belief(&view, &mut Default::default())
-            } else {
-                crate::infoset::belief::Belief::uniform()
-            };
-            sampler.prepare(&view, &weights);
-            Ok(sampler.marginals())
-        })
-    })?;
+    let belief = py.allow_threads(|| guard("Game.belief", || Ok(worlds.marginals(&view))))?;
     let n = variant.num_players();
     let cards = variant.num_actions();
     let mut out = vec![0f32; cards * n];
