@@ -58,6 +58,7 @@ fn techniques(spec: &str) -> Techniques {
             "zero_window" => t.zero_window = on,
             "partition" => t.partition = on,
             "history" => t.history = on,
+            "sure_bounds" => t.sure_bounds = on,
             _ => panic!("unknown technique {name:?}"),
         }
     }

@@ -92,6 +92,11 @@ fn differ_variant(
 fn every_technique_keeps_the_values_of_6_to_8_tricks_left() {
     differ(200, 4848, 7, 3, Techniques::ALL);
     differ(60, 4849, 7, 3, Techniques::DEFAULT);
+    let sure_bounds = Techniques {
+        sure_bounds: true,
+        ..Techniques::DEFAULT
+    };
+    differ(60, 4851, 7, 3, sure_bounds);
 }
 
 #[test]

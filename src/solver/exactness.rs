@@ -206,7 +206,7 @@ fn solver_matches_minimax_with_a_tiny_table() {
 }
 
 /// Each technique of [`Techniques`] alone.
-pub(super) const EACH_ALONE: [Techniques; 5] = [
+pub(super) const EACH_ALONE: [Techniques; 6] = [
     Techniques {
         etc: true,
         ..Techniques::NONE
@@ -225,6 +225,10 @@ pub(super) const EACH_ALONE: [Techniques; 5] = [
     },
     Techniques {
         history: true,
+        ..Techniques::NONE
+    },
+    Techniques {
+        sure_bounds: true,
         ..Techniques::NONE
     },
 ];
@@ -263,6 +267,51 @@ fn value_bounds_hold_the_exact_value() {
             }
             checked[within] += 1;
         }
+    }
+}
+
+/// The sure-outcome bounds ([`super::bounds`]) hold the exact value at trick boundaries of
+/// every variant (400 positions each, up to 5 tricks left, 6 in `3p`, for every seat's
+/// side), and they are narrower than the boss bounds in some of them.
+#[test]
+fn sure_bounds_hold_the_exact_value_at_trick_boundaries() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4848);
+    let sure = Techniques {
+        sure_bounds: true,
+        ..Techniques::NONE
+    };
+    for v in VARIANTS {
+        let max_tricks = if v == Variant::ThreePlayer { 5 } else { 4 };
+        let (mut checked, mut narrower) = (0, 0);
+        let mut solver = Solver::with_table_bits(16);
+        while checked < 400 {
+            let s = endgame(v, max_tricks, &mut rng);
+            if !s.trick_cards().is_empty() {
+                continue;
+            }
+            for seat in 0..s.num_players() {
+                let mut ctx = Solver::context(&s, seat).unwrap();
+                let pos = Pos::from_state(&s);
+                let boss = pos.value_bounds(&ctx);
+                ctx.techniques = sure;
+                let (lo, hi, _) = pos.bounds(&ctx, None);
+                let exact = solver.solve_for(&s, seat).unwrap();
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "{v:?}: sure bounds {lo}..={hi} exclude the value {exact} for seat {seat}\n{s:?}"
+                );
+                assert!(
+                    boss.0 <= lo && hi <= boss.1,
+                    "{v:?}: wider than the boss bounds"
+                );
+                narrower += ((lo, hi) != boss) as u32;
+            }
+            checked += 1;
+        }
+        assert!(
+            narrower >= 5,
+            "{v:?}: the sure bounds narrowed only {narrower}"
+        );
     }
 }
 

@@ -44,15 +44,17 @@
 //!   captured and counted); the two copies of a seal boss in one hand are one choice (equal,
 //!   and whichever is played first is higher either way).
 //!
-//! Five further techniques ([`Techniques`], each switchable to measure it; all but
-//! partition search on by default): an enhanced transposition cut-off at a trick's last
+//! Six further techniques ([`Techniques`], each switchable to measure it; all but
+//! partition search and the sure-outcome bounds on by default): an enhanced transposition cut-off at a trick's last
 //! card (every card that ends the trick is looked up before any is searched); in `4p`
 //! and `3p`, captured bosses keyed by their number and points rather than by identity;
 //! zero-window search (the value found by bisecting its range with null-window searches,
 //! "can the root side reach at least `t`?", which prune more than one full-window
 //! search); cut-off history (equally strong leads ordered by the cut-offs they made
 //! before); and partition search (a table entry keeps only the ranks that decided its
-//! value, so it answers for every position that agrees on them; [`partition`]). The
+//! value, so it answers for every position that agrees on them; [`partition`]); and
+//! sure-outcome bounds at trick boundaries (what the cards that cannot lose a trick make
+//! certain or impossible under R7 and R9; [`bounds`]). The
 //! search is compiled once per way of keying the table ([`table::Table`]), so a technique
 //! that is off costs nothing. [`Solver::solve_win`] asks one null-window question: does
 //! the side to move win the round?
@@ -68,6 +70,7 @@ use crate::rules::scoring::{
 };
 use crate::rules::trick::{legal_plays, strength, trick_winner};
 use crate::rules::{Phase, RoundEnd, RoundResult, State};
+mod bounds;
 mod partition;
 mod table;
 
@@ -85,7 +88,7 @@ const INF: i32 = i32::MAX / 2;
 
 /// The search's techniques beyond plain alpha-beta with the table, each switchable so its
 /// effect can be measured on the same deals (`examples/solve_times.rs`). All but partition
-/// search are on by default ([`Techniques::DEFAULT`]); none changes a value, only how many
+/// search and the sure-outcome bounds are on by default ([`Techniques::DEFAULT`]); none changes a value, only how many
 /// positions are searched to find it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
@@ -116,6 +119,12 @@ pub struct Techniques {
     /// more often when the same seat led them earlier (weighted by the square of the
     /// tricks left) are tried first. Without it, equal leads come in card order.
     pub history: bool,
+    /// Sure-outcome bounds at trick boundaries ([`bounds`]): the cards that win every
+    /// trick they are played to (the A, the side's run of top trumps) make some ways of
+    /// ending the round (R7) impossible, so a side that can no longer win (or lose) the
+    /// round is known to at once; in the seal variants they make seals impossible for
+    /// the other team or certain for their own (R9).
+    pub sure_bounds: bool,
 }
 
 impl Default for Techniques {
@@ -125,11 +134,12 @@ impl Default for Techniques {
 }
 
 impl Techniques {
-    /// What a solver uses unless told otherwise: every technique but partition search,
-    /// which is exact but costs more time per position than it saves in positions
-    /// (`docs/solver-cost.md`).
+    /// What a solver uses unless told otherwise: every technique but partition search
+    /// and the sure-outcome bounds, which are exact but cost more time per position than
+    /// they save in positions (`docs/solver-cost.md`).
     pub const DEFAULT: Techniques = Techniques {
         partition: false,
+        sure_bounds: false,
         ..Techniques::ALL
     };
     /// Every technique on.
@@ -139,6 +149,7 @@ impl Techniques {
         zero_window: true,
         partition: true,
         history: true,
+        sure_bounds: true,
     };
     /// Every technique off: alpha-beta, the table, the move order and the boss bounds.
     pub const NONE: Techniques = Techniques {
@@ -147,6 +158,7 @@ impl Techniques {
         zero_window: false,
         partition: false,
         history: false,
+        sure_bounds: false,
     };
 }
 
@@ -356,25 +368,7 @@ impl Pos {
         let root = ctx.root_side as usize;
         let v = ctx.variant;
         if v.is_seal() {
-            let to_win = seals_to_win(v);
-            // Seals each team could still make: unblocked suits whose two copies are all in
-            // its captures or still live.
-            let possible = |team: usize| -> u32 {
-                let reach = CardSet(self.side_bosses[team]).union(live);
-                (sealed_suits(reach) & !blocked_seals(v, self.seals, team)).count_ones()
-            };
-            let (mine, theirs) = (possible(root), possible(1 - root));
-            let hi = if self.seals[root].count_ones() + mine >= to_win {
-                GAME_WIN
-            } else {
-                self.round_seals[root] as i32 + mine as i32 - self.round_seals[1 - root] as i32
-            };
-            let lo = if self.seals[1 - root].count_ones() + theirs >= to_win {
-                -GAME_WIN
-            } else {
-                self.round_seals[root] as i32 - self.round_seals[1 - root] as i32 - theirs as i32
-            };
-            return (lo, hi);
+            return self.seal_bounds(ctx, [0, 0]);
         }
         let trump = Suit::from_index(self.trump as usize);
         let most = |side: usize| -> i32 {
@@ -397,6 +391,46 @@ impl Pos {
             .max()
             .unwrap_or(0);
         (-(2 * theirs + 1), hi)
+    }
+
+    /// The seal variants' bounds on the value for the root side: each team's seals still
+    /// possible (unblocked suits whose two copies are in its captures or live, and not
+    /// `sure` cards of the other team) and certain if the round is played out (each copy
+    /// in its captures or one of its own `sure` cards: [`bounds`]); with no sure cards,
+    /// what every live boss going either way allows.
+    fn seal_bounds(&self, ctx: &Ctx, sure: [u64; 2]) -> (i32, i32) {
+        let live = CardSet(self.live()).bosses().bits();
+        let root = ctx.root_side as usize;
+        let v = ctx.variant;
+        let to_win = seals_to_win(v);
+        let unblocked = |team: usize| !blocked_seals(v, self.seals, team);
+        let possible = |team: usize| -> u32 {
+            let reach = self.side_bosses[team] | live & !sure[1 - team];
+            (sealed_suits(CardSet(reach)) & unblocked(team)).count_ones()
+        };
+        let certain = |team: usize| -> u32 {
+            let held = self.side_bosses[team] | sure[team];
+            (sealed_suits(CardSet(held)) & unblocked(team)).count_ones()
+        };
+        let made = |team: usize| self.round_seals[team] as i32;
+        let game = |team: usize, more: u32| self.seals[team].count_ones() + more >= to_win;
+        let (mine, theirs) = (root, 1 - root);
+        // Without a game win the round is played out: its certain seals are made.
+        let hi = if game(mine, possible(mine)) {
+            GAME_WIN
+        } else if game(theirs, certain(theirs)) {
+            -GAME_WIN
+        } else {
+            made(mine) + possible(mine) as i32 - made(theirs) - certain(theirs) as i32
+        };
+        let lo = if game(theirs, possible(theirs)) {
+            -GAME_WIN
+        } else if game(mine, certain(mine)) {
+            GAME_WIN
+        } else {
+            made(mine) + certain(mine) as i32 - made(theirs) - possible(theirs) as i32
+        };
+        (lo, hi)
     }
 
     /// The table key of a position at a trick boundary. A card that is gone plays no
@@ -784,8 +818,8 @@ impl Solver {
         if !ctx.techniques.zero_window {
             return self.search(ctx, p, -INF, INF);
         }
-        // The boss bounds hold the exact value wherever the trick stands.
-        let (mut lo, mut hi) = p.value_bounds(ctx);
+        // The bounds hold the exact value wherever the trick stands.
+        let (mut lo, mut hi, _) = p.bounds(ctx, None);
         let mut target = guess.filter(|&g| lo < g && g <= hi);
         while lo < hi {
             // Is the value at least `t`? `t` in `lo+1..=hi`, so each answer narrows.
@@ -851,28 +885,33 @@ impl Solver {
         let mut tt_move = NO_MOVE;
         let mut slots = 0;
         if at_boundary {
-            // The boss bounds read the live bosses and the tallies: no rank.
-            let (lo, hi) = p.value_bounds(ctx);
+            // The boss bounds read the live bosses and the tallies (no rank); the sure
+            // bounds, the trump suit's ranks from its lowest sure card up.
+            let (lo, hi, sure) = p.bounds(ctx, Some((alpha, beta)));
+            let sure = T::Ranks::cards(sure);
             if hi <= alpha {
-                return (hi, T::Ranks::default());
+                return (hi, sure);
             }
             if lo >= beta {
-                return (lo, T::Ranks::default());
+                return (lo, sure);
             }
             alpha = alpha.max(lo);
             beta = beta.min(hi);
             if alpha >= beta {
-                return (alpha, T::Ranks::default());
+                return (alpha, sure);
             }
+            ranks = sure;
             slots = fold_second_copies(p.live());
             let pr = known.unwrap_or_else(|| T::probe(p, ctx));
             probe = Some(pr);
             if let Some(f) = self.look_up::<T>(&pr) {
+                // The window may rest on the sure bounds: their ranks count too.
+                let with_sure = f.ranks.with(sure);
                 if f.lo >= beta {
-                    return (f.lo, f.ranks);
+                    return (f.lo, with_sure);
                 }
                 if f.hi <= alpha {
-                    return (f.hi, f.ranks);
+                    return (f.hi, with_sure);
                 }
                 if f.lo == f.hi {
                     return (f.lo, f.ranks);
@@ -880,7 +919,7 @@ impl Solver {
                 alpha = alpha.max(f.lo);
                 beta = beta.min(f.hi);
                 tt_move = f.best;
-                ranks = f.ranks;
+                ranks = ranks.with(f.ranks);
             }
         }
         let (alpha0, beta0) = (alpha, beta);
@@ -986,13 +1025,13 @@ impl Solver {
             let (lo, hi, w) = match p.play(ctx, c) {
                 Step::End(v) => (v, v, won),
                 Step::Next(q) => {
-                    let (mut lo, mut hi) = q.value_bounds(ctx);
+                    let (mut lo, mut hi, sure) = q.bounds(ctx, Some((alpha, beta)));
+                    let mut w = won.with(T::Ranks::cards(sure));
                     if maximizing && lo >= beta || !maximizing && hi <= alpha {
-                        return Err((if maximizing { lo } else { hi }, won));
+                        return Err((if maximizing { lo } else { hi }, w));
                     }
                     let pr = T::probe(&q, ctx);
                     probes[i] = Some(pr);
-                    let mut w = won;
                     if let Some(f) = self.look_up::<T>(&pr) {
                         lo = lo.max(f.lo);
                         hi = hi.min(f.hi);

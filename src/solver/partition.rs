@@ -25,6 +25,10 @@ impl Ranks for u64 {
     fn with_equivalent(self, legal: u64, reps: u64, live: u64) -> u64 {
         with_equivalent_ranks(self, legal, reps, live)
     }
+    #[inline(always)]
+    fn cards(cards: u64) -> u64 {
+        cards
+    }
 }
 
 /// Entries per bucket: the entries of one position key, whichever ranks they keep.

@@ -22,6 +22,8 @@ pub(super) trait Ranks: Copy + Default {
     /// These ranks with the cards left out as equivalent added where they count
     /// (partition search's `with_equivalent_ranks`).
     fn with_equivalent(self, legal: u64, reps: u64, live: u64) -> Self;
+    /// The folded cards `cards` (the sure bounds' ranks, [`super::bounds`]).
+    fn cards(cards: u64) -> Self;
 }
 
 impl Ranks for () {
@@ -31,6 +33,8 @@ impl Ranks for () {
     fn trick_winner(_: &Pos, _: &Ctx, _: u8) {}
     #[inline(always)]
     fn with_equivalent(self, _: u64, _: u64, _: u64) {}
+    #[inline(always)]
+    fn cards(_: u64) {}
 }
 
 /// What the table knows of a position: bounds on its exact value, the best card found (as
