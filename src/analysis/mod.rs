@@ -7,12 +7,14 @@
 //! the chosen card's: 0 for a best card, more for a card that gave value away against
 //! perfect play by everyone. A seat's total adds up its costs.
 //!
-//! A whole round from its first lead may cost the solver far more than anyone wants to
-//! wait, so each round is analysed from its last play backwards and every position is
-//! first forecast ([`forecast`]): one whose forecast exceeds the node budget is skipped,
-//! and so are the earlier ones of its round (they are larger). The skipped plays are
-//! listed with their forecast. A play with one legal card is *forced*: cost 0, unsolved.
-//! Node counts do not depend on the machine, so an analysis is the same everywhere.
+//! Every position is solved to the round's end (whole-round solves) where the node
+//! budget allows: a whole round from its first lead may cost the solver far more than
+//! anyone wants to wait, so each round is analysed from its last play backwards, each
+//! position's solve stops once it passes the budget, and the first that does makes it
+//! and the earlier plays of its round (larger positions) *skipped*, listed with a
+//! forecast of their cost ([`forecast`]; more than the budget). A play with one legal
+//! card is *forced*: cost 0, unsolved. Node counts do not depend on the machine, so an
+//! analysis is the same everywhere.
 
 pub mod forecast;
 
@@ -51,9 +53,9 @@ pub enum Verdict {
     },
     /// The only legal card: nothing to decide.
     Forced,
-    /// Not solved: the forecast nodes exceeded the budget.
+    /// Not solved: its solve, or a later play's of its round, passed the budget.
     Skipped {
-        /// The nodes the position was forecast to need.
+        /// The nodes the position was forecast to need (more than the budget).
         forecast: u64,
     },
 }
@@ -210,26 +212,38 @@ pub fn analyze_rounds(
             } else {
                 let left = cards_left(state);
                 let f = forecast.nodes(left);
-                if over || f > budget {
-                    over = true;
-                    Verdict::Skipped { forecast: f }
+                let before = solver.nodes();
+                // Tried within the budget until one solve runs out: the earlier positions
+                // of the round are larger.
+                let solved = if over {
+                    None
                 } else {
-                    let before = solver.nodes();
-                    let mv = solver.solve_moves(state).expect("a play-phase position");
-                    let nodes = solver.nodes() - before;
-                    forecast.measured(left, nodes);
-                    let mut values: Vec<(Card, i32)> = mv.iter().collect();
-                    values.sort_by_key(|&(c, _)| c.id());
-                    let chosen = values
-                        .iter()
-                        .find(|&&(c, _)| c == *card)
-                        .expect("the recorded card is legal")
-                        .1;
-                    Verdict::Solved {
-                        best: mv.best_value(),
-                        values,
-                        chosen,
-                        nodes,
+                    solver.solve_moves_within(state, budget)
+                };
+                match solved {
+                    None => {
+                        over = true;
+                        // Past the budget: more than it, whatever the forecast said.
+                        Verdict::Skipped {
+                            forecast: f.max(budget.saturating_add(1)),
+                        }
+                    }
+                    Some(mv) => {
+                        let nodes = solver.nodes() - before;
+                        forecast.measured(left, nodes);
+                        let mut values: Vec<(Card, i32)> = mv.iter().collect();
+                        values.sort_by_key(|&(c, _)| c.id());
+                        let chosen = values
+                            .iter()
+                            .find(|&&(c, _)| c == *card)
+                            .expect("the recorded card is legal")
+                            .1;
+                        Verdict::Solved {
+                            best: mv.best_value(),
+                            values,
+                            chosen,
+                            nodes,
+                        }
                     }
                 }
             };
@@ -558,6 +572,39 @@ mod tests {
         assert_eq!(v["seats"][flagged.seat]["cost"], t.cost);
     }
 
+    /// Each play's solve to the round's end is tried within the budget: the solved plays
+    /// took no more, and in each round the skipped ones are the earliest choices, from
+    /// the play whose solve ran out back to the round's first lead.
+    #[test]
+    fn plays_are_solved_to_the_rounds_end_within_the_budget() {
+        let m = golden("4p_seed2");
+        let budget = 20_000;
+        let a = analyze(&m, budget, &mut |_, _| {});
+        let mut solved = 0;
+        for r in 0..m.record().rounds.len() {
+            let choices: Vec<_> = a
+                .plays
+                .iter()
+                .filter(|p| p.round == r && p.verdict != Verdict::Forced)
+                .collect();
+            let skipped = choices
+                .iter()
+                .take_while(|p| matches!(p.verdict, Verdict::Skipped { .. }))
+                .count();
+            for p in &choices[skipped..] {
+                let Verdict::Solved { nodes, .. } = p.verdict else {
+                    panic!("round {r}: a play after a solved one skipped");
+                };
+                assert!(nodes <= budget, "round {r}: {nodes} nodes");
+                solved += 1;
+            }
+            for p in &choices[..skipped] {
+                assert!(matches!(p.verdict, Verdict::Skipped { forecast } if forecast > budget));
+            }
+        }
+        assert!(solved > 0);
+    }
+
     #[test]
     fn a_tiny_budget_skips_early_plays_and_says_so() {
         let m = golden("4p_seed2");
@@ -568,8 +615,8 @@ mod tests {
             .filter(|p| matches!(p.verdict, Verdict::Skipped { forecast } if forecast > 1))
             .count();
         assert!(skipped > 0);
-        // Only the last choice of each round is tried (nothing measured yet); every
-        // earlier one is forecast over a budget of one node.
+        // A choice needs a node per card: the last choice of each round runs out of a
+        // budget of one node, and every earlier one is skipped.
         for r in 0..m.record().rounds.len() {
             let solved = a
                 .plays

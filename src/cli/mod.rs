@@ -247,8 +247,8 @@ struct ReplayArgs {
 struct AnalyzeArgs {
     /// A JSON game record (as written by `play --save` or `Game.record()`).
     file: PathBuf,
-    /// Solver nodes allowed per position: a play whose position is forecast to need more
-    /// is skipped (and so are the earlier plays of its round), and listed as skipped.
+    /// Solver nodes allowed per position: a play whose solve to the round's end needs
+    /// more is skipped (and so are the earlier plays of its round), and listed as skipped.
     #[arg(long, default_value_t = crate::analysis::DEFAULT_BUDGET, value_name = "NODES")]
     budget: u64,
     /// Print the analysis as JSON (schema in docs/search.md; no progress bar).
