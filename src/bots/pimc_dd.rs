@@ -11,13 +11,14 @@
 //! assumes the others see through the deal (strategy fusion).
 //!
 //! Whether it can is measured, not assumed: at the first decision of each trick until it
-//! can, the bot samples one world, plays it out to the round's end with the heuristic,
-//! and solves that playout's positions from the last backwards, forecasting each from
-//! the node counts of the smaller ones ([`crate::analysis::forecast`]); if both worlds'
-//! positions now are solved within [`PimcDdConfig::world_nodes`], every world is solved
-//! from here to the round's end (from then on in the round, without asking again). So
-//! the hand-over moves towards the round's first lead as the solver gets faster, with no
-//! change here. Worlds of one information set differ a lot in cost, so a decision's
+//! can, the bot samples two worlds, plays each out to the round's end with the
+//! heuristic, and solves that playout's positions from the last backwards, each to the
+//! round's end within [`PimcDdConfig::world_nodes`] (a solve that passes it stops
+//! there); if every one finishes, both worlds' positions now included, every world is
+//! solved from here to the round's end (from then on in the round, without asking
+//! again). So the solver takes over as soon as the budget allows a whole-round solve
+//! from the position, with no forecast, and the hand-over moves towards the round's
+//! first lead as the solver gets faster. Worlds of one information set differ a lot in cost, so a decision's
 //! solves also stop at 4 × worlds × the per-world budget of nodes (within a world too),
 //! on the worlds solved so far. Node counts do not depend on the machine: with a count
 //! budget the bot is reproducible.
@@ -32,7 +33,6 @@
 
 use std::time::{Duration, Instant};
 
-use crate::analysis::forecast::{cards_left, Forecast};
 use crate::cards::{Card, CardSet};
 use crate::infoset::view::SeatView;
 use crate::rules::state::Phase;
@@ -57,8 +57,8 @@ pub struct PimcDdConfig {
     /// machine speed: not reproducible.
     pub time_limit: Option<Duration>,
     /// A fixed hand-over: the solver decides once at most this many tricks of the round
-    /// remain. `None` (the default): once a world is forecast to be solved within
-    /// [`PimcDdConfig::world_nodes`].
+    /// remain. `None` (the default): once sampled worlds are solved to the round's end
+    /// within [`PimcDdConfig::world_nodes`].
     pub exact_tricks: Option<u32>,
     /// Solver nodes one world may take for the solver to decide (default
     /// [`DEFAULT_WORLD_NODES`]).
@@ -194,23 +194,17 @@ impl PimcDdBot {
             line.push(s);
         }
         self.probe_solver.clear();
-        // A position this far over the per-world budget answers the probe: no need to
-        // finish its solve.
-        let cap = NODE_CAP_FACTOR.saturating_mul(self.config.world_nodes);
-        let mut forecast = Forecast::new(view.num_players());
+        // Solved from the last position back (each warms the table for the next, as the
+        // decisions' solver is warm), each to the round's end within the per-world budget:
+        // the first that passes it answers the probe.
         for pos in line.iter().rev() {
             if pos.legal_actions().len() < 2 {
                 continue;
             }
-            let left = cards_left(pos);
-            if forecast.nodes(left) > self.config.world_nodes {
+            let budget = self.config.world_nodes;
+            if self.probe_solver.solve_moves_within(pos, budget).is_none() {
                 return false;
             }
-            let before = self.probe_solver.nodes();
-            if self.probe_solver.solve_moves_within(pos, cap).is_none() {
-                return false;
-            }
-            forecast.measured(left, self.probe_solver.nodes() - before);
         }
         true
     }
