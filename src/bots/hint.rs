@@ -7,8 +7,17 @@
 //! its card ([`SearchValues::best_card`]: a tree search's most visited card, else the
 //! first of best value), any other bot's [`act`](super::Bot::act) its card alone. While
 //! passing the heuristic's pick is given (`ismcts` passes as the heuristic does).
+//!
+//! Beside the bot's values, a hint shows *double-dummy* values where the solver can give
+//! them: the mean exact value of every legal card over [`HINT_DD_WORLDS`] worlds drawn
+//! from the seat's view, each solved to the round's end (as `pimc-dd` does, from the
+//! hint's seed) within [`DEFAULT_WORLD_NODES`] nodes per world. Where a whole-round solve
+//! does not fit that budget (early in a round) they are left out and the bot's values
+//! stand alone. A count budget: the same position always gets the same values.
 
-use crate::bots::{BotError, BotRegistry, SearchValues};
+use crate::bots::{
+    BotError, BotRegistry, PimcDdBot, PimcDdConfig, SearchValues, DEFAULT_WORLD_NODES,
+};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::state::Phase;
@@ -18,6 +27,9 @@ pub const HINT_BOT: &str = "ismcts";
 
 /// Seed of the hint's search.
 const HINT_SEED: u64 = 0x4849_4E54;
+
+/// Worlds behind a hint's double-dummy values.
+pub const HINT_DD_WORLDS: u32 = 8;
 
 /// A bot's advice for one decision.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,6 +43,10 @@ pub struct Hint {
     pub values: Vec<(Card, f64)>,
     /// The searches (determinized worlds) behind the values.
     pub worlds: u32,
+    /// The mean double-dummy value (the solver's units, [`crate::analysis::units`]) of
+    /// every legal card, in card order, over worlds solved to the round's end; empty where
+    /// a whole-round solve does not fit the budget, for a forced card, and while passing.
+    pub double_dummy: Vec<(Card, f64)>,
 }
 
 /// The hint of the bot called `name` (built by `registry`) for `view`, the seat to act.
@@ -45,6 +61,7 @@ pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint,
             card,
             values: Vec::new(),
             worlds: 0,
+            double_dummy: Vec::new(),
         });
     }
     // One search: its values name the card. A bot that does not search (or a forced card)
@@ -64,7 +81,25 @@ pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint,
         card,
         values,
         worlds,
+        double_dummy: double_dummy(view),
     })
+}
+
+/// The double-dummy values of a hint (see the module documentation): `pimc-dd`'s exact
+/// values, or none where its solver does not take over at `view`.
+fn double_dummy(view: &SeatView) -> Vec<(Card, f64)> {
+    if view.legal_actions().len() < 2 {
+        return Vec::new();
+    }
+    let config = PimcDdConfig {
+        worlds: HINT_DD_WORLDS,
+        world_nodes: DEFAULT_WORLD_NODES,
+        ..PimcDdConfig::default()
+    };
+    match PimcDdBot::new(config, HINT_SEED).search_values(view) {
+        Some(eval) if eval.exact => eval.values,
+        _ => Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -124,10 +159,50 @@ mod tests {
             assert_eq!(h.card, fresh().act(&view).unwrap());
             assert_eq!(h.worlds, eval.worlds);
 
+            // Early in the round a whole-round solve does not fit: no double-dummy values.
+            assert!(h.double_dummy.is_empty());
+
             let h = hint(&view, "heuristic", &registry).unwrap();
             let card = registry.build("heuristic", HINT_SEED, view.variant());
             assert_eq!(h.card, card.unwrap().act(&view).unwrap());
             assert!(h.values.is_empty() && h.worlds == 0);
         }
+    }
+
+    /// Near the round's end the hint shows double-dummy values for every legal card: the
+    /// solver's exact values to the round's end, averaged over worlds drawn from the
+    /// seat's view, as `pimc-dd` gives them from the hint's seed; whatever bot is asked.
+    #[test]
+    fn the_hint_shows_whole_round_double_dummy_values_where_they_fit() {
+        let registry = BotRegistry::new();
+        let mut s = State::new(GameConfig::new(Variant::FourPlayer, 11));
+        let mut shown = 0;
+        while let Some(p) = s.current_player() {
+            let view = s.view(p);
+            let left = 12 - s.tricks_played();
+            if s.phase() == Phase::Play && s.legal_actions().len() > 1 && left <= 3 {
+                let h = hint(&view, "heuristic", &registry).unwrap();
+                let config = PimcDdConfig {
+                    worlds: HINT_DD_WORLDS,
+                    ..PimcDdConfig::default()
+                };
+                let eval = PimcDdBot::new(config, HINT_SEED)
+                    .search_values(&view)
+                    .unwrap();
+                assert!(eval.exact, "{left} tricks left");
+                assert_eq!(h.double_dummy, eval.values);
+                assert_eq!(h.double_dummy.len(), s.legal_actions().len() as usize);
+                shown += 1;
+            }
+            let card = crate::bots::bot_by_name("heuristic", 0, Variant::FourPlayer)
+                .unwrap()
+                .act(&view)
+                .unwrap();
+            let out = s.apply(card).unwrap();
+            if out.round.is_some() {
+                break;
+            }
+        }
+        assert!(shown >= 2, "{shown}");
     }
 }

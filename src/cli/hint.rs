@@ -7,7 +7,8 @@
 //! best few cards; while passing it shows the heuristic's pick (`ismcts` passes as the
 //! heuristic does). About one `ismcts` decision: milliseconds. `hint BOT` asks another
 //! bot by name (`hint ismcts-nn`, `hint pimc:500`). The search itself is
-//! [`crate::bots::hint`], which the web page asks too.
+//! [`crate::bots::hint`], which the web page asks too. Near a round's end it also shows
+//! every card's double-dummy value to the round's end, where the solver can give it.
 
 use std::io::Write;
 
@@ -38,7 +39,7 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
         } else {
             writeln!(out, "Hint ({name}): play {}.", h.card)?;
         }
-        return Ok(());
+        return double_dummy(view, &h.double_dummy, out);
     }
     let value_of = |card| {
         h.values
@@ -72,5 +73,28 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
         out,
         "  value: (our score - theirs) / target, +0.1 round won, +/-1 game won/lost"
     )?;
+    double_dummy(view, &h.double_dummy, out)
+}
+
+/// The hint's double-dummy values (none where a whole-round solve does not fit), best
+/// first.
+fn double_dummy<W: Write + ?Sized>(
+    view: &SeatView,
+    values: &[(crate::cards::Card, f64)],
+    out: &mut W,
+) -> Result<(), Failure> {
+    if values.is_empty() {
+        return Ok(());
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let cards: Vec<String> = sorted.iter().map(|(c, v)| format!("{c} {v:+.2}")).collect();
+    writeln!(
+        out,
+        "  double-dummy to the round's end ({} worlds, every hand seen): {}",
+        crate::bots::hint::HINT_DD_WORLDS,
+        cards.join(", ")
+    )?;
+    writeln!(out, "  units: {}", crate::analysis::units(view.variant()))?;
     Ok(())
 }

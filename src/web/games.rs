@@ -430,10 +430,18 @@ impl Game {
             .iter()
             .map(|&(c, v)| json!({"card": c.to_string(), "value": if v.is_nan() { None } else { Some(v) }}))
             .collect();
+        let double_dummy: Vec<Value> = h
+            .double_dummy
+            .iter()
+            .map(|&(c, v)| json!({"card": c.to_string(), "value": v}))
+            .collect();
         Ok(
             json!({"bot": h.bot, "card": h.card.to_string(), "values": values,
                   "worlds": h.worlds,
-                  "units": "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost"}),
+                  "units": "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost",
+                  "double_dummy": double_dummy,
+                  "double_dummy_worlds": if h.double_dummy.is_empty() { 0 } else { crate::bots::hint::HINT_DD_WORLDS },
+                  "double_dummy_units": crate::analysis::units(s.variant())}),
         )
     }
 
