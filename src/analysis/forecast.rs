@@ -1,13 +1,11 @@
-//! What the exact solver can finish within a node budget, forecast from what it just did.
+//! What the exact solver would need for a position, forecast from what it just did.
 //!
-//! The solver cannot be stopped part-way, so whoever calls it on positions of unknown
-//! cost ([`crate::analysis`], the `pimc-dd` bot) solves small positions first (late in
-//! the round) and forecasts each larger one from the node counts measured so far: the
-//! cost grows about geometrically with the cards left in the hands, at a rate measured
-//! from the last two solves at least a trick apart (until then, [`DEFAULT_TRICK_GROWTH`]
-//! per trick). A position whose forecast exceeds the budget is not attempted. Node counts
-//! do not depend on the machine, so neither do the decisions: a faster solver (fewer
-//! nodes per position) simply lets more of the round through, with no change here.
+//! [`crate::analysis`] solves a round's positions from the last backwards, each within a
+//! node budget (a solve that passes it stops); for the positions it then skips it reports
+//! a forecast of their cost from the node counts measured so far: the cost grows about
+//! geometrically with the cards left in the hands, at a rate measured from the last two
+//! solves at least a trick apart (until then, [`DEFAULT_TRICK_GROWTH`] per trick). Node
+//! counts do not depend on the machine, so neither do the forecasts.
 
 use crate::rules::state::State;
 
@@ -17,8 +15,7 @@ pub fn cards_left(s: &State) -> u32 {
 }
 
 /// Growth of the solver's cost per trick assumed before any has been measured: at the
-/// top of the range measured for the alpha-beta solver (`docs/search.md`), so that the
-/// first forecasts err on the side of skipping.
+/// top of the range measured for the alpha-beta solver (`docs/search.md`).
 pub const DEFAULT_TRICK_GROWTH: f64 = 30.0;
 
 /// Forecasts the solver's cost (nodes) of positions with more cards left, from the costs
