@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 P=benches/python_speed.py
 S=(--seconds 1 --rounds 3 --windows 5)
 T=(--blas-threads 1 --torch-threads 1)
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
 echo "## default threads, quiet";          python "$P" --real "${S[@]}"
 echo "## default threads, under load";     python "$P" --real "${S[@]}" --under-load
 echo "## one policy thread, quiet";        python "$P" --real "${S[@]}" "${T[@]}"

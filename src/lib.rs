@@ -42,7 +42,8 @@
 //! ```
 
 // Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token) and
-// `pool` (the vector env's fork-join pool: one dereference of a pass's closure).
+// `pool` (the vector env's fork-join pool: one dereference of a pass's closure, and
+// `sched_getcpu`).
 #![deny(unsafe_code)]
 // Every public item says what it is.
 #![warn(missing_docs)]

@@ -21,7 +21,8 @@
 //!   lately been faster than sharing it (an oversubscribed machine: see `Chooser`).
 //!
 //! This is the crate's second home of `unsafe` (after `simd`): one dereference, of the
-//! pointer to the pass's closure, whose lifetime the protocol below guarantees.
+//! pointer to the pass's closure, whose lifetime the protocol below guarantees; and the
+//! call that asks which core a thread runs on (`sched_getcpu`).
 //!
 //! **Protocol.** `ctl` packs an epoch (high 32 bits), an `OPEN` bit and the number of
 //! workers inside the current pass (`ACTIVE`, low 31 bits). The caller stores the
@@ -50,6 +51,9 @@ const EPOCH: u64 = 1 << 32;
 /// A pass's closure, as the workers see it.
 type Job<'a> = dyn Fn(usize) + Sync + 'a;
 
+/// `Shared::caller_cpu` when the OS does not say.
+const NO_CPU: usize = usize::MAX;
+
 /// `Shared::spin_ns` for [`Spin::Adaptive`].
 const ADAPTIVE: u64 = u64::MAX;
 
@@ -59,6 +63,10 @@ struct Shared {
     job: AtomicPtr<()>,
     /// Workers parked (or about to park).
     sleepers: AtomicUsize,
+    /// Bumped by [`Pool::prepare`]: parked workers wake and poll for the coming pass.
+    wakes: AtomicU64,
+    /// The core the calling thread ran the last pass on (`NO_CPU`: unknown).
+    caller_cpu: AtomicUsize,
     /// Spin before parking, in nanoseconds (`ADAPTIVE`: [`Spin::Adaptive`]).
     spin_ns: AtomicU64,
     stop: AtomicBool,
@@ -70,9 +78,28 @@ struct Shared {
 pub(crate) struct Pool {
     shared: Arc<Shared>,
     workers: Vec<JoinHandle<()>>,
-    /// One pass at a time; the lock holds the choice between sharing a pass and not.
-    busy: Mutex<Chooser>,
+    /// One pass at a time; the lock holds, per kind of pass, the choice between sharing
+    /// it and not.
+    busy: Mutex<[Chooser; KINDS]>,
 }
+
+/// What a pass does, as far as choosing how to run it goes. Passes of one kind cost about
+/// the same per item; passes of different kinds do not (checking 4096 actions costs a
+/// small fraction of stepping them), and one estimate fed by both alternated between
+/// them: whichever way was in use averaged in the cheap passes and looked faster than the
+/// way only tried on expensive ones, so the first choice stuck. So each kind keeps its own
+/// [`Chooser`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Stepping the envs (the bulk of a training loop's env time).
+    Step,
+    /// Checking a batch of actions before it is stepped.
+    Check,
+    /// Anything else: resets, the bots' picks.
+    Other,
+}
+
+const KINDS: usize = 3;
 
 impl Pool {
     /// A pool for `threads` threads (the caller's included): `threads - 1` workers.
@@ -81,6 +108,8 @@ impl Pool {
             ctl: AtomicU64::new(0),
             job: AtomicPtr::new(std::ptr::null_mut()),
             sleepers: AtomicUsize::new(0),
+            wakes: AtomicU64::new(0),
+            caller_cpu: AtomicUsize::new(NO_CPU),
             spin_ns: AtomicU64::new(spin_ns(spin)),
             stop: AtomicBool::new(false),
             panic: Mutex::new(None),
@@ -88,7 +117,7 @@ impl Pool {
         let mut pool = Pool {
             shared,
             workers: Vec::new(),
-            busy: Mutex::new(Chooser::default()),
+            busy: Mutex::new(Default::default()),
         };
         for i in 1..threads.max(1) {
             let shared = Arc::clone(&pool.shared);
@@ -115,15 +144,37 @@ impl Pool {
         self.shared.spin_ns.store(spin_ns(spin), Ordering::Relaxed);
     }
 
+    /// Wakes the parked workers if the next pass of `kind` will be shared (adaptive
+    /// waiting only): a step calls it before checking its actions, so that the wake-up
+    /// (tens of microseconds) overlaps the check instead of delaying the workers' start on
+    /// the step. Woken workers poll for up to [`WOKEN_SPIN`], then park again.
+    pub(crate) fn prepare(&self, kind: Kind) {
+        let sh = &*self.shared;
+        if self.workers.is_empty()
+            || sh.spin() != Spin::Adaptive
+            || sh.sleepers.load(Ordering::SeqCst) == 0
+        {
+            return;
+        }
+        let mut next = self.busy.lock().unwrap_or_else(|p| p.into_inner())[kind as usize];
+        if next.share_next() {
+            sh.wakes.fetch_add(1, Ordering::SeqCst);
+            for w in &self.workers {
+                w.thread().unpark();
+            }
+        }
+    }
+
     /// Runs `work` on every item, shared out over the calling thread and the workers:
     /// each starts on its own share and then helps with the others'. Returns when every
     /// item is done. A panic in `work` (on any thread) is resumed here once every thread is
     /// out.
-    pub(crate) fn run<I: Send>(&self, items: Vec<I>, work: impl Fn(I) + Sync) {
+    pub(crate) fn run<I: Send>(&self, kind: Kind, items: Vec<I>, work: impl Fn(I) + Sync) {
         if self.workers.is_empty() || items.len() <= 1 {
             return items.into_iter().for_each(work);
         }
-        let mut chooser = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let mut choosers = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let chooser = &mut choosers[kind as usize];
         let n = items.len();
         let adaptive = self.shared.spin() == Spin::Adaptive;
         let started = Instant::now();
@@ -167,6 +218,8 @@ impl Pool {
             }
         }
         let mine = catch_unwind(AssertUnwindSafe(|| job_ref(0)));
+        sh.caller_cpu
+            .store(current_cpu().unwrap_or(NO_CPU), Ordering::Relaxed);
         // Close: from now on no worker enters; wait for those inside.
         let mut c = sh.ctl.fetch_and(!OPEN, Ordering::AcqRel);
         let mut spins = 0u32;
@@ -222,14 +275,21 @@ fn spin_ns(spin: Spin) -> u64 {
 }
 
 /// Whether the next pass is shared with the workers or done by the calling thread alone
-/// (`Spin::Adaptive` only). Sharing is the point of the pool, but on an oversubscribed
-/// machine (other processes, or the policy's threads, on every core) a worker that is
-/// woken, or preempted in the middle of a chunk, can hold a pass for a scheduler slice,
-/// milliseconds for work of a hundred microseconds. So the pool keeps the recent time per
-/// item of each way, takes the faster, and tries the other every `EXPLORE_EVERY`-th pass,
-/// or every fourth of those when one way is clearly faster (> 1.25x): then a try costs
-/// under 0.5% of the passes' time where sharing wins, and a bounded share where it loses.
-#[derive(Default)]
+/// (`Spin::Adaptive` only). Sharing is the point of the pool, but where no core is free
+/// for a worker it loses: on an oversubscribed machine a worker that is woken, or
+/// preempted in the middle of a chunk, can hold a pass for a scheduler slice
+/// (milliseconds, for work of a hundred microseconds); and where the policy's own
+/// threads keep every core busy between steps (numpy's OpenBLAS and torch's OpenMP
+/// workers busy-wait for a long while after each product, without yielding), a woken
+/// worker is put on the calling thread's core and preempts it, so the pass moves to
+/// another thread instead of being split (docs/vector.md, "Threads"). So the pool keeps
+/// the recent time per item of each way, per [`Kind`] of pass, and takes the faster:
+/// the first `WARM_UP` passes alternate (each way's estimate is its fastest pass there,
+/// as a cold first pass or a preempted one says nothing about the next), then the other
+/// way is tried every `EXPLORE_EVERY`-th pass, or every fourth of those when one way is
+/// clearly faster (> 1.25x): then a try costs under 0.5% of the passes' time where
+/// sharing wins, and a bounded share where it loses.
+#[derive(Clone, Copy, Default)]
 struct Chooser {
     /// Smoothed nanoseconds per item of shared passes and of passes alone (0: none yet).
     shared_ns: f64,
@@ -239,13 +299,16 @@ struct Chooser {
 
 const EXPLORE_EVERY: u64 = 64;
 
+/// Passes of a kind that alternate between the two ways before the faster one is chosen:
+/// a short loop (a benchmark's window, an evaluation) should not spend its first
+/// `EXPLORE_EVERY` passes on the slower way.
+const WARM_UP: u64 = 8;
+
 impl Chooser {
     fn share_next(&mut self) -> bool {
         self.passes += 1;
-        if self.shared_ns == 0.0 || self.alone_ns == 0.0 {
-            // Shared first; the first exploration measures the other way.
-            let explore = self.passes.is_multiple_of(EXPLORE_EVERY);
-            return !(explore && self.shared_ns > 0.0);
+        if self.passes <= WARM_UP {
+            return !self.passes.is_multiple_of(2);
         }
         let share = self.shared_ns <= self.alone_ns;
         let (fast, slow) = if share {
@@ -271,6 +334,8 @@ impl Chooser {
         // One pass hit by a preemption moves the estimate by at most a quarter of it.
         *est = if *est == 0.0 {
             x
+        } else if self.passes <= WARM_UP {
+            est.min(x)
         } else {
             0.75 * *est + 0.25 * x.min(2.0 * *est)
         };
@@ -340,11 +405,35 @@ fn worker(sh: &Shared, index: usize, rank: usize) {
     }
 }
 
+/// The core this thread runs on now (`None` where the OS does not say).
+#[cfg(target_os = "linux")]
+fn current_cpu() -> Option<usize> {
+    // SAFETY: sched_getcpu takes no argument and only reads the calling thread's state.
+    let cpu = unsafe { libc::sched_getcpu() };
+    usize::try_from(cpu).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn current_cpu() -> Option<usize> {
+    None
+}
+
+/// Whether this thread runs on the core where the caller ran the last pass.
+fn on_callers_core(sh: &Shared) -> bool {
+    let caller = sh.caller_cpu.load(Ordering::Relaxed);
+    caller != NO_CPU && current_cpu() == Some(caller)
+}
+
+/// How long a worker woken by [`Pool::prepare`] polls for the pass it was woken for (a
+/// check of a few thousand actions comes first), whatever the machine's load.
+const WOKEN_SPIN: std::time::Duration = std::time::Duration::from_micros(200);
+
 /// Waits until the epoch is no longer `seen` (returns the control word then) or the pool
-/// stops (`None`): polls as [`Idle::spin`] says, then parks.
+/// stops (`None`): polls as [`Idle::spin`] says, then parks; woken ahead of a pass
+/// ([`Pool::prepare`]), polls again for [`WOKEN_SPIN`].
 fn wait(sh: &Shared, seen: u64, idle: &mut Idle) -> Option<u64> {
     let start = Instant::now();
-    let polled = idle.spin(sh.spin(), || {
+    let ready = || {
         let c = sh.ctl.load(Ordering::Acquire);
         if c >> 32 != seen {
             Some(Some(c))
@@ -353,25 +442,43 @@ fn wait(sh: &Shared, seen: u64, idle: &mut Idle) -> Option<u64> {
         } else {
             None
         }
-    });
-    if let Some(out) = polled {
-        idle.waited(start.elapsed());
-        return out;
-    }
-    sh.sleepers.fetch_add(1, Ordering::SeqCst);
-    let out = loop {
-        let c = sh.ctl.load(Ordering::SeqCst);
-        if c >> 32 != seen {
-            break Some(c);
-        }
-        if sh.stop.load(Ordering::SeqCst) {
-            break None;
-        }
-        thread::park();
     };
-    sh.sleepers.fetch_sub(1, Ordering::SeqCst);
-    idle.waited(start.elapsed());
-    out
+    let mut spin = sh.spin();
+    if spin == Spin::Adaptive && on_callers_core(sh) {
+        // The scheduler put this worker on the calling thread's core (no other core was
+        // idle: the policy's threads busy-wait on them). Polling here would take turns
+        // with the caller while it runs the policy: park, and leave it the core.
+        spin = Spin::Fixed(std::time::Duration::ZERO);
+    }
+    loop {
+        if let Some(out) = idle.spin(spin, ready) {
+            idle.waited(start.elapsed());
+            return out;
+        }
+        // SeqCst with `prepare`'s bump then load of `sleepers`: a wake asked after this
+        // load either is seen below or finds this worker counted and unparks it.
+        let asked = sh.wakes.load(Ordering::SeqCst);
+        sh.sleepers.fetch_add(1, Ordering::SeqCst);
+        let out = loop {
+            let c = sh.ctl.load(Ordering::SeqCst);
+            if c >> 32 != seen {
+                break Some(Some(c));
+            }
+            if sh.stop.load(Ordering::SeqCst) {
+                break Some(None);
+            }
+            if sh.wakes.load(Ordering::SeqCst) != asked {
+                break None;
+            }
+            thread::park();
+        };
+        sh.sleepers.fetch_sub(1, Ordering::SeqCst);
+        if let Some(out) = out {
+            idle.waited(start.elapsed());
+            return out;
+        }
+        spin = Spin::Fixed(WOKEN_SPIN);
+    }
 }
 
 #[cfg(test)]
@@ -393,7 +500,7 @@ mod tests {
                 for round in 0..200 {
                     let n = round % 37;
                     let hits: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
-                    pool.run((0..n).collect(), |i| {
+                    pool.run(Kind::Other, (0..n).collect(), |i| {
                         hits[i].fetch_add(1, Ordering::Relaxed);
                     });
                     assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
@@ -411,7 +518,7 @@ mod tests {
         let pool = Pool::new(4, Spin::Adaptive).unwrap();
         let mut v = vec![0u64; 1000];
         for k in 1..50u64 {
-            pool.run(v.chunks_mut(7).collect(), |c| {
+            pool.run(Kind::Other, v.chunks_mut(7).collect(), |c| {
                 for x in c {
                     *x += k;
                 }
@@ -425,7 +532,7 @@ mod tests {
         let pool = Pool::new(3, Spin::Fixed(Duration::from_micros(100))).unwrap();
         for bad in [0usize, 5, 63] {
             let r = catch_unwind(AssertUnwindSafe(|| {
-                pool.run((0..64).collect(), |i| {
+                pool.run(Kind::Other, (0..64).collect(), |i| {
                     if i == bad {
                         panic!("item {i}");
                     }
@@ -438,7 +545,7 @@ mod tests {
             );
         }
         let sum = AtomicUsize::new(0);
-        pool.run((0..64).collect(), |i| {
+        pool.run(Kind::Other, (0..64).collect(), |i| {
             sum.fetch_add(i, Ordering::Relaxed);
         });
         assert_eq!(sum.into_inner(), 63 * 64 / 2);
@@ -455,7 +562,16 @@ mod tests {
             c.record(shared, if shared { us(500) } else { us(100) }, 100);
             ways.push(shared);
         }
-        assert!(ways[0], "shared until the other way is measured");
+        let warm = WARM_UP as usize;
+        assert!(
+            ways[..warm].iter().step_by(2).all(|&s| s)
+                && !ways[..warm].iter().skip(1).step_by(2).any(|&s| s),
+            "the first passes alternate, shared first"
+        );
+        assert!(
+            !ways[warm..4 * EXPLORE_EVERY as usize - 1].contains(&true),
+            "alone as soon as the warm-up has measured both ways"
+        );
         let late = &ways[16 * EXPLORE_EVERY as usize..];
         let shared = late.iter().filter(|&&s| s).count();
         assert_eq!(
@@ -472,6 +588,58 @@ mod tests {
     }
 
     #[test]
+    fn each_kind_of_pass_chooses_its_own_way() {
+        let us = Duration::from_micros;
+        // A step shared is faster than alone; a check (a tenth of its cost) is faster
+        // alone. Fed to one chooser, the cheap checks would pull down the estimate of
+        // whichever way is in use and keep it there.
+        let (mut step, mut check) = (Chooser::default(), Chooser::default());
+        for _ in 0..8 * EXPLORE_EVERY {
+            let s = step.share_next();
+            step.record(s, if s { us(200) } else { us(340) }, 16);
+            let c = check.share_next();
+            check.record(c, if c { us(40) } else { us(30) }, 16);
+        }
+        assert!(step.shared_ns < step.alone_ns && check.alone_ns < check.shared_ns);
+        let (s, c) = (step.share_next(), check.share_next());
+        assert!(s || step.passes.is_multiple_of(EXPLORE_EVERY));
+        assert!(!c || check.passes.is_multiple_of(4 * EXPLORE_EVERY));
+        // The pool keeps one chooser per kind.
+        let pool = Pool::new(2, Spin::Adaptive).unwrap();
+        for _ in 0..5 {
+            pool.run(Kind::Step, (0..8).collect(), |_| {});
+        }
+        pool.run(Kind::Check, (0..8).collect(), |_| {});
+        let busy = pool.busy.lock().unwrap();
+        assert_eq!(
+            [
+                busy[Kind::Step as usize].passes,
+                busy[Kind::Check as usize].passes
+            ],
+            [5, 1]
+        );
+    }
+
+    #[test]
+    fn workers_woken_ahead_of_a_pass_still_do_each_item_once() {
+        let pool = Pool::new(3, Spin::Adaptive).unwrap();
+        for round in 0..100 {
+            if round % 10 == 0 {
+                // Let the workers park, so that `prepare` has someone to wake.
+                thread::sleep(Duration::from_millis(12));
+            }
+            pool.prepare(Kind::Step);
+            let hits: Vec<AtomicU32> = (0..40).map(|_| AtomicU32::new(0)).collect();
+            pool.run(Kind::Step, (0..40).collect(), |i: usize| {
+                hits[i].fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1));
+        }
+        pool.prepare(Kind::Step);
+        drop(pool);
+    }
+
+    #[test]
     fn drop_stops_parked_and_spinning_workers() {
         for spin in [
             Spin::Fixed(Duration::ZERO),
@@ -479,7 +647,7 @@ mod tests {
             Spin::Adaptive,
         ] {
             let pool = Pool::new(4, spin).unwrap();
-            pool.run((0..10).collect(), |_| {});
+            pool.run(Kind::Other, (0..10).collect(), |_| {});
             drop(pool);
         }
     }

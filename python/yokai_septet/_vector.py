@@ -249,7 +249,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def send(self, actions: Any, env_id: Any = None) -> None:
         """Hands one batch's actions to Rust and returns at once; Rust steps those envs
-        while you compute. ``env_id``: the envs of one batch :meth:`recv` returned, in any
+        while you compute (where its background thread was asleep, the batch is stepped
+        before ``send`` returns, as :meth:`step` would: docs/vector.md). ``env_id``: the envs of one batch :meth:`recv` returned, in any
         order, one action each (``None``: the batch it returned last, actions in its
         order). The actions are checked first: an illegal one raises
         ``IllegalActionError`` naming the env, and nothing is sent."""
@@ -268,7 +269,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def step_async(self, actions: Any) -> None:
         """Starts stepping every env with ``actions`` (one per env) in the background and
-        returns at once; :meth:`step_wait` returns the results. Actions are checked first
+        returns (as :meth:`send` does); :meth:`step_wait` returns the results. Actions are checked first
         (an illegal one raises and nothing starts)."""
         a = self._actions(actions, self.num_envs)
         b = self.batch_size

@@ -448,6 +448,8 @@ impl VecCore {
     /// `Err` for a batch that is not one legal action per env (the first illegal one is
     /// named, with the reason [`State::apply_action`] gives). Checked in parallel.
     pub fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
+        // A step follows: the workers it will need wake while the actions are checked.
+        self.pool.prepare(crate::pool::Kind::Step);
         let autoreset = self.shared.autoreset;
         check_actions(
             &self.pool,
@@ -504,11 +506,12 @@ impl VecCore {
         let mut out = vec![-1i64; self.slots.len()];
         let ch = self.chunk_len;
         let items = self.slots.chunks_mut(ch).zip(out.chunks_mut(ch));
-        self.pool.run(items.collect(), |(slots, out)| {
-            for (s, o) in slots.iter_mut().zip(out) {
-                *o = s.bot_action().map_or(-1, |c| c.id() as i64);
-            }
-        });
+        self.pool
+            .run(crate::pool::Kind::Other, items.collect(), |(slots, out)| {
+                for (s, o) in slots.iter_mut().zip(out) {
+                    *o = s.bot_action().map_or(-1, |c| c.id() as i64);
+                }
+            });
         out
     }
 }

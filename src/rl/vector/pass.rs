@@ -7,7 +7,7 @@ use super::slot::{Deal, Slot};
 use super::{Autoreset, Elem, Outputs, Shared, Slices, StepError, NUM_OUTPUTS};
 use crate::cards::Card;
 use crate::encoding::observation::ObsValue;
-use crate::pool::Pool;
+use crate::pool::{Kind, Pool};
 
 /// What a pass does to each env.
 #[derive(Clone, Copy, Debug)]
@@ -111,7 +111,11 @@ pub(super) fn pass<T: ObsValue + Elem>(
         outs,
     });
     let widths = layout.widths;
-    pool.run(chunks, |c| c.run(sh, &widths, op));
+    let kind = match op {
+        Op::Step => Kind::Step,
+        Op::Reset(_) | Op::ResetSome(_) => Kind::Other,
+    };
+    pool.run(kind, chunks, |c| c.run(sh, &widths, op));
 }
 
 /// The first illegal action of a batch, checked in parallel over `pool` (nothing is
@@ -132,7 +136,7 @@ pub(super) fn check_actions(
     let ch = chunk_len.max(1);
     let first: Mutex<Option<StepError>> = Mutex::new(None);
     let items = slots.chunks_mut(ch).zip(actions.chunks(ch)).enumerate();
-    pool.run(items.collect(), |(k, (s, a))| {
+    pool.run(Kind::Check, items.collect(), |(k, (s, a))| {
         if let Err(e) = check_range(s, a, k * ch, autoreset) {
             let mut f = first.lock().unwrap_or_else(|p| p.into_inner());
             // Keep the lowest env index, whichever thread finds what first.

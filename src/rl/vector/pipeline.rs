@@ -13,6 +13,7 @@
 use std::any::Any;
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -107,7 +108,15 @@ pub struct Pipeline<T: ObsValue + Elem> {
     legal: Vec<Vec<u64>>,
     /// Groups sent and not yet received, oldest first.
     in_flight: VecDeque<usize>,
-    to_driver: Option<Sender<Job>>,
+    /// Results of groups the calling thread stepped itself (see `submit`), oldest first.
+    stepped_here: VecDeque<Done<T>>,
+    /// `None`: a nudge that only wakes the driver.
+    to_driver: Option<Sender<Option<Job>>>,
+    /// Set while the driver is blocked waiting for a job (not polling).
+    driver_asleep: Arc<AtomicBool>,
+    /// The driver's chunk length and extras, for a group stepped on the calling thread.
+    drive_chunk_len: usize,
+    extras: Extras,
     from_driver: Receiver<Done<T>>,
     driver: Option<JoinHandle<()>>,
     pool: Arc<Pool>,
@@ -135,7 +144,9 @@ impl VecCore {
             };
             return Err(Box::new((self, e)));
         }
-        let (to_driver, jobs) = channel::<Job>();
+        let (to_driver, jobs) = channel::<Option<Job>>();
+        let driver_asleep = Arc::new(AtomicBool::new(false));
+        let asleep = Arc::clone(&driver_asleep);
         let (done, from_driver) = channel::<Done<T>>();
         let pool = Arc::clone(&self.pool);
         let chunk_len = super::chunk_len(batch_size, pool.threads());
@@ -148,7 +159,8 @@ impl VecCore {
             .spawn(move || {
                 // Rank 0: it gives way to the first thread that waits for a core.
                 let mut idle = Idle::new(0);
-                while let Some(job) = poll_recv(&jobs, pool.spin(), &mut idle) {
+                while let Some(job) = poll_recv(&jobs, pool.spin(), &mut idle, Some(&asleep)) {
+                    let Some(job) = job else { continue };
                     let out = drive(&pool, job, chunk_len, extras);
                     if done.send(out).is_err() {
                         break;
@@ -175,7 +187,11 @@ impl VecCore {
             legal: vec![Vec::new(); groups.len()],
             groups,
             in_flight: VecDeque::new(),
+            stepped_here: VecDeque::new(),
             to_driver: Some(to_driver),
+            driver_asleep,
+            drive_chunk_len: chunk_len,
+            extras,
             from_driver,
             driver: Some(driver),
             pool: self.pool,
@@ -189,8 +205,14 @@ impl VecCore {
 
 /// The next message of `rx` (`None`: its sender is gone), polled as `idle` decides (as
 /// the pool's workers wait for a pass: a send that follows a policy's forward pass then
-/// finds the driver awake, instead of paying a wake-up), then waited for.
-fn poll_recv<M>(rx: &Receiver<M>, spin: Spin, idle: &mut Idle) -> Option<M> {
+/// finds the driver awake, instead of paying a wake-up), then waited for (with `asleep`
+/// set meanwhile, where given).
+fn poll_recv<M>(
+    rx: &Receiver<M>,
+    spin: Spin,
+    idle: &mut Idle,
+    asleep: Option<&AtomicBool>,
+) -> Option<M> {
     let start = Instant::now();
     let polled = idle.spin(spin, || match rx.try_recv() {
         Ok(m) => Some(Some(m)),
@@ -199,7 +221,12 @@ fn poll_recv<M>(rx: &Receiver<M>, spin: Spin, idle: &mut Idle) -> Option<M> {
     });
     let out = match polled {
         Some(m) => m,
-        None => rx.recv().ok(),
+        None => {
+            asleep.inspect(|a| a.store(true, Ordering::SeqCst));
+            let m = rx.recv().ok();
+            asleep.inspect(|a| a.store(false, Ordering::SeqCst));
+            m
+        }
     };
     idle.waited(start.elapsed());
     out
@@ -308,14 +335,29 @@ impl<T: ObsValue + Elem> Pipeline<T> {
             op,
             shared: self.shared,
         };
-        let sent = self.to_driver.as_ref().map(|d| d.send(job));
+        if self.pool.spin() == Spin::Adaptive && self.driver_asleep.load(Ordering::SeqCst) {
+            // The driver gave up polling: its waits were long, or other threads (a
+            // policy's, busy-waiting on every core) wanted its core. Waking it would cost
+            // a wake-up and a core taken from them; the calling thread steps the group
+            // now, as `step` would, and nudges the driver to poll again for the next one
+            // (so the overlap comes back where a core is free).
+            let done = drive(&self.pool, job, self.drive_chunk_len, self.extras);
+            self.stepped_here.push_back(done);
+            self.in_flight.push_back(group);
+            if let Some(d) = &self.to_driver {
+                let _ = d.send(None);
+            }
+            return Ok(());
+        }
+        let sent = self.to_driver.as_ref().map(|d| d.send(Some(job)));
         match sent {
             Some(Ok(())) => {
                 self.in_flight.push_back(group);
                 Ok(())
             }
             Some(Err(back)) => {
-                self.groups[group] = Some(back.0.slots);
+                let job = back.0.expect("a job was sent");
+                self.groups[group] = Some(job.slots);
                 let why = "the driver thread has stopped".to_string();
                 self.failed = Some(why.clone());
                 Err(PipelineError::Failed(why))
@@ -383,7 +425,9 @@ impl<T: ObsValue + Elem> Pipeline<T> {
     }
 
     /// Sends group `group` with one action per env (in env order), checked first: an
-    /// illegal action is refused (the env is named) and nothing changes. Returns at once.
+    /// illegal action is refused (the env is named) and nothing changes. Returns at once,
+    /// or, where the driver was asleep (adaptive waiting), once the calling thread has
+    /// stepped the group itself.
     pub fn send(&mut self, group: usize, actions: Vec<i64>) -> Result<(), PipelineError> {
         self.check_usable()?;
         let b = self.batch;
@@ -426,8 +470,20 @@ impl<T: ObsValue + Elem> Pipeline<T> {
         let Some(&group) = self.in_flight.front() else {
             return Err(PipelineError::NothingSent);
         };
+        // A group stepped here is after every group the driver had (it was asleep).
+        let here = self.stepped_here.front().is_some_and(|d| d.group == group);
         // Polled first, like the driver's wait: the batch is usually ready or nearly so.
-        let done = match poll_recv(&self.from_driver, self.pool.spin(), &mut self.recv_idle) {
+        let got = if here {
+            self.stepped_here.pop_front()
+        } else {
+            poll_recv(
+                &self.from_driver,
+                self.pool.spin(),
+                &mut self.recv_idle,
+                None,
+            )
+        };
+        let done = match got {
             Some(d) => d,
             None => {
                 let why = "the driver thread has stopped".to_string();
@@ -576,52 +632,82 @@ mod tests {
         traj
     }
 
+    /// Each env's trajectory stepped through a pipeline of `batch`-env groups on
+    /// `threads` threads, as [`sync_traj`] records it; `pause` before each send (the
+    /// policy's time). Returns it and whether the calling thread stepped some group itself.
+    fn async_traj(
+        n: usize,
+        threads: usize,
+        batch: usize,
+        steps: usize,
+        pause: std::time::Duration,
+    ) -> (Vec<Vec<Vec<u8>>>, bool) {
+        let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 11);
+        let core = VecCore::new(shared, n, &["random"; 4], threads).unwrap();
+        let mut p = core
+            .into_pipeline::<u8>(batch, Extras::default())
+            .ok()
+            .unwrap();
+        p.reset(Some(4)).unwrap();
+        let mut t = vec![0u64; n];
+        let mut got = vec![Vec::new(); n];
+        // Skip the reset batches' rows: only steps are compared.
+        let mut first = vec![true; n];
+        let mut here = false;
+        while got.iter().any(|g| g.len() < steps) {
+            let b = p.recv().unwrap();
+            let o = &b.outputs;
+            let (d, a, r) = (
+                o.obs.len() / batch,
+                o.mask.len() / batch,
+                o.reward.len() / batch,
+            );
+            let mut acts = vec![0i64; batch];
+            for (k, act) in acts.iter_mut().enumerate() {
+                let i = o.env_id[k] as usize;
+                assert_eq!(i, b.group * batch + k, "rows in env order");
+                if !std::mem::replace(&mut first[i], false) && got[i].len() < steps {
+                    let mut row = o.obs[k * d..(k + 1) * d].to_vec();
+                    row.extend(o.mask[k * a..(k + 1) * a].iter().map(|&x| x as u8));
+                    row.extend(o.reward[k * r..(k + 1) * r].iter().map(|&x| x as i8 as u8));
+                    row.push(o.terminated[k] as u8);
+                    got[i].push(row);
+                }
+                *act = choose(&o.mask[k * a..(k + 1) * a], i as i64, t[i]);
+                t[i] += 1;
+            }
+            std::thread::sleep(pause);
+            p.send(b.group, acts).unwrap();
+            here |= !p.stepped_here.is_empty();
+        }
+        while p.in_flight() > 0 {
+            p.recv().unwrap();
+        }
+        let core = p.into_core().ok().unwrap();
+        assert_eq!(core.num_envs(), n);
+        (got, here)
+    }
+
     #[test]
     fn async_and_sync_give_identical_per_env_trajectories() {
         let (n, steps) = (24, 120);
         let want = sync_traj(n, 1, steps);
         for (threads, batch) in [(1, 8), (2, 12), (3, 24), (2, 6)] {
-            let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 11);
-            let core = VecCore::new(shared, n, &["random"; 4], threads).unwrap();
-            let mut p = core
-                .into_pipeline::<u8>(batch, Extras::default())
-                .ok()
-                .unwrap();
-            p.reset(Some(4)).unwrap();
-            let mut t = vec![0u64; n];
-            let mut got = vec![Vec::new(); n];
-            // Skip the reset batches' rows: only steps are compared.
-            let mut first = vec![true; n];
-            while got.iter().any(|g| g.len() < steps) {
-                let b = p.recv().unwrap();
-                let o = &b.outputs;
-                let (d, a, r) = (
-                    o.obs.len() / batch,
-                    o.mask.len() / batch,
-                    o.reward.len() / batch,
-                );
-                let mut acts = vec![0i64; batch];
-                for (k, act) in acts.iter_mut().enumerate() {
-                    let i = o.env_id[k] as usize;
-                    assert_eq!(i, b.group * batch + k, "rows in env order");
-                    if !std::mem::replace(&mut first[i], false) && got[i].len() < steps {
-                        let mut row = o.obs[k * d..(k + 1) * d].to_vec();
-                        row.extend(o.mask[k * a..(k + 1) * a].iter().map(|&x| x as u8));
-                        row.extend(o.reward[k * r..(k + 1) * r].iter().map(|&x| x as i8 as u8));
-                        row.push(o.terminated[k] as u8);
-                        got[i].push(row);
-                    }
-                    *act = choose(&o.mask[k * a..(k + 1) * a], i as i64, t[i]);
-                    t[i] += 1;
-                }
-                p.send(b.group, acts).unwrap();
-            }
+            let (got, _) = async_traj(n, threads, batch, steps, std::time::Duration::ZERO);
             assert_eq!(got, want, "threads {threads}, batch {batch}");
-            while p.in_flight() > 0 {
-                p.recv().unwrap();
-            }
-            let core = p.into_core().ok().unwrap();
-            assert_eq!(core.num_envs(), n);
+        }
+    }
+
+    #[test]
+    fn a_group_sent_while_the_driver_sleeps_is_stepped_by_the_caller_with_the_same_results() {
+        let (n, steps) = (24, 12);
+        let want = sync_traj(n, 1, steps);
+        // 20 ms between sends: longer than any adaptive poll, so the driver blocks.
+        for (threads, batch) in [(1, 12), (2, 8)] {
+            let pause = std::time::Duration::from_millis(20);
+            let (got, here) = async_traj(n, threads, batch, steps, pause);
+            assert_eq!(got, want, "threads {threads}, batch {batch}");
+            assert!(here, "no group was stepped on the calling thread");
         }
     }
 
