@@ -1,5 +1,5 @@
 //! The baseline `nn` models of yokai-septet: one safetensors file per variant, as bytes;
-//! and the belief models of its `-inf` search bots, for the variants that have one.
+//! and the belief models of its `-inf` search bots, one per variant.
 //!
 //! `yokai-septet` reads them (its `nn` bot and `Mlp::shipped`); they are a crate of their
 //! own so that the engine crate stays well under crates.io's size limit.
@@ -18,11 +18,20 @@ pub static MODELS: [(&str, &[u8]); 4] = [
     ),
 ];
 
-/// The belief model files by variant name (who holds which unseen card; the `-inf` bots).
-pub static BELIEFS: [(&str, &[u8]); 1] =
-    [("4p", include_bytes!("../models/belief-4p.safetensors"))];
+/// The belief model files by variant name (who holds which unseen card; the `-inf` bots),
+/// in the engine's variant order. Their weights are float16: half the bytes of float32,
+/// which keeps the crate under crates.io's 10 MiB.
+pub static BELIEFS: [(&str, &[u8]); 4] = [
+    ("4p", include_bytes!("../models/belief-4p.safetensors")),
+    ("3p", include_bytes!("../models/belief-3p.safetensors")),
+    ("seal", include_bytes!("../models/belief-seal.safetensors")),
+    (
+        "seal-short",
+        include_bytes!("../models/belief-seal-short.safetensors"),
+    ),
+];
 
-/// The belief model file of the variant named `variant`, or `None` for a variant with none.
+/// The belief model file of the variant named `variant`, or `None` for a name with none.
 pub fn belief(variant: &str) -> Option<&'static [u8]> {
     BELIEFS
         .iter()
@@ -58,5 +67,9 @@ mod tests {
             assert_eq!(belief(name), Some(bytes));
         }
         assert_eq!(model("5p"), None);
+        assert_eq!(belief("5p"), None);
+        for ((a, _), (b, _)) in MODELS.iter().zip(&BELIEFS) {
+            assert_eq!(a, b, "one belief model per variant, in the same order");
+        }
     }
 }
