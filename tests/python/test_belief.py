@@ -103,3 +103,21 @@ def test_imitation_data_carries_the_belief_labels():
     played = d["observations"][:, f["offset"]:f["offset"] + f["len"]].reshape(n, 4, a)
     assert (log.reshape(n, 5, 4, a).sum(1) == played).all()
     assert log.reshape(n, 5, 4, a)[:, 0].sum() > 0 and log.reshape(n, 5, 4, a)[:, 4].sum() > 0
+
+
+def test_model_files_store_float16_and_belief_models_must_read_the_play_log(tmp_path):
+    from yokai_septet import _core
+
+    rng = np.random.default_rng(0)
+    obs = ys.Game("4p").observation(0).shape[0]
+    w = rng.normal(size=(49, obs)).astype(np.float32)
+    b = rng.normal(size=49).astype(np.float32)
+    full, half = tmp_path / "full.safetensors", tmp_path / "half.safetensors"
+    _core._model_write(str(full), "4p", "observation", [(w, b)], [])
+    _core._model_write(str(half), "4p", "observation", [(w, b)], [], half=True)
+    assert half.stat().st_size < 0.6 * full.stat().st_size
+    _, _, layers, _ = _core._model_read(path=str(half))
+    assert np.array_equal(layers[0][0], w.astype(np.float16).astype(np.float32))
+    assert not np.array_equal(layers[0][0], w)
+    with pytest.raises(ValueError, match="inputs must be 'observation\\+play_log'"):
+        _core._model_write(str(full), "4p", "observation", [(w, b)], [], belief=True)
