@@ -24,7 +24,7 @@ search bots draw their worlds from it.
    size: ``early`` just after the pass, ``mid``, ``late``), written to ``calibration.json``
    and printed as the table of ``docs/inference.md``.
 
-``--install`` copies the model to ``crates/yokai-septet-models/models/belief-<variant>.safetensors``,
+``--install`` copies the model to ``crates/yokai-septet-beliefs/models/belief-<variant>.safetensors``,
 the file the `-inf` bots ship (float16 with ``half = true`` in the config: half the bytes). Everything is seeded from the config: with the same torch
 build and thread count a run reproduces its model.
 """
@@ -246,7 +246,7 @@ def main() -> None:
               f"| {r['uniform_brier']:.4f} | {r['model_brier']:.4f} |")
     print(f"wrote {path} ({path.stat().st_size} bytes)", file=sys.stderr)
     if args.install:
-        dest = ROOT / "crates/yokai-septet-models/models" / f"belief-{variant}.safetensors"
+        dest = ROOT / "crates/yokai-septet-beliefs/models" / f"belief-{variant}.safetensors"
         shutil.copyfile(path, dest)
         print(f"installed {dest}", file=sys.stderr)
 

@@ -82,19 +82,20 @@ impl BeliefNet {
         self.mlp.to_bytes()
     }
 
-    /// The belief model shipped for `variant`, if it has one (parsed once per process;
-    /// feature `models`).
+    /// The belief model shipped for `variant` (every variant has one; parsed once per
+    /// process; feature `models`).
     #[cfg(feature = "models")]
     pub fn shipped(variant: Variant) -> Option<&'static BeliefNet> {
         use std::sync::OnceLock;
         static MODELS: [OnceLock<Option<BeliefNet>>; 4] = [const { OnceLock::new() }; 4];
         MODELS[variant as usize]
             .get_or_init(|| {
-                yokai_septet_models::belief(variant.name()).map(|bytes| {
-                    BeliefNet::from_bytes(bytes).unwrap_or_else(|e| {
-                        panic!("the shipped {variant} belief model is invalid: {e}")
-                    })
-                })
+                // The crate's table is in the engine's variant order (its own test).
+                let (name, bytes) = yokai_septet_beliefs::BELIEFS[variant as usize];
+                debug_assert_eq!(name, variant.name());
+                Some(BeliefNet::from_bytes(bytes).unwrap_or_else(|e| {
+                    panic!("the shipped {variant} belief model is invalid: {e}")
+                }))
             })
             .as_ref()
     }
