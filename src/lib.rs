@@ -85,7 +85,7 @@ pub mod web;
 mod python;
 
 pub use cards::{Card, CardSet, CardSetIter, ParseCardError, Suit};
-pub use encoding::{observation, state_tensor};
+pub use encoding::{observation, play_log, state_tensor};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use infoset::{belief, sampler, SeatView};
 pub use record::{Match, Record};
@@ -93,4 +93,5 @@ pub use rl::{reward, vector};
 pub use rules::config::{Episode, GameConfig, Scoring, Variant};
 pub use rules::deal::Deal;
 pub use rules::outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
+pub use rules::play_log::{PlayKind, PlayLog};
 pub use rules::state::{Phase, State};

@@ -522,43 +522,45 @@ fn guided_search_beats_random() {
     assert!(rate >= 0.75, "ismcts-nn won {rate}\n{r}");
 }
 
-/// The `-inf` bots (worlds drawn from the belief model): each name is the spec it was
-/// built from; with a count budget the same seed plays the same cards; they play legal
-/// cards; a variant with no belief model is refused when the bot is built for it, and in
-/// `act` when it is built for any variant (a typed error, never a panic).
+/// The `-inf` bots (worlds drawn from the belief model), in every variant: each name is
+/// the spec it was built from; with a count budget the same seed plays the same cards;
+/// they play legal cards. A belief model of another variant is refused in `act` (a typed
+/// error, never a panic).
 #[test]
 #[cfg(feature = "models")]
 fn inference_bots_round_trip_their_names_and_replay_their_games() {
-    use yokai_septet::bots::BotError;
-    let v = Variant::FourPlayer;
-    let states = positions(v, 2, Scoring::Advanced);
-    for name in [
-        "pimc-inf:12",
-        "pimc-dd-inf:3",
-        "epimc-inf:3",
-        "ismcts-inf:30",
-        "ismcts-inf:9ms",
-    ] {
-        let bot = bot_by_name(name, 1, v).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(bot.name(), name);
-        if name.ends_with("ms") {
-            continue;
+    use std::sync::Arc;
+    use yokai_septet::bots::{BeliefNet, BeliefSource, Bot, BotError, PimcBot, PimcConfig};
+    for v in Variant::ALL {
+        let states = positions(v, 2, Scoring::Advanced);
+        for name in [
+            "pimc-inf:12",
+            "pimc-dd-inf:3",
+            "epimc-inf:3",
+            "ismcts-inf:30",
+            "ismcts-inf:9ms",
+        ] {
+            let bot = bot_by_name(name, 1, v).unwrap_or_else(|e| panic!("{v} {name}: {e}"));
+            assert_eq!(bot.name(), name);
+            if name.ends_with("ms") {
+                continue;
+            }
+            assert_legal(name, &states, 23);
+            let play = |seed| {
+                let mut bot = bot_by_name(name, seed, v).unwrap();
+                states
+                    .iter()
+                    .step_by(9)
+                    .map(|s| bot.act(&s.view(s.current_player().unwrap())).unwrap())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(play(1), play(1), "{v} {name}");
         }
-        assert_legal(name, &states, 23);
-        let play = |seed| {
-            let mut bot = bot_by_name(name, seed, v).unwrap();
-            states
-                .iter()
-                .step_by(9)
-                .map(|s| bot.act(&s.view(s.current_player().unwrap())).unwrap())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(play(1), play(1), "{name}");
-    }
-    for name in ["pimc-inf", "pimc-dd-inf", "epimc-inf", "ismcts-inf"] {
-        let uniform = bot_by_name(&name.replace("-inf", ""), 0, v).unwrap().name();
-        let bot = bot_by_name(name, 0, v).unwrap();
-        assert_eq!(bot.name(), uniform.replacen(':', "-inf:", 1), "{name}");
+        for name in ["pimc-inf", "pimc-dd-inf", "epimc-inf", "ismcts-inf"] {
+            let uniform = bot_by_name(&name.replace("-inf", ""), 0, v).unwrap().name();
+            let bot = bot_by_name(name, 0, v).unwrap();
+            assert_eq!(bot.name(), uniform.replacen(':', "-inf:", 1), "{name}");
+        }
     }
     for bad in [
         "heuristic-inf",
@@ -569,26 +571,66 @@ fn inference_bots_round_trip_their_names_and_replay_their_games() {
         "-inf",
         "pimc-inf-inf",
     ] {
-        let e = bot_by_name(bad, 0, v).err().unwrap();
+        let e = bot_by_name(bad, 0, Variant::FourPlayer).err().unwrap();
         assert!(matches!(e, BotError::Unknown(_)), "{bad}: {e:?}");
         assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
     }
-    let e = bot_by_name("pimc-inf", 0, Variant::ThreePlayer)
-        .err()
-        .unwrap();
-    assert_eq!(
-        e.to_string(),
-        "bot 'pimc-inf' cannot play 3p: no belief model is shipped for 3p yet"
-    );
-    let mut any = BotRegistry::new()
-        .build_any_variant("ismcts-inf:20", 0)
-        .unwrap();
+    let net = BeliefNet::shipped(Variant::FourPlayer).unwrap().clone();
+    let mut bot = PimcBot::new(PimcConfig::default(), 0);
+    assert!(bot.infer(BeliefSource::Model(Arc::new(net))));
     let mut s = State::new(GameConfig::new(Variant::ThreePlayer, 1));
     while s.phase() == yokai_septet::Phase::Pass {
         let p = s.current_player().unwrap();
         let c = yokai_septet::bots::HeuristicBot::choose(&s.view(p));
         s.apply(c).unwrap();
     }
-    let e = any.act(&s.view(s.current_player().unwrap())).unwrap_err();
+    let e = bot.act(&s.view(s.current_player().unwrap())).unwrap_err();
     assert!(matches!(e, BotError::Unsupported { .. }), "{e:?}");
+    assert!(e.to_string().contains("its belief model is for 4p, not 3p"), "{e}");
+}
+
+/// The worlds drawn from each variant's shipped belief model, which reads the play log,
+/// keep everything the seat knows: its hand, the other hand sizes, the voids, the cards
+/// known to be in a hand, the cards seen, and the play log itself (a world's log and its
+/// encoding are the real game's); the belief of every unseen card sums to 1 over the
+/// seats that may hold it. Random positions of random games.
+#[test]
+#[cfg(feature = "models")]
+fn shipped_belief_worlds_respect_every_constraint_in_every_variant() {
+    use yokai_septet::belief::BeliefSampler;
+    use yokai_septet::bots::{BeliefNet, BeliefScratch};
+    use yokai_septet::play_log::{encode_play_log, play_log_size};
+    let mut rng = ChaCha8Rng::seed_from_u64(47);
+    let mut sampler = BeliefSampler::new();
+    for v in Variant::ALL {
+        let net = BeliefNet::shipped(v).unwrap_or_else(|| panic!("{v} has a belief model"));
+        let mut scratch = BeliefScratch::default();
+        let mut checked = 0;
+        for s in positions(v, 6, Scoring::Advanced)
+            .into_iter()
+            .filter(|s| s.phase() == yokai_septet::Phase::Play)
+            .step_by(5)
+        {
+            let seat = s.current_player().unwrap();
+            let view = s.view(seat);
+            let belief = net.belief(&view, &mut scratch);
+            for c in view.unknown_cards() {
+                let sum: f32 = (0..4).map(|p| belief.weight(c, p)).sum();
+                assert!((sum - 1.0).abs() < 1e-5, "{v} {c}: {sum}");
+            }
+            let mut log = vec![0u8; play_log_size(v)];
+            encode_play_log(&view, &mut log);
+            sampler.prepare(&view, &belief);
+            for _ in 0..5 {
+                let world = sampler.sample(&view, &mut rng);
+                common::assert_world_keeps_what_the_seat_knows(&s, seat, &world);
+                let seen = world.view(seat);
+                let mut again = vec![0u8; play_log_size(v)];
+                encode_play_log(&seen, &mut again);
+                assert_eq!(again, log, "{v}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 200, "{v}: {checked}");
+    }
 }

@@ -1,6 +1,6 @@
 """Trains the belief model of one variant: who holds each card a seat cannot see, read
-from the seat's observation (``docs/inference.md``). The `-inf` search bots draw their
-worlds from it.
+from the seat's observation and the round's play log (``docs/inference.md``). The `-inf`
+search bots draw their worlds from it.
 
     pip install ".[train]"                                    # torch (CPU is enough)
     python training/train_belief.py training/configs/belief-4p.toml --out runs/belief-4p
@@ -10,7 +10,9 @@ worlds from it.
    decision of the play phase is a position; its labels are free: where every card the
    decider cannot see really is (``holders``), with the seats it cannot rule out
    (``possible``) and the uniform sampler's probabilities (``uniform``), the baseline.
-2. The network: an MLP over the observation, one logit per card id and other seat; the
+2. The network: an MLP over the observation and the play log (how each card of the
+   round was played: led, over, under, ruff, discard, by seat), one logit per card id
+   and other seat; the
    probability of a seat holding a card is the softmax of the card's logits over the
    seats that may hold it. Loss: the cross-entropy of the true holder, over the cards
    with two or more possible holders.
@@ -22,8 +24,8 @@ worlds from it.
    size: ``early`` just after the pass, ``mid``, ``late``), written to ``calibration.json``
    and printed as the table of ``docs/inference.md``.
 
-``--install`` copies the model to ``crates/yokai-septet-models/models/belief-<variant>.safetensors``,
-the file the `-inf` bots ship. Everything is seeded from the config: with the same torch
+``--install`` copies the model to ``crates/yokai-septet-beliefs/models/belief-<variant>.safetensors``,
+the file the `-inf` bots ship (float16 with ``half = true`` in the config: half the bytes). Everything is seeded from the config: with the same torch
 build and thread count a run reproduces its model.
 """
 
@@ -71,11 +73,17 @@ def games_data(variant: str, players: list, seed: int, max_rounds: int, threads:
                 max_rounds=max_rounds, threads=threads,
             )
             rows = d["possible"].any(axis=1) & (rng.random(len(d["holders"])) < keep)
-            parts.append({key: d[key][rows] for key in ("observations", "holders", "possible", "uniform")})
+            part = {key: d[key][rows] for key in ("observations", "holders", "possible", "uniform")}
+            # The network's input: the observation, then the play log.
+            part["observations"] = np.concatenate([part["observations"], d["play_log"][rows]], 1)
+            part["source"] = np.full(int(rows.sum()), k, dtype=np.int64)
+            parts.append(part)
             kept += int(rows.sum())
         print(f"  {bot}: {games} games, {kept} positions kept, {time.time() - t:.0f} s",
               file=sys.stderr)
-    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    out = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    out["sources"] = [bot for bot, _ in players]
+    return out
 
 
 def targets(d: dict, n: int):
@@ -139,8 +147,10 @@ def evaluate(net, d: dict, n: int) -> dict:
     hand = d["observations"][:, : d["holders"].shape[1]].sum(1)
     share = hand / hand.max()
     rows = {}
-    for name, lo, hi in (("all", 0.0, 1.01), *PHASES):
-        sel = (share >= lo) & (share < hi)
+    # Every phase, then the positions of each bot's games alone (all phases).
+    slices = [(name, (share >= lo) & (share < hi)) for name, lo, hi in (("all", 0.0, 1.01), *PHASES)]
+    slices += [(f"{bot} games", d["source"] == k) for k, bot in enumerate(d["sources"])]
+    for name, sel in slices:
         c = counted & sel[:, None]
         take = lambda p: np.take_along_axis(p, holder[..., None], -1)[..., 0]  # noqa: E731
         m_ll, m_br = scores(take(p_model), p_model, onehot, c)
@@ -172,9 +182,13 @@ def main() -> None:
     print("training games", file=sys.stderr)
     train = games_data(variant, data_cfg["players"], seed, rounds, threads, keep)
     print("validation games (to choose the epoch)", file=sys.stderr)
-    valid = games_data(variant, data_cfg["validation"], seed + 500, rounds, threads, keep)
+    # The validation and held-out games may keep another share than the training games
+    # (fewer positions a round in training: less to learn by heart).
+    valid = games_data(variant, data_cfg["validation"], seed + 500, rounds, threads,
+                       ev.get("keep", keep))
     print("held-out games", file=sys.stderr)
-    held = games_data(variant, ev["players"], int(ev["seed"]), rounds, threads, keep)
+    held = games_data(variant, ev["players"], int(ev["seed"]), rounds, threads,
+                      ev.get("keep", keep))
     allowed, holder, counted = targets(train, n)
     cards = train["holders"].shape[1]
     net = BeliefMlp(train["observations"].shape[1], cfg["hidden"], cards, n - 1)
@@ -208,6 +222,11 @@ def main() -> None:
             best, best_state = v, {k: t.clone() for k, t in net.state_dict().items()}
     net.load_state_dict(best_state)
     net.eval()
+    half = bool(cfg.get("half", False))
+    if half:  # measured as shipped: the weights rounded to float16
+        with torch.no_grad():
+            for p in net.parameters():
+                p.copy_(p.half().float())
     table = evaluate(net, held, n)
     layers = [
         (m.weight.detach().numpy().astype(np.float32), m.bias.detach().numpy().astype(np.float32))
@@ -215,7 +234,8 @@ def main() -> None:
     ]
     path = out / f"belief-{variant}.safetensors"
     meta = [("config", Path(args.config).name), ("positions", str(len(x)))]
-    _core._model_write(str(path), variant, "observation", layers, meta, belief=True)
+    _core._model_write(str(path), variant, "observation+play_log", layers, meta, belief=True,
+                       half=half)
     (out / "calibration.json").write_text(json.dumps(table, indent=2) + "\n")
     print("| phase | positions | cards | log-loss uniform | log-loss model | reduction "
           "| Brier uniform | Brier model |")
@@ -226,7 +246,7 @@ def main() -> None:
               f"| {r['uniform_brier']:.4f} | {r['model_brier']:.4f} |")
     print(f"wrote {path} ({path.stat().st_size} bytes)", file=sys.stderr)
     if args.install:
-        dest = ROOT / "crates/yokai-septet-models/models" / f"belief-{variant}.safetensors"
+        dest = ROOT / "crates/yokai-septet-beliefs/models" / f"belief-{variant}.safetensors"
         shutil.copyfile(path, dest)
         print(f"installed {dest}", file=sys.stderr)
 

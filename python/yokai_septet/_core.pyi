@@ -305,7 +305,7 @@ def _model_read(
 ) -> tuple[str, str, list[tuple[Any, Any]], dict[str, str]]: ...
 def _model_write(
     path: str, variant: str, inputs: str, layers: Sequence[tuple[Any, Any]],
-    metadata: Sequence[tuple[str, str]], belief: bool = False,
+    metadata: Sequence[tuple[str, str]], belief: bool = False, half: bool = False,
 ) -> None: ...
 
 def run_cli(

@@ -222,7 +222,9 @@ def imitation_data(
     teacher's, ``ismcts`` or ``ismcts-nn``, share of its root visits of each legal card,
     its own policy, whose most visited card is the label; NaN elsewhere), ``played`` (the card ids played), ``heuristic`` (the card ids the
     ``heuristic`` bot would play: an ``"observation+heuristic"`` model's extra input),
-    ``games`` (arena game index) and ``seats``; and the labels of a belief model
+    ``games`` (arena game index) and ``seats``; a belief model's input after the
+    observation, ``play_log`` (uint8 ``[N, play_log_size]``: how each card of the round
+    was played, led, over, under, ruff or discard, by relative seat); and its labels
     (``docs/inference.md``): ``holders`` (uint8 ``[N, num_actions]``:
     the relative seat, 0 the decider, whose hand holds each card, 255 elsewhere),
     ``possible`` (uint8 ``[N, num_actions]``: a bit per relative seat that may hold each

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
 use crate::bots::{BotRegistry, HeuristicBot};
 use crate::encoding::observation::{encode, observation_size};
+use crate::encoding::play_log::{encode_play_log, play_log_size};
 use crate::infoset::belief::{possible_holders, Belief, BeliefSampler};
 use crate::rng::arena_seed;
 use crate::rules::state::State;
@@ -42,6 +43,11 @@ pub struct Dataset {
     pub observation_size: usize,
     /// `observation_size` values per decision: the deciding seat's observation.
     pub observations: Vec<u8>,
+    /// Values per play log ([`crate::encoding::play_log::play_log_size`]).
+    pub play_log_size: usize,
+    /// `play_log_size` values per decision: how each card of the round was played, seen
+    /// from the deciding seat (with the observation, a belief model's input).
+    pub play_log: Vec<u8>,
     /// The legal actions of each decision, as card-set bits (bit `i` = card id `i`).
     pub legal: Vec<u64>,
     /// The teacher's card id.
@@ -92,6 +98,7 @@ impl Dataset {
 
     fn append(&mut self, mut other: Dataset) {
         self.observations.append(&mut other.observations);
+        self.play_log.append(&mut other.play_log);
         self.legal.append(&mut other.legal);
         self.labels.append(&mut other.labels);
         self.values.append(&mut other.values);
@@ -161,6 +168,7 @@ fn play_game(
     }
     let mut data = Dataset {
         observation_size: size,
+        play_log_size: play_log_size(arena.variant),
         ..Dataset::default()
     };
     let mut uniform = BeliefSampler::new();
@@ -182,6 +190,9 @@ fn play_game(
             let start = data.observations.len();
             data.observations.resize(start + size, 0);
             encode(&view, &mut data.observations[start..]);
+            let start = data.play_log.len();
+            data.play_log.resize(start + data.play_log_size, 0);
+            encode_play_log(&view, &mut data.play_log[start..]);
             data.legal.push(view.legal_actions().bits());
             data.labels.push(label.id());
             let start = data.values.len();
@@ -258,6 +269,7 @@ pub fn generate(
     })?;
     let mut data = Dataset {
         observation_size: observation_size(config.arena.variant),
+        play_log_size: play_log_size(config.arena.variant),
         ..Dataset::default()
     };
     for part in parts {
@@ -296,6 +308,7 @@ mod tests {
             .unwrap();
             assert!(!data.is_empty());
             assert_eq!(data.observations.len(), data.len() * observation_size(v));
+            assert_eq!(data.play_log.len(), data.len() * play_log_size(v));
             for i in 0..data.len() {
                 let label = Card::new(data.labels[i]).unwrap();
                 assert!(CardSet(data.legal[i]).contains(label));

@@ -151,25 +151,25 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
     BotFamily {
         head: "pimc-inf",
         forms: &["pimc-inf", "pimc-inf:N"],
-        doc: "pimc drawing its worlds from the shipped belief model (4p); pimc's budgets",
+        doc: "pimc drawing its worlds from the shipped belief model; pimc's budgets",
         build: |registry, w| inferring(registry, w, "pimc"),
     },
     BotFamily {
         head: "pimc-dd-inf",
         forms: &["pimc-dd-inf", "pimc-dd-inf:N"],
-        doc: "pimc-dd drawing its worlds from the shipped belief model (4p); pimc-dd's budgets",
+        doc: "pimc-dd drawing its worlds from the shipped belief model; pimc-dd's budgets",
         build: |registry, w| inferring(registry, w, "pimc-dd"),
     },
     BotFamily {
         head: "epimc-inf",
         forms: &["epimc-inf", "epimc-inf:N"],
-        doc: "epimc drawing its worlds from the shipped belief model (4p); epimc's budgets",
+        doc: "epimc drawing its worlds from the shipped belief model; epimc's budgets",
         build: |registry, w| inferring(registry, w, "epimc"),
     },
     BotFamily {
         head: "ismcts-inf",
         forms: &["ismcts-inf", "ismcts-inf:N"],
-        doc: "ismcts drawing its worlds from the shipped belief model (4p); ismcts's budgets",
+        doc: "ismcts drawing its worlds from the shipped belief model; ismcts's budgets",
         build: |registry, w| inferring(registry, w, "ismcts"),
     },
 ];

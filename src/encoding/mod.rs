@@ -7,4 +7,5 @@
 
 pub(crate) mod layout;
 pub mod observation;
+pub mod play_log;
 pub mod state_tensor;

@@ -165,6 +165,13 @@ impl<'a> SeatView<'a> {
         self.state.played()
     }
 
+    /// How each card played this round was played: led, went ahead, off the led suit
+    /// (everyone saw the tricks; the trick in progress included).
+    #[inline]
+    pub fn play_log(&self) -> crate::PlayLog {
+        self.state.play_log()
+    }
+
     /// Cards `seat` captured this round (everyone saw the tricks).
     #[inline]
     pub fn won_cards(&self, seat: usize) -> CardSet {

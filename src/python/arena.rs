@@ -354,7 +354,9 @@ arena_fn!(
     /// ``[N, num_actions]``: the teacher's value of each card where it searched, else NaN),
     /// ``visits`` (float32 ``[N, num_actions]``: a tree search teacher's share of its root
     /// visits of each card, its own policy; NaN elsewhere and for other teachers),
-    /// ``heuristic`` (the ``heuristic`` bot's card ids), ``games`` and ``seats``.
+    /// ``heuristic`` (the ``heuristic`` bot's card ids), ``games`` and ``seats``; and
+    /// ``play_log`` (uint8 ``[N, play_log_size]``: how each card of the round was played,
+    /// the belief model's input after the observation).
     /// ``progress``: as for :func:`arena`.
     imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), [progress], |py, config| {
         let config = ImitationConfig { arena: config, teacher, labelled };
@@ -378,6 +380,8 @@ fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<B
     let masks = Array2::from_shape_fn((n, actions), |(i, a)| d.legal[i] >> a & 1 == 1);
     let out = pyo3::types::PyDict::new(py);
     out.set_item("observations", PyArray2::from_owned_array(py, observations))?;
+    let play_log = Array2::from_shape_vec((n, d.play_log_size), d.play_log).map_err(shape_err)?;
+    out.set_item("play_log", PyArray2::from_owned_array(py, play_log))?;
     out.set_item("masks", PyArray2::from_owned_array(py, masks))?;
     out.set_item("values", PyArray2::from_owned_array(py, values))?;
     out.set_item("visits", PyArray2::from_owned_array(py, visits))?;

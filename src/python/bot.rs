@@ -26,7 +26,7 @@ use crate::infoset::view::SeatView;
 /// saved with ``yokai_septet.models``) or ``"ismcts-nn"`` (``ismcts`` guided by an ``nn``
 /// model; ``"ismcts-nn:N"``, ``"ismcts-nn:PATH"``); a search bot's name with ``-inf`` after it
 /// (``"pimc-inf"``, ``"pimc-dd-inf"``, ``"epimc-inf"``, ``"ismcts-inf"``, each with its budget) draws its
-/// worlds from the shipped belief model (``docs/inference.md``; ``4p`` so far).
+/// worlds from the shipped belief model of the game's variant (``docs/inference.md``).
 /// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
 /// across games and seats; its random stream is seeded by ``seed``. A bot pickles (and

@@ -55,10 +55,11 @@ pub(crate) fn model_read<'py>(
 /// Writes a model for ``variant`` whose first layer reads ``inputs`` to the safetensors file
 /// ``path``; the layers are checked exactly as the ``nn`` bot checks them on loading
 /// (``ValueError`` says what is wrong). With ``belief=True`` a belief model
-/// (``docs/inference.md``; it reads the ``observation``), checked as the `-inf` bots check
-/// it.
+/// (``docs/inference.md``; it reads ``observation+play_log``), checked as the `-inf` bots
+/// check it. With ``half=True`` the file stores the weights as float16 (rounded to the
+/// nearest; half the bytes).
 #[pyfunction(name = "_model_write")]
-#[pyo3(signature = (path, variant, inputs, layers, metadata, belief = false))]
+#[pyo3(signature = (path, variant, inputs, layers, metadata, belief = false, half = false))]
 pub(crate) fn model_write(
     path: std::path::PathBuf,
     variant: &str,
@@ -66,26 +67,30 @@ pub(crate) fn model_write(
     layers: Vec<(PyReadonlyArray2<'_, f32>, PyReadonlyArray1<'_, f32>)>,
     metadata: Vec<(String, String)>,
     belief: bool,
+    half: bool,
 ) -> PyResult<()> {
     let v: Variant = variant.parse()?;
     let inputs = Inputs::parse(inputs)?;
     let layers = owned_layers(&layers)?;
     let bytes = if belief {
-        if inputs != Inputs::Observation {
+        if inputs != Inputs::ObservationAndPlayLog {
             return Err(PyValueError::new_err(
-                "a belief model reads the observation: inputs must be 'observation'",
+                "a belief model reads the observation and the play log: inputs must be \
+                 'observation+play_log'",
             ));
         }
         let mut net = BeliefNet::new(v, layers)?;
         for (k, val) in &metadata {
             net.set_metadata(k, val)?;
         }
+        net.set_half(half);
         net.to_bytes()
     } else {
         let mut mlp = Mlp::with_inputs(v, inputs, layers)?;
         for (k, val) in &metadata {
             mlp.set_metadata(k, val)?;
         }
+        mlp.set_half(half);
         mlp.to_bytes()
     };
     std::fs::write(&path, bytes)

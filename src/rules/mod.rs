@@ -9,6 +9,7 @@ pub(crate) mod config;
 pub(crate) mod deal;
 pub(crate) mod outcome;
 pub(crate) mod passing;
+pub(crate) mod play_log;
 #[cfg(test)]
 pub(crate) mod position;
 pub(crate) mod scoring;

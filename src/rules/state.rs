@@ -5,6 +5,7 @@
 //! [`super::trick`] (R5–R6), [`super::scoring`] (R7–R9). This module owns the state and
 //! sequences them.
 
+use super::play_log::PlayLog;
 use super::{passing, scoring, trick};
 use crate::cards::{left_of, team_of, team_seats, Card, CardSet, Suit};
 use crate::error::{DealError, IllegalAction};
@@ -83,6 +84,8 @@ pub struct State {
     pub(super) tricks_won: [u8; 4],
     /// Suits (bit mask) each seat has shown void in by not following (public).
     pub(super) voids: [u8; 4],
+    /// How each card of this round's completed tricks was played (public).
+    pub(super) play_log: PlayLog,
     /// Seals made this round per team (seal variants).
     pub(super) round_seals: [u8; 2],
 
@@ -133,6 +136,7 @@ impl State {
             won: [CardSet::EMPTY; 4],
             tricks_won: [0; 4],
             voids: [0; 4],
+            play_log: PlayLog::EMPTY,
             round_seals: [0; 2],
             side_scores: [0; 3],
             seals: [0; 2],
@@ -196,6 +200,7 @@ impl State {
         self.won = [CardSet::EMPTY; 4];
         self.tricks_won = [0; 4];
         self.voids = [0; 4];
+        self.play_log = PlayLog::EMPTY;
         self.round_seals = [0; 2];
         self.phase = Phase::Pass;
         self.current = 0;
@@ -362,6 +367,19 @@ impl State {
     #[inline]
     pub fn voids(&self, seat: usize) -> u8 {
         self.voids[seat]
+    }
+
+    /// How each card played this round was played (public): led, went ahead, off suit;
+    /// the trick in progress included.
+    pub fn play_log(&self) -> PlayLog {
+        let mut log = self.play_log;
+        let cards = self.trick_cards();
+        if let Some(lead) = cards.first() {
+            // A seal round's trump is its first lead's suit: set by now.
+            let trump = self.trump_suit().unwrap_or(lead.suit());
+            log.record(cards, trick::play_out(cards, trump).1);
+        }
+        log
     }
 
     /// Score of `seat`'s side (teammates share their team's total; seal: suits sealed).
@@ -543,7 +561,9 @@ impl State {
         let n = self.num_players();
         // Set by now (a seal round's first lead fixes it).
         let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
-        let winner = trick::trick_winner(self.trick_leader as usize, &self.trick[..n], trump);
+        let (first, ahead) = trick::play_out(&self.trick[..n], trump);
+        let winner = left_of(self.trick_leader as usize, first, n);
+        self.play_log.record(&self.trick[..n], ahead);
         let cards = CardSet(self.trick[..n].iter().fold(0, |a, c| a | 1u64 << c.id()));
         let result = TrickResult {
             leader: self.trick_leader,

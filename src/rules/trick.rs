@@ -65,18 +65,30 @@ pub(crate) fn strength(card: Card, led: u8, trump: u8) -> u8 {
 /// have a strictly greater strength.
 #[inline]
 pub fn winning_index(cards: &[Card], trump: Suit) -> usize {
+    // Inlined, the unused set of `play_out` is dropped: one copy of R6, no cost.
+    play_out(cards, trump).0
+}
+
+/// R6 card by card: the index of the card that wins `cards` (as [`winning_index`]), and
+/// the cards that were ahead (the best of the trick so far) when they were played, the
+/// lead included. What a follower did (took the lead, ducked under it) is public and
+/// says something about its hand (`rules::play_log`).
+#[inline(always)]
+pub(crate) fn play_out(cards: &[Card], trump: Suit) -> (usize, CardSet) {
     let led = cards[0].suit() as u8;
     let trump = trump as u8;
     let mut best = 0;
     let mut best_key = strength(cards[0], led, trump);
+    let mut ahead = 1u64 << cards[0].id();
     for (i, &c) in cards.iter().enumerate().skip(1) {
         let k = strength(c, led, trump);
         if k > best_key {
             best = i;
             best_key = k;
+            ahead |= 1u64 << c.id();
         }
     }
-    best
+    (best, CardSet(ahead))
 }
 
 /// R6: the seat that takes the complete trick `cards`, played in turn from `leader` (one

@@ -109,3 +109,25 @@ pub fn pass(s: &mut State, picks: &[&str]) {
         }
     }
 }
+
+/// Checks that `world`, a world drawn for `seat` at `s`, keeps all that seat knows: its
+/// hand, the other hand sizes, the voids, the cards known to be in a hand, the cards
+/// each seat may hold, the cards played and how they were played (the play log).
+pub fn assert_world_keeps_what_the_seat_knows(s: &State, seat: usize, world: &State) {
+    let (v, view) = (s.variant(), s.view(seat));
+    let possible = yokai_septet::belief::possible_holders(&view);
+    assert_eq!(world.hand(seat), s.hand(seat));
+    for p in (0..v.num_players()).filter(|&p| p != seat) {
+        let hand = world.hand(p);
+        assert_eq!(hand.len(), s.hand(p).len(), "{v}: seat {p}'s hand size");
+        assert!(hand.minus(possible[p]).is_empty(), "{v}: seat {p} {hand}");
+        assert!(view.known_in_hand(p).minus(hand).is_empty());
+        for suit in yokai_septet::Suit::ALL {
+            if view.voids(p) >> suit as u8 & 1 != 0 {
+                assert!(hand.of_suit(suit).is_empty(), "{v}: seat {p} void {suit:?}");
+            }
+        }
+    }
+    assert_eq!(world.view(seat).played(), view.played());
+    assert_eq!(world.view(seat).play_log(), view.play_log());
+}

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -93,10 +95,10 @@ def test_the_crate_ships_only_what_a_rust_user_needs_and_stays_small():
         assert cargo_toml()["package"][key], key
 
 
-def test_the_models_crate_stays_under_the_crates_io_limit():
-    """The models crate holds weights that barely compress: it must stay under crates.io's
+@pytest.mark.parametrize("crate", ["yokai-septet-models", "yokai-septet-beliefs"])
+def test_the_models_crate_stays_under_the_crates_io_limit(crate):
+    """The models crates hold weights that barely compress: each must stay under crates.io's
     10 MiB even uncompressed (a new model that would not fit needs a crate of its own)."""
-    crate = "yokai-septet-models"
     env = {**os.environ, "CARGO_TERM_COLOR": "never"}
     listing = subprocess.run(
         ["cargo", "package", "--list", "--allow-dirty", "--locked", "-p", crate],
@@ -114,6 +116,7 @@ def test_the_engine_alone_builds_without_the_models_crate():
     the web app and the wheel turn on."""
     toml = cargo_toml()
     assert toml["dependencies"]["yokai-septet-models"]["optional"] is True
+    assert toml["dependencies"]["yokai-septet-beliefs"]["optional"] is True
     features = toml["features"]
 
     def closure(feature):
@@ -125,13 +128,14 @@ def test_the_engine_alone_builds_without_the_models_crate():
                     todo.append(item)
         return seen
 
-    assert "dep:yokai-septet-models" not in closure("default")
-    for feature in ("cli", "web", "python"):
-        assert "dep:yokai-septet-models" in closure(feature), feature
+    for dep in ("dep:yokai-septet-models", "dep:yokai-septet-beliefs"):
+        assert dep not in closure("default")
+        for feature in ("cli", "web", "python"):
+            assert dep in closure(feature), (dep, feature)
     env = {**os.environ, "CARGO_TERM_COLOR": "never"}
     tree = subprocess.run(
         ["cargo", "tree", "-e", "normal", "--no-default-features", "--locked", "-p", "yokai-septet"],
         cwd=ROOT, capture_output=True, text=True, env=env, check=True,
     ).stdout
-    assert "yokai-septet-models" not in tree, tree
+    assert "yokai-septet-models" not in tree and "yokai-septet-beliefs" not in tree, tree
     assert "safetensors" in tree  # the tree is the crate's own: `nn:PATH` reads files

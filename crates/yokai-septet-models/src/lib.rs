@@ -1,5 +1,5 @@
-//! The baseline `nn` models of yokai-septet: one safetensors file per variant, as bytes;
-//! and the belief models of its `-inf` search bots, for the variants that have one.
+//! The baseline `nn` models of yokai-septet: one safetensors file per variant, as bytes.
+//! (The belief models of its `-inf` search bots are the crate `yokai-septet-beliefs`.)
 //!
 //! `yokai-septet` reads them (its `nn` bot and `Mlp::shipped`); they are a crate of their
 //! own so that the engine crate stays well under crates.io's size limit.
@@ -18,18 +18,6 @@ pub static MODELS: [(&str, &[u8]); 4] = [
     ),
 ];
 
-/// The belief model files by variant name (who holds which unseen card; the `-inf` bots).
-pub static BELIEFS: [(&str, &[u8]); 1] =
-    [("4p", include_bytes!("../models/belief-4p.safetensors"))];
-
-/// The belief model file of the variant named `variant`, or `None` for a variant with none.
-pub fn belief(variant: &str) -> Option<&'static [u8]> {
-    BELIEFS
-        .iter()
-        .find(|(name, _)| *name == variant)
-        .map(|(_, bytes)| *bytes)
-}
-
 /// The model file of the variant named `variant`, or `None` for a name with no model.
 pub fn model(variant: &str) -> Option<&'static [u8]> {
     MODELS
@@ -44,7 +32,7 @@ mod tests {
 
     #[test]
     fn every_variant_has_a_safetensors_file() {
-        for (name, bytes) in MODELS.into_iter().chain(BELIEFS) {
+        for (name, bytes) in MODELS {
             // A safetensors file starts with its header's length (little-endian u64),
             // then the JSON header.
             let len = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
@@ -53,9 +41,6 @@ mod tests {
         }
         for (name, bytes) in MODELS {
             assert_eq!(model(name), Some(bytes));
-        }
-        for (name, bytes) in BELIEFS {
-            assert_eq!(belief(name), Some(bytes));
         }
         assert_eq!(model("5p"), None);
     }

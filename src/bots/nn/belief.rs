@@ -41,22 +41,35 @@ pub struct BeliefScratch {
 }
 
 impl BeliefNet {
-    /// A model for `variant` from its layers, as [`Mlp::new`] takes them; the last layer has
-    /// `num_actions × (num_players − 1)` outputs.
+    /// What its first layer reads: the observation and the play log.
+    pub const INPUTS: Inputs = Inputs::ObservationAndPlayLog;
+
+    /// A model for `variant` from its layers, as [`Mlp::new`] takes them; the first reads
+    /// [`BeliefNet::INPUTS`], the last has `num_actions × (num_players − 1)` outputs.
     pub fn new(
         variant: Variant,
         layers: Vec<(Vec<f32>, Vec<f32>)>,
     ) -> Result<BeliefNet, WeightsError> {
-        let mlp = Mlp::with_head(variant, Inputs::Observation, Head::Belief, layers)?;
+        let mlp = Mlp::with_head(variant, BeliefNet::INPUTS, Head::Belief, layers)?;
         Ok(BeliefNet { mlp })
     }
 
     /// Reads a model from the bytes of a safetensors file (format
-    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT)).
+    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT), inputs [`BeliefNet::INPUTS`]; weights
+    /// `F32` or `F16`).
     pub fn from_bytes(bytes: &[u8]) -> Result<BeliefNet, WeightsError> {
-        Ok(BeliefNet {
-            mlp: Mlp::read(bytes, Head::Belief)?,
-        })
+        let mlp = Mlp::read(bytes, Head::Belief)?;
+        if mlp.inputs() != BeliefNet::INPUTS {
+            return Err(WeightsError::Metadata {
+                key: "inputs",
+                problem: format!(
+                    "'{}', expected '{}' (a belief model reads the play log)",
+                    mlp.inputs().name(),
+                    BeliefNet::INPUTS.name()
+                ),
+            });
+        }
+        Ok(BeliefNet { mlp })
     }
 
     /// Reads a model from the safetensors file at `path`.
@@ -69,21 +82,27 @@ impl BeliefNet {
         self.mlp.to_bytes()
     }
 
-    /// The belief model shipped for `variant`, if it has one (parsed once per process;
-    /// feature `models`).
+    /// The belief model shipped for `variant` (every variant has one; parsed once per
+    /// process; feature `models`).
     #[cfg(feature = "models")]
     pub fn shipped(variant: Variant) -> Option<&'static BeliefNet> {
         use std::sync::OnceLock;
         static MODELS: [OnceLock<Option<BeliefNet>>; 4] = [const { OnceLock::new() }; 4];
         MODELS[variant as usize]
             .get_or_init(|| {
-                yokai_septet_models::belief(variant.name()).map(|bytes| {
-                    BeliefNet::from_bytes(bytes).unwrap_or_else(|e| {
-                        panic!("the shipped {variant} belief model is invalid: {e}")
-                    })
-                })
+                // The crate's table is in the engine's variant order (its own test).
+                let (name, bytes) = yokai_septet_beliefs::BELIEFS[variant as usize];
+                debug_assert_eq!(name, variant.name());
+                Some(BeliefNet::from_bytes(bytes).unwrap_or_else(|e| {
+                    panic!("the shipped {variant} belief model is invalid: {e}")
+                }))
             })
             .as_ref()
+    }
+
+    /// Stores its weights as `F16` (as [`Mlp::set_half`]).
+    pub fn set_half(&mut self, half: bool) {
+        self.mlp.set_half(half);
     }
 
     /// Sets a metadata entry of its file (as [`Mlp::set_metadata`]).
@@ -180,6 +199,18 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
 
+    /// `bytes` with the first `from` in the file's header replaced by `to` (of its length).
+    fn replace_in_header(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {
+        assert_eq!(from.len(), to.len());
+        let at = bytes
+            .windows(from.len())
+            .position(|w| w == from.as_bytes())
+            .expect("in the header");
+        let mut out = bytes.to_vec();
+        out[at..at + to.len()].copy_from_slice(to.as_bytes());
+        out
+    }
+
     /// A belief model of `variant` with random weights (one hidden layer).
     fn random_net(variant: Variant, seed: u64) -> BeliefNet {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -188,7 +219,7 @@ mod tests {
                 .map(|_| uniform_below(&mut rng, 2001) as f32 / 1000.0 - 1.0)
                 .collect()
         };
-        let (i, h, o) = (observation_size(variant), 16, Head::Belief.outputs(variant));
+        let (i, h, o) = (BeliefNet::INPUTS.size(variant), 16, Head::Belief.outputs(variant));
         BeliefNet::new(
             variant,
             vec![(values(h * i), values(h)), (values(o * h), values(o))],
@@ -232,36 +263,80 @@ mod tests {
         }
     }
 
-    /// A belief model's file reads back as the same model; a policy file is not a belief
-    /// model, nor the other way round, and a last layer of the wrong width is refused
-    /// saying what it should be.
+    /// A belief model's file reads back as the same model, in `F32` or `F16`; a policy
+    /// file is not a belief model, nor the other way round; a file of the first layout
+    /// (`yokai-septet-belief/1`, the observation alone), a first layer that does not read
+    /// the play log and a last layer of the wrong width are refused saying what is expected.
     #[test]
     fn belief_files_round_trip_and_other_models_are_refused() {
-        let net = random_net(Variant::FourPlayer, 5);
+        let mut net = random_net(Variant::FourPlayer, 5);
         let bytes = net.to_bytes();
         let back = BeliefNet::from_bytes(&bytes).unwrap();
         assert_eq!(back.mlp().layers(), net.mlp().layers());
         assert_eq!(back.to_bytes(), bytes);
+        net.set_half(true);
+        let half = net.to_bytes();
+        assert!(half.len() < bytes.len() * 6 / 10, "{} {}", half.len(), bytes.len());
+        let back = BeliefNet::from_bytes(&half).unwrap();
+        assert!(back.mlp().is_half());
+        assert_eq!(back.mlp().layers(), net.mlp().layers());
+        assert_eq!(back.to_bytes(), half);
         let e = Mlp::from_bytes(&bytes).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "metadata 'format': 'yokai-septet-belief/1', expected 'yokai-septet-mlp/1'"
+            "metadata 'format': 'yokai-septet-belief/2', expected 'yokai-septet-mlp/1'"
         );
-        let (i, o) = (observation_size(Variant::FourPlayer), 49);
-        let policy = Mlp::new(Variant::FourPlayer, vec![(vec![0.0; i * o], vec![0.0; o])])
+        let i = observation_size(Variant::FourPlayer);
+        let o = 49 * 3;
+        let old = Mlp::with_head(
+            Variant::FourPlayer,
+            Inputs::Observation,
+            Head::Belief,
+            vec![(vec![0.0; i * o], vec![0.0; o])],
+        )
+        .unwrap();
+        let e = BeliefNet::from_bytes(&old.to_bytes()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "metadata 'inputs': 'observation', expected 'observation+play_log' (a belief \
+             model reads the play log)"
+        );
+        let v1 = replace_in_header(&old.to_bytes(), "belief/2", "belief/1");
+        let e = BeliefNet::from_bytes(&v1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "metadata 'format': 'yokai-septet-belief/1', expected 'yokai-septet-belief/2' \
+             (version 1 read the observation alone; version 2 also reads the play log: \
+             retrain it with training/train_belief.py)"
+        );
+        let policy = Mlp::new(Variant::FourPlayer, vec![(vec![0.0; i * 49], vec![0.0; 49])])
             .unwrap()
             .to_bytes();
         let e = BeliefNet::from_bytes(&policy).unwrap_err();
         assert!(
-            e.to_string().contains("expected 'yokai-septet-belief/1'"),
+            e.to_string().contains("expected 'yokai-septet-belief/2'"),
             "{e}"
         );
-        let e = BeliefNet::new(Variant::FourPlayer, vec![(vec![0.0; i * o], vec![0.0; o])])
+        let w = BeliefNet::INPUTS.size(Variant::FourPlayer);
+        let e = BeliefNet::new(Variant::FourPlayer, vec![(vec![0.0; w * 49], vec![0.0; 49])])
             .unwrap_err();
         assert_eq!(
             e.to_string(),
             "tensor 'layers.0.weight': 49 outputs, expected one per card id and other seat \
              of 4p (49 x 3)"
+        );
+    }
+
+    /// A model of one variant does not read another's views: its file says its variant,
+    /// and a file whose variant's sizes do not fit its tensors is refused.
+    #[test]
+    fn a_belief_file_of_another_variant_is_refused() {
+        let net = random_net(Variant::ThreePlayer, 7);
+        let as_4p = replace_in_header(&net.to_bytes(), "\"variant\":\"3p\"", "\"variant\":\"4p\"");
+        let e = BeliefNet::from_bytes(&as_4p).unwrap_err();
+        assert!(
+            e.to_string().starts_with("tensor 'layers.0.weight': shape [16, "),
+            "{e}"
         );
     }
 }

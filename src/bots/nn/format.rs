@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use half::f16;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::mlp::{Head, Inputs, Mlp, WeightsError};
@@ -21,20 +22,20 @@ fn shipped_file(variant: Variant) -> &'static [u8] {
     yokai_septet_models::model(variant.name()).expect("every variant has a shipped model")
 }
 
-/// The tensor `name` of `file` as `F32` values (row-major), checked to have `rank`
-/// dimensions, with its shape.
+/// The tensor `name` of `file` as `f32` values (row-major; stored as `F32`, or `F16`
+/// widened exactly), checked to have `rank` dimensions, with its shape and storage type.
 fn f32_tensor(
     file: &SafeTensors<'_>,
     name: &str,
     rank: usize,
-) -> Result<(Vec<f32>, Vec<usize>), WeightsError> {
+) -> Result<(Vec<f32>, Vec<usize>, Dtype), WeightsError> {
     let problem = |problem: String| WeightsError::Tensor {
         name: name.to_string(),
         problem,
     };
     let t = file.tensor(name).map_err(|_| problem("missing".into()))?;
-    if t.dtype() != Dtype::F32 {
-        return Err(problem(format!("dtype {:?}, expected F32", t.dtype())));
+    if t.dtype() != Dtype::F32 && t.dtype() != Dtype::F16 {
+        return Err(problem(format!("dtype {:?}, expected F32 or F16", t.dtype())));
     }
     if t.shape().len() != rank {
         return Err(problem(format!(
@@ -42,12 +43,18 @@ fn f32_tensor(
             t.shape()
         )));
     }
-    let values = t
-        .data()
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    Ok((values, t.shape().to_vec()))
+    let values = if t.dtype() == Dtype::F16 {
+        t.data()
+            .chunks_exact(2)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]).to_f32())
+            .collect()
+    } else {
+        t.data()
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    };
+    Ok((values, t.shape().to_vec(), t.dtype()))
 }
 
 /// The bytes of the weights file at `path`.
@@ -109,9 +116,16 @@ impl Mlp {
         };
         let format = get("format")?;
         if format != head.format() {
+            // A belief model of an older input layout: say what changed.
+            let older = if head == Head::Belief && format == "yokai-septet-belief/1" {
+                " (version 1 read the observation alone; version 2 also reads the play \
+                 log: retrain it with training/train_belief.py)"
+            } else {
+                ""
+            };
             return Err(WeightsError::Metadata {
                 key: "format",
-                problem: format!("'{format}', expected '{}'", head.format()),
+                problem: format!("'{format}', expected '{}'{older}", head.format()),
             });
         }
         let variant: Variant = get("variant")?
@@ -125,6 +139,7 @@ impl Mlp {
             None => Inputs::Observation,
         };
         let mut layers = Vec::new();
+        let mut half = false;
         let mut width = inputs.size(variant);
         loop {
             let (w, b) = (
@@ -134,9 +149,10 @@ impl Mlp {
             if file.tensor(&w).is_err() {
                 break;
             }
-            let (bias, shape) = f32_tensor(&file, &b, 1)?;
+            let (bias, shape, _) = f32_tensor(&file, &b, 1)?;
             let outputs = shape[0];
-            let (weight, shape) = f32_tensor(&file, &w, 2)?;
+            let (weight, shape, dtype) = f32_tensor(&file, &w, 2)?;
+            half |= dtype == Dtype::F16;
             if shape != [outputs, width] {
                 return Err(WeightsError::Tensor {
                     name: w,
@@ -169,6 +185,7 @@ impl Mlp {
             });
         }
         let mut mlp = Mlp::with_head(variant, inputs, head, layers)?;
+        mlp.half = half;
         mlp.metadata = meta
             .into_iter()
             .filter(|(k, _)| !OWN_METADATA.contains(&k.as_str()))
@@ -195,7 +212,8 @@ impl Mlp {
     }
 
     /// The model as a safetensors file (format [`MODEL_FORMAT`](super::MODEL_FORMAT), or
-    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT) for a belief model).
+    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT) for a belief model), its tensors `F16` if
+    /// [`Mlp::is_half`], else `F32`.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut meta: HashMap<String, String> = self.metadata.clone().into_iter().collect();
         meta.insert("format".into(), self.head.format().into());
@@ -206,7 +224,15 @@ impl Mlp {
             .iter()
             .enumerate()
             .flat_map(|(i, (w, b))| {
-                let le = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+                let le = |v: &[f32]| -> Vec<u8> {
+                    if self.half {
+                        v.iter()
+                            .flat_map(|&x| f16::from_f32(x).to_le_bytes())
+                            .collect()
+                    } else {
+                        v.iter().flat_map(|x| x.to_le_bytes()).collect()
+                    }
+                };
                 let l = &self.layers[i];
                 [
                     (
@@ -221,13 +247,14 @@ impl Mlp {
         let views: Vec<(String, TensorView<'_>)> = bytes
             .iter()
             .map(|(name, shape, data)| {
-                let view = TensorView::new(Dtype::F32, shape.clone(), data)
+                let dtype = if self.half { Dtype::F16 } else { Dtype::F32 };
+                let view = TensorView::new(dtype, shape.clone(), data)
                     .expect("shape and data agree by construction");
                 (name.clone(), view)
             })
             .collect();
         let bytes =
-            safetensors::serialize(views, Some(meta)).expect("F32 tensors always serialize");
+            safetensors::serialize(views, Some(meta)).expect("dense tensors always serialize");
         sort_header(&bytes)
     }
 

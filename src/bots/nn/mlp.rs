@@ -7,6 +7,7 @@ use std::fmt;
 
 use crate::bots::HeuristicBot;
 use crate::encoding::observation::{encode, observation_size};
+use crate::encoding::play_log::{encode_play_log, play_log_size};
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
 
@@ -87,17 +88,26 @@ pub enum Inputs {
     /// picks (one input per card id). The heuristic is deterministic and costs under a
     /// microsecond, and a network that sees its card need only learn where to deviate.
     ObservationAndHeuristic,
+    /// The canonical observation, then the round's play log ([`encode_play_log`]: how
+    /// each card was played, led, over, under, ruff, discard, by seat): the belief model's
+    /// input, which reads leads, ducks and discards.
+    ObservationAndPlayLog,
 }
 
 impl Inputs {
     /// Every kind, in the order error messages list them.
-    pub const ALL: [Inputs; 2] = [Inputs::Observation, Inputs::ObservationAndHeuristic];
+    pub const ALL: [Inputs; 3] = [
+        Inputs::Observation,
+        Inputs::ObservationAndHeuristic,
+        Inputs::ObservationAndPlayLog,
+    ];
 
     /// The metadata value.
     pub fn name(self) -> &'static str {
         match self {
             Inputs::Observation => "observation",
             Inputs::ObservationAndHeuristic => "observation+heuristic",
+            Inputs::ObservationAndPlayLog => "observation+play_log",
         }
     }
 
@@ -120,6 +130,7 @@ impl Inputs {
         match self {
             Inputs::Observation => observation_size(variant),
             Inputs::ObservationAndHeuristic => observation_size(variant) + variant.num_actions(),
+            Inputs::ObservationAndPlayLog => observation_size(variant) + play_log_size(variant),
         }
     }
 
@@ -127,10 +138,14 @@ impl Inputs {
     pub fn encode(self, view: &SeatView, out: &mut [f32]) {
         let obs = observation_size(view.variant());
         encode(view, &mut out[..obs]);
-        if self == Inputs::ObservationAndHeuristic {
-            let hint = &mut out[obs..];
-            hint.fill(0.0);
-            hint[HeuristicBot::choose(view).id() as usize] = 1.0;
+        match self {
+            Inputs::Observation => {}
+            Inputs::ObservationAndHeuristic => {
+                let hint = &mut out[obs..];
+                hint.fill(0.0);
+                hint[HeuristicBot::choose(view).id() as usize] = 1.0;
+            }
+            Inputs::ObservationAndPlayLog => encode_play_log(view, &mut out[obs..]),
         }
     }
 }
@@ -140,7 +155,7 @@ pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
 
 /// The `format` metadata value of a belief model's weights file ([`super::BeliefNet`]):
 /// the same tensors, a last layer of one logit per card id and other seat.
-pub const BELIEF_FORMAT: &str = "yokai-septet-belief/1";
+pub const BELIEF_FORMAT: &str = "yokai-septet-belief/2";
 
 /// What the last layer of an [`Mlp`] gives, and the `format` of its weights file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,6 +208,8 @@ pub struct Mlp {
     pub(super) layers: Vec<Dense>,
     /// The header's other metadata (how the model was made, say), kept by `to_bytes`.
     pub(super) metadata: BTreeMap<String, String>,
+    /// Whether its file stores the weights as `F16` (read from it, kept by `to_bytes`).
+    pub(super) half: bool,
 }
 
 impl Mlp {
@@ -278,12 +295,32 @@ impl Mlp {
             head,
             layers: dense,
             metadata: BTreeMap::new(),
+            half: false,
         })
     }
 
     /// The variant the model plays.
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+
+    /// Whether its weights file stores `F16` values (half the bytes; the weights are then
+    /// those values, read exactly as `f32`).
+    pub fn is_half(&self) -> bool {
+        self.half
+    }
+
+    /// The model with its weights rounded to `F16` (to the nearest), as its file will
+    /// store them, or back to `F32` storage (the values stay as they are).
+    pub fn set_half(&mut self, half: bool) {
+        if half {
+            for layer in &mut self.layers {
+                for v in layer.weight_t.iter_mut().chain(&mut layer.bias) {
+                    *v = half::f16::from_f32(*v).to_f32();
+                }
+            }
+        }
+        self.half = half;
     }
 
     /// What the first layer reads.
