@@ -586,7 +586,10 @@ fn inference_bots_round_trip_their_names_and_replay_their_games() {
     }
     let e = bot.act(&s.view(s.current_player().unwrap())).unwrap_err();
     assert!(matches!(e, BotError::Unsupported { .. }), "{e:?}");
-    assert!(e.to_string().contains("its belief model is for 4p, not 3p"), "{e}");
+    assert!(
+        e.to_string().contains("its belief model is for 4p, not 3p"),
+        "{e}"
+    );
 }
 
 /// The worlds drawn from each variant's shipped belief model, which reads the play log,

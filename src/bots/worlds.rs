@@ -132,6 +132,8 @@ impl Worlds {
     ///
     /// # Panics
     /// As [`Worlds::sample`].
+    // Only the Python binding asks for the marginals (a build without it has no caller).
+    #[cfg_attr(not(feature = "python"), allow(dead_code))]
     pub(crate) fn marginals(&mut self, view: &SeatView) -> Belief {
         match self.inference.as_deref_mut() {
             Some(inference) if view.phase() == Phase::Play => {

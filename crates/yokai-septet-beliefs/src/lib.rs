@@ -32,8 +32,14 @@ mod tests {
         for (name, bytes) in BELIEFS {
             let len = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
             let header = std::str::from_utf8(&bytes[8..8 + len]).unwrap();
-            assert!(header.contains("\"format\":\"yokai-septet-belief/2\""), "{name}");
-            assert!(header.contains(&format!("\"variant\":\"{name}\"")), "{name}");
+            assert!(
+                header.contains("\"format\":\"yokai-septet-belief/2\""),
+                "{name}"
+            );
+            assert!(
+                header.contains(&format!("\"variant\":\"{name}\"")),
+                "{name}"
+            );
             assert!(header.contains("\"dtype\":\"F16\""), "{name}");
         }
     }

@@ -219,7 +219,11 @@ mod tests {
                 .map(|_| uniform_below(&mut rng, 2001) as f32 / 1000.0 - 1.0)
                 .collect()
         };
-        let (i, h, o) = (BeliefNet::INPUTS.size(variant), 16, Head::Belief.outputs(variant));
+        let (i, h, o) = (
+            BeliefNet::INPUTS.size(variant),
+            16,
+            Head::Belief.outputs(variant),
+        );
         BeliefNet::new(
             variant,
             vec![(values(h * i), values(h)), (values(o * h), values(o))],
@@ -276,7 +280,12 @@ mod tests {
         assert_eq!(back.to_bytes(), bytes);
         net.set_half(true);
         let half = net.to_bytes();
-        assert!(half.len() < bytes.len() * 6 / 10, "{} {}", half.len(), bytes.len());
+        assert!(
+            half.len() < bytes.len() * 6 / 10,
+            "{} {}",
+            half.len(),
+            bytes.len()
+        );
         let back = BeliefNet::from_bytes(&half).unwrap();
         assert!(back.mlp().is_half());
         assert_eq!(back.mlp().layers(), net.mlp().layers());
@@ -309,17 +318,23 @@ mod tests {
              (version 1 read the observation alone; version 2 also reads the play log: \
              retrain it with training/train_belief.py)"
         );
-        let policy = Mlp::new(Variant::FourPlayer, vec![(vec![0.0; i * 49], vec![0.0; 49])])
-            .unwrap()
-            .to_bytes();
+        let policy = Mlp::new(
+            Variant::FourPlayer,
+            vec![(vec![0.0; i * 49], vec![0.0; 49])],
+        )
+        .unwrap()
+        .to_bytes();
         let e = BeliefNet::from_bytes(&policy).unwrap_err();
         assert!(
             e.to_string().contains("expected 'yokai-septet-belief/2'"),
             "{e}"
         );
         let w = BeliefNet::INPUTS.size(Variant::FourPlayer);
-        let e = BeliefNet::new(Variant::FourPlayer, vec![(vec![0.0; w * 49], vec![0.0; 49])])
-            .unwrap_err();
+        let e = BeliefNet::new(
+            Variant::FourPlayer,
+            vec![(vec![0.0; w * 49], vec![0.0; 49])],
+        )
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             "tensor 'layers.0.weight': 49 outputs, expected one per card id and other seat \
@@ -335,7 +350,8 @@ mod tests {
         let as_4p = replace_in_header(&net.to_bytes(), "\"variant\":\"3p\"", "\"variant\":\"4p\"");
         let e = BeliefNet::from_bytes(&as_4p).unwrap_err();
         assert!(
-            e.to_string().starts_with("tensor 'layers.0.weight': shape [16, "),
+            e.to_string()
+                .starts_with("tensor 'layers.0.weight': shape [16, "),
             "{e}"
         );
     }

@@ -35,7 +35,10 @@ fn f32_tensor(
     };
     let t = file.tensor(name).map_err(|_| problem("missing".into()))?;
     if t.dtype() != Dtype::F32 && t.dtype() != Dtype::F16 {
-        return Err(problem(format!("dtype {:?}, expected F32 or F16", t.dtype())));
+        return Err(problem(format!(
+            "dtype {:?}, expected F32 or F16",
+            t.dtype()
+        )));
     }
     if t.shape().len() != rank {
         return Err(problem(format!(
