@@ -18,9 +18,9 @@
 //! solved from here to the round's end (from then on in the round, without asking
 //! again). So the solver takes over as soon as the budget allows a whole-round solve
 //! from the position, with no forecast, and the hand-over moves towards the round's
-//! first lead as the solver gets faster. Worlds of one information set differ a lot in cost, so a decision's
-//! solves also stop at 4 × worlds × the per-world budget of nodes (within a world too),
-//! on the worlds solved so far. Node counts do not depend on the machine: with a count
+//! first lead as the solver gets faster. Worlds of one information set differ a lot in
+//! cost, so a decision's solves also stop at 4 × worlds × the per-world budget of nodes
+//! (within a world too), on the worlds solved so far. Node counts do not depend on the machine: with a count
 //! budget the bot is reproducible.
 //!
 //! Before that, the bot plays as `pimc` does (heuristic playouts to the round's end, 30

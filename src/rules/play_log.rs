@@ -52,14 +52,11 @@ impl PlayLog {
         off_suit: CardSet::EMPTY,
     };
 
-    /// Adds a trick, complete or in progress: `cards` in play order from its leader, and
-    /// those that went ahead when played ([`super::trick::play_out`]).
+    /// Adds a trick, complete or in progress: its `lead`, the cards `played` to it, and
+    /// those that went ahead when played ([`super::trick::play_out`]). The caller passes
+    /// the set it already has, so that completing a trick builds it once.
     #[inline]
-    pub(crate) fn record(&mut self, cards: &[Card], ahead: CardSet) {
-        let Some(&lead) = cards.first() else {
-            return;
-        };
-        let played = CardSet(cards.iter().fold(0, |m, c| m | 1u64 << c.id()));
+    pub(crate) fn record(&mut self, lead: Card, played: CardSet, ahead: CardSet) {
         self.led.insert(lead);
         self.ahead = self.ahead.union(ahead);
         self.off_suit = self

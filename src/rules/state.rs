@@ -377,7 +377,7 @@ impl State {
         if let Some(lead) = cards.first() {
             // A seal round's trump is its first lead's suit: set by now.
             let trump = self.trump_suit().unwrap_or(lead.suit());
-            log.record(cards, trick::play_out(cards, trump).1);
+            log.record(*lead, self.trick_set(), trick::play_out(cards, trump).1);
         }
         log
     }
@@ -563,8 +563,8 @@ impl State {
         let trump = Suit::from_index(self.trump as usize).unwrap_or(Suit::Wind);
         let (first, ahead) = trick::play_out(&self.trick[..n], trump);
         let winner = left_of(self.trick_leader as usize, first, n);
-        self.play_log.record(&self.trick[..n], ahead);
         let cards = CardSet(self.trick[..n].iter().fold(0, |a, c| a | 1u64 << c.id()));
+        self.play_log.record(self.trick[0], cards, ahead);
         let result = TrickResult {
             leader: self.trick_leader,
             cards: self.trick,
