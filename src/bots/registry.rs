@@ -256,15 +256,19 @@ pub fn bot_names_help() -> String {
     format!("Bot names: {}.", families.join("; "))
 }
 
-/// The built-in bots at their default budgets, weakest first (the ladder's entrants).
-pub const BUILT_IN_BOTS: [&str; 8] = [
+/// The built-in bots at their default budgets, weakest first (the ladder's entrants); each
+/// search with a belief model (`-inf`) follows its uniform self.
+pub const BUILT_IN_BOTS: [&str; 11] = [
     "random",
     "heuristic",
     "nn",
     "pimc-random",
     "pimc",
+    "pimc-inf",
     "ismcts",
+    "ismcts-inf",
     "pimc-dd",
+    "pimc-dd-inf",
     "ismcts-nn",
 ];
 
