@@ -16,7 +16,7 @@ use rand_core::{RngCore, SeedableRng};
 pub(crate) enum Stream {
     /// The deal of round `b` of a game seeded with `a` (R10; documented in `deal.rs`).
     Deal,
-    /// A bot's randomness, seeded with `a` (`b` = 0).
+    /// A bot's randomness, seeded with `a` (`b` = 0; 1: its pass search, `passing.rs`).
     Bots,
 }
 

@@ -594,7 +594,9 @@ fn play_help_lists_every_bot_family() {
     }
     for form in [
         "pimc:Nms",
-        "pimc:N/P",
+        "pimc:200/1400",
+        "ismcts:5000/nn",
+        "ismcts-nn:4600/nn:PATH",
         "pimc-dd:Nms",
         "epimc:Nms",
         "ismcts:Nms",

@@ -23,6 +23,9 @@
 //! - `pimc-inf`, `pimc-dd-inf`, `epimc-inf`, `ismcts-inf`: the search bots drawing their
 //!   play-phase worlds from the shipped belief model ([`BeliefSource`], `worlds.rs`).
 //!
+//! Every search bot passes as the heuristic does unless its budget ends in a pass suffix:
+//! `/P` searched picks, `/nn` the shipped model's ([`PassPicks`], `passing.rs`).
+//!
 //! Bots are built by name through a [`BotRegistry`], from one table of names
 //! ([`BOT_FAMILIES`]: each family's head, forms, doc line and builder): it parses the
 //! names, checks once that the bot can play the game's variant, owns the cache of
@@ -46,6 +49,7 @@ mod heuristic;
 pub mod hint;
 mod ismcts;
 mod nn;
+mod passing;
 mod pimc;
 mod pimc_dd;
 mod registry;
@@ -61,6 +65,7 @@ pub use nn::{
     BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, WeightsError, BELIEF_FORMAT,
     MODEL_FORMAT,
 };
+pub use passing::PassPicks;
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use registry::{
@@ -212,8 +217,9 @@ impl fmt::Display for BotError {
             BotError::Unknown(name) => write!(
                 f,
                 "unknown bot '{name}': valid names are {} (N a number of playouts or worlds, \
-                 or a time limit such as pimc:20ms; pimc:N/P also searches passes with P)",
-                BOT_NAMES.join(", ")
+                 or a time limit such as pimc:20ms). {}",
+                BOT_NAMES.join(", "),
+                registry::PASS_SUFFIX_HELP
             ),
             BotError::Weights { name, error } => write!(f, "bot '{name}': {error}"),
             BotError::NoShippedModels { name } => write!(

@@ -9,8 +9,9 @@
 //! (strategy fusion), but in trick-taking games it is a strong, well-understood baseline.
 //!
 //! Passing picks are left to the heuristic unless the name gives them a budget of their
-//! own (`pimc:200/1400`): a pick's effect shows only over the whole round, so each pick
-//! needs full-round playouts and more worlds than a card does late in the round.
+//! own (`pimc:200/1400`, read by the registry: `passing.rs`): a pick's effect shows only
+//! over the whole round, so each pick needs full-round playouts and more worlds than a
+//! card does late in the round. This is the pass search of every search bot.
 
 use std::time::{Duration, Instant};
 
@@ -61,18 +62,13 @@ impl Default for PimcConfig {
 }
 
 impl PimcConfig {
-    /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds,
-    /// optionally followed by `/P`, the playouts per passing pick (`pimc:200/1400`).
+    /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds (a
+    /// pass suffix, `/P` or `/nn`, is the registry's to read: `passing.rs`).
     pub fn parse_budget(arg: &str) -> Option<PimcConfig> {
-        let (play, pass) = match arg.split_once('/') {
-            Some((play, pass)) => (play, Some(pass.parse().ok().filter(|&p: &u32| p > 0)?)),
-            None => (arg, None),
-        };
-        let (playouts, time_limit) = super::parse_budget(play)?;
+        let (playouts, time_limit) = super::parse_budget(arg)?;
         Some(PimcConfig {
             playouts,
             time_limit,
-            pass_playouts: pass,
             ..PimcConfig::default()
         })
     }

@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::nn::ModelCache;
+use super::passing::{split_pass, PassPicks, PassingBot};
 use super::{
     BeliefSource, Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot,
     PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot,
@@ -23,6 +24,8 @@ pub struct BotFamily {
     pub forms: &'static [&'static str],
     /// What it is, one line (the help and the docstring).
     pub doc: &'static str,
+    /// Whether its budget takes a pass suffix (`/P`, `/nn`: `passing.rs`).
+    passes: bool,
     build: Build,
 }
 
@@ -35,6 +38,8 @@ struct Wanted<'a> {
     name: &'a str,
     /// The text after the first `:` (`None` without one).
     arg: Option<&'a str>,
+    /// Its passing picks (the suffix is already cut from `arg`).
+    pass: PassPicks,
     seed: u64,
     variant: Option<Variant>,
 }
@@ -53,6 +58,13 @@ impl<'a> Wanted<'a> {
         }
     }
 
+    /// `bot` with the name's passing picks (itself for the heuristic's).
+    fn passing(&self, bot: impl Bot + 'static) -> Result<Box<dyn Bot>, BotError> {
+        PassingBot::wrap(Box::new(bot), self.pass, self.seed, || {
+            shipped_nn(self.name)
+        })
+    }
+
     /// A bot whose family takes no argument: refused if one is given.
     fn bare(&self, bot: impl Bot + 'static) -> Result<Box<dyn Bot>, BotError> {
         match self.arg {
@@ -68,28 +80,38 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         head: "random",
         forms: &["random"],
         doc: "uniform over the legal actions",
+        passes: false,
         build: |_, w| w.bare(RandomBot::new(w.seed)),
     },
     BotFamily {
         head: "heuristic",
         forms: &["heuristic"],
         doc: "a rule-based player",
+        passes: false,
         build: |_, w| w.bare(HeuristicBot::new(w.seed)),
     },
     BotFamily {
         head: "pimc",
         forms: &["pimc", "pimc:N"],
         doc: "determinized heuristic playouts; pimc:N N playouts per decision, pimc:Nms N \
-              milliseconds per decision, pimc:N/P and P playouts per passing pick",
+              milliseconds per decision",
+        passes: true,
         build: |_, w| {
-            let config = w.config(PimcConfig::default(), PimcConfig::parse_budget)?;
-            Ok(Box::new(PimcBot::new(config, w.seed)))
+            let mut config = w.config(PimcConfig::default(), PimcConfig::parse_budget)?;
+            // `pimc:N/P` searches its own passes (the same search, on its own stream:
+            // its games predate `passing.rs`).
+            if let PassPicks::Searched(p) = w.pass {
+                config.pass_playouts = Some(p);
+                return Ok(Box::new(PimcBot::new(config, w.seed)));
+            }
+            w.passing(PimcBot::new(config, w.seed))
         },
     },
     BotFamily {
         head: "pimc-random",
         forms: &["pimc-random"],
         doc: "pimc with random playouts",
+        passes: false,
         build: |_, w| {
             let config = PimcConfig {
                 playout: Playout::Random,
@@ -102,21 +124,24 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         head: "pimc-dd",
         forms: &["pimc-dd", "pimc-dd:N"],
         doc: "determinized worlds solved exactly; pimc-dd:N N worlds, pimc-dd:Nms",
+        passes: true,
         build: |_, w| pimc_dd(w, false),
     },
     BotFamily {
         head: "epimc",
         forms: &["epimc", "epimc:N"],
         doc: "pimc-dd choosing its next card per information set; epimc:N, epimc:Nms",
+        passes: true,
         build: |_, w| pimc_dd(w, true),
     },
     BotFamily {
         head: "ismcts",
         forms: &["ismcts", "ismcts:N"],
         doc: "information-set tree search; ismcts:N N iterations, ismcts:Nms",
+        passes: true,
         build: |_, w| {
             let config = w.config(IsmctsConfig::default(), IsmctsConfig::parse_budget)?;
-            Ok(Box::new(IsmctsBot::new(config, w.seed)))
+            w.passing(IsmctsBot::new(config, w.seed))
         },
     },
     BotFamily {
@@ -124,6 +149,7 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         forms: &["nn", "nn:PATH"],
         doc: "the neural-network model shipped for the variant; nn:PATH a model saved as \
               .safetensors",
+        passes: false,
         build: |registry, w| match w.arg {
             None => Ok(Box::new(shipped_nn(w.name)?)),
             Some(path) => Ok(Box::new(registry.file_model(w.name, path, w.variant)?)),
@@ -134,6 +160,7 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         forms: &["ismcts-nn", "ismcts-nn:N", "ismcts-nn:PATH"],
         doc: "ismcts guided by the nn model; ismcts-nn:N, ismcts-nn:Nms, ismcts-nn:PATH (a \
               model file), ismcts-nn:N:PATH",
+        passes: true,
         build: |registry, w| {
             let guided = (IsmctsConfig::guided(), None);
             let (config, path) = w.config(guided, IsmctsConfig::parse_guided)?;
@@ -143,33 +170,35 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
             };
             let path = path.map(str::to_string);
             let guide = GuideConfig::default();
-            Ok(Box::new(IsmctsBot::guided(
-                config, guide, net, path, w.seed,
-            )))
+            w.passing(IsmctsBot::guided(config, guide, net, path, w.seed))
         },
     },
     BotFamily {
         head: "pimc-inf",
         forms: &["pimc-inf", "pimc-inf:N"],
         doc: "pimc drawing its worlds from the shipped belief model; pimc's budgets",
+        passes: true,
         build: |registry, w| inferring(registry, w, "pimc"),
     },
     BotFamily {
         head: "pimc-dd-inf",
         forms: &["pimc-dd-inf", "pimc-dd-inf:N"],
         doc: "pimc-dd drawing its worlds from the shipped belief model; pimc-dd's budgets",
+        passes: true,
         build: |registry, w| inferring(registry, w, "pimc-dd"),
     },
     BotFamily {
         head: "epimc-inf",
         forms: &["epimc-inf", "epimc-inf:N"],
         doc: "epimc drawing its worlds from the shipped belief model; epimc's budgets",
+        passes: true,
         build: |registry, w| inferring(registry, w, "epimc"),
     },
     BotFamily {
         head: "ismcts-inf",
         forms: &["ismcts-inf", "ismcts-inf:N"],
         doc: "ismcts drawing its worlds from the shipped belief model; ismcts's budgets",
+        passes: true,
         build: |registry, w| inferring(registry, w, "ismcts"),
     },
 ];
@@ -210,7 +239,7 @@ fn inferring(
 fn pimc_dd(w: &Wanted<'_>, delayed: bool) -> Result<Box<dyn Bot>, BotError> {
     let config = w.config(PimcDdConfig::default(), PimcDdConfig::parse_budget)?;
     let config = if delayed { config.delayed() } else { config };
-    Ok(Box::new(PimcDdBot::new(config, w.seed)))
+    w.passing(PimcDdBot::new(config, w.seed))
 }
 
 /// How many forms the families of `table` list.
@@ -244,6 +273,12 @@ const fn all_forms<const N: usize>(table: &[BotFamily]) -> [&'static str; N] {
 /// rest).
 pub const BOT_NAMES: [&str; count_forms(&BOT_FAMILIES)] = all_forms(&BOT_FAMILIES);
 
+/// The pass suffix of the search bots' budgets (`passing.rs`), for the help texts.
+pub(crate) const PASS_SUFFIX_HELP: &str =
+    "A search bot's budget may end in /P (passing picks searched, P playouts each) or /nn \
+     (the shipped nn model's picks); any model path comes after: pimc:200/1400, \
+     ismcts:5000/nn, ismcts-nn:4600/nn:PATH.";
+
 /// The bot names and what each family is, for a help text: `Bot names: random (uniform
 /// over the legal actions); …`, one entry per family of [`BOT_FAMILIES`]. The
 /// command-line tool's `--bots` help, and the text the Python `Bot` docstring is checked
@@ -253,7 +288,7 @@ pub fn bot_names_help() -> String {
         .iter()
         .map(|f| format!("{} ({})", f.forms.join(", "), f.doc))
         .collect();
-    format!("Bot names: {}.", families.join("; "))
+    format!("Bot names: {}. {PASS_SUFFIX_HELP}", families.join("; "))
 }
 
 /// The built-in bots at their default budgets, weakest first (the ladder's entrants); each
@@ -337,9 +372,18 @@ impl BotRegistry {
         // A built-in family's head is its own: a form it cannot read is an unknown name,
         // never a maker's (`pimc:x` is not a Python module `pimc`).
         if let Some(family) = BOT_FAMILIES.iter().find(|f| f.head == head) {
+            let split = match arg {
+                Some(arg) if family.passes => {
+                    let (rest, pass) =
+                        split_pass(arg).ok_or_else(|| BotError::Unknown(name.to_string()))?;
+                    (Some(rest), pass)
+                }
+                _ => (arg.map(str::to_string), PassPicks::Heuristic),
+            };
             let wanted = Wanted {
                 name,
-                arg,
+                arg: split.0.as_deref(),
+                pass: split.1,
                 seed,
                 variant,
             };

@@ -28,6 +28,12 @@ impl BotStream {
         BotStream(bot_rng(seed))
     }
 
+    /// The stream of the pass search of the bot seeded with `seed` (`passing.rs`): the
+    /// bots' domain, second index 1, apart from the bot's own stream.
+    pub(crate) fn pass_search(seed: u64) -> BotStream {
+        BotStream(chacha(Stream::Bots, seed, 1))
+    }
+
     /// Restarts the stream from `seed` ([`Bot::reseed`](super::Bot::reseed)).
     pub(crate) fn reseed(&mut self, seed: u64) {
         *self = BotStream::new(seed);

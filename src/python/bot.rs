@@ -17,8 +17,7 @@ use crate::infoset::view::SeatView;
 ///
 /// ``name`` is ``"random"``, ``"heuristic"``, ``"pimc"`` (determinized search),
 /// ``"pimc-random"``, ``"pimc:N"`` (N playouts per decision), ``"pimc:Nms"`` (a time
-/// limit per decision, not reproducible), ``"pimc:N/P"`` (also searches its passing
-/// picks, P playouts each), ``"pimc-dd"`` (determinized search with exact
+/// limit per decision, not reproducible), ``"pimc-dd"`` (determinized search with exact
 /// solver leaves), ``"pimc-dd:N"`` (N worlds per decision), ``"pimc-dd:Nms"``,
 /// ``"epimc"`` (``pimc-dd`` choosing its next card per information set; ``"epimc:N"``),
 /// ``"ismcts"`` (information-set tree search; ``"ismcts:N"``, ``"ismcts:Nms"``), ``"nn"``
@@ -27,6 +26,9 @@ use crate::infoset::view::SeatView;
 /// model; ``"ismcts-nn:N"``, ``"ismcts-nn:PATH"``); a search bot's name with ``-inf`` after it
 /// (``"pimc-inf"``, ``"pimc-dd-inf"``, ``"epimc-inf"``, ``"ismcts-inf"``, each with its budget) draws its
 /// worlds from the shipped belief model of the game's variant (``docs/inference.md``).
+/// A search bot's budget may end in a pass suffix, before any model path: ``/P`` searches
+/// its passing picks, P playouts each (``"pimc:200/1400"``), ``/nn`` takes the shipped
+/// ``nn`` model's picks (``"ismcts:5000/nn"``, ``"ismcts-nn:4600/nn:PATH"``).
 /// ``bot.act(game)`` returns a legal action for
 /// ``game.current_player`` using only what that seat may know. One bot may be reused
 /// across games and seats; its random stream is seeded by ``seed``. A bot pickles (and

@@ -976,3 +976,38 @@ def _replacing(prefix: str, new):
 ])
 def test_a_bad_expert_iteration_setting_is_refused_before_any_work(tmp_path, edit, message):
     _assert_refused(tmp_path, "tiny-exit.toml", edit, message)
+
+
+def test_the_passing_stage_moves_the_picks_and_keeps_every_card_decision(tmp_path):
+    """training/finetune_passing.py: the added units are shut outside passing, so the Rust
+    `nn` bot of the new model plays every card the old one plays; the metadata records
+    the pass labels beside the old model's."""
+    from yokai_septet import models
+
+    start = ROOT / "crates" / "yokai-septet-models" / "models" / "4p.safetensors"
+    out = tmp_path / "run"
+    script = ROOT / "training" / "finetune_passing.py"
+    run = subprocess.run([sys.executable, str(script), str(start), "--out", str(out), "--games",
+                          "2", "--epochs", "2", "--teacher", "pimc:1/14", "--threads", "1"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    report = json.loads((out / "report.json").read_text())
+    assert report["card_gates_closed"] and report["card_argmax_identical"], report
+    new, old = models.load(str(out / "student.safetensors")), models.load(str(start))
+    assert new.metadata["pass_teacher"] == "pimc:1/14"
+    assert int(new.metadata["pass_labels"]) == report["pass_labels_fit"] > 0
+    assert new.metadata["trained_by"] == old.metadata["trained_by"]
+    assert new.layers[0][0].shape[0] == old.layers[0][0].shape[0] + 64
+    mine, shipped = ys.Bot(f"nn:{out / 'student.safetensors'}"), ys.Bot("nn")
+    heuristic = ys.Bot("heuristic")
+    played = 0
+    for seed in range(3):
+        g = ys.Game(variant="4p", seed=seed)
+        while not g.is_over and g.round <= 1:
+            if g.phase == "pass":
+                g.step(heuristic.act(g))
+                continue
+            assert mine.act(g) == shipped.act(g)
+            played += 1
+            g.step(shipped.act(g))
+    assert played > 100
