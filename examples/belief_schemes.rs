@@ -11,7 +11,13 @@
 //! more, draws the worlds `pimc-infw:PLAYOUTS` would (PLAYOUTS over the legal cards) and
 //! prints the mean effective sample size of their weights over their number (Kish), by
 //! phase: why weighting does what it does.
-use std::sync::Arc;
+//!
+//! With `BELIEF_MODEL=PATH`, a model file (`training/train_belief.py`'s output) takes the
+//! shipped model's place: `pimc-infw:N` weighs by it, and `model:NAME` is the `-inf` bot
+//! `NAME` (`model:pimc-inf:100`, `model:ismcts-inf:1000`) drawing from it, so that a
+//! candidate is measured before it is installed (installed, the plain names replay the
+//! same games).
+use std::sync::{Arc, OnceLock};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -42,15 +48,39 @@ fn main() {
     }
 }
 
-/// The registry of the built-in bots and `pimc-infw:BUDGET`.
+/// The belief model: the file `BELIEF_MODEL` names, or the shipped one.
+fn source() -> BeliefSource {
+    static MODEL: OnceLock<Option<Arc<BeliefNet>>> = OnceLock::new();
+    let model = MODEL.get_or_init(|| {
+        let path = std::env::var_os("BELIEF_MODEL")?;
+        let net =
+            BeliefNet::load(std::path::Path::new(&path)).expect("BELIEF_MODEL is a belief model");
+        Some(Arc::new(net))
+    });
+    match model {
+        Some(net) => BeliefSource::Model(net.clone()),
+        None => BeliefSource::Shipped,
+    }
+}
+
+/// The registry of the built-in bots, `pimc-infw:BUDGET` and `model:NAME`.
 fn registry() -> BotRegistry {
     let mut registry = BotRegistry::new();
     registry.register(Arc::new(|name: &str, seed| {
         let budget = name.strip_prefix("pimc-infw:")?;
         let config = PimcConfig::parse_budget(budget)?;
         let mut bot = PimcBot::new(config, seed);
-        bot.weigh_uniform_worlds(BeliefSource::Shipped);
+        bot.weigh_uniform_worlds(source());
         Some(Ok(Box::new(bot) as Box<dyn Bot>))
+    }));
+    registry.register(Arc::new(|name: &str, seed| {
+        let uniform = name.strip_prefix("model:")?.replacen("-inf", "", 1);
+        let mut bot = match bot_by_name(&uniform, seed, Variant::FourPlayer) {
+            Ok(bot) => bot,
+            Err(e) => return Some(Err(e)),
+        };
+        bot.infer(source());
+        Some(Ok(bot))
     }));
     registry
 }
@@ -70,7 +100,8 @@ fn arena(games: u64, lineup: &str, seed: u64, threads: usize) {
 
 fn ess(games: u64, seed: u64, playouts: u32) {
     let variant = Variant::FourPlayer;
-    let net = BeliefNet::shipped(variant).expect("the 4p belief model ships");
+    let model = source();
+    let net = model.model(variant).expect("a 4p belief model");
     let mut scratch = BeliefScratch::default();
     let (mut uniform, mut weighted) = (Sampler::new(), BeliefSampler::new());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
