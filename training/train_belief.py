@@ -194,8 +194,11 @@ def evaluate(net, d: dict, n: int) -> dict:
     # Every phase, then the positions of each bot's games alone (all phases).
     slices = [(name, (share >= lo) & (share < hi)) for name, lo, hi in (("all", 0.0, 1.01), *PHASES)]
     bots = list(dict.fromkeys(d["sources"]))  # an entry's bot may come twice (two seeds)
-    slices += [(f"{bot} games", np.isin(d["source"], [k for k, b in enumerate(d["sources"])
-                                                      if b == bot])) for bot in bots]
+    for bot in bots:
+        games = np.isin(d["source"], [k for k, b in enumerate(d["sources"]) if b == bot])
+        slices.append((f"{bot} games", games))
+        slices += [(f"{bot} games, {name}", games & (share >= lo) & (share < hi))
+                   for name, lo, hi in PHASES]
     for name, sel in slices:
         c = counted & sel[:, None]
         take = lambda p: np.take_along_axis(p, holder[..., None], -1)[..., 0]  # noqa: E731
