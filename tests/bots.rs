@@ -637,3 +637,73 @@ fn shipped_belief_worlds_respect_every_constraint_in_every_variant() {
         assert!(checked > 200, "{v}: {checked}");
     }
 }
+
+/// `pimc` scoring uniform worlds weighted by the belief (`PimcBot::weigh_uniform_worlds`,
+/// the second sampling scheme): it names itself `pimc-infw`, plays legal cards, replays
+/// with a count budget; its worlds are the uniform bot's (the same seed draws the same
+/// ones), so with a belief model that says nothing (every logit 0) its values are the
+/// uniform bot's, and with the shipped model they are reweighted.
+#[test]
+#[cfg(feature = "models")]
+fn pimc_weighing_uniform_worlds_by_the_belief_reweights_the_uniform_bots_worlds() {
+    use std::sync::Arc;
+    use yokai_septet::bots::{BeliefNet, BeliefSource, Bot, Inputs, PimcBot, PimcConfig};
+    let v = Variant::FourPlayer;
+    let config = PimcConfig::parse_budget("40").unwrap();
+    let silent = {
+        let (inputs, outputs) = (Inputs::ObservationAndPlayLog.size(v), v.num_actions() * 3);
+        let layer = (vec![0.0; inputs * outputs], vec![0.0; outputs]);
+        BeliefNet::new(v, vec![layer]).unwrap()
+    };
+    let weighing = |source: BeliefSource, seed| {
+        let mut bot = PimcBot::new(config, seed);
+        bot.weigh_uniform_worlds(source);
+        bot
+    };
+    let states: Vec<State> = positions(v, 2, Scoring::Advanced)
+        .into_iter()
+        .filter(|s| s.phase() == yokai_septet::Phase::Play && s.legal_actions().len() > 1)
+        .step_by(4)
+        .collect();
+    assert!(states.len() > 20, "{}", states.len());
+    assert_eq!(weighing(BeliefSource::Shipped, 0).name(), "pimc-infw:40");
+    let (mut reweighted, mut plays) = (0, Vec::new());
+    let mut player = weighing(BeliefSource::Shipped, 9);
+    for s in &states {
+        let view = s.view(s.current_player().unwrap());
+        let uniform = PimcBot::new(config, 3).search_values(&view).unwrap();
+        let flat = weighing(BeliefSource::Model(Arc::new(silent.clone())), 3)
+            .search_values(&view)
+            .unwrap();
+        let shipped = weighing(BeliefSource::Shipped, 3)
+            .search_values(&view)
+            .unwrap();
+        assert_eq!(flat.worlds, uniform.worlds);
+        for ((a, x), (b, y)) in uniform.values.iter().zip(&flat.values) {
+            assert_eq!(a, b);
+            assert!((x - y).abs() < 1e-5, "{a}: {x} vs {y}");
+        }
+        if shipped
+            .values
+            .iter()
+            .zip(&uniform.values)
+            .any(|((_, x), (_, y))| (x - y).abs() > 1e-4)
+        {
+            reweighted += 1;
+        }
+        let card = player.act(&view).unwrap();
+        assert!(s.legal_actions().contains(card));
+        plays.push(card);
+    }
+    assert!(
+        reweighted * 2 > states.len(),
+        "{reweighted} of {}",
+        states.len()
+    );
+    let mut replay = weighing(BeliefSource::Shipped, 9);
+    let again: Vec<Card> = states
+        .iter()
+        .map(|s| replay.act(&s.view(s.current_player().unwrap())).unwrap())
+        .collect();
+    assert_eq!(plays, again);
+}

@@ -8,7 +8,9 @@ use std::collections::HashMap;
 
 use common::{assert_world_keeps_what_the_seat_knows, positions, random_action, rng};
 use rand_core::RngCore;
-use yokai_septet::belief::{possible_holders, Belief, BeliefSampler};
+use yokai_septet::belief::{
+    effective_sample_fraction, normalized_weights, possible_holders, Belief, BeliefSampler,
+};
 use yokai_septet::observation::{
     describe, encode, encode_at, layout, layout_docs, legal_mask, observation_size, Field,
 };
@@ -605,6 +607,77 @@ fn belief_sampler_draws_each_consistent_deal_in_proportion_to_its_weights() {
         tested += 1;
     }
     assert!(tested >= 8, "{tested}");
+}
+
+/// The second sampling scheme: uniform draws, each weighted by its probability under the
+/// belief, self-normalised over the draws. A drawn world's weight is the product of its
+/// cards' weights (brute force, every unseen card's weight for its holder in the world)
+/// over the sum of the draws' products; the weights sum to 1; a uniform belief gives every
+/// world the same weight (the uniform bot's mean) and an effective sample size of N.
+#[test]
+fn uniform_draws_weighted_by_a_belief_get_the_product_of_their_cards_weights() {
+    let mut sampler = BeliefSampler::new();
+    let mut uniform = Sampler::new();
+    let mut r = rng(16);
+    let mut uneven = 0;
+    for (v, s, seat, _) in enumerable_positions() {
+        let view = s.view(seat);
+        // Positive weights: the brute-force product then needs no floor.
+        let mut belief = Belief::uniform();
+        for c in view.unknown_cards() {
+            for p in 0..4 {
+                belief.set_weight(c, p, 0.2 + (r.next_u32() % 50) as f32 / 7.0);
+            }
+        }
+        let draws: Vec<[CardSet; 4]> = (0..30)
+            .map(|_| {
+                let world = uniform.sample(&view, &mut r);
+                std::array::from_fn(|p| world.hand(p))
+            })
+            .collect();
+        for (belief, name) in [(belief, "random"), (Belief::uniform(), "uniform")] {
+            sampler.prepare(&view, &belief);
+            let logs: Vec<f64> = draws.iter().map(|d| sampler.log_probability(d)).collect();
+            let weights = normalized_weights(&logs);
+            let products: Vec<f64> = draws
+                .iter()
+                .map(|d| {
+                    view.unknown_cards()
+                        .into_iter()
+                        .map(|c| {
+                            let holder = (0..4).find(|&p| d[p].contains(c)).unwrap();
+                            f64::from(belief.weight(c, holder))
+                        })
+                        .product()
+                })
+                .collect();
+            let total: f64 = products.iter().sum();
+            assert!(
+                (weights.iter().sum::<f64>() - 1.0).abs() < 1e-12,
+                "{v} {name}"
+            );
+            for (w, p) in weights.iter().zip(&products) {
+                assert!(
+                    (w - p / total).abs() < 1e-9 * w.max(1e-3),
+                    "{v} {name}: {w} vs {}",
+                    p / total
+                );
+            }
+            let fraction = effective_sample_fraction(&weights);
+            if name == "uniform" {
+                assert!(
+                    weights.iter().all(|w| (w - 1.0 / 30.0).abs() < 1e-12),
+                    "{v}"
+                );
+                assert!((fraction - 1.0).abs() < 1e-12, "{v}: {fraction}");
+            } else if fraction < 0.999 {
+                uneven += 1;
+            }
+        }
+    }
+    // The random beliefs did weigh the worlds unevenly (the test can tell).
+    assert!(uneven >= 8, "{uneven}");
+    assert_eq!(effective_sample_fraction(&[1.0, 0.0, 0.0, 0.0]), 0.25);
 }
 
 /// With a uniform belief the belief sampler is the uniform sampler: every consistent

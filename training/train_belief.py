@@ -56,34 +56,78 @@ PHASES = (("early", 0.75, 1.01), ("mid", 0.4, 0.75), ("late", 0.0, 0.4))
 
 
 def games_data(variant: str, players: list, seed: int, max_rounds: int, threads: int,
-               keep: float) -> dict:
+               keep: float, cache: Path | None = None) -> dict:
     """The positions and labels of self-play games: each ``[bot, games]`` of ``players``
-    plays every seat of its games, in chunks of at most 1000 games (chunk ``j`` of entry
-    ``k`` on seed ``seed + 1000 k + j``), of which a share ``keep`` of the play decisions is
-    kept at random: the positions of one round share their hidden hands, and a network
-    that sees many of them learns the deals by heart instead of how players play."""
-    rng = np.random.default_rng(seed)
+    (or ``[bot, games, keep]``) plays every seat of its games, in chunks of at most 1000
+    games (chunk ``j`` of entry ``k`` on seed ``seed + 1000 k + j``), of which a share
+    ``keep`` of the play decisions is kept at random (each entry its own random stream):
+    the positions of one round share their hidden hands, and a network that sees many of
+    them learns the deals by heart instead of how players play. With ``cache``, each
+    entry's kept rows are saved there and read back by a later run asking the same
+    (the search bots' games are the costly part of a run)."""
     parts = []
-    for k, (bot, games) in enumerate(players):
+    for k, (bot, games, *entry_keep) in enumerate(players):
+        share = float(entry_keep[0]) if entry_keep else keep
+        key = f"{variant}-{bot.replace(':', '_')}-{games}-{seed + 1000 * k}-{max_rounds}-{share}"
+        path = cache / f"{key}.npz" if cache else None
         t, kept = time.time(), 0
+        if path and path.exists():
+            with np.load(path) as saved:
+                part = {name: saved[name] for name in saved.files}
+            part["source"] = np.full(len(part["holders"]), k, dtype=np.int64)
+            parts.append(part)
+            print(f"  {bot}: {games} games, {len(part['holders'])} positions read from {path}",
+                  file=sys.stderr)
+            continue
+        rng = np.random.default_rng([seed, k])
+        chunks = []
         for j, start in enumerate(range(0, int(games), 1000)):
             d = models.imitation_data(
                 [bot, bot], bot, labelled=(0, 1), variant=variant,
                 games=min(1000, int(games) - start), seed=seed + 1000 * k + j,
                 max_rounds=max_rounds, threads=threads,
             )
-            rows = d["possible"].any(axis=1) & (rng.random(len(d["holders"])) < keep)
+            rows = d["possible"].any(axis=1) & (rng.random(len(d["holders"])) < share)
             part = {key: d[key][rows] for key in ("observations", "holders", "possible", "uniform")}
             # The network's input: the observation, then the play log.
             part["observations"] = np.concatenate([part["observations"], d["play_log"][rows]], 1)
-            part["source"] = np.full(int(rows.sum()), k, dtype=np.int64)
-            parts.append(part)
+            chunks.append(part)
             kept += int(rows.sum())
+        if chunks:
+            part = {key: np.concatenate([c[key] for c in chunks]) for key in chunks[0]}
+            if path:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                np.savez(path, **part)
+            part["source"] = np.full(kept, k, dtype=np.int64)
+            parts.append(part)
         print(f"  {bot}: {games} games, {kept} positions kept, {time.time() - t:.0f} s",
               file=sys.stderr)
     out = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    out["sources"] = [bot for bot, _ in players]
+    out["sources"] = [bot for bot, *_ in players]
     return out
+
+
+def read_belief(path: Path, inputs: int, hidden: list, cards: int, others: int):
+    """The belief model of a safetensors file (``_core._model_write``'s layout, float16 or
+    float32), as a :class:`BeliefMlp` with those widths; ``None`` when the file has
+    other widths (a model of another shape cannot be compared position by position)."""
+    raw = path.read_bytes()
+    size = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8 : 8 + size])
+    net = BeliefMlp(inputs, hidden, cards, others)
+    linears = [m for m in net.net if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for i, layer in enumerate(linears):
+            for name, param in (("weight", layer.weight), ("bias", layer.bias)):
+                info = header.get(f"layers.{i}.{name}")
+                if info is None or list(info["shape"]) != list(param.shape):
+                    return None
+                a, b = (8 + size + o for o in info["data_offsets"])
+                dtype = {"F16": np.float16, "F32": np.float32}[info["dtype"]]
+                param.copy_(torch.from_numpy(np.frombuffer(raw[a:b], dtype=dtype).astype(np.float32)
+                                             .reshape(param.shape)))
+    net.eval()
+    return net
 
 
 def targets(d: dict, n: int):
@@ -149,7 +193,12 @@ def evaluate(net, d: dict, n: int) -> dict:
     rows = {}
     # Every phase, then the positions of each bot's games alone (all phases).
     slices = [(name, (share >= lo) & (share < hi)) for name, lo, hi in (("all", 0.0, 1.01), *PHASES)]
-    slices += [(f"{bot} games", d["source"] == k) for k, bot in enumerate(d["sources"])]
+    bots = list(dict.fromkeys(d["sources"]))  # an entry's bot may come twice (two seeds)
+    for bot in bots:
+        games = np.isin(d["source"], [k for k, b in enumerate(d["sources"]) if b == bot])
+        slices.append((f"{bot} games", games))
+        slices += [(f"{bot} games, {name}", games & (share >= lo) & (share < hi))
+                   for name, lo, hi in PHASES]
     for name, sel in slices:
         c = counted & sel[:, None]
         take = lambda p: np.take_along_axis(p, holder[..., None], -1)[..., 0]  # noqa: E731
@@ -169,6 +218,8 @@ def main() -> None:
     ap.add_argument("config")
     ap.add_argument("--out", required=True)
     ap.add_argument("--install", action="store_true")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="a folder where each entry's positions are kept for later runs")
     args = ap.parse_args()
     cfg = tomllib.loads(Path(args.config).read_text())
     out = Path(args.out)
@@ -180,15 +231,15 @@ def main() -> None:
     data_cfg, ev = cfg["data"], cfg["eval"]
     rounds, threads, keep = data_cfg["max_rounds"], cfg["threads"], data_cfg["keep"]
     print("training games", file=sys.stderr)
-    train = games_data(variant, data_cfg["players"], seed, rounds, threads, keep)
+    train = games_data(variant, data_cfg["players"], seed, rounds, threads, keep, args.cache)
     print("validation games (to choose the epoch)", file=sys.stderr)
     # The validation and held-out games may keep another share than the training games
     # (fewer positions a round in training: less to learn by heart).
     valid = games_data(variant, data_cfg["validation"], seed + 500, rounds, threads,
-                       ev.get("keep", keep))
+                       ev.get("keep", keep), args.cache)
     print("held-out games", file=sys.stderr)
     held = games_data(variant, ev["players"], int(ev["seed"]), rounds, threads,
-                      ev.get("keep", keep))
+                      ev.get("keep", keep), args.cache)
     allowed, holder, counted = targets(train, n)
     cards = train["holders"].shape[1]
     net = BeliefMlp(train["observations"].shape[1], cfg["hidden"], cards, n - 1)
@@ -228,6 +279,11 @@ def main() -> None:
             for p in net.parameters():
                 p.copy_(p.half().float())
     table = evaluate(net, held, n)
+    # The model shipped now, on the same held-out positions: what installing would change.
+    shipped_path = ROOT / "crates/yokai-septet-beliefs/models" / f"belief-{variant}.safetensors"
+    shipped = (read_belief(shipped_path, x.shape[1], cfg["hidden"], cards, n - 1)
+               if shipped_path.exists() else None)
+    shipped_table = evaluate(shipped, held, n) if shipped is not None else {}
     layers = [
         (m.weight.detach().numpy().astype(np.float32), m.bias.detach().numpy().astype(np.float32))
         for m in net.net if isinstance(m, nn.Linear)
@@ -236,14 +292,19 @@ def main() -> None:
     meta = [("config", Path(args.config).name), ("positions", str(len(x)))]
     _core._model_write(str(path), variant, "observation+play_log", layers, meta, belief=True,
                        half=half)
-    (out / "calibration.json").write_text(json.dumps(table, indent=2) + "\n")
-    print("| phase | positions | cards | log-loss uniform | log-loss model | reduction "
-          "| Brier uniform | Brier model |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    (out / "calibration.json").write_text(
+        json.dumps({"model": table, "shipped": shipped_table}, indent=2) + "\n")
+    print("| phase | positions | cards | log-loss uniform | shipped | this model | reduction "
+          "(shipped → this) | Brier uniform | shipped | this model |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, r in table.items():
+        o = shipped_table.get(name)
+        old_ll = f"{o['model_log_loss']:.4f}" if o else "–"
+        old_red = f"{100 * o['log_loss_reduction']:.1f}% → " if o else ""
+        old_br = f"{o['model_brier']:.4f}" if o else "–"
         print(f"| {name} | {r['positions']} | {r['cards']} | {r['uniform_log_loss']:.4f} "
-              f"| {r['model_log_loss']:.4f} | {100 * r['log_loss_reduction']:.1f}% "
-              f"| {r['uniform_brier']:.4f} | {r['model_brier']:.4f} |")
+              f"| {old_ll} | {r['model_log_loss']:.4f} | {old_red}{100 * r['log_loss_reduction']:.1f}% "
+              f"| {r['uniform_brier']:.4f} | {old_br} | {r['model_brier']:.4f} |")
     print(f"wrote {path} ({path.stat().st_size} bytes)", file=sys.stderr)
     if args.install:
         dest = ROOT / "crates/yokai-septet-beliefs/models" / f"belief-{variant}.safetensors"

@@ -16,6 +16,7 @@
 use std::time::{Duration, Instant};
 
 use crate::cards::Card;
+use crate::infoset::belief::normalized_weights;
 use crate::infoset::view::SeatView;
 use crate::rules::scoring::seals_to_win;
 use crate::rules::{Phase, RoundResult, State};
@@ -163,20 +164,42 @@ impl PimcBot {
             _ => self.config.playouts,
         };
         let worlds = (budget / k as u32).max(1);
+        let weighs = self.worlds.weighs();
+        // Weighted worlds: each world's values and log-weight, combined once all are drawn
+        // (the weights are normalised over the decision's worlds).
+        let (mut log_weights, mut values) = (Vec::new(), Vec::new());
         let mut done = 0;
         for _ in 0..worlds {
-            let world = self.worlds.sample(view, &mut self.rng);
+            let (world, log_weight) = self.worlds.sample_weighted(view, &mut self.rng);
             for i in 0..k {
                 let mut s = world;
                 let out = s.apply(cards[i]).expect("legal in every determinization");
-                sums[i] += match out.round {
+                let value = match out.round {
                     Some(r) => round_value(&s, &r, me, out.game_over),
                     None => self.playout(s, me),
                 };
+                if weighs {
+                    values.push(value);
+                } else {
+                    sums[i] += value;
+                }
+            }
+            if weighs {
+                log_weights.push(log_weight);
             }
             done += 1;
             if self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
                 break;
+            }
+        }
+        if weighs {
+            // The weighted mean times the number of worlds: callers divide by `done`.
+            let weights = normalized_weights(&log_weights);
+            for (i, sum) in sums[..k].iter_mut().enumerate() {
+                let mean: f64 = (0..weights.len())
+                    .map(|j| weights[j] * f64::from(values[j * k + i]))
+                    .sum();
+                *sum = (mean * f64::from(done)) as f32;
             }
         }
         (cards, sums, k, done)
@@ -198,6 +221,17 @@ impl PimcBot {
             exact: false,
             visits: None,
         })
+    }
+}
+
+impl PimcBot {
+    /// From now on scores each card over uniform worlds weighted by `source`'s belief (the
+    /// self-normalised product of their cards' weights), where the `-inf` bots draw their
+    /// worlds from the belief: the second sampling scheme of `docs/inference.md`, measured
+    /// against the first (`examples/belief_schemes.rs`). Its name says `pimc-infw`, which
+    /// the registry does not build (a measured alternative, not a bot to play).
+    pub fn weigh_uniform_worlds(&mut self, source: BeliefSource) {
+        self.worlds.weigh(source);
     }
 }
 

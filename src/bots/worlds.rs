@@ -5,6 +5,11 @@
 //! players did says something: during passing nothing has been played and the worlds
 //! stay uniform. The belief is computed once per information set, not once per world: a
 //! search asks for thousands of worlds at the same decision.
+//!
+//! Two schemes use the belief: the `-inf` bots draw their worlds from it
+//! ([`BeliefSampler`], exact); [`Worlds::weigh`] instead keeps the uniform draws and gives
+//! each world its belief probability as a weight ([`Worlds::sample_weighted`]), the
+//! alternative `docs/inference.md` measures against it (`PimcBot::weigh_uniform_worlds`).
 
 use std::sync::Arc;
 
@@ -64,6 +69,8 @@ struct Inference {
     sampler: BeliefSampler,
     /// The variant of the last belief (a model's scratch is per variant).
     variant: Option<Variant>,
+    /// Uniform worlds weighted by the belief, instead of worlds drawn from it.
+    weighs: bool,
 }
 
 impl Worlds {
@@ -74,7 +81,22 @@ impl Worlds {
             scratch: BeliefScratch::default(),
             sampler: BeliefSampler::new(),
             variant: None,
+            weighs: false,
         }));
+    }
+
+    /// Worlds drawn uniformly and weighted by `source`'s belief from now on (in the play
+    /// phase): [`Worlds::sample_weighted`] gives each world's weight.
+    pub(crate) fn weigh(&mut self, source: BeliefSource) {
+        self.infer(source);
+        if let Some(inference) = self.inference.as_deref_mut() {
+            inference.weighs = true;
+        }
+    }
+
+    /// Whether the worlds are uniform draws weighted by a belief ([`Worlds::weigh`]).
+    pub(crate) fn weighs(&self) -> bool {
+        self.inference.as_ref().is_some_and(|i| i.weighs)
     }
 
     /// Whether the worlds come from a belief model (the bot's name then says `-inf`).
@@ -105,8 +127,12 @@ impl Worlds {
     }
 
     /// The suffix of the bot's name: `-inf` when it infers.
+    /// The suffix of the bot's name: `-inf` when it infers, `-infw` when it weighs (a
+    /// name of the measurements only: the registry does not build it).
     pub(crate) fn suffix(&self) -> &'static str {
-        if self.infers() {
+        if self.weighs() {
+            "-infw"
+        } else if self.infers() {
             "-inf"
         } else {
             ""
@@ -118,12 +144,40 @@ impl Worlds {
     /// # Panics
     /// If it infers and [`Worlds::check`] refuses the view's variant.
     pub(crate) fn sample<R: RngCore>(&mut self, view: &SeatView, rng: &mut R) -> State {
+        self.sample_weighted(view, rng).0
+    }
+
+    /// [`Worlds::sample`] and the world's weight, as a log: when it weighs (in the play
+    /// phase), a uniform draw and the log of its probability under the belief
+    /// ([`BeliefSampler::log_probability`]; the weights of one decision's worlds are
+    /// compared through [`normalized_weights`](crate::belief::normalized_weights)); else 0.
+    /// The uniform draws use the random stream as the uniform sampler does: the same seed
+    /// gives the worlds of the uniform bot, only weighted.
+    ///
+    /// # Panics
+    /// As [`Worlds::sample`].
+    pub(crate) fn sample_weighted<R: RngCore>(
+        &mut self,
+        view: &SeatView,
+        rng: &mut R,
+    ) -> (State, f64) {
         match self.inference.as_deref_mut() {
             Some(inference) if view.phase() == Phase::Play => {
                 inference.prepare(view);
-                inference.sampler.sample(view, rng)
+                if !inference.weighs {
+                    return (inference.sampler.sample(view, rng), 0.0);
+                }
+                let world = self.uniform.sample(view, rng);
+                let hands = std::array::from_fn(|p| {
+                    if p < view.num_players() {
+                        world.hand(p)
+                    } else {
+                        crate::cards::CardSet::EMPTY
+                    }
+                });
+                (world, inference.sampler.log_probability(&hands))
             }
-            _ => self.uniform.sample(view, rng),
+            _ => (self.uniform.sample(view, rng), 0.0),
         }
     }
 

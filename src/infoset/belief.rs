@@ -368,3 +368,26 @@ impl BeliefSampler {
         log - self.table[0][p.need[0]][p.need[1]].ln()
     }
 }
+
+/// Self-normalised importance weights of worlds drawn uniformly, from the log of each
+/// world's probability under a belief ([`BeliefSampler::log_probability`]): every
+/// consistent deal has the same uniform probability, so a world's weight is its belief
+/// probability over the sum of the drawn worlds' (`exp(l - max)` first, so that no weight
+/// underflows when all are small). Empty for no worlds.
+pub fn normalized_weights(log_weights: &[f64]) -> Vec<f64> {
+    let top = log_weights
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let raw: Vec<f64> = log_weights.iter().map(|&l| (l - top).exp()).collect();
+    let total: f64 = raw.iter().sum();
+    raw.into_iter().map(|w| w / total).collect()
+}
+
+/// Kish's effective sample size of normalised weights over their number, `1 / (N Σ w²)`:
+/// 1 when the weights are equal, `1/N` when one world has them all. Why weighting uniform
+/// draws can lose to drawing from the belief: `N` weighted worlds count as `N · ESS/N`.
+pub fn effective_sample_fraction(weights: &[f64]) -> f64 {
+    let squares: f64 = weights.iter().map(|w| w * w).sum();
+    1.0 / (weights.len() as f64 * squares)
+}
