@@ -126,7 +126,6 @@ impl Worlds {
         })
     }
 
-    /// The suffix of the bot's name: `-inf` when it infers.
     /// The suffix of the bot's name: `-inf` when it infers, `-infw` when it weighs (a
     /// name of the measurements only: the registry does not build it).
     pub(crate) fn suffix(&self) -> &'static str {
