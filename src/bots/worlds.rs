@@ -167,13 +167,7 @@ impl Worlds {
                     return (inference.sampler.sample(view, rng), 0.0);
                 }
                 let world = self.uniform.sample(view, rng);
-                let hands = std::array::from_fn(|p| {
-                    if p < view.num_players() {
-                        world.hand(p)
-                    } else {
-                        crate::cards::CardSet::EMPTY
-                    }
-                });
+                let hands = std::array::from_fn(|p| world.hand(p));
                 (world, inference.sampler.log_probability(&hands))
             }
             _ => (self.uniform.sample(view, rng), 0.0),
