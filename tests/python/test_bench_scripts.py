@@ -155,3 +155,15 @@ def test_compare_peers_here_measures_the_rust_and_arena_rows():
                          timeout=600)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["True", "True"]
+
+
+def test_the_suite_builds_the_package_apart_from_the_readme_arena():
+    """scripts/test.sh installs the package from its own target dir, so the README's
+    `cargo run --release` (target/release) does not recompile after the suite (issue 60);
+    the README says so."""
+    root = SCRIPT.parents[1]
+    script = (root / "scripts" / "test.sh").read_text(encoding="utf-8")
+    install = [line for line in script.splitlines() if "pip install" in line and ".[test" in line]
+    assert install and all('CARGO_TARGET_DIR="$PWD/target/wheel"' in line for line in install)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "`target/wheel`" in readme and "cargo run --release --features cli" in readme
