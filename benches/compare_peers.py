@@ -4,8 +4,8 @@
                                      [--threads 1,2]
 
 Not part of CI. On first use it creates its own virtualenv ``.venv-peers`` (git-ignored),
-installs this package (``pip install .``, a release build with the ``bench`` feature, whose
-``_core.bench_*`` functions the Rust rows use) and the peers (``open_spiel``, ``rlcard``,
+installs this package (``pip install .``, a release build; its ``_core.bench_*`` functions
+serve the Rust rows) and the peers (``open_spiel``, ``rlcard``,
 ``pettingzoo[classic]``) into it, and re-runs itself there. Everything is measured in one
 run on the same machine; each measurement runs for ``--seconds``.
 
@@ -73,9 +73,8 @@ def ensure_venv(install: bool) -> None:
         pip = [str(py), "-m", "pip", "install", "-q"]
         subprocess.check_call(pip + ["--upgrade", "pip"])
         subprocess.check_call(pip + PEERS)
-        # The `bench` feature: the `_core.bench_*` functions the Rust rows call.
-        env = dict(os.environ, MATURIN_PEP517_ARGS="--features bench")
-        subprocess.check_call(pip + [str(ROOT)], env=env)
+        # A plain build: it has the `_core.bench_*` functions the Rust rows call.
+        subprocess.check_call(pip + [str(ROOT)])
     os.execv(str(py), [str(py), __file__, *sys.argv[1:], "--no-install"])
 
 
@@ -83,13 +82,12 @@ def ensure_venv(install: bool) -> None:
 
 
 def _bench_core():
-    """`_core`, which must have the `bench` feature's functions."""
+    """`_core`, with its `bench_*` functions (every build since issue 60 has them)."""
     import yokai_septet._core as core
 
     if not hasattr(core, "bench_random_playouts"):
-        raise RuntimeError("this build has no _core.bench_* functions: build it with "
-                           "MATURIN_PEP517_ARGS='--features bench' (or maturin develop "
-                           "--release --features bench)")
+        raise RuntimeError("this build of yokai_septet has no _core.bench_* functions: it "
+                           "predates them; reinstall this clone (pip install .)")
     return core
 
 

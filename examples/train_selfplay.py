@@ -103,7 +103,7 @@ def make_env(num_envs: int, opponents: str, seed: int, episode: str, reward: str
         num_threads=1,
         obs_dtype="uint8",
         copy=False,
-        autoreset_mode="same_step",  # every step a decision: no empty-mask steps
+        autoreset_mode="same_step",  # every step a decision: no reset steps
     )
 
 

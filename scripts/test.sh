@@ -14,5 +14,9 @@ python3 -m venv .venv-test
 # shellcheck disable=SC1091
 . .venv-test/bin/activate
 python -m pip install -q --upgrade pip
-python -m pip install -q '.[test,ray]'
+# The package's release build goes to a target dir of its own: in target/release, beside
+# the README's `cargo run --release` arena, the virtualenv's Python would make pyo3's build
+# script run again and each of the two rebuild the crate after the other (about a minute).
+# On a fresh clone (CI) nothing there is shared, so this costs nothing.
+CARGO_TARGET_DIR="$PWD/target/wheel" python -m pip install -q '.[test,ray]'
 python -m pytest -q

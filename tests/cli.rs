@@ -1018,3 +1018,114 @@ fn a_round_cap_that_decides_the_result_is_reported() {
     assert_eq!(code, 0, "{err}");
     assert!(!out.contains("WARNING") && err.is_empty(), "{out} {err}");
 }
+
+/// `--games` is rounded up to whole duplicate groups (3 games a deal in `3p`, 2 with teams),
+/// and a note on stderr says so; a count that needs no rounding gets no note.
+#[test]
+fn arena_says_when_it_rounds_the_games_up_to_whole_deal_groups() {
+    let arena = |variant: &str, games: &str| {
+        let args = [
+            "arena",
+            "--variant",
+            variant,
+            "--games",
+            games,
+            "--max-rounds",
+            "1",
+            "--threads",
+            "1",
+            "--json",
+        ];
+        let (code, out, err) = cli(&args, "");
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (json["summary"]["games"].as_u64().unwrap(), err)
+    };
+    let (played, err) = arena("3p", "10");
+    assert_eq!(played, 12);
+    assert!(
+        err.contains("note: --games 10 rounded up to 12: duplicate deals play each deal once per seat rotation, so whole sets of 3 games"),
+        "{err}"
+    );
+    let (played, err) = arena("4p", "9");
+    assert_eq!(played, 10);
+    assert!(
+        err.contains("rounded up to 10") && err.contains("sets of 2 games"),
+        "{err}"
+    );
+    let (played, err) = arena("3p", "9");
+    assert_eq!(played, 9);
+    assert!(!err.contains("rounded"), "{err}");
+}
+
+/// One bot name is refused before any game: it would print a table of the bot against
+/// itself, with an interval, as if it had measured something.
+#[test]
+fn arena_refuses_a_single_bot() {
+    let (code, out, err) = cli(&["arena", "--bots", "heuristic", "--games", "4"], "");
+    assert_eq!(code, 2, "{out} {err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--bots heuristic: an arena compares bots: give two names or more")
+            && err.contains("heuristic,heuristic"),
+        "{err}"
+    );
+    let (code, _, err) = cli(
+        &[
+            "arena",
+            "--bots",
+            "heuristic,heuristic",
+            "--games",
+            "2",
+            "--max-rounds",
+            "1",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+/// `replay --html` checks its output path up front (exit code 2, nothing written), as
+/// `analyze --html` and `ladder --out` do.
+#[test]
+fn replay_html_checks_its_path_before_any_work() {
+    let rec = golden("4p_seed0");
+    let (code, out, err) = cli(&["replay", &rec, "--html", "/nonexistent/x.html"], "");
+    assert_eq!(code, 2, "{out} {err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("--html /nonexistent/x.html: cannot write there"),
+        "{err}"
+    );
+    // Even before the record is read.
+    let (code, _, err) = cli(
+        &["replay", "no-such.json", "--html", "/nonexistent/x.html"],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("--html /nonexistent/x.html"), "{err}");
+}
+
+/// `analyze`'s text ends with the shares of the card plays by status, the same figures as
+/// the JSON's `shares`.
+#[test]
+fn analyze_text_has_the_shares_line_of_the_json() {
+    let rec = golden("4p_seed0");
+    let (code, text, err) = cli(&["analyze", &rec, "--budget", "20000"], "");
+    assert_eq!(code, 0, "{err}");
+    let (_, json, _) = cli(&["analyze", &rec, "--budget", "20000", "--json"], "");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let plays = json["plays"].as_array().unwrap().len();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Card plays: "))
+        .unwrap_or_else(|| panic!("no shares line: {text}"));
+    assert!(
+        line.starts_with(&format!("Card plays: {plays} · solved ")),
+        "{line}"
+    );
+    for (k, v) in json["shares"].as_object().unwrap() {
+        let want = format!("{k} {:.1}%", 100.0 * v.as_f64().unwrap());
+        assert!(line.contains(&want), "{want} in {line}");
+    }
+}

@@ -53,7 +53,7 @@ from ._core import arena as _rust_arena
 from ._arena_result import ArenaResult, TruncationWarning  # noqa: E402
 from ._arena_spec import DEFAULT as _SPEC, ArenaSpec, resolve as _resolve_spec  # noqa: E402
 from ._pettingzoo import AECEnvProtocol, env, raw_env  # noqa: E402
-from ._vector import VectorEnv  # noqa: E402
+from ._vector import SeatReward, VectorEnv  # noqa: E402
 from ._gym import YokaiSeptetEnv  # noqa: E402
 from ._evaluate import Entry, evaluate  # noqa: E402
 from ._progress import Progress, ProgressLog, progress_bar  # noqa: E402
@@ -116,6 +116,7 @@ _register()
 __all__ = [
     "Bot",
     "VectorEnv",
+    "SeatReward",
     "YokaiSeptetEnv",
     "env",
     "raw_env",

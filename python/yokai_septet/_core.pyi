@@ -314,8 +314,7 @@ def run_cli(
     """Runs the ``yokai-septet`` command-line tool on ``argv`` (program name first) with
     the process's stdin and stdout; returns its exit code."""
 
-# The benchmark functions exist only in a build with the `bench` feature
-# (`maturin develop --release --features bench`); benches/*.py use them.
+# The benchmark functions (every build has them); benches/*.py use them.
 def bench_random_playouts(variant: str, seconds: float, seed: int = 0) -> tuple[int, int, float]:
     """Random games in Rust on one thread for at least ``seconds``:
     ``(games, decisions, elapsed_seconds)``."""

@@ -58,8 +58,10 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     episode it ends, as gymnasium's ``SyncVectorEnv`` does:
 
     - ``NEXT_STEP`` (the default, as in gymnasium): the step returns the ended game's last
-      observation; the env's next step ignores its action and returns the next game's
-      first observation, with reward 0 and no flags. Every output is a plain array, so
+      observation, its mask row offering exactly one action (``0``, so that a masked
+      softmax over the row stays finite) and ``to_play`` -1; the env's next step ignores
+      its action and returns the next game's first observation, with reward 0 and no
+      flags. Every output is a plain array, so
       every gymnasium vector wrapper works (``NumpyToTorch`` included).
     - ``SAME_STEP``: the same step deals the next game; when ``terminated[i]`` or
       ``truncated[i]`` is set, ``obs[i]`` already belongs to it, and
@@ -68,7 +70,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
       ``final_obs`` is an object array, as gymnasium writes it (DLPack and so
       ``NumpyToTorch`` refuse it). SB3 expects this mode (``SB3VecEnv`` asks for it).
     - ``DISABLED``: the env keeps its ended game until ``reset(options={"reset_mask":
-      mask})`` names it; stepping it before raises ``RuntimeError``.
+      mask})`` names it; stepping it before raises ``RuntimeError``, and its mask row is
+      empty (it takes no action).
 
     Env ``i``'s ``d``-th game since the last seeded reset is dealt from a seed
     derived from ``(seed, i, d)`` (see :meth:`game_seed`), so trajectories are identical at
@@ -197,7 +200,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         ``infos["action_mask"]`` holds the next legal actions. An illegal action raises
         ``IllegalActionError`` naming the env, and nothing changes; non-integer actions
         raise ``TypeError``. Under ``NEXT_STEP`` the action of an env whose episode the
-        last step ended is ignored (its mask is empty; any integer will do); under
+        last step ended is ignored (its mask offers one action, 0; any integer will do); under
         ``DISABLED`` stepping such an env raises ``RuntimeError`` (reset it first)."""
         if type(actions) is np.ndarray and actions.dtype == np.int64 and actions.ndim == 1:
             a = actions  # the common case, checked in Rust
@@ -316,6 +319,45 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (the threads end with the object)."""
+
+
+class SeatReward(gymnasium.vector.VectorRewardWrapper):
+    """A self-play :class:`VectorEnv` seen from one seat: ``rewards`` become that seat's
+    column, shape ``(num_envs,)`` (in the team variants, its team's), so that gymnasium's
+    reward wrappers, which expect one reward per env, work on top:
+    ``RecordEpisodeStatistics(SeatReward(env, seat=0))`` records seat 0's episode returns,
+    ``NormalizeReward(SeatReward(env, seat=0))`` scales seat 0's rewards. Every seat's
+    rewards stay in ``infos["seat_rewards"]`` (``(num_envs, num_players)``, unscaled).
+    Observations, masks and actions are untouched: the caller still decides for the seat
+    to move (``infos["to_play"]``). Learner and team modes need no view (their rewards are
+    already ``(num_envs,)``): they are refused with a ``ValueError``."""
+
+    def __init__(self, env: Any, seat: int = 0) -> None:
+        base = env.unwrapped
+        rewards = getattr(base, "rewards", None)
+        if not getattr(base, "self_play", False) or rewards is None or rewards.ndim != 2:
+            raise ValueError(
+                "SeatReward is for self-play VectorEnvs (rewards (num_envs, num_players)); "
+                "learner and team modes already give one reward per env"
+            )
+        players = int(rewards.shape[1])
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an int, got {type(seat).__name__}")
+        if not 0 <= seat < players:
+            raise ValueError(f"seat {seat} is out of range: seats are 0..{players - 1}")
+        super().__init__(env)
+        self.seat = int(seat)
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        obs, rewards, terminated, truncated, infos = self.env.step(actions)
+        infos["seat_rewards"] = rewards
+        return obs, self.rewards(rewards), terminated, truncated, infos
+
+    def rewards(self, rewards: np.ndarray) -> np.ndarray:
+        """Seat ``self.seat``'s column of every seat's rewards."""
+        return np.ascontiguousarray(rewards[:, self.seat])
 
 
 def _concatenate(parts: Sequence[Optional[np.ndarray]]) -> Optional[np.ndarray]:

@@ -192,7 +192,7 @@ def _collect_slice(
     n = env_end - env_start
     bot = isinstance(policy, str)
     # SAME_STEP: every step of the rollout is a decision (NEXT_STEP would add a step with
-    # an empty mask after each episode).
+    # no decision, its mask offering only the ignored action 0, after each episode).
     env = VectorEnv(
         n,
         self_play=True,

@@ -393,7 +393,7 @@ impl Analysis {
 
     /// The fraction of the card plays of each status (`solved`, `forced`, `skipped`), as
     /// people quote an analysis; they sum to 1 (all 0 for a record without plays).
-    fn shares(&self) -> Value {
+    pub(crate) fn shares(&self) -> Value {
         let total = self.plays.len().max(1) as f64;
         let share = |pick: fn(&Verdict) -> bool| {
             self.plays.iter().filter(|p| pick(&p.verdict)).count() as f64 / total

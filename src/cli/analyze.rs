@@ -85,6 +85,29 @@ fn play_line(p: &PlayAnalysis, style: Style) -> String {
     }
 }
 
+/// The shares of the card plays by status, as the JSON's `shares` gives them (people quote
+/// an analysis by them): `Card plays: 48 · solved 41.7% · forced 12.5% · skipped 45.8%`.
+fn shares_line(a: &Analysis) -> String {
+    let shares = a.shares();
+    let mut line = format!("Card plays: {}", a.plays.len());
+    let Some(map) = shares.as_object() else {
+        return line;
+    };
+    // The usual reading order first, then any other status the analysis knows.
+    const ORDER: [&str; 4] = ["solved", "estimated", "forced", "skipped"];
+    let mut keys: Vec<&str> = ORDER.into_iter().filter(|k| map.contains_key(*k)).collect();
+    keys.extend(
+        map.keys()
+            .map(String::as_str)
+            .filter(|k| !ORDER.contains(k)),
+    );
+    for k in keys {
+        let x = map[k].as_f64().unwrap_or(0.0);
+        line.push_str(&format!(" · {k} {:.1}%", 100.0 * x));
+    }
+    line
+}
+
 fn report(m: &Match, a: &Analysis, style: Style, out: &mut dyn Write) -> Result<(), Failure> {
     let rec = m.record();
     write!(out, "Yokai Septet {}", a.variant)?;
@@ -134,6 +157,7 @@ fn report(m: &Match, a: &Analysis, style: Style, out: &mut dyn Write) -> Result<
             writeln!(out, "{}", play_line(p, style))?;
         }
     }
+    writeln!(out, "\n{}", shares_line(a))?;
     writeln!(out, "\nPer seat: value given away in the solved decisions")?;
     for (seat, t) in a.seats.iter().enumerate() {
         writeln!(

@@ -147,7 +147,7 @@ struct ArenaArgs {
     /// Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.
     #[arg(long, default_value = "heuristic,random", long_help = arena_bots_help())]
     bots: String,
-    /// Number of games (rounded up to whole duplicate groups).
+    /// Number of games, rounded up to whole duplicate groups (3 games a deal in 3p, else 2).
     #[arg(long, default_value_t = 1000)]
     games: u64,
     /// Worker threads (0 = one per core).
@@ -417,6 +417,13 @@ fn arena(
     let variant = parse_variant(&a.variant)?;
     let scoring = parse_scoring(&a.scoring)?;
     let bots: Vec<&str> = a.bots.split(',').map(str::trim).collect();
+    if let [one] = bots[..] {
+        // One name would seat it everywhere: a table of the bot against itself.
+        return Err(Failure::usage(format!(
+            "--bots {one}: an arena compares bots: give two names or more (one per side or \
+             one per seat; {one},{one} to play the bot against itself)"
+        )));
+    }
     let mut config = ArenaConfig::new(variant, &bots, a.games, a.seed);
     config.scoring = scoring;
     config.threads = a.threads;
@@ -425,6 +432,15 @@ fn arena(
     crate::arena::check(&config, registry).map_err(|e| Failure::usage(e.to_string()))?;
 
     let total = config.total_games();
+    if total != a.games {
+        writeln!(
+            err,
+            "note: --games {} rounded up to {total}: duplicate deals play each deal once per \
+             seat rotation, so whole sets of {} games",
+            a.games,
+            config.group_size()
+        )?;
+    }
     let threads = worker_threads(a.threads);
     let progress = GameProgress::new(&format!("arena {variant}"), total, a.threads, !a.json);
     let estimate = calibrated(&progress, registry, &config.bots, &config, |e| {
@@ -489,6 +505,10 @@ fn play_cmd(
 }
 
 fn replay_cmd(a: ReplayArgs, out: &mut dyn Write, style: Style) -> Result<(), Failure> {
+    // Up front, as `analyze --html` and `ladder --out` do: a usage error before any work.
+    if let Some(path) = &a.html {
+        check_writable("--html", path)?;
+    }
     let text = std::fs::read_to_string(&a.file)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", a.file.display())))?;
     match a.html {

@@ -1,5 +1,5 @@
-//! Benchmark functions for `benches/*.py`, compiled only with the `bench` feature (so the
-//! released wheel does not carry them): `maturin develop --release --features bench`.
+//! Benchmark functions for `benches/*.py` (`_core.bench_*`): in every build of the Python
+//! module, so that the README's performance command runs after a plain `pip install .`.
 
 use pyo3::prelude::*;
 

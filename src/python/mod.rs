@@ -14,7 +14,8 @@ use crate::rules::config::{Episode, Scoring, Variant};
 
 mod analysis;
 mod arena;
-#[cfg(feature = "bench")]
+// The benchmark functions (`_core.bench_*`) are a few hundred bytes of code: they ship in
+// every build, so that `benches/compare_peers.py --here` runs after a plain `pip install .`.
 mod bench;
 mod bot;
 mod cli;
@@ -57,7 +58,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::_check_arena_spec, m)?)?;
     m.add_function(wrap_pyfunction!(seeds::_episode_seeds, m)?)?;
     m.add_function(wrap_pyfunction!(errors::_error_examples, m)?)?;
-    #[cfg(feature = "bench")]
     bench::register(m)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;

@@ -127,3 +127,43 @@ def test_make_vec_speed_prints_both_envs_and_the_ratio():
     for name in ("VectorEnv(N)", "make_vec(vector_entry_point)"):
         line = next(x for x in out.stdout.splitlines() if x.startswith(name))
         assert "k env-steps/s" in line and line.endswith("x)"), line
+
+
+# ---------------------------------------------------------------- compare_peers.py
+
+PEERS = SCRIPT.parent / "compare_peers.py"
+
+
+def test_the_normal_build_has_the_bench_functions():
+    """The README's `compare_peers.py --here` needs `_core.bench_*` in the build `pip
+    install .` makes (issue 60: they were behind a feature the README's install lacked)."""
+    from yokai_septet import _core
+
+    games, decisions, dt = _core.bench_random_playouts("4p", 0.01, 1)
+    assert games >= 1 and decisions > games and dt > 0
+    games, decisions, dt = _core.bench_arena("3p", ["random", "random"], 3, 1)
+    assert games == 3 and decisions > 0
+    decisions, dt = _core.bench_step_parts("4p", 0.01, "uint8", 8)
+    assert decisions >= 8
+
+
+def test_compare_peers_here_measures_the_rust_and_arena_rows():
+    """Its Rust-core and arena functions, as `--here` calls them in this environment."""
+    code = (f"import sys; sys.path.insert(0, {str(PEERS.parent)!r}); import compare_peers as c; "
+            "print(c.ys_core(0.01) > 0, c.ys_arena(0.01, 1) > 0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"]
+
+
+def test_the_suite_builds_the_package_apart_from_the_readme_arena():
+    """scripts/test.sh installs the package from its own target dir, so the README's
+    `cargo run --release` (target/release) does not recompile after the suite (issue 60);
+    the README says so."""
+    root = SCRIPT.parents[1]
+    script = (root / "scripts" / "test.sh").read_text(encoding="utf-8")
+    install = [line for line in script.splitlines() if "pip install" in line and ".[test" in line]
+    assert install and all('CARGO_TARGET_DIR="$PWD/target/wheel"' in line for line in install)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "`target/wheel`" in readme and "cargo run --release --features cli" in readme

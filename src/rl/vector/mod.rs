@@ -55,7 +55,7 @@ pub use outputs::{
     Outputs, Owned, Pair, Per, Slices, Visit, NUM_OUTPUTS, OUTPUTS,
 };
 pub use pipeline::{Batch, Pipeline, PipelineError};
-pub use slot::Slot;
+pub use slot::{Slot, IGNORED_ACTION};
 
 use pass::{check_actions, chunk_len, pass, Op};
 use slot::Deal;
@@ -93,7 +93,9 @@ pub enum Autoreset {
     #[default]
     SameStep,
     /// The step's row is the ended game's last one; the env holds that final state, and its
-    /// next step ignores its action and deals the next game (reward 0, flags false).
+    /// next step ignores its action and deals the next game (reward 0, flags false). The
+    /// row's mask offers one action, [`IGNORED_ACTION`], so that a masked softmax over it
+    /// stays finite (`to_play` is -1: no seat decides).
     NextStep,
     /// The env holds its final state until a reset names it ([`VecCore::reset_some`]);
     /// stepping it before is refused ([`StepError::Over`]).

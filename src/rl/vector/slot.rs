@@ -11,6 +11,10 @@ use crate::rl::reward::rewards;
 use crate::rng::vector_seed;
 use crate::rules::state::State;
 
+/// The one action an ended env's mask row offers under [`Autoreset::NextStep`]: the next
+/// step ignores it (any integer would do) and deals the env's next game.
+pub const IGNORED_ACTION: usize = 0;
+
 /// One env: its game, deal and episode counters, learner seat (or team) and bots.
 pub struct Slot {
     pub(super) index: u64,
@@ -175,6 +179,13 @@ impl Slot {
         let view = self.state.view(self.observer(sh));
         encode(&view, row.obs);
         write_mask_bool(view.legal_actions(), row.mask);
+        if self.over && sh.autoreset == Autoreset::NextStep {
+            // The env's next step ignores its action and deals the next game: that step
+            // is one action, so the row offers exactly one (gymnasium's convention). An
+            // empty row would make the usual masked softmax (`logits.masked_fill(~mask,
+            // -inf)`) all -inf, and `Categorical` of it NaN.
+            row.mask[IGNORED_ACTION] = true;
+        }
         row.to_play[0] = self.state.current_player().map_or(-1, |p| p as i64);
         if !row.state.is_empty() {
             encode_state(&self.state, row.state);

@@ -94,7 +94,11 @@ fn next_step_returns_the_final_observation_then_the_next_game() {
             if a.terminated[0] || a.truncated[0] {
                 ended += 1;
                 assert_eq!(b.obs, a.final_obs, "the ending step shows the final state");
-                assert!(b.mask.iter().all(|&m| !m) && b.to_play == [-1]);
+                // One legal action, the one the next step ignores: a masked softmax over
+                // the row stays finite.
+                let legal: Vec<usize> = (0..b.mask.len()).filter(|&i| b.mask[i]).collect();
+                assert_eq!(legal, [IGNORED_ACTION]);
+                assert_eq!(b.to_play, [-1]);
                 assert!(next.slot(0).unwrap().is_over());
                 assert_eq!(next.bot_actions(), [-1]);
                 next.step(&[12345], b.as_slices()).unwrap();
@@ -278,4 +282,47 @@ fn constructor_errors() {
     sh3.learner = Learner::Team(None);
     let e = VecCore::new(sh3, 1, &["random"; 3], 1).err().unwrap();
     assert!(e.to_string().contains("3p has no teams"), "{e}");
+}
+
+#[test]
+fn every_mask_row_offers_an_action_but_a_disabled_ended_env() {
+    // A masked softmax needs one legal action per row. NEXT_STEP's ended envs offer the one
+    // their next step ignores; DISABLED's take none until a reset names them, so their row
+    // stays empty (docs/vector.md).
+    for autoreset in [
+        Autoreset::SameStep,
+        Autoreset::NextStep,
+        Autoreset::Disabled,
+    ] {
+        for learner in [Learner::SelfPlay, Learner::Seat(None), Learner::Team(None)] {
+            let mut shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 6);
+            shared.learner = learner;
+            shared.autoreset = autoreset;
+            let mut core = VecCore::new(shared, 16, &["random"; 4], 2).unwrap();
+            let mut b = Outputs::<_, u8>::owned(&core.layout(Extras::default()));
+            core.reset(None, b.as_slices());
+            let a = b.mask.len() / 16;
+            let mut ended = 0;
+            for _ in 0..300 {
+                let over: Vec<bool> = core.slots().iter().map(Slot::is_over).collect();
+                if over.iter().any(|&o| o) && autoreset == Autoreset::Disabled {
+                    core.reset_some(&over, b.as_slices());
+                }
+                let acts = core.bot_actions();
+                core.step(&acts, b.as_slices()).unwrap();
+                for (i, s) in core.slots().iter().enumerate() {
+                    let legal = b.mask[i * a..(i + 1) * a].iter().filter(|&&m| m).count();
+                    ended += usize::from(s.is_over());
+                    match (autoreset, s.is_over()) {
+                        (Autoreset::Disabled, true) => assert_eq!(legal, 0, "env {i}"),
+                        (Autoreset::NextStep, true) => {
+                            assert!(b.mask[i * a + IGNORED_ACTION] && legal == 1, "env {i}")
+                        }
+                        _ => assert!(legal >= 1, "{autoreset:?} {learner:?} env {i}"),
+                    }
+                }
+            }
+            assert_eq!(ended > 0, autoreset != Autoreset::SameStep, "{autoreset:?}");
+        }
+    }
 }
