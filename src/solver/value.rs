@@ -11,9 +11,9 @@ pub const GAME_WIN: i32 = 100;
 /// Beyond any value: the open window's ends.
 pub(super) const INF: i32 = i32::MAX / 2;
 
-/// The objective of [`Solver`] for `seat`'s side on a round that ended with `result`
-/// (`game_winners`: the game's winners as a seat mask afterwards, 0 if the game goes on).
-/// See the module documentation.
+/// The objective of [`Solver`](super::Solver) for `seat`'s side on a round that ended
+/// with `result` (`game_winners`: the game's winners as a seat mask afterwards, 0 if the
+/// game goes on). See the solver's module documentation.
 pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: usize) -> i32 {
     let n = variant.num_players();
     let mine = result.points[seat] as i32;
