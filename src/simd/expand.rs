@@ -236,7 +236,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             *w = *x;
         }
-        if len % 64 != 0 {
+        if !len.is_multiple_of(64) {
             words[len / 64] &= u64::MAX >> (64 - len % 64);
         }
         words
