@@ -31,7 +31,7 @@ const ACCEPTED: &[(&str, &str, &str)] = &[];
 #[rustfmt::skip]
 const FOLDER_ORDER: &[&str] = &[
     // Foundations: no imports inside the crate.
-    "simd", "names", "rng", "idle", "pool", "settings",
+    "simd", "names", "rng", "pool", "settings",
     // The game.
     "cards", "error", "rules",
     // What one seat knows, what happened, what is exact.
