@@ -9,6 +9,7 @@ cargo test --locked --workspace --features cli
 # The declared rust-version (Cargo.toml) really builds the crate: no std or core API newer
 # than it.
 cargo clippy --locked --all-targets --features python,cli,raster -- -A clippy::all -D clippy::incompatible_msrv
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps
 
 python3 -m venv .venv-test
 # shellcheck disable=SC1091

@@ -62,7 +62,6 @@ mod cards;
 pub mod cli;
 mod encoding;
 mod error;
-mod idle;
 mod infoset;
 mod names;
 pub mod picture;

@@ -27,7 +27,7 @@ use crate::rules::Phase;
 /// The belief model an `-inf` bot samples its worlds from.
 #[derive(Clone, Debug)]
 pub enum BeliefSource {
-    /// The model shipped for each game's variant ([`BeliefNet::shipped`], feature
+    /// The model shipped for each game's variant (`BeliefNet::shipped`, feature
     /// `models`): a variant without one cannot be played.
     Shipped,
     /// This model, for its own variant only.

@@ -1,4 +1,6 @@
-//! Sure-outcome bounds ([`super::Techniques::sure_bounds`]): at a trick boundary, what
+//! Bounds on the value of a position. The boss bounds ([`Pos::value_bounds`]): what
+//! each side could still score if every live boss went its way, at any position. The
+//! sure-outcome bounds ([`super::Techniques::sure_bounds`]): at a trick boundary, what
 //! the cards that cannot lose a trick make certain or impossible, so that a null-window
 //! search whose target is out of reach stops at once (DDS's quick and later tricks, for
 //! this game's objectives).
@@ -47,9 +49,13 @@
 //! captures or is one of its sure cards. The boss bounds ([`Pos::seal_bounds`]) count
 //! both.
 
-use super::{fold_second_copies, Ctx, Pos, INF, NO_SUIT};
-use crate::cards::{Card, CardSet};
-use crate::rules::scoring::{boss_threshold, LOSING_TRICKS};
+use super::position::{fold_second_copies, Ctx, Pos, NO_SUIT};
+use super::value::{GAME_WIN, INF};
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::config::Scoring;
+use crate::rules::scoring::{
+    blocked_seals, boss_points, boss_threshold, sealed_suits, seals_to_win, LOSING_TRICKS,
+};
 
 /// The sure cards of a position at a trick boundary (see the module documentation).
 pub(super) struct SureCards {
@@ -178,9 +184,84 @@ impl Pos {
     }
 }
 
+impl Pos {
+    /// Bounds on the value for the root side that hold whatever is played from here:
+    /// what each side could still score if every live boss went its way.
+    #[inline]
+    pub(super) fn value_bounds(&self, ctx: &Ctx) -> (i32, i32) {
+        let live = CardSet(self.live()).bosses();
+        let root = ctx.root_side as usize;
+        let v = ctx.variant;
+        if v.is_seal() {
+            return self.seal_bounds(ctx, [0, 0]);
+        }
+        let trump = Suit::from_index(self.trump as usize);
+        let most = |side: usize| -> i32 {
+            match ctx.scoring {
+                Scoring::Basic => 1,
+                Scoring::Advanced => {
+                    let p = boss_points(v, CardSet(self.side_bosses[side]).union(live), trump);
+                    if ctx.n == 3 {
+                        (p as i32).max(3)
+                    } else {
+                        p as i32
+                    }
+                }
+            }
+        };
+        let hi = 2 * most(root) + 1;
+        let theirs = (0..v.num_sides())
+            .filter(|&w| w != root)
+            .map(most)
+            .max()
+            .unwrap_or(0);
+        (-(2 * theirs + 1), hi)
+    }
+
+    /// The seal variants' bounds on the value for the root side: each team's seals still
+    /// possible (unblocked suits whose two copies are in its captures or live, and not
+    /// `sure` cards of the other team) and certain if the round is played out (each copy
+    /// in its captures or one of its own `sure` cards: [`bounds`]); with no sure cards,
+    /// what every live boss going either way allows.
+    pub(super) fn seal_bounds(&self, ctx: &Ctx, sure: [u64; 2]) -> (i32, i32) {
+        let live = CardSet(self.live()).bosses().bits();
+        let root = ctx.root_side as usize;
+        let v = ctx.variant;
+        let to_win = seals_to_win(v);
+        let unblocked = |team: usize| !blocked_seals(v, self.seals, team);
+        let possible = |team: usize| -> u32 {
+            let reach = self.side_bosses[team] | live & !sure[1 - team];
+            (sealed_suits(CardSet(reach)) & unblocked(team)).count_ones()
+        };
+        let certain = |team: usize| -> u32 {
+            let held = self.side_bosses[team] | sure[team];
+            (sealed_suits(CardSet(held)) & unblocked(team)).count_ones()
+        };
+        let made = |team: usize| self.round_seals[team] as i32;
+        let game = |team: usize, more: u32| self.seals[team].count_ones() + more >= to_win;
+        let (mine, theirs) = (root, 1 - root);
+        // Without a game win the round is played out: its certain seals are made.
+        let hi = if game(mine, possible(mine)) {
+            GAME_WIN
+        } else if game(theirs, certain(theirs)) {
+            -GAME_WIN
+        } else {
+            made(mine) + possible(mine) as i32 - made(theirs) - certain(theirs) as i32
+        };
+        let lo = if game(theirs, possible(theirs)) {
+            -GAME_WIN
+        } else if game(mine, certain(mine)) {
+            GAME_WIN
+        } else {
+            made(mine) + certain(mine) as i32 - made(theirs) - possible(theirs) as i32
+        };
+        (lo, hi)
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::tests::fire_trumps_4p;
+    use super::super::position::fire_trumps_4p;
     use super::super::{Solver, Techniques};
     use super::INF;
     use crate::cards::CardSet;

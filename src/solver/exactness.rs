@@ -8,7 +8,8 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use super::{utility, Pos, Solver, Techniques};
+use super::position::Pos;
+use super::{utility, Solver, Techniques};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::uniform_below;
 use crate::rules::config::{GameConfig, Scoring, Variant};

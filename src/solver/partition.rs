@@ -7,8 +7,10 @@
 //! Its table is apart from the plain one ([`super::table::PlainTable`]) and made only
 //! when the technique is first used, so a search without it pays nothing for it.
 
-use super::table::{tightened, Found, Ranks, Table};
-use super::{compress, fold_second_copies, mix, representative, suit_of, Ctx, Pos, Solver};
+use super::order::representative;
+use super::position::{fold_second_copies, suit_of, Ctx, Pos};
+use super::table::{compress, mix, tightened, Found, Ranks, Table};
+use super::Solver;
 use crate::cards::{Card, CardSet, Suit};
 
 /// Partition search's ranks: a set of folded cards.
@@ -217,18 +219,6 @@ fn expand(sig: u64, slots: u64) -> u64 {
     out
 }
 
-/// How many cards of each suit `hand` holds, a nibble per suit: what the rules of
-/// following read, which a partition entry's key must hold since its ranks may not.
-#[inline]
-pub(super) fn suit_lengths(hand: u64) -> u64 {
-    let mut lengths = 0u64;
-    for suit in Suit::ALL {
-        let held = (hand & suit.cards().bits()).count_ones() as u64;
-        lengths |= held << (4 * suit as u64);
-    }
-    lengths
-}
-
 /// `ranks` (the live cards a value rests on) with the cards of `legal` left out of the
 /// search as equivalent to a higher card of the hand (`reps`: those searched) added where
 /// they count: such a card stands for itself only while the cards between them are gone,
@@ -284,7 +274,7 @@ mod tests {
     #[test]
     fn r6_a_trick_won_over_a_card_of_its_suit_makes_its_winners_rank_count() {
         let last = |played: [&str; 3], c: &str| {
-            let (pos, ctx) = crate::solver::tests::fire_trumps_4p([0; 4], &played);
+            let (pos, ctx) = crate::solver::position::fire_trumps_4p([0; 4], &played);
             pos.rank_winner(&ctx, c.parse::<Card>().unwrap().id())
         };
         // E5 beats E3, E4 and E2 by rank.

@@ -8,7 +8,10 @@
 //! answers for every position that agrees on the ranks that decided its value) costs
 //! nothing where it is off.
 
-use super::{Ctx, Pos, Solver};
+use super::position::{fold_second_copies, Ctx, Pos};
+use super::Solver;
+use crate::cards::{CardSet, Suit};
+use crate::rules::scoring::boss_points;
 
 /// The live cards whose ranks a value rests on: a set of folded cards (as
 /// [`super::fold_second_copies`]) where the table keeps them (partition search), nothing at
@@ -160,5 +163,109 @@ impl Table for PlainTable {
 
     fn clear(&mut self) {
         self.entries.fill(Entry::default());
+    }
+}
+
+/// One more word mixed into a table key.
+#[inline]
+pub(super) fn mix(h: u64, w: u64) -> u64 {
+    crate::rng::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
+}
+
+/// The bits of `set` at the places of `mask`'s bits, packed down: BMI2's `pext` where the
+/// CPU has it (the table key calls this four times a trick boundary), else a loop.
+#[inline]
+pub(super) fn compress(set: u64, mask: u64) -> u64 {
+    if let Some(packed) = crate::simd::pext(crate::simd::Cpu::detect(), set, mask) {
+        return packed;
+    }
+    let mut out = 0;
+    let mut m = mask;
+    let mut k = 0;
+    while m != 0 {
+        let b = m & m.wrapping_neg();
+        if set & b != 0 {
+            out |= 1 << k;
+        }
+        k += 1;
+        m &= m - 1;
+    }
+    out
+}
+
+/// How many cards of each suit `hand` holds, a nibble per suit: what the rules of
+/// following read, which a partition entry's key must hold since its ranks may not.
+#[inline]
+pub(super) fn suit_lengths(hand: u64) -> u64 {
+    let mut lengths = 0u64;
+    for suit in Suit::ALL {
+        let held = (hand & suit.cards().bits()).count_ones() as u64;
+        lengths |= held << (4 * suit as u64);
+    }
+    lengths
+}
+
+impl Pos {
+    /// The table key of a position at a trick boundary. A card that is gone plays no
+    /// further part, so the plain cards are keyed by their rank among the suit's live
+    /// cards, not by their own (as bridge solvers do): positions that differ only in
+    /// which low cards fell earlier share an entry. The A and the bosses, which score or
+    /// win on their own, are keyed by identity too. With `RANKED` (partition search) the
+    /// ranks are left out of the key and written to `ranks` instead, hand by hand, and
+    /// how many cards of each suit each hand holds is keyed, so that an entry needs only
+    /// the ranks that decided its value.
+    #[inline]
+    pub(super) fn key<const RANKED: bool>(&self, ctx: &Ctx, ranks: &mut [u64; 4]) -> u64 {
+        let n = ctx.n as usize;
+        let live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
+        let slots = fold_second_copies(live);
+        let special = CardSet::BOSSES.bits() | 1;
+        let mut h = ctx.salt;
+        for (r, &hand) in ranks.iter_mut().zip(&self.hands[..n]) {
+            let compressed = compress(fold_second_copies(hand), slots);
+            if RANKED {
+                *r = compressed;
+                h = mix(h, hand & special);
+                h = mix(h, suit_lengths(hand));
+            } else {
+                h = mix(h, compressed);
+                h = mix(h, hand & special);
+            }
+        }
+        // Live cards per suit and the bosses' places among them: with the ranks, these
+        // say which live card is which.
+        let mut shape = 0u64;
+        for suit in Suit::ALL {
+            let live_in_suit = slots & suit.cards().bits();
+            let below_boss = live_in_suit & (suit.boss().bit() - 1);
+            let at = 6 * suit as u64;
+            shape |= (live_in_suit.count_ones() as u64) << at
+                | (below_boss.count_ones() as u64) << (at + 3);
+        }
+        h = mix(h, shape);
+        let tally = ctx.techniques.boss_tally_key && !ctx.variant.is_seal();
+        let trump = Suit::from_index(self.trump as usize);
+        for &b in &self.side_bosses[..ctx.variant.num_sides()] {
+            h = if tally {
+                // R7.1 counts the captured bosses and R8 adds their points to those of
+                // bosses captured later or still held (disjoint sets): nothing else of
+                // them matters from here.
+                let captured = CardSet(b);
+                let points = boss_points(ctx.variant, captured, trump) as u64;
+                mix(h, captured.len() as u64 | points << 8 | 1 << 63)
+            } else {
+                mix(h, b)
+            };
+        }
+        let packed = self.leader as u64
+            | (self.trump as u64) << 4
+            | (self.side_tricks[0] as u64) << 8
+            | (self.side_tricks[1] as u64) << 16
+            | (self.side_tricks[2] as u64) << 24
+            | (self.seals[0] as u64) << 32
+            | (self.seals[1] as u64) << 40
+            | (self.round_seals[0] as u64) << 48
+            | (self.round_seals[1] as u64) << 56;
+        mix(h, packed)
     }
 }

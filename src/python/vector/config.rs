@@ -60,7 +60,9 @@ pub(super) fn parse(
             "batch_size {batch_size} must divide num_envs {num_envs}"
         )));
     }
-    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Every core the process may use: its affinity and CPU quota (one under a quota of
+    // one core, where a second thread could only take turns with the first).
+    let all = crate::pool::cores();
     let autoreset = s.name("autoreset_mode").map_or(Autoreset::NextStep, |m| {
         AUTORESETS[AUTORESET_NAMES.iter().position(|n| *n == m).unwrap_or(0)]
     });

@@ -49,7 +49,7 @@ mod slot;
 
 use std::sync::Arc;
 
-pub use crate::idle::Spin;
+pub use crate::pool::Spin;
 pub use outputs::{
     widths, Build, Dtype, Elem, Extras, Family, Layout, Map, MapMut, MapRef, Output, OutputSpec,
     Outputs, Owned, Pair, Per, Slices, Visit, NUM_OUTPUTS, OUTPUTS,

@@ -23,8 +23,8 @@ use super::pass::{check_actions, check_range, pass, Op};
 use super::slot::Deal;
 use super::{Elem, Extras, Layout, Outputs, Owned, Shared, Slot, StepError, VecCore};
 use crate::encoding::observation::ObsValue;
-use crate::idle::{Idle, Spin};
 use crate::pool::Pool;
+use crate::pool::{cores, Idle, Spin};
 
 /// One group's results: `batch_size` rows of every output, `env_id` included (ascending).
 pub struct Batch<T: ObsValue + Elem> {
@@ -157,8 +157,9 @@ impl VecCore {
         let driver = std::thread::Builder::new()
             .name("ys-vector-driver".into())
             .spawn(move || {
-                // Rank 0: it gives way to the first thread that waits for a core.
-                let mut idle = Idle::new(0);
+                // Rank 0: it gives way to the first thread that waits for a core. It polls
+                // only where the process has a core beyond the caller's.
+                let mut idle = Idle::new(0, cores() > 1);
                 while let Some(job) = poll_recv(&jobs, pool.spin(), &mut idle, Some(&asleep)) {
                     let Some(job) = job else { continue };
                     let out = drive(&pool, job, chunk_len, extras);
@@ -198,7 +199,7 @@ impl VecCore {
             chunk_len: self.chunk_len,
             fresh: self.fresh,
             failed: None,
-            recv_idle: Idle::new(0),
+            recv_idle: Idle::new(0, cores() > 1),
         })
     }
 }

@@ -1,5 +1,5 @@
 //! The vector env's fork-join pool: persistent workers that spin briefly, then park (as
-//! [`crate::idle`] decides), and a calling thread that works too and never waits for a
+//! [`idle`] decides), and a calling thread that works too and never waits for a
 //! worker that has not started.
 //!
 //! Why not rayon: between two steps of a training loop the caller computes in Python for
@@ -18,7 +18,11 @@
 //!   that entered it (each is finishing a chunk it claimed); a worker that arrives after
 //!   the close never touches the pass.
 //! - with the default adaptive waiting, a pass is done by the caller alone where that has
-//!   lately been faster than sharing it (an oversubscribed machine: see `Chooser`).
+//!   lately been faster than sharing it (an oversubscribed machine: see `Chooser`);
+//! - where the process may use one core only (its affinity or its CPU quota, [`cores`]),
+//!   every pass is the caller's alone, whatever the number of threads: two threads taking
+//!   turns on one core's worth of time only add the hand-over, so `num_threads=2` is then
+//!   as fast as 1, not slower.
 //!
 //! This is the crate's second home of `unsafe` (after `simd`): one dereference, of the
 //! pointer to the pass's closure, whose lifetime the protocol below guarantees; and the
@@ -42,7 +46,12 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
 
-use crate::idle::{Idle, Spin};
+mod cores;
+mod idle;
+
+pub(crate) use cores::cores;
+pub(crate) use idle::Idle;
+pub use idle::Spin;
 
 const OPEN: u64 = 1 << 31;
 const ACTIVE: u64 = OPEN - 1;
@@ -81,6 +90,8 @@ pub(crate) struct Pool {
     /// One pass at a time; the lock holds, per kind of pass, the choice between sharing
     /// it and not.
     busy: Mutex<[Chooser; KINDS]>,
+    /// The process may use one core only: every pass is the caller's.
+    alone: bool,
 }
 
 /// What a pass does, as far as choosing how to run it goes. Passes of one kind cost about
@@ -104,6 +115,13 @@ const KINDS: usize = 3;
 impl Pool {
     /// A pool for `threads` threads (the caller's included): `threads - 1` workers.
     pub(crate) fn new(threads: usize, spin: Spin) -> std::io::Result<Pool> {
+        Pool::with_cores(threads, spin, cores())
+    }
+
+    /// [`Pool::new`] for a process that may use `cores` cores: the first `cores - 1`
+    /// workers may poll (the caller keeps a core for itself), and with one core every pass
+    /// is the caller's.
+    fn with_cores(threads: usize, spin: Spin, cores: usize) -> std::io::Result<Pool> {
         let shared = Arc::new(Shared {
             ctl: AtomicU64::new(0),
             job: AtomicPtr::new(std::ptr::null_mut()),
@@ -118,12 +136,13 @@ impl Pool {
             shared,
             workers: Vec::new(),
             busy: Mutex::new(Default::default()),
+            alone: cores < 2,
         };
         for i in 1..threads.max(1) {
             let shared = Arc::clone(&pool.shared);
             let handle = thread::Builder::new()
                 .name(format!("ys-vector-{i}"))
-                .spawn(move || worker(&shared, i, threads - 1 - i))?;
+                .spawn(move || worker(&shared, i, threads - 1 - i, i < cores))?;
             pool.workers.push(handle);
         }
         Ok(pool)
@@ -151,6 +170,7 @@ impl Pool {
     pub(crate) fn prepare(&self, kind: Kind) {
         let sh = &*self.shared;
         if self.workers.is_empty()
+            || self.alone
             || sh.spin() != Spin::Adaptive
             || sh.sleepers.load(Ordering::SeqCst) == 0
         {
@@ -170,7 +190,7 @@ impl Pool {
     /// item is done. A panic in `work` (on any thread) is resumed here once every thread is
     /// out.
     pub(crate) fn run<I: Send>(&self, kind: Kind, items: Vec<I>, work: impl Fn(I) + Sync) {
-        if self.workers.is_empty() || items.len() <= 1 {
+        if self.workers.is_empty() || self.alone || items.len() <= 1 {
             return items.into_iter().for_each(work);
         }
         let mut choosers = self.busy.lock().unwrap_or_else(|p| p.into_inner());
@@ -368,10 +388,11 @@ fn take(home: &AtomicU64, own: bool) -> Option<usize> {
 }
 
 /// A worker: waits for each new pass, enters it if it is still open, works, leaves.
-/// `rank`: how many workers give way before it when the machine is short of cores.
-fn worker(sh: &Shared, index: usize, rank: usize) {
+/// `rank`: how many workers give way before it when the machine is short of cores;
+/// `own_core`: whether the process's cores leave it one to poll on.
+fn worker(sh: &Shared, index: usize, rank: usize, own_core: bool) {
     let mut seen = sh.ctl.load(Ordering::Acquire) >> 32;
-    let mut idle = Idle::new(rank);
+    let mut idle = Idle::new(rank, own_core);
     while let Some(mut c) = wait(sh, seen, &mut idle) {
         seen = c >> 32;
         let entered = loop {
@@ -639,6 +660,25 @@ mod tests {
         drop(pool);
     }
 
+    /// Runs `f` on a thread of its own and fails if it has not returned within `limit`, so
+    /// that a pool that hangs fails its test instead of hanging the suite.
+    fn within(limit: Duration, what: &str, f: impl FnOnce() + Send + 'static) {
+        let (done, finished) = std::sync::mpsc::channel();
+        let handle = thread::spawn(move || {
+            f();
+            let _ = done.send(());
+        });
+        match finished.recv_timeout(limit) {
+            Ok(()) => handle.join().unwrap(),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                resume_unwind(handle.join().unwrap_err())
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                panic!("{what}: not done within {limit:?}")
+            }
+        }
+    }
+
     #[test]
     fn drop_stops_parked_and_spinning_workers() {
         for spin in [
@@ -646,9 +686,56 @@ mod tests {
             Spin::Fixed(Duration::from_secs(10)),
             Spin::Adaptive,
         ] {
-            let pool = Pool::new(4, spin).unwrap();
-            pool.run(Kind::Other, (0..10).collect(), |_| {});
-            drop(pool);
+            // Well under the 10 s spin: a worker that finished its spin before it looked
+            // at `stop` would miss the deadline.
+            within(Duration::from_secs(5), &format!("{spin:?}"), move || {
+                let pool = Pool::new(4, spin).unwrap();
+                pool.run(Kind::Other, (0..10).collect(), |_| {});
+                drop(pool);
+            });
         }
+    }
+
+    #[test]
+    fn the_deadline_fails_a_pool_call_that_hangs() {
+        let hung = catch_unwind(|| {
+            within(Duration::from_millis(50), "sleeper", || {
+                thread::sleep(Duration::from_millis(500))
+            })
+        });
+        let msg = hung.unwrap_err();
+        let msg = msg.downcast_ref::<String>().map(String::as_str);
+        assert_eq!(msg, Some("sleeper: not done within 50ms"));
+    }
+
+    #[test]
+    fn with_one_core_every_pass_is_the_callers_alone() {
+        let caller = thread::current().id();
+        for spin in [Spin::Adaptive, Spin::Fixed(Duration::from_micros(200))] {
+            let pool = Pool::with_cores(2, spin, 1).unwrap();
+            assert_eq!(pool.threads(), 2);
+            for _ in 0..20 {
+                pool.prepare(Kind::Step);
+                let ran_on = Mutex::new(Vec::new());
+                pool.run(Kind::Step, (0..64).collect(), |i: usize| {
+                    ran_on.lock().unwrap().push((i, thread::current().id()));
+                });
+                let ran_on = ran_on.into_inner().unwrap();
+                assert_eq!(ran_on.len(), 64);
+                assert!(ran_on.iter().all(|&(_, t)| t == caller), "{spin:?}");
+            }
+        }
+        // With two cores the worker takes a share (sharing is the warm-up's first way).
+        let pool = Pool::with_cores(2, Spin::Fixed(Duration::from_millis(50)), 2).unwrap();
+        let workers = AtomicUsize::new(0);
+        for _ in 0..20 {
+            pool.run(Kind::Step, (0..64).collect(), |_| {
+                if thread::current().id() != caller {
+                    workers.fetch_add(1, Ordering::Relaxed);
+                }
+                thread::sleep(Duration::from_micros(20));
+            });
+        }
+        assert!(workers.into_inner() > 0, "the worker never took an item");
     }
 }

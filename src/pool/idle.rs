@@ -13,12 +13,16 @@
 //! - the wait is likely to end soon: it spins about twice the recent waits (an EWMA of
 //!   the gaps between steps), at most [`MAX_SPIN`], and not at all beyond [`HOT_SPIN`]
 //!   when the gaps are longer than that (a policy that long hides a wake-up anyway);
+//! - it has a core of its own: the process may use more cores than the threads that
+//!   poll and the one that computes between steps (its affinity and CPU quota,
+//!   [`super::cores`]); with one core's worth, every poll is time taken from the caller,
+//!   so no thread polls;
 //! - no core is wanted: every [`CHECK_EVERY`] it asks the kernel (Linux) whether more
-//!   threads are runnable than there are cores, or whether it was itself kept off a core
-//!   while runnable (its run delay grew); either means that its polling delays someone,
-//!   so it blocks at once. Each excess runnable thread sends one poller to sleep, by rank
-//!   (the pool's last worker first): on a many-core machine one stray thread should not
-//!   park every worker.
+//!   threads are runnable on the machine than it has cores, or whether it was itself kept
+//!   off a core while runnable (its run delay grew: preempted, or its cgroup throttled);
+//!   either means that its polling delays someone, so it blocks at once. Each excess
+//!   runnable thread sends one poller to sleep, by rank (the pool's last worker first):
+//!   on a many-core machine one stray thread should not park every worker.
 //!
 //! Between checks it yields its core after each short burst of polls (`HOT_SPIN`
 //! aside), so that a thread the scheduler put on the same core runs first.
@@ -26,6 +30,8 @@
 //! yielding, whatever the machine does, then block.
 
 use std::time::{Duration, Instant};
+
+use super::cores::{excess_runnable, own_run_delay};
 
 /// The longest an adaptive waiter polls: long enough to cover a small policy's forward
 /// pass between two steps, so that the next step finds the threads awake.
@@ -55,14 +61,20 @@ pub(crate) struct Idle {
     /// How many excess runnable threads this poller tolerates before it blocks (its
     /// rank among the pollers that give way first).
     rank: usize,
+    /// Whether the process's cores leave this poller one of its own (adaptive waiting
+    /// polls only then).
+    own_core: bool,
 }
 
 impl Idle {
-    /// A waiter that gives way to the `rank + 1`-th runnable thread beyond the cores.
-    pub(crate) fn new(rank: usize) -> Idle {
+    /// A waiter that gives way to the `rank + 1`-th runnable thread beyond the cores;
+    /// `own_core`: whether the process's cores leave it one of its own (else adaptive
+    /// waiting blocks at once).
+    pub(crate) fn new(rank: usize, own_core: bool) -> Idle {
         Idle {
             typical: Duration::ZERO,
             rank,
+            own_core,
         }
     }
 
@@ -70,6 +82,7 @@ impl Idle {
     fn budget(&self, spin: Spin) -> Duration {
         match spin {
             Spin::Fixed(d) => d,
+            Spin::Adaptive if !self.own_core => Duration::ZERO,
             // Gaps longer than the longest spin: polling would end in a block anyway.
             Spin::Adaptive if self.typical > MAX_SPIN => HOT_SPIN,
             Spin::Adaptive => (self.typical * 2 + HOT_SPIN).min(MAX_SPIN),
@@ -86,6 +99,9 @@ impl Idle {
     ) -> Option<T> {
         let start = Instant::now();
         let budget = self.budget(spin);
+        if budget.is_zero() {
+            return ready();
+        }
         let adaptive = spin == Spin::Adaptive;
         let mut next_check = HOT_SPIN;
         let mut delay0 = None;
@@ -135,76 +151,13 @@ fn delayed(base: Option<Duration>, now: Option<Duration>, waited: Duration) -> b
     }
 }
 
-/// How many more threads are runnable on the machine than it has cores (this one
-/// included): that many runnable threads wait for a core a poller may hold.
-#[cfg(target_os = "linux")]
-fn excess_runnable() -> usize {
-    use std::sync::OnceLock;
-    static CPUS: OnceLock<usize> = OnceLock::new();
-    let cpus = *CPUS.get_or_init(|| {
-        // Every core of the machine, not this process's share: the count of runnable
-        // threads below is the machine's too.
-        std::fs::read_to_string("/proc/stat")
-            .map(|s| {
-                s.lines()
-                    .filter(|l| {
-                        l.starts_with("cpu") && l.as_bytes().get(3).is_some_and(u8::is_ascii_digit)
-                    })
-                    .count()
-            })
-            .unwrap_or(0)
-    });
-    // "0.20 0.18 0.12 3/80 11206": the fourth field is runnable/all threads.
-    let Some(text) = read_small("/proc/loadavg") else {
-        return 0;
-    };
-    let running = text
-        .split_ascii_whitespace()
-        .nth(3)
-        .and_then(|f| f.split('/').next())
-        .and_then(|r| r.parse::<usize>().ok());
-    match running {
-        Some(r) if cpus > 0 => r.saturating_sub(cpus),
-        _ => 0,
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn excess_runnable() -> usize {
-    0
-}
-
-/// This thread's total time spent runnable but not running (the second field of
-/// `/proc/thread-self/schedstat`), where the kernel keeps it.
-#[cfg(target_os = "linux")]
-fn own_run_delay() -> Option<Duration> {
-    let text = read_small("/proc/thread-self/schedstat")?;
-    let ns = text.split_ascii_whitespace().nth(1)?.parse::<u64>().ok()?;
-    Some(Duration::from_nanos(ns))
-}
-
-#[cfg(not(target_os = "linux"))]
-fn own_run_delay() -> Option<Duration> {
-    None
-}
-
-/// A small text file (a `/proc` line) read into a stack buffer.
-#[cfg(target_os = "linux")]
-fn read_small(path: &str) -> Option<String> {
-    use std::io::Read;
-    let mut buf = [0u8; 128];
-    let mut f = std::fs::File::open(path).ok()?;
-    let n = f.read(&mut buf).ok()?;
-    Some(String::from_utf8_lossy(&buf[..n]).into_owned())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn adaptive_spin_follows_recent_gaps_and_stops_for_long_ones() {
-        let mut idle = Idle::new(0);
+        let mut idle = Idle::new(0, true);
         assert_eq!(idle.budget(Spin::Adaptive), HOT_SPIN);
         for _ in 0..20 {
             idle.waited(Duration::from_micros(400));
@@ -223,7 +176,7 @@ mod tests {
 
     #[test]
     fn spin_returns_the_value_or_gives_up_after_a_fixed_spin() {
-        let mut idle = Idle::new(0);
+        let mut idle = Idle::new(0, true);
         let mut n = 0;
         assert_eq!(
             idle.spin(Spin::Adaptive, || {
@@ -248,10 +201,26 @@ mod tests {
         assert!(!delayed(None, Some(us(300)), us(1000)));
     }
 
-    #[cfg(target_os = "linux")]
     #[test]
-    fn the_kernel_counters_are_read() {
-        assert!(own_run_delay().is_some());
-        let _ = excess_runnable();
+    fn a_waiter_without_a_core_of_its_own_never_polls_adaptively() {
+        let mut idle = Idle::new(0, false);
+        for _ in 0..20 {
+            idle.waited(Duration::from_micros(400));
+        }
+        assert_eq!(idle.budget(Spin::Adaptive), Duration::ZERO);
+        // Work that is ready at once is still taken, but none that needs polling for.
+        assert_eq!(idle.spin(Spin::Adaptive, || Some(1)), Some(1));
+        let mut polls = 0;
+        let got = idle.spin(Spin::Adaptive, || {
+            polls += 1;
+            (polls == 10_000).then_some(())
+        });
+        assert_eq!(got, None);
+        assert_eq!(polls, 1, "one look, no polling");
+        // The expert's fixed spin is kept as asked.
+        assert_eq!(
+            idle.budget(Spin::Fixed(Duration::from_millis(1))),
+            Duration::from_millis(1)
+        );
     }
 }
