@@ -14,5 +14,7 @@ python3 -m venv .venv-test
 # shellcheck disable=SC1091
 . .venv-test/bin/activate
 python -m pip install -q --upgrade pip
-python -m pip install -q '.[test,ray]'
+# The test helpers (`_core._error_examples`, cargo feature `test-helpers`) are in this build
+# only: the wheel `pip install .` builds has none.
+MATURIN_PEP517_ARGS="--features test-helpers" python -m pip install -q '.[test,ray]'
 python -m pytest -q
