@@ -74,13 +74,9 @@ fn registry() -> BotRegistry {
         Some(Ok(Box::new(bot) as Box<dyn Bot>))
     }));
     registry.register(Arc::new(|name: &str, seed| {
-        let uniform = name.strip_prefix("model:")?.replacen("-inf", "", 1);
-        let mut bot = match bot_by_name(&uniform, seed, Variant::FourPlayer) {
-            Ok(bot) => bot,
-            Err(e) => return Some(Err(e)),
-        };
-        bot.infer(source());
-        Some(Ok(bot))
+        let name = name.strip_prefix("model:")?;
+        let registry = BotRegistry::new().with_belief(source());
+        Some(registry.build(name, seed, Variant::FourPlayer))
     }));
     registry
 }

@@ -28,7 +28,7 @@ CONSTRUCTORS = [
     ('`gymnasium.make("YokaiSeptet-v0", ...)`', YokaiSeptetEnv),
     ('`gymnasium.make_vec("YokaiSeptet-v0", ...)`', make_vec),
     ("`ys.VectorEnv(...)`", ys.VectorEnv),
-    ("`ys.env(...)`, `ys.raw_env(...)`", ys.env),
+    ("`ys.env(...)`", ys.env),
 ]
 
 
@@ -60,7 +60,10 @@ def table():
         [BEGIN, "", *lines, "",
          "`make_vec` also takes every `ys.VectorEnv` option (`seed`, `num_threads`, ...); "
          "of the single-env options it cannot honour it accepts only the values shown and "
-         "refuses `illegal_reward` and `render_seat`, saying what to use instead.", "", END]
+         "refuses `illegal_reward` and `render_seat`, saying what to use instead. "
+         "`ys.raw_env` takes the `ys.env` options but `illegal_action` and `illegal_reward` "
+         "(`ys.env` gives those to PettingZoo's `TerminateIllegalWrapper`). Each default is "
+         "its settings table's (`_core._settings_spec()`).", "", END]
     )
 
 

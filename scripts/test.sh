@@ -18,6 +18,8 @@ python -m pip install -q --upgrade pip
 # The package's release build goes to a target dir of its own: in target/release, beside
 # the README's `cargo run --release` arena, the virtualenv's Python would make pyo3's build
 # script run again and each of the two rebuild the crate after the other (about a minute).
-# On a fresh clone (CI) nothing there is shared, so this costs nothing.
-CARGO_TARGET_DIR="$PWD/target/wheel" python -m pip install -q '.[test,ray]'
+# On a fresh clone (CI) nothing there is shared, so this costs nothing. The test helpers
+# (`_core._error_examples`, cargo feature `test-helpers`) are in this build only: the
+# wheel `pip install .` builds has none.
+CARGO_TARGET_DIR="$PWD/target/wheel" MATURIN_PEP517_ARGS="--features test-helpers" python -m pip install -q '.[test,ray]'
 python -m pytest -q

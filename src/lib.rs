@@ -21,9 +21,9 @@
 //!   observations, masks, rewards and flags into caller-provided buffers: the core of
 //!   Python's `VectorEnv`).
 //! - play: [`bots`] (`random`, `heuristic`, `pimc`, `pimc-random`, `pimc-dd`, `epimc`,
-//!   `ismcts`, `ismcts-nn`, `nn`, and the inference bots `pimc-inf`, `pimc-dd-inf`,
-//!   `epimc-inf`, `ismcts-inf`, named in [`bots::BOT_FAMILIES`]; the shipped models with
-//!   the feature `models`), [`arena`] (duplicate-deal arenas on rayon, and the round-robin
+//!   `ismcts`, `ismcts-nn`, `nn`, named in [`bots::BOT_FAMILIES`]; every search takes the
+//!   modifier `-inf`, worlds from a belief model: `pimc-inf`, `ismcts-inf`; the shipped
+//!   models with the feature `models`), [`arena`] (duplicate-deal arenas on rayon, and the round-robin
 //!   ladder), [`solver`] (the exact perfect-information solver for the rest of a round).
 //! - [`picture`]: the table as text, SVG ([`picture::table_svg`], [`picture::seat_svg`])
 //!   and pixels (feature `raster`), and the HTML replay viewer ([`picture::replay_html`]).

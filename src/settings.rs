@@ -1,5 +1,5 @@
 //! The settings-table mechanism: a front end's settings (the Python `VectorEnv`'s, the
-//! arena's) declared once each, as rows of name, type, default, range and doc, in the
+//! arena's, the single Gymnasium and PettingZoo envs') declared once each, as rows of name, type, default, range and doc, in the
 //! way `rl/vector/outputs.rs` declares the outputs. The tables themselves live beside
 //! what they configure ([`crate::vector::settings`], [`crate::arena::settings`]); the
 //! Python binding parses arguments by walking them, `_settings_spec()` hands them to the
@@ -25,10 +25,15 @@ pub enum Kind {
     Mode(&'static [&'static str]),
     /// A bot name, or a list of bot names (one per seat).
     Names,
+    /// A number (an integer or a float, read as a float).
+    Float,
+    /// A seat number (`0..=3`, checked against the game's seats where it is used) or one
+    /// of these names.
+    Seat(&'static [&'static str]),
 }
 
 /// A setting's default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum DefaultValue {
     /// Required: no default.
     Required,
@@ -40,6 +45,8 @@ pub enum DefaultValue {
     Int(u64),
     /// A name.
     Str(&'static str),
+    /// A float.
+    Float(f64),
 }
 
 impl DefaultValue {
@@ -149,6 +156,9 @@ pub(crate) fn check_table(table: &[Setting]) {
             (DefaultValue::Int(v), Kind::Int { lo, hi }) => (lo..=hi).contains(&v),
             (DefaultValue::Str(v), Kind::Choice(c) | Kind::Mode(c)) => c.contains(&v),
             (DefaultValue::Str(_), Kind::Names) => true,
+            (DefaultValue::Str(v), Kind::Seat(names)) => names.contains(&v),
+            (DefaultValue::Int(v), Kind::Seat(_)) => v <= 3,
+            (DefaultValue::Float(v), Kind::Float) => v.is_finite(),
             _ => false,
         };
         assert!(fits, "{}'s default is not one of its values", s.name);

@@ -530,7 +530,7 @@ fn guided_search_beats_random() {
 #[cfg(feature = "models")]
 fn inference_bots_round_trip_their_names_and_replay_their_games() {
     use std::sync::Arc;
-    use yokai_septet::bots::{BeliefNet, BeliefSource, Bot, BotError, PimcBot, PimcConfig};
+    use yokai_septet::bots::{BeliefNet, BeliefSource, BotError, BotRegistry};
     for v in Variant::ALL {
         let states = positions(v, 2, Scoring::Advanced);
         for name in [
@@ -576,8 +576,8 @@ fn inference_bots_round_trip_their_names_and_replay_their_games() {
         assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
     }
     let net = BeliefNet::shipped(Variant::FourPlayer).unwrap().clone();
-    let mut bot = PimcBot::new(PimcConfig::default(), 0);
-    assert!(bot.infer(BeliefSource::Model(Arc::new(net))));
+    let registry = BotRegistry::new().with_belief(BeliefSource::Model(Arc::new(net)));
+    let mut bot = registry.build_any_variant("pimc-inf", 0).unwrap();
     let mut s = State::new(GameConfig::new(Variant::ThreePlayer, 1));
     while s.phase() == yokai_septet::Phase::Pass {
         let p = s.current_player().unwrap();

@@ -1,6 +1,7 @@
 """``python -m yokai_septet``: the ``yokai-septet`` command-line tool (``serve``, ``play``,
-``replay``, …), the same as the console script."""
+``replay``, …), the same as the console script. Importing this module runs nothing."""
 
 from .cli import main
 
-main()
+if __name__ == "__main__":
+    main()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from . import _core
+from ._core import InvalidTypeError
 
 # The arena's settings table (src/arena/settings.rs): every field's default and check.
 _TABLE = {row["name"]: row for row in _core._settings_spec()["arena"]}
@@ -76,10 +77,10 @@ def resolve(spec: Optional[ArenaSpec], defaults: ArenaSpec = DEFAULT, **keywords
     if spec is None:
         return ArenaSpec(**keywords)
     if not isinstance(spec, ArenaSpec):
-        raise TypeError(f"spec must be a yokai_septet.ArenaSpec, not {type(spec).__name__}")
+        raise InvalidTypeError(f"spec must be a yokai_septet.ArenaSpec, not {type(spec).__name__}")
     given = [k for k, v in keywords.items() if _differs(v, getattr(defaults, k))]
     if given:
-        raise TypeError(
+        raise InvalidTypeError(
             "give the arena's settings either as spec= or as keywords, not both "
             f"({', '.join(given)} given with spec=)"
         )

@@ -12,12 +12,13 @@ from ._arena_result import ArenaResult
 from ._arena_spec import ArenaSpec
 
 __all__ = [
-    "IllegalActionError", "InUseError", "GameInUseError", "VectorEnvInUseError", "Game",
+    "Error", "InvalidValueError", "InvalidTypeError", "StateError", "IllegalActionError",
+    "InUseError", "GameInUseError", "VectorEnvInUseError", "MissingExtraError", "Game",
     "Bot", "VectorEnv",
     "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
-    "_imitation_data", "_check_arena_spec", "_settings_spec", "_episode_seeds",
-    "_error_examples", "_model_read", "_model_write", "run_cli", "bench_random_playouts",
+    "_imitation_data", "_check_arena_spec", "_settings_spec", "_check_settings", "_episode_seeds",
+    "_model_read", "_model_write", "run_cli", "bench_random_playouts",
     "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
 ]
 
@@ -28,12 +29,30 @@ EPISODES: list[str]
 
 _Int = Union[int, np.integer[Any]]
 
-class IllegalActionError(ValueError):
+# The exception family (src/python/errors.rs): yokai_septet.Error is the base of every
+# exception the package raises on purpose; each subclass keeps its builtin base too.
+class Error(Exception):
+    """The base of every exception yokai_septet raises on purpose."""
+
+class InvalidValueError(Error, ValueError):
+    """An argument or input with a wrong value, named in the message."""
+
+class InvalidTypeError(Error, TypeError):
+    """An argument of the wrong type, named in the message."""
+
+class StateError(Error, RuntimeError):
+    """A call the object's present state refuses (or the machine could not serve)."""
+
+class IllegalActionError(InvalidValueError):
     """An action that is not legal now; the game is unchanged."""
 
-class InUseError(RuntimeError):
+class InUseError(StateError):
     """An object used by two threads (or by a call from inside another call on it) at
     once; it is unchanged."""
+
+class MissingExtraError(Error, ModuleNotFoundError):
+    """A feature whose optional dependency is not installed (the message names the
+    extra)."""
 
 class GameInUseError(InUseError):
     """A Game used by two threads (or by a call from inside another call on it) at once;
@@ -298,8 +317,10 @@ def _imitation_data(
 def _check_arena_spec(spec: Any) -> dict[str, Any]: ...
 # The settings tables (src/rl/vector/settings.rs, src/arena/settings.rs), one dict per row.
 def _settings_spec() -> dict[str, list[dict[str, Any]]]: ...
-def _episode_seeds(seed: _Int, episode: int, num_players: int) -> tuple[int, list[int], int]: ...
+def _check_settings(kind: str, what: str, kwargs: dict[str, Any]) -> dict[str, Any]: ...
+# A test helper (cargo feature `test-helpers`; not in the wheel, not in __all__).
 def _error_examples() -> list[tuple[str, str, BaseException]]: ...
+def _episode_seeds(seed: _Int, episode: int, num_players: int) -> tuple[int, list[int], int]: ...
 def _model_read(
     variant: Optional[str] = None, path: Optional[str] = None
 ) -> tuple[str, str, list[tuple[Any, Any]], dict[str, str]]: ...

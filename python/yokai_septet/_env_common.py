@@ -1,5 +1,6 @@
 """What the Gymnasium, PettingZoo and vector environments share: the observation bound,
-the checks of their common arguments, the episodes' seeds, and rendering: ``"ansi"`` (text), ``"human"``
+the check of a seat argument against the game's seats (the other arguments are parsed by
+the settings tables, ``_core._check_settings``), the episodes' seeds, and rendering: ``"ansi"`` (text), ``"human"``
 (the text, printed) and ``"rgb_array"`` (the table's picture as pixels), of the whole
 table or of one seat's view (the other hands hidden)."""
 
@@ -11,13 +12,13 @@ from typing import Any, Optional
 import numpy as np
 
 from . import _core
+from ._core import InvalidTypeError, InvalidValueError
 
 # Every observation value is 0/1 or a count clipped to 255 (docs/observation.md).
 OBS_HIGH = 255
 
-RENDER_MODES = ["ansi", "human", "rgb_array"]
-REWARD_MODES = ("win", "points")
-ILLEGAL_ACTIONS = ("raise", "lose")
+# The single envs' render modes (their settings tables' render_mode choices).
+RENDER_MODES = [m for m in _core._settings_spec()["gym"] if m["name"] == "render_mode"][0]["choices"]
 
 
 class EpisodeSeeds:
@@ -47,39 +48,14 @@ class EpisodeSeeds:
         return seeds
 
 
-def check_reward_mode(reward_mode: str) -> None:
-    """``ValueError`` unless ``reward_mode`` is one of :data:`REWARD_MODES`."""
-    if reward_mode not in REWARD_MODES:
-        raise ValueError(
-            f"unknown reward_mode {reward_mode!r}: valid reward modes are 'win', 'points'"
-        )
-
-
-def check_illegal_action(illegal_action: str) -> None:
-    """``ValueError`` unless ``illegal_action`` is one of :data:`ILLEGAL_ACTIONS`."""
-    if illegal_action not in ILLEGAL_ACTIONS:
-        raise ValueError(
-            f"unknown illegal_action {illegal_action!r}: valid values are 'raise', 'lose'"
-        )
-
-
-def check_render_mode(render_mode: Optional[str]) -> None:
-    """``ValueError`` unless ``render_mode`` is ``None`` or one of :data:`RENDER_MODES`."""
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(
-            f"unknown render_mode {render_mode!r}: valid render modes are None, "
-            + ", ".join(repr(m) for m in RENDER_MODES)
-        )
-
-
 def check_seat(seat: Any, num_players: int, what: str = "render_seat") -> Optional[int]:
     """A seat for a picture: ``None`` (the whole table) or an int in ``0..num_players-1``."""
     if seat is None:
         return None
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"{what} must be an int or None, not {seat!r}")
+        raise InvalidTypeError(f"{what} must be an int or None, not {seat!r}")
     if not 0 <= seat < num_players:
-        raise ValueError(f"{what} {seat} is out of range: seats are 0..{num_players - 1}")
+        raise InvalidValueError(f"{what} {seat} is out of range: seats are 0..{num_players - 1}")
     return int(seat)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from . import _core
 from ._arena_result import ArenaResult
 from ._arena_spec import DEFAULT, ArenaSpec, resolve
-from ._core import Bot, Game, IllegalActionError
+from ._core import Bot, Game, IllegalActionError, InvalidTypeError, InvalidValueError
 from ._progress import Progress, progress_bar
 
 #: A batched policy: ``policy(observations, masks) -> actions``, with observations
@@ -47,7 +47,7 @@ def _is_acting_object(entry: Entry) -> bool:
 def _check_entry(i: int, entry: Entry) -> None:
     if isinstance(entry, str) or _is_acting_object(entry) or callable(entry):
         return
-    raise TypeError(
+    raise InvalidTypeError(
         f"line-up entry {i} ({entry!r}) is neither a bot name, a callable "
         "policy(observations, masks) nor an object with act(game)"
     )
@@ -243,7 +243,7 @@ def _decide_batches(tables: List[_Table], seats: List[int]) -> None:
         actions = np.asarray(policy(obs, masks))
         per_decision = (time.perf_counter_ns() - t0) // len(rows)
         if actions.shape != (len(rows),):
-            raise ValueError(
+            raise InvalidValueError(
                 f"{entry_label(policy)} returned actions of shape {actions.shape} for "
                 f"{len(rows)} observations: expected ({len(rows)},)"
             )
@@ -266,7 +266,7 @@ def load_policy(spec: str) -> "tuple[Any, bool]":
 
     module_name, _, attr = spec.rpartition(":")
     if not module_name or not attr:
-        raise ValueError(f"{spec!r} is not of the form module:attribute")
+        raise InvalidValueError(f"{spec!r} is not of the form module:attribute")
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     obj: Any = importlib.import_module(module_name)
@@ -283,5 +283,5 @@ def load_policy(spec: str) -> "tuple[Any, bool]":
             obj = obj()
     _check_entry(0, obj)
     if isinstance(obj, str):
-        raise TypeError(f"{spec} is a string, not a policy")
+        raise InvalidTypeError(f"{spec} is a string, not a policy")
     return obj, not _is_acting_object(obj)

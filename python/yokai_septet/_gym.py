@@ -9,18 +9,13 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._core import Bot, Game
-from ._env_common import (
-    OBS_HIGH,
-    EpisodeSeeds,
-    RENDER_MODES,
-    check_illegal_action,
-    check_render_mode,
-    check_reward_mode,
-    check_seat,
-    render,
-)
+from . import _core
+from ._core import Bot, Game, IllegalActionError, InvalidValueError, StateError
+from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, check_seat, render
 
+# The env's settings (src/python/env_settings.rs): its signature's defaults and the
+# parsing of its arguments come from this table.
+_SETTINGS = {row["name"]: row for row in _core._settings_spec()["gym"]}
 
 
 class YokaiSeptetEnv(gym.Env):
@@ -37,9 +32,10 @@ class YokaiSeptetEnv(gym.Env):
         opponents: a bot name for every other seat, or a list of one name per seat (the
             learner's entry is ignored). Default ``"random"``.
         reward_mode: ``"win"`` (+1/-1 at the end) or ``"points"`` (per round, zero-sum).
-        illegal_action: ``"raise"`` (``IllegalActionError``, nothing changes) or
-            ``"lose"`` (the episode ends with reward ``illegal_reward`` and
-            ``info["illegal_action"] = True``). Default ``"lose"``.
+        illegal_action: ``"raise"`` (the default, as for every env of the package:
+            ``IllegalActionError``, nothing changes) or ``"lose"`` (the episode ends with
+            reward ``illegal_reward`` and ``info["illegal_action"] = True``; for clients
+            that step unmasked random actions, such as gymnasium's ``check_env``).
         illegal_reward: the reward of an illegal action under ``"lose"``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text),
             ``"human"`` (prints it) or ``"rgb_array"`` (``render()`` returns the table's
@@ -53,42 +49,37 @@ class YokaiSeptetEnv(gym.Env):
 
     def __init__(
         self,
-        variant: str = "4p",
-        scoring: Optional[str] = "advanced",
-        episode: str = "game",
-        max_rounds: Optional[int] = None,
-        learner_seat: Optional[int] = 0,
-        opponents: Union[str, Sequence[str]] = "random",
-        reward_mode: str = "win",
-        illegal_action: str = "lose",
-        illegal_reward: float = -1.0,
-        render_mode: Optional[str] = None,
-        render_seat: Union[None, int, str] = None,
+        variant: str = _SETTINGS["variant"]["default"],
+        scoring: Optional[str] = _SETTINGS["scoring"]["default"],
+        episode: str = _SETTINGS["episode"]["default"],
+        max_rounds: Optional[int] = _SETTINGS["max_rounds"]["default"],
+        learner_seat: Optional[int] = _SETTINGS["learner_seat"]["default"],
+        opponents: Union[str, Sequence[str]] = _SETTINGS["opponents"]["default"],
+        reward_mode: str = _SETTINGS["reward_mode"]["default"],
+        illegal_action: str = _SETTINGS["illegal_action"]["default"],
+        illegal_reward: float = _SETTINGS["illegal_reward"]["default"],
+        render_mode: Optional[str] = _SETTINGS["render_mode"]["default"],
+        render_seat: Union[None, int, str] = _SETTINGS["render_seat"]["default"],
     ) -> None:
         super().__init__()
+        given = {k: v for k, v in locals().items() if k in _SETTINGS}
+        _core._check_settings("gym", "YokaiSeptetEnv", given)  # every value, named if wrong
         self._config: dict[str, Any] = dict(
             variant=variant, scoring=scoring, episode=episode, max_rounds=max_rounds
         )
         self.game = Game(variant, scoring, 0, episode=episode, max_rounds=max_rounds)
         n = self.game.num_players
-        if learner_seat is not None:
-            if isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)):
-                raise TypeError(f"learner_seat must be an int or None, not {learner_seat!r}")
-            if not 0 <= learner_seat < n:
-                raise ValueError(f"learner_seat {learner_seat} is out of range: seats are 0..{n - 1}")
+        check_seat(learner_seat, n, "learner_seat")
         if isinstance(opponents, str):
             names = [opponents] * n
         else:
             names = list(opponents)
             if len(names) != n:
-                raise ValueError(
+                raise InvalidValueError(
                     f"opponents lists {len(names)} names, expected one per seat ({n})"
                 )
         self._bots = [Bot(name, seed=0) for name in names]  # ValueError on unknown names
         self._seeds = EpisodeSeeds()
-        check_reward_mode(reward_mode)
-        check_illegal_action(illegal_action)
-        check_render_mode(render_mode)
         if render_seat != "learner":
             check_seat(render_seat, n)
         self.opponents = names
@@ -152,13 +143,11 @@ class YokaiSeptetEnv(gym.Env):
         g = self.game
         illegal = False
         if self._done:
-            raise RuntimeError("step() called after the episode ended: call reset()")
+            raise StateError("step() called after the episode ended: call reset()")
         try:
             reward = g.step_rewards(action, self.reward_mode)[self.learner_seat]
-        except ValueError:
-            if self.illegal_action == "raise" or not isinstance(
-                action, (int, np.integer)
-            ):
+        except IllegalActionError:
+            if self.illegal_action == "raise":
                 raise
             illegal = True
             reward = self.illegal_reward

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Iterable, Optional, Protocol, cast, runtime_checkable
 
 import numpy as np
@@ -10,18 +9,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._core import Game, IllegalActionError
-from ._env_common import (
-    OBS_HIGH,
-    EpisodeSeeds,
-    RENDER_MODES,
-    check_illegal_action,
-    check_render_mode,
-    check_reward_mode,
-    check_seat,
-    render,
-)
+from . import _core
+from ._core import Game, IllegalActionError, InvalidTypeError
+from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, check_seat, render
 
+# The settings of env() (src/python/env_settings.rs): its signature's defaults and the
+# parsing of its arguments come from this table; raw_env takes all but the two settings
+# of illegal actions, which env() gives to PettingZoo's TerminateIllegalWrapper.
+_SETTINGS = {row["name"]: row for row in _core._settings_spec()["aec"]}
 
 @runtime_checkable
 class AECEnvProtocol(Protocol):
@@ -56,12 +51,62 @@ class AECEnvProtocol(Protocol):
     def close(self) -> None: ...
 
 
-def env(**kwargs: Any) -> AECEnvProtocol:
-    """The Yokai Septet AEC environment, wrapped in PettingZoo's ``OrderEnforcingWrapper``.
+def env(
+    *,
+    variant: str = _SETTINGS["variant"]["default"],
+    scoring: Optional[str] = _SETTINGS["scoring"]["default"],
+    episode: str = _SETTINGS["episode"]["default"],
+    max_rounds: Optional[int] = _SETTINGS["max_rounds"]["default"],
+    reward_mode: str = _SETTINGS["reward_mode"]["default"],
+    render_mode: Optional[str] = _SETTINGS["render_mode"]["default"],
+    seed: Optional[int] = _SETTINGS["seed"]["default"],
+    render_seat: Optional[int] = _SETTINGS["render_seat"]["default"],
+    illegal_action: str = _SETTINGS["illegal_action"]["default"],
+    illegal_reward: float = _SETTINGS["illegal_reward"]["default"],
+    observation_key: str = _SETTINGS["observation_key"]["default"],
+) -> AECEnvProtocol:
+    """The Yokai Septet AEC environment, wrapped as PettingZoo's own environments are: in
+    ``OrderEnforcingWrapper``, and with ``illegal_action="lose"`` in
+    ``TerminateIllegalWrapper`` too.
 
-    Keyword arguments are those of :class:`raw_env`.
+    Keyword arguments (its settings table's, src/python/env_settings.rs): those of
+    :class:`raw_env`, and
+
+    - ``illegal_action``: ``"raise"`` (the default, as for every env of the package:
+      ``IllegalActionError``, nothing changes) or ``"lose"``: PettingZoo's
+      ``TerminateIllegalWrapper`` ends the game at once, every agent terminated (and
+      truncated, as that wrapper marks them), the offender rewarded ``illegal_reward`` and
+      the others 0, with ``infos[offender]["illegal_action"] = True``. For clients that
+      step unmasked random actions (RLlib's environment pre-check). An action that is no
+      card id (not an integer, or out of range) is refused either way
+      (``InvalidTypeError`` / ``IllegalActionError``).
+    - ``illegal_reward``: the offender's reward under ``"lose"``.
     """
-    return cast(AECEnvProtocol, wrappers.OrderEnforcingWrapper(raw_env(**kwargs)))
+    given = {k: v for k, v in locals().items() if k in _SETTINGS}
+    settings = dict(_core._check_settings("aec", "env", given))  # every value, named if wrong
+    del settings["illegal_action"], settings["illegal_reward"]
+    aec: Any = raw_env(**settings)
+    if illegal_action == "lose":
+        aec = _TerminateIllegal(aec, float(illegal_reward))
+    return cast(AECEnvProtocol, wrappers.OrderEnforcingWrapper(aec))
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper``, which reads the legality of an action off
+    the observation's ``action_mask``. Added: an action that is no card id is refused as
+    :class:`raw_env` refuses it (the wrapper would index the mask with it), the offender's
+    infos say ``illegal_action``, and the ended game's masks are empty."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        base = self.env.unwrapped
+        if not (self.terminations[agent] or self.truncations[agent]):
+            base.check_card_id(action)
+        ended = self._terminated
+        super().step(action)
+        if self._terminated and not ended:
+            base.infos[agent] = {**base.infos[agent], "illegal_action": True}
+            base._ended_by_illegal_action = True
 
 
 class raw_env(AECEnv):
@@ -72,8 +117,8 @@ class raw_env(AECEnv):
     ``Game.layout()``; the key is ``observation_key``) and ``action_mask`` (int8, 1 for
     the legal actions of the agent to move, all 0 for the others). Actions are card ids
     (``Discrete(num_actions)``); passing picks are actions too. An illegal action raises
-    ``yokai_septet.IllegalActionError`` and changes nothing, or with
-    ``illegal_action="lose"`` ends the game. :meth:`state` (with :attr:`state_space`) is the
+    ``yokai_septet.IllegalActionError`` and changes nothing (:func:`env` with
+    ``illegal_action="lose"`` ends the game instead). :meth:`state` (with :attr:`state_space`) is the
     privileged full-information state, for centralized critics (docs/state_tensor.md).
 
     Rewards (``reward_mode``): ``"win"`` gives +1 to the winners and -1 to the others when
@@ -89,13 +134,6 @@ class raw_env(AECEnv):
         render_seat: whose view ``render()`` shows: ``None`` (default, every hand) or a
             seat number (that seat's view, the other hands hidden).
         seed: the master seed of the games if ``reset`` is called without one.
-        illegal_action: ``"raise"`` (default: ``IllegalActionError``, nothing changes)
-            or ``"lose"``: the game ends at once, every agent terminated, the offender
-            rewarded ``illegal_reward`` and the others 0, with
-            ``infos[offender]["illegal_action"] = True``. For clients that step unmasked
-            random actions (RLlib's environment pre-check). A non-integer action is a
-            ``TypeError`` either way.
-        illegal_reward: the offender's reward under ``"lose"``.
         observation_key: the key of the observation vector in each observation dict:
             ``"observation"`` (PettingZoo's convention, the default) or
             ``"observations"`` (what RLlib's action-masking RLModule reads).
@@ -110,31 +148,21 @@ class raw_env(AECEnv):
 
     def __init__(
         self,
-        variant: str = "4p",
-        scoring: Optional[str] = "advanced",
-        episode: str = "game",
-        max_rounds: Optional[int] = None,
-        reward_mode: str = "win",
-        render_mode: Optional[str] = None,
-        seed: Optional[int] = None,
-        render_seat: Optional[int] = None,
-        illegal_action: str = "raise",
-        illegal_reward: float = -1.0,
-        observation_key: str = "observation",
+        variant: str = _SETTINGS["variant"]["default"],
+        scoring: Optional[str] = _SETTINGS["scoring"]["default"],
+        episode: str = _SETTINGS["episode"]["default"],
+        max_rounds: Optional[int] = _SETTINGS["max_rounds"]["default"],
+        reward_mode: str = _SETTINGS["reward_mode"]["default"],
+        render_mode: Optional[str] = _SETTINGS["render_mode"]["default"],
+        seed: Optional[int] = _SETTINGS["seed"]["default"],
+        render_seat: Optional[int] = _SETTINGS["render_seat"]["default"],
+        observation_key: str = _SETTINGS["observation_key"]["default"],
     ) -> None:
         super().__init__()
-        check_render_mode(render_mode)
-        check_illegal_action(illegal_action)
-        if observation_key not in ("observation", "observations"):
-            raise ValueError(
-                f"unknown observation_key {observation_key!r}: valid keys are "
-                "'observation', 'observations'"
-            )
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        given = {k: v for k, v in locals().items() if k in _SETTINGS}
+        _core._check_settings("aec", "raw_env", given)  # every value, named if wrong
         self.observation_key = observation_key
         self._ended_by_illegal_action = False
-        check_reward_mode(reward_mode)
         self._config: dict[str, Any] = dict(
             variant=variant, scoring=scoring, episode=episode, max_rounds=max_rounds
         )
@@ -206,13 +234,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        try:
-            rewards = self.game.step_rewards(action, self.reward_mode)
-        except IllegalActionError:
-            if self.illegal_action == "raise":
-                raise
-            self._lose_by_illegal_action(agent)
-            return
+        rewards = self.game.step_rewards(action, self.reward_mode)
         self._cumulative_rewards[agent] = 0.0
         for a, seat in self.agent_name_mapping.items():
             self.rewards[a] = float(rewards[seat])
@@ -229,15 +251,15 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _lose_by_illegal_action(self, agent: str) -> None:
-        """Ends the game: ``agent`` made an illegal action under ``illegal_action="lose"``."""
-        self._ended_by_illegal_action = True
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = self.illegal_reward if a == agent else 0.0
-            self.terminations[a] = True
-        self.infos[agent] = {**self.infos[agent], "illegal_action": True}
-        self._accumulate_rewards()
+    def check_card_id(self, action: Any) -> None:
+        """Refuses an action that is no card id of the game, as :meth:`step` would:
+        ``InvalidTypeError`` for a non-integer, ``IllegalActionError`` out of range."""
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise InvalidTypeError(f"action must be an int or a numpy integer, not {action!r}")
+        if not 0 <= action < self.game.num_actions:
+            raise IllegalActionError(
+                f"illegal action: {action} is out of range 0..{self.game.num_actions - 1}"
+            )
 
     def render(self) -> Any:
         """``"ansi"``: returns the table as text; ``"human"``: prints it;
@@ -247,13 +269,3 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         """Nothing to release."""
-
-
-# env forwards its keywords to raw_env: show raw_env's parameters, keyword-only.
-env.__signature__ = inspect.signature(raw_env).replace(  # type: ignore[attr-defined]
-    parameters=[
-        p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
-        for p in inspect.signature(raw_env).parameters.values()
-    ],
-    return_annotation="AECEnvProtocol",
-)

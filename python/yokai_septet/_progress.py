@@ -22,6 +22,8 @@ import sys
 import time
 from typing import Any, Callable, Optional, Tuple
 
+from ._core import InvalidTypeError
+
 #: What a ``progress`` argument may be.
 Progress = Any
 
@@ -175,6 +177,6 @@ def progress_bar(
         return bar, bar.close
     if callable(progress):
         return progress, lambda: None
-    raise TypeError(
+    raise InvalidTypeError(
         f"progress must be True, False, None or a callable progress(done, total), not {progress!r}"
     )

@@ -12,13 +12,16 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from . import _core
-from ._core import InUseError, VectorEnv as _CoreVectorEnv
+from ._core import InUseError, InvalidTypeError, InvalidValueError, StateError
+from ._core import VectorEnv as _CoreVectorEnv
 from ._env_common import OBS_HIGH
 
 
 _SPEC = _CoreVectorEnv._output_spec()
 # The constructor's settings table: its parameters, defaults and ranges, declared once.
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["vector"]}
+# The single Gymnasium env's (make_vec takes its options, with its defaults).
+_SINGLE = {row["name"]: row for row in _core._settings_spec()["gym"]}
 _NAMES = [name for name, *_ in _SPEC]
 # Where each output goes: the step tuple (obs, rewards, terminated, truncated) or infos.
 _OBS, _MASK, _REWARD, _TERM, _TRUNC, _FINAL_OBS = (
@@ -120,6 +123,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     """
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    # The constructor's real parameters (set below, from the settings table).
+    __signature__: inspect.Signature
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # The Rust constructor (__new__) has already validated and built everything.
@@ -214,9 +219,9 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         if a.dtype == object and a.shape == (n,):
             a = self._python_ints(a)
         if a.dtype.kind not in "iu":
-            raise TypeError(f"actions must be integers, got an array of dtype {a.dtype}")
+            raise InvalidTypeError(f"actions must be integers, got an array of dtype {a.dtype}")
         if a.shape != (n,):
-            raise ValueError(f"actions has shape {a.shape}, expected ({n},)")
+            raise InvalidValueError(f"actions has shape {a.shape}, expected ({n},)")
         if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
             a = np.minimum(a, 2**62).astype(np.int64)  # out of range either way
         return np.ascontiguousarray(a, dtype=np.int64)
@@ -277,7 +282,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         a = self._actions(actions, self.num_envs)
         b = self.batch_size
         if self._stepping_async:
-            raise RuntimeError("step_async called twice without step_wait")
+            raise StateError("step_async called twice without step_wait")
         self._check(a)  # every batch's actions, before any is sent
         ids = np.arange(self.num_envs, dtype=np.int64)
         for g in range(self.num_envs // b):
@@ -290,7 +295,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         """The results of :meth:`step_async`: what :meth:`step` returns (with
         ``batch_size < num_envs`` the batches are concatenated, a copy)."""
         if not self._stepping_async:
-            raise RuntimeError("step_wait called without step_async")
+            raise StateError("step_wait called without step_async")
         self._stepping_async = False
         parts = [self._recv() for _ in range(self.num_envs // self.batch_size)]
         if len(parts) == 1:
@@ -310,7 +315,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
             return f"<{type(self).__name__} in use>"
 
     def __reduce__(self) -> Any:
-        raise TypeError(
+        raise InvalidTypeError(
             "a VectorEnv cannot be pickled (its games and stepping threads live in Rust): "
             "send its constructor arguments instead and build it in the worker, with "
             "env_offset so that several workers step disjoint slices of one master-seeded "
@@ -336,7 +341,7 @@ class SeatReward(gymnasium.vector.VectorRewardWrapper):
         base = env.unwrapped
         rewards = getattr(base, "rewards", None)
         if not getattr(base, "self_play", False) or rewards is None or rewards.ndim != 2:
-            raise ValueError(
+            raise InvalidValueError(
                 "SeatReward is for self-play VectorEnvs (rewards (num_envs, num_players)); "
                 "learner and team modes already give one reward per env"
             )
@@ -344,7 +349,7 @@ class SeatReward(gymnasium.vector.VectorRewardWrapper):
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"seat must be an int, got {type(seat).__name__}")
         if not 0 <= seat < players:
-            raise ValueError(f"seat {seat} is out of range: seats are 0..{players - 1}")
+            raise InvalidValueError(f"seat {seat} is out of range: seats are 0..{players - 1}")
         super().__init__(env)
         self.seat = int(seat)
 
@@ -372,18 +377,18 @@ def _concatenate(parts: Sequence[Optional[np.ndarray]]) -> Optional[np.ndarray]:
 def _reset_mask(mask: Any, n: int, seed: Optional[int]) -> np.ndarray:
     """``options["reset_mask"]``, checked as gymnasium's vector envs check it."""
     if seed is not None:
-        raise ValueError(
+        raise InvalidValueError(
             "reset(seed=..., options={'reset_mask': ...}) is not supported: a seed restarts "
             "every env's stream, so give it to a full reset(seed=...)"
         )
     if not isinstance(mask, np.ndarray):
-        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+        raise InvalidTypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
     if mask.shape != (n,):
-        raise ValueError(f"`options['reset_mask']` must have shape `({n},)`, got {mask.shape}")
+        raise InvalidValueError(f"`options['reset_mask']` must have shape `({n},)`, got {mask.shape}")
     if mask.dtype != np.bool_:
-        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+        raise InvalidTypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
     if not mask.any():
-        raise ValueError(
+        raise InvalidValueError(
             "`options['reset_mask']` must contain a boolean array with at least one True "
             f"value, got reset_mask={mask}"
         )
@@ -432,7 +437,7 @@ def _signature() -> inspect.Signature:
 
 
 # The subclass's __init__ takes (*args, **kwargs): show the constructor's real parameters.
-VectorEnv.__signature__ = _signature()  # type: ignore[attr-defined]
+VectorEnv.__signature__ = _signature()
 
 
 def make_vec(
@@ -445,36 +450,36 @@ def make_vec(
     learner_seat: Optional[int] = _SETTINGS["learner_seat"]["default"],
     opponents: Union[str, Sequence[str]] = _SETTINGS["opponents"]["default"],
     reward_mode: str = _SETTINGS["reward_mode"]["default"],
-    illegal_action: str = "raise",
-    render_mode: Optional[str] = None,
+    illegal_action: str = _SINGLE["illegal_action"]["default"],
+    render_mode: Optional[str] = _SINGLE["render_mode"]["default"],
     max_episode_steps: Optional[int] = None,
     **vector_options: Any,
 ) -> VectorEnv:
     """``gymnasium.make_vec("YokaiSeptet-v0", num_envs=N, ...)``'s vector entry point:
     the Rust-backed :class:`VectorEnv`, taking ``gymnasium.make``'s options (same names,
-    same defaults) and any other ``VectorEnv`` option (``seed``, ``num_threads``,
-    ``obs_dtype``, ``autoreset_mode``, ...). Options of the single env that a vector env cannot honour are
+    same defaults: the settings tables', checked by the tests) and any other ``VectorEnv``
+    option (``seed``, ``num_threads``, ``obs_dtype``, ``autoreset_mode``, ...). Options of the single env that a vector env cannot honour are
     refused with the reason: an illegal action always raises ``IllegalActionError`` (use
     ``infos["action_mask"]``), and there is no rendering."""
     if illegal_action != "raise":
-        raise ValueError(
+        raise InvalidValueError(
             f"illegal_action={illegal_action!r} is not available in the vector env: an "
             "illegal action raises IllegalActionError naming the env; pick legal actions "
             "with infos['action_mask'] (or use vectorization_mode='sync' for "
             "per-env illegal-action handling)"
         )
     if vector_options.pop("illegal_reward", None) is not None:
-        raise ValueError(
+        raise InvalidValueError(
             "illegal_reward is not available in the vector env: illegal actions raise "
             "IllegalActionError (use vectorization_mode='sync' for it)"
         )
     if render_mode is not None or vector_options.pop("render_seat", None) is not None:
-        raise ValueError(
+        raise InvalidValueError(
             "the vector env does not render: use VectorEnv.render_env(i) for one env's "
             "text, or vectorization_mode='sync' with render_mode"
         )
     if max_episode_steps is not None:
-        raise ValueError(
+        raise InvalidValueError(
             "max_episode_steps is not available in the vector env: use max_rounds or "
             "episode='round' to shorten episodes"
         )

@@ -50,6 +50,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
+from ._core import InvalidTypeError, InvalidValueError
 from ._extras import missing_extra
 
 try:
@@ -71,7 +72,7 @@ def split(total: int, parts: int) -> list[tuple[int, int]]:
     """``parts`` contiguous half-open slices of ``range(total)``, sizes differing by at
     most one (the first ``total % parts`` are one longer); empty slices are dropped."""
     if parts < 1:
-        raise ValueError(f"the number of tasks must be at least 1, not {parts}")
+        raise InvalidValueError(f"the number of tasks must be at least 1, not {parts}")
     q, r = divmod(total, parts)
     out, start = [], 0
     for k in range(parts):
@@ -96,7 +97,7 @@ def _default_tasks(cpus_per_task: float, factor: int = 2) -> int:
 
 def _positive(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{what} must be an integer >= 1, not {value!r}")
+        raise InvalidValueError(f"{what} must be an integer >= 1, not {value!r}")
     return int(value)
 
 
@@ -221,7 +222,7 @@ def _collect_slice(
         else:
             actions = np.asarray(policy(obs, mask))
             if actions.shape != (n,):
-                raise ValueError(
+                raise InvalidValueError(
                     f"the policy returned actions of shape {actions.shape}, expected ({n},)"
                 )
         obs, rewards, term, trunc, infos = env.step(actions)
@@ -286,7 +287,7 @@ def collect(
     if isinstance(policy, str):
         _core.Bot(policy)  # a ValueError listing the names, before any task starts
     elif not callable(policy):
-        raise TypeError(f"policy must be a bot name or a callable, not {policy!r}")
+        raise InvalidTypeError(f"policy must be a bot name or a callable, not {policy!r}")
     env_kwargs = dict(
         variant=variant,
         scoring=scoring,

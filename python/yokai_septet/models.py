@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
+from ._core import InvalidValueError
 from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._extras import missing_extra
 
@@ -56,15 +57,15 @@ def features(
     if inputs == "observation":
         return x
     if inputs != "observation+heuristic":
-        raise ValueError(f"inputs '{inputs}', expected one of {INPUTS}")
+        raise InvalidValueError(f"inputs '{inputs}', expected one of {INPUTS}")
     if heuristic is None:
-        raise ValueError(
+        raise InvalidValueError(
             "this model also reads the heuristic bot's card: pass heuristic= (card ids), "
             "or play it as Bot('nn:PATH'), which computes it"
         )
     ids = np.asarray(heuristic, np.int64)
     if ids.shape != (x.shape[0],):
-        raise ValueError(f"heuristic has shape {ids.shape}, expected ({x.shape[0]},)")
+        raise InvalidValueError(f"heuristic has shape {ids.shape}, expected ({x.shape[0]},)")
     hint = np.zeros((x.shape[0], num_actions), np.float32)
     hint[np.arange(x.shape[0]), ids] = 1.0
     return np.concatenate([x, hint], axis=1)
@@ -132,7 +133,7 @@ class Model:
             hint = np.array([Bot("heuristic").act(game)])
         return int(self.policy(game.observation()[None, :], game.legal_mask()[None, :], hint)[0])
 
-    def to_torch(self):  # type: ignore[no-untyped-def]
+    def to_torch(self) -> Any:
         """The model as a ``torch.nn.Sequential`` of ``Linear`` and ``ReLU`` layers
         (needs torch: the ``train`` extra)."""
         try:
@@ -165,7 +166,7 @@ class Model:
 
         linears = [m for m in module.modules() if isinstance(m, torch.nn.Linear)]
         if not linears:
-            raise ValueError("the module has no torch.nn.Linear layers")
+            raise InvalidValueError("the module has no torch.nn.Linear layers")
         layers = [
             (
                 lin.weight.detach().cpu().numpy().astype(np.float32),

@@ -50,7 +50,7 @@ try:
 except ModuleNotFoundError as e:
     raise missing_extra(e, "openspiel", "yokai_septet.openspiel") from e
 
-from ._core import Game
+from ._core import Game, InvalidValueError
 
 #: Parameters and their defaults.
 DEFAULT_PARAMS: Dict[str, Any] = {"variant": "4p", "scoring": "advanced", "max_rounds": 100}
@@ -106,7 +106,7 @@ class YokaiSeptetGame(pyspiel.Game):
         p = {**DEFAULT_PARAMS, **(params or {})}
         max_rounds = p["max_rounds"]
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
-            raise ValueError(
+            raise InvalidValueError(
                 f"max_rounds {max_rounds!r} is out of range: OpenSpiel games are finite, "
                 "so it must be an integer >= 1"
             )
@@ -339,12 +339,12 @@ class YokaiSeptetObserver:
 
     def __init__(self, game: YokaiSeptetGame, iig_obs_type: Any, params: Any) -> None:
         if params:
-            raise ValueError(f"observation parameters are not supported; got {params}")
+            raise InvalidValueError(f"observation parameters are not supported; got {params}")
         if iig_obs_type is not None and (
             iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
             or not iig_obs_type.public_info
         ):
-            raise ValueError(
+            raise InvalidValueError(
                 "python_yokai_septet observes for one seat (public and that seat's private "
                 "information); other IIGObservationType settings are not supported"
             )

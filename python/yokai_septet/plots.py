@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, Optional, Sequence, Union
 
+from ._core import InvalidTypeError, InvalidValueError
 from ._extras import missing_extra
 
 Path = Union[str, "os.PathLike[str]"]
@@ -34,7 +35,7 @@ def elo_ratings(source: Any) -> dict[str, float]:
         return {str(e["bot"]): float(e["elo"]) for e in source["entries"]}
     if isinstance(source, Mapping):
         return {str(k): float(v) for k, v in source.items()}
-    raise TypeError(
+    raise InvalidTypeError(
         f"expected a mapping of bot name to Elo or an arena report, not {type(source).__name__}"
     )
 
@@ -50,7 +51,7 @@ def elo_bars(
     ``errors`` gives optional ± error bars by name. Returns the path."""
     elo = elo_ratings(ratings)
     if not elo:
-        raise ValueError("no ratings to plot")
+        raise InvalidValueError("no ratings to plot")
     names = sorted(elo, key=lambda name: elo[name])
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 0.45 * len(names) + 1.4))
@@ -84,10 +85,10 @@ def learning_curve(
     """Writes one line per named series against ``x`` to ``path`` (PNG), with optional
     labelled horizontal reference lines (``hlines``). Returns the path."""
     if not series:
-        raise ValueError("no series to plot")
+        raise InvalidValueError("no series to plot")
     for name, ys in series.items():
         if len(ys) != len(x):
-            raise ValueError(f"series {name!r} has {len(ys)} points, x has {len(x)}")
+            raise InvalidValueError(f"series {name!r} has {len(ys)} points, x has {len(x)}")
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, ys in series.items():

@@ -46,6 +46,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
+from ._core import InvalidTypeError, InvalidValueError, StateError
 from ._extras import missing_extra
 from ._vector import VectorEnv
 
@@ -97,18 +98,18 @@ class SB3VecEnv(VecEnv):
                  **kwargs: Any) -> None:
         if env is None:
             if num_envs is None:
-                raise TypeError("give num_envs (and VectorEnv keyword arguments) or env=")
+                raise InvalidTypeError("give num_envs (and VectorEnv keyword arguments) or env=")
             kwargs.setdefault("autoreset_mode", AutoresetMode.SAME_STEP)
             env = VectorEnv(num_envs, **kwargs)
         elif num_envs is not None or kwargs:
-            raise TypeError("give either env= or VectorEnv arguments, not both")
+            raise InvalidTypeError("give either env= or VectorEnv arguments, not both")
         if env.self_play:
-            raise ValueError(
+            raise InvalidValueError(
                 "SB3VecEnv needs a VectorEnv in learner mode (self_play=False): SB3 expects "
                 "one reward per env"
             )
         if env.autoreset_mode != AutoresetMode.SAME_STEP:
-            raise ValueError(
+            raise InvalidValueError(
                 f"SB3VecEnv needs a VectorEnv with autoreset_mode=SAME_STEP, got "
                 f"{env.autoreset_mode.name}: SB3 expects an ended episode to reset in the "
                 "same step, its last observation in infos. Make it with "
@@ -116,7 +117,7 @@ class SB3VecEnv(VecEnv):
                 "make it"
             )
         if not env.copy:
-            raise ValueError(
+            raise InvalidValueError(
                 "SB3VecEnv needs a VectorEnv with copy=True (the default): SB3 keeps each "
                 "step's observations until after the next step, which copy=False overwrites"
             )
@@ -139,7 +140,7 @@ class SB3VecEnv(VecEnv):
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Steps every env: ``(obs, rewards, dones, infos)``, ``infos`` one dict per env."""
         if self._actions is None:
-            raise RuntimeError("step_wait called without step_async")
+            raise StateError("step_wait called without step_async")
         actions, self._actions = self._actions, None
         obs, rewards, term, trunc, info = self.venv.step(actions)
         dones = term | trunc

@@ -6,7 +6,9 @@
 //! trait: a search bot's [`search_values`](super::Bot::search_values) give its values and
 //! its card ([`SearchValues::best_card`]: a tree search's most visited card, else the
 //! first of best value), any other bot's [`act`](super::Bot::act) its card alone. While
-//! passing the heuristic's pick is given (`ismcts` passes as the heuristic does).
+//! passing, a bot whose name has a pass suffix (`pimc:200/1400`, `ismcts:5000/nn`) is
+//! asked as in play (its pass search's values, or its model's pick); any other passes as
+//! the heuristic does, so the heuristic's pick is given.
 //!
 //! Beside the bot's values, a hint shows *double-dummy* values where the solver can give
 //! them: the mean exact value of every legal card over [`HINT_DD_WORLDS`] worlds drawn
@@ -15,6 +17,7 @@
 //! does not fit that budget (early in a round) they are left out and the bot's values
 //! stand alone. A count budget: the same position always gets the same values.
 
+use crate::bots::registry::has_pass_suffix;
 use crate::bots::{
     BotError, BotRegistry, PimcDdBot, PimcDdConfig, SearchValues, DEFAULT_WORLD_NODES,
 };
@@ -52,7 +55,8 @@ pub struct Hint {
 /// The hint of the bot called `name` (built by `registry`) for `view`, the seat to act.
 pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint, BotError> {
     let mut bot = registry.build(name, HINT_SEED, view.variant())?;
-    if view.phase() == Phase::Pass {
+    let passing = view.phase() == Phase::Pass;
+    if passing && !has_pass_suffix(name) {
         let card = registry
             .build("heuristic", HINT_SEED, view.variant())?
             .act(view)?;
@@ -81,7 +85,11 @@ pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint,
         card,
         values,
         worlds,
-        double_dummy: double_dummy(view),
+        double_dummy: if passing {
+            Vec::new()
+        } else {
+            double_dummy(view)
+        },
     })
 }
 
@@ -204,5 +212,38 @@ mod tests {
             }
         }
         assert!(shown >= 2, "{shown}");
+    }
+
+    /// While passing, a name with a pass suffix is asked as in play: `pimc:N/P`'s hint is
+    /// its pass search's values and card (not the heuristic's pick), `ismcts:N/nn`'s the
+    /// shipped model's pick; a name without one passes as the heuristic does.
+    #[test]
+    fn the_hint_honours_a_pass_suffix_while_passing() {
+        let registry = BotRegistry::new();
+        let s = State::new(GameConfig::new(Variant::FourPlayer, 11));
+        assert_eq!(s.phase(), Phase::Pass);
+        let view = s.view(s.current_player().unwrap());
+        let plain = hint(&view, "pimc:40", &registry).unwrap();
+        assert_eq!(plain.bot, "heuristic");
+        assert!(plain.values.is_empty());
+
+        let searched = hint(&view, "pimc:40/60", &registry).unwrap();
+        let mut bot = registry
+            .build("pimc:40/60", HINT_SEED, view.variant())
+            .unwrap();
+        let eval = bot.search_values(&view).unwrap();
+        assert_eq!(searched.bot, "pimc:40/60");
+        assert_eq!(searched.values, eval.values);
+        assert_eq!(searched.values.len(), view.legal_actions().len() as usize);
+        let fresh = registry.build("pimc:40/60", HINT_SEED, view.variant());
+        assert_eq!(searched.card, fresh.unwrap().act(&view).unwrap());
+        assert!(searched.double_dummy.is_empty());
+
+        if cfg!(feature = "models") {
+            let learned = hint(&view, "ismcts:30/nn", &registry).unwrap();
+            let nn = registry.build("nn", HINT_SEED, view.variant());
+            assert_eq!(learned.bot, "ismcts:30/nn");
+            assert_eq!(learned.card, nn.unwrap().act(&view).unwrap());
+        }
     }
 }

@@ -329,7 +329,10 @@ impl IsmctsBot {
     }
 
     fn iterate(&mut self, view: &SeatView) {
-        let mut s = self.worlds.sample(view, &mut self.rng);
+        // The decision checked the worlds first (`check_variant`): no error here.
+        let Ok(mut s) = self.worlds.sample(view, &mut self.rng) else {
+            return;
+        };
         self.path.clear();
         self.path.push(0);
         let me = view.seat();
@@ -395,10 +398,19 @@ impl IsmctsBot {
 }
 
 impl IsmctsBot {
+    /// The bot drawing its play-phase worlds from `belief`'s model (`-inf`), or uniformly
+    /// (`None`); the registry's builders give it.
+    pub(crate) fn inferring(mut self, belief: Option<BeliefSource>) -> IsmctsBot {
+        self.worlds = Worlds::new(belief);
+        self
+    }
+
     /// [`BotError::Unsupported`] where the guiding model is for another variant than the
     /// game's (a bot built for any variant, as `yokai_septet.Bot` builds them).
-    fn check_variant(&self, view: &SeatView) -> Result<(), BotError> {
-        self.worlds.check_view(view, || self.name())?;
+    fn check_variant(&mut self, view: &SeatView) -> Result<(), BotError> {
+        self.worlds
+            .check_view(view)
+            .map_err(|e| e.for_bot(self.name()))?;
         let Some(guide) = &self.guide else {
             return Ok(());
         };
@@ -488,11 +500,6 @@ impl Bot for IsmctsBot {
                 path: Some(path), ..
             }) => format!("ismcts-nn{inf}:{budget}:{path}"),
         }
-    }
-
-    fn infer(&mut self, source: BeliefSource) -> bool {
-        self.worlds.infer(source);
-        true
     }
 
     /// As [`IsmctsBot::search_values`], where [`Bot::act`] searches (not for a forced

@@ -20,11 +20,18 @@
 //!   or `nn:PATH` a model of your own ([`NnBot`], [`Mlp`]).
 //! - `ismcts-nn`: `ismcts` guided by an `nn` model: the network's policy is the prior of
 //!   PUCT at the searching seat's nodes ([`IsmctsBot`], [`GuideConfig`]).
-//! - `pimc-inf`, `pimc-dd-inf`, `epimc-inf`, `ismcts-inf`: the search bots drawing their
-//!   play-phase worlds from the shipped belief model ([`BeliefSource`], `worlds.rs`).
 //!
-//! Every search bot passes as the heuristic does unless its budget ends in a pass suffix:
-//! `/P` searched picks, `/nn` the shipped model's ([`PassPicks`], `passing.rs`).
+//! Two modifiers apply to every search family (`pimc`, `pimc-random`, `pimc-dd`, `epimc`,
+//! `ismcts`, `ismcts-nn`):
+//!
+//! - `-inf` after the head (`pimc-inf`, `pimc-dd-inf:8`, `ismcts-nn-inf:4600`): the bot
+//!   draws its play-phase worlds from the shipped belief model ([`BeliefSource`],
+//!   `worlds.rs`), as the registry's builders set it up;
+//! - a pass suffix after the budget: every search bot passes as the heuristic does unless
+//!   its budget ends in `/P` (searched picks) or `/nn` (the shipped model's)
+//!   ([`PassPicks`], `passing.rs`).
+//!
+//! A bot's name is the name it was built from, modifiers included, so names round-trip.
 //!
 //! Bots are built by name through a [`BotRegistry`], from one table of names
 //! ([`BOT_FAMILIES`]: each family's head, forms, doc line and builder): it parses the
@@ -52,7 +59,7 @@ mod nn;
 mod passing;
 mod pimc;
 mod pimc_dd;
-mod registry;
+pub(crate) mod registry;
 // Used by the front ends that resume saved games (`play --load`, the page's load).
 #[cfg(feature = "web")]
 pub(crate) mod resume;
@@ -94,12 +101,6 @@ pub trait Bot: Send {
     /// command-line hint read it.
     fn search_values(&mut self, _view: &SeatView) -> Option<SearchValues> {
         None
-    }
-    /// From now on draws its worlds from the belief model of `source` (the `-inf` bots,
-    /// `docs/inference.md`) instead of uniformly, and says so in its name; `false`,
-    /// changing nothing, for a bot that draws no worlds.
-    fn infer(&mut self, _source: BeliefSource) -> bool {
-        false
     }
     /// What the bot carries from one decision to the next besides its name and seed (the
     /// positions of its random streams, a search's cached probe), as words that

@@ -15,7 +15,6 @@
 
 use super::nn::NnBot;
 use super::pimc::{PimcBot, PimcConfig};
-use super::worlds::BeliefSource;
 use super::{has_decision, Bot, BotError, BotStream, SearchValues};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
@@ -152,13 +151,6 @@ impl Bot for PassingBot {
             (Picker::Learned(_), Phase::Pass) => None,
             _ => self.bot.search_values(view),
         }
-    }
-
-    fn infer(&mut self, source: BeliefSource) -> bool {
-        if let Picker::Searched(search) = &mut self.picker {
-            search.infer(source.clone());
-        }
-        self.bot.infer(source)
     }
 
     fn reseed(&mut self, seed: u64) {

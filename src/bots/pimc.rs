@@ -102,6 +102,13 @@ impl PimcBot {
         }
     }
 
+    /// The bot drawing its play-phase worlds from `belief`'s model (`-inf`), or uniformly
+    /// (`None`); the registry's builders give it.
+    pub(crate) fn inferring(mut self, belief: Option<BeliefSource>) -> PimcBot {
+        self.worlds = Worlds::new(belief);
+        self
+    }
+
     /// Finishes the round from `s` with the playout policy; returns its value for `me`.
     fn playout(&mut self, mut s: State, me: usize) -> f32 {
         loop {
@@ -148,8 +155,9 @@ pub(super) fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool
 
 impl PimcBot {
     /// The legal cards (in card order), their summed playout values, how many there are,
-    /// and the number of worlds played.
-    fn scores(&mut self, view: &SeatView) -> ([Card; 56], [f32; 56], usize, u32) {
+    /// and the number of worlds played; the error where its worlds cannot be drawn.
+    #[allow(clippy::type_complexity)]
+    fn scores(&mut self, view: &SeatView) -> Result<([Card; 56], [f32; 56], usize, u32), BotError> {
         let legal = view.legal_actions();
         let start = Instant::now();
         let me = view.seat();
@@ -170,7 +178,10 @@ impl PimcBot {
         let (mut log_weights, mut values) = (Vec::new(), Vec::new());
         let mut done = 0;
         for _ in 0..worlds {
-            let (world, log_weight) = self.worlds.sample_weighted(view, &mut self.rng);
+            let (world, log_weight) = self
+                .worlds
+                .sample_weighted(view, &mut self.rng)
+                .map_err(|e| e.for_bot(self.name()))?;
             for i in 0..k {
                 let mut s = world;
                 let out = s.apply(cards[i]).expect("legal in every determinization");
@@ -202,7 +213,7 @@ impl PimcBot {
                 *sum = (mean * f64::from(done)) as f32;
             }
         }
-        (cards, sums, k, done)
+        Ok((cards, sums, k, done))
     }
 
     /// The mean playout value of each legal card for `view`'s seat (its turn, in the play
@@ -212,7 +223,8 @@ impl PimcBot {
         if !self.config.searches(view.phase()) || !view.is_my_turn() {
             return None;
         }
-        let (cards, sums, k, worlds) = self.scores(view);
+        // A variant without a belief model has no values (`act` says why).
+        let (cards, sums, k, worlds) = self.scores(view).ok()?;
         Some(SearchValues {
             values: (0..k)
                 .map(|i| (cards[i], sums[i] as f64 / worlds as f64))
@@ -248,11 +260,6 @@ impl Bot for PimcBot {
         }
     }
 
-    fn infer(&mut self, source: BeliefSource) -> bool {
-        self.worlds.infer(source);
-        true
-    }
-
     fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         // `act` plays a forced card without searching.
         if view.legal_actions().len() == 1 {
@@ -262,12 +269,14 @@ impl Bot for PimcBot {
     }
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
-        self.worlds.check_view(view, || self.name())?;
+        self.worlds
+            .check_view(view)
+            .map_err(|e| e.for_bot(self.name()))?;
         let legal = has_decision(self, view)?;
         if legal.len() == 1 || !self.config.searches(view.phase()) {
             return Ok(HeuristicBot::choose(view));
         }
-        let (cards, sums, k, _) = self.scores(view);
+        let (cards, sums, k, _) = self.scores(view)?;
         Ok(first_best(cards[..k].iter().copied().zip(sums)).expect("at least two legal cards"))
     }
 

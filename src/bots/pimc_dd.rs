@@ -152,6 +152,14 @@ impl PimcDdBot {
         }
     }
 
+    /// The bot drawing its play-phase worlds from `belief`'s model (`-inf`), or uniformly
+    /// (`None`), its early decisions' `pimc` too; the registry's builders give it.
+    pub(crate) fn inferring(mut self, belief: Option<BeliefSource>) -> PimcDdBot {
+        self.worlds = Worlds::new(belief.clone());
+        self.early = self.early.inferring(belief);
+        self
+    }
+
     /// Whether the solver decides at `view`.
     fn exact(&mut self, view: &SeatView) -> bool {
         if let Some(tricks) = self.config.exact_tricks {
@@ -181,7 +189,10 @@ impl PimcDdBot {
 
     /// One world of [`PimcDdBot::probe`].
     fn probe_world(&mut self, view: &SeatView) -> bool {
-        let world = self.worlds.sample(view, &mut self.rng);
+        // The decision checked the worlds first (`act`, `search_values`): no error here.
+        let Ok(world) = self.worlds.sample(view, &mut self.rng) else {
+            return false;
+        };
         let round = world.round();
         let mut line = vec![world];
         let mut s = world;
@@ -223,7 +234,9 @@ impl PimcDdBot {
             .saturating_mul(self.config.world_nodes);
         let mut worlds = Vec::with_capacity(self.config.worlds.max(1) as usize);
         while worlds.len() < self.config.worlds.max(1) as usize {
-            let world = self.worlds.sample(view, &mut self.rng);
+            let Ok(world) = self.worlds.sample(view, &mut self.rng) else {
+                break;
+            };
             let left = cap.saturating_sub(self.solver.nodes() - first);
             let Some(values) = self.solver.solve_moves_within(&world, left) else {
                 break;
@@ -279,6 +292,8 @@ impl PimcDdBot {
         if view.phase() != Phase::Play || !view.is_my_turn() {
             return None;
         }
+        // A variant without a belief model has no values (`act` says why).
+        self.worlds.check_view(view).ok()?;
         if !self.exact(view) {
             return self.early.search_values(view);
         }
@@ -335,13 +350,10 @@ impl Bot for PimcDdBot {
         )
     }
 
-    fn infer(&mut self, source: BeliefSource) -> bool {
-        self.worlds.infer(source.clone());
-        self.early.infer(source)
-    }
-
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
-        self.worlds.check_view(view, || self.name())?;
+        self.worlds
+            .check_view(view)
+            .map_err(|e| e.for_bot(self.name()))?;
         let legal = has_decision(self, view)?;
         if legal.len() == 1 || view.phase() == Phase::Pass {
             return Ok(HeuristicBot::choose(view));

@@ -26,6 +26,9 @@ pub struct BotFamily {
     pub doc: &'static str,
     /// Whether its budget takes a pass suffix (`/P`, `/nn`: `passing.rs`).
     passes: bool,
+    /// Whether its head takes the `-inf` modifier (a search: its worlds may be drawn from
+    /// the shipped belief model).
+    infers: bool,
     build: Build,
 }
 
@@ -40,6 +43,9 @@ struct Wanted<'a> {
     arg: Option<&'a str>,
     /// Its passing picks (the suffix is already cut from `arg`).
     pass: PassPicks,
+    /// Where its play-phase worlds come from: the `-inf` modifier's belief model, or
+    /// uniform (`None`).
+    belief: Option<BeliefSource>,
     seed: u64,
     variant: Option<Variant>,
 }
@@ -75,12 +81,13 @@ impl<'a> Wanted<'a> {
 }
 
 /// Every family of built-in bot names, in the order [`BOT_NAMES`] lists their forms.
-pub const BOT_FAMILIES: [BotFamily; 13] = [
+pub const BOT_FAMILIES: [BotFamily; 9] = [
     BotFamily {
         head: "random",
         forms: &["random"],
         doc: "uniform over the legal actions",
         passes: false,
+        infers: false,
         build: |_, w| w.bare(RandomBot::new(w.seed)),
     },
     BotFamily {
@@ -88,6 +95,7 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         forms: &["heuristic"],
         doc: "a rule-based player",
         passes: false,
+        infers: false,
         build: |_, w| w.bare(HeuristicBot::new(w.seed)),
     },
     BotFamily {
@@ -96,28 +104,35 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         doc: "determinized heuristic playouts; pimc:N N playouts per decision, pimc:Nms N \
               milliseconds per decision",
         passes: true,
+        infers: true,
         build: |_, w| {
             let mut config = w.config(PimcConfig::default(), PimcConfig::parse_budget)?;
             // `pimc:N/P` searches its own passes (the same search, on its own stream:
             // its games predate `passing.rs`).
+            let belief = w.belief.clone();
             if let PassPicks::Searched(p) = w.pass {
                 config.pass_playouts = Some(p);
-                return Ok(Box::new(PimcBot::new(config, w.seed)));
+                return Ok(Box::new(PimcBot::new(config, w.seed).inferring(belief)));
             }
-            w.passing(PimcBot::new(config, w.seed))
+            w.passing(PimcBot::new(config, w.seed).inferring(belief))
         },
     },
     BotFamily {
         head: "pimc-random",
-        forms: &["pimc-random"],
-        doc: "pimc with random playouts",
+        forms: &["pimc-random", "pimc-random:N"],
+        doc: "pimc with random playouts; pimc's budgets",
         passes: false,
+        infers: true,
         build: |_, w| {
-            let config = PimcConfig {
+            let random = |config| PimcConfig {
                 playout: Playout::Random,
-                ..PimcConfig::default()
+                ..config
             };
-            w.bare(PimcBot::new(config, w.seed))
+            let config = w.config(random(PimcConfig::default()), |arg| {
+                PimcConfig::parse_budget(arg).map(random)
+            })?;
+            let bot = PimcBot::new(config, w.seed).inferring(w.belief.clone());
+            Ok(Box::new(bot))
         },
     },
     BotFamily {
@@ -125,6 +140,7 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         forms: &["pimc-dd", "pimc-dd:N"],
         doc: "determinized worlds solved exactly; pimc-dd:N N worlds, pimc-dd:Nms",
         passes: true,
+        infers: true,
         build: |_, w| pimc_dd(w, false),
     },
     BotFamily {
@@ -132,6 +148,7 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         forms: &["epimc", "epimc:N"],
         doc: "pimc-dd choosing its next card per information set; epimc:N, epimc:Nms",
         passes: true,
+        infers: true,
         build: |_, w| pimc_dd(w, true),
     },
     BotFamily {
@@ -139,9 +156,10 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         forms: &["ismcts", "ismcts:N"],
         doc: "information-set tree search; ismcts:N N iterations, ismcts:Nms",
         passes: true,
+        infers: true,
         build: |_, w| {
             let config = w.config(IsmctsConfig::default(), IsmctsConfig::parse_budget)?;
-            w.passing(IsmctsBot::new(config, w.seed))
+            w.passing(IsmctsBot::new(config, w.seed).inferring(w.belief.clone()))
         },
     },
     BotFamily {
@@ -150,6 +168,7 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         doc: "the neural-network model shipped for the variant; nn:PATH a model saved as \
               .safetensors",
         passes: false,
+        infers: false,
         build: |registry, w| match w.arg {
             None => Ok(Box::new(shipped_nn(w.name)?)),
             Some(path) => Ok(Box::new(registry.file_model(w.name, path, w.variant)?)),
@@ -161,6 +180,7 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
         doc: "ismcts guided by the nn model; ismcts-nn:N, ismcts-nn:Nms, ismcts-nn:PATH (a \
               model file), ismcts-nn:N:PATH",
         passes: true,
+        infers: true,
         build: |registry, w| {
             let guided = (IsmctsConfig::guided(), None);
             let (config, path) = w.config(guided, IsmctsConfig::parse_guided)?;
@@ -170,76 +190,64 @@ pub const BOT_FAMILIES: [BotFamily; 13] = [
             };
             let path = path.map(str::to_string);
             let guide = GuideConfig::default();
-            w.passing(IsmctsBot::guided(config, guide, net, path, w.seed))
+            let bot = IsmctsBot::guided(config, guide, net, path, w.seed);
+            w.passing(bot.inferring(w.belief.clone()))
         },
-    },
-    BotFamily {
-        head: "pimc-inf",
-        forms: &["pimc-inf", "pimc-inf:N"],
-        doc: "pimc drawing its worlds from the shipped belief model; pimc's budgets",
-        passes: true,
-        build: |registry, w| inferring(registry, w, "pimc"),
-    },
-    BotFamily {
-        head: "pimc-dd-inf",
-        forms: &["pimc-dd-inf", "pimc-dd-inf:N"],
-        doc: "pimc-dd drawing its worlds from the shipped belief model; pimc-dd's budgets",
-        passes: true,
-        build: |registry, w| inferring(registry, w, "pimc-dd"),
-    },
-    BotFamily {
-        head: "epimc-inf",
-        forms: &["epimc-inf", "epimc-inf:N"],
-        doc: "epimc drawing its worlds from the shipped belief model; epimc's budgets",
-        passes: true,
-        build: |registry, w| inferring(registry, w, "epimc"),
-    },
-    BotFamily {
-        head: "ismcts-inf",
-        forms: &["ismcts-inf", "ismcts-inf:N"],
-        doc: "ismcts drawing its worlds from the shipped belief model; ismcts's budgets",
-        passes: true,
-        build: |registry, w| inferring(registry, w, "ismcts"),
     },
 ];
 
-/// The bot of `w`, an `-inf` name: the bot the family `uniform` builds from the same
-/// argument, drawing its worlds from the shipped belief model of the game's variant.
-fn inferring(
-    registry: &BotRegistry,
-    w: &Wanted<'_>,
-    uniform: &str,
-) -> Result<Box<dyn Bot>, BotError> {
-    let family = BOT_FAMILIES
-        .iter()
-        .find(|f| f.head == uniform)
-        .ok_or_else(|| w.unknown())?;
-    let mut bot = (family.build)(registry, w)?;
-    if !bot.infer(BeliefSource::Shipped) {
-        return Err(w.unknown());
-    }
-    if cfg!(not(feature = "models")) {
+/// Refuses an `-inf` name (the bot called `name`) that cannot draw its worlds from
+/// `source`: the shipped models in a build without them, or a `variant` with no model
+/// (`None`: any variant, refused when the bot acts).
+fn check_inference(
+    name: &str,
+    source: &BeliefSource,
+    variant: Option<Variant>,
+) -> Result<(), BotError> {
+    if cfg!(not(feature = "models")) && matches!(source, BeliefSource::Shipped) {
         return Err(BotError::NoShippedModels {
-            name: w.name.to_string(),
+            name: name.to_string(),
         });
     }
-    if let Some(variant) = w.variant {
-        BeliefSource::Shipped
-            .model(variant)
-            .map_err(|why| BotError::Unsupported {
-                name: w.name.to_string(),
-                variant,
-                why,
-            })?;
+    if let Some(variant) = variant {
+        source.model(variant).map_err(|why| BotError::Unsupported {
+            name: name.to_string(),
+            variant,
+            why,
+        })?;
     }
-    Ok(bot)
+    Ok(())
 }
+
+/// The family of the head `head`, and whether its `-inf` modifier is given (`pimc-inf`:
+/// `pimc`, inferring; a family that does not infer takes no modifier).
+fn family_of(head: &str) -> Option<(&'static BotFamily, bool)> {
+    if let Some(family) = BOT_FAMILIES.iter().find(|f| f.head == head) {
+        return Some((family, false));
+    }
+    let uniform = head.strip_suffix(INFER_MODIFIER)?;
+    let family = BOT_FAMILIES.iter().find(|f| f.head == uniform)?;
+    family.infers.then_some((family, true))
+}
+
+/// Whether the built-in name `name` ends its budget in a pass suffix (`/P`, `/nn`): its
+/// passing picks are not the heuristic's.
+pub(crate) fn has_pass_suffix(name: &str) -> bool {
+    let Some((head, arg)) = name.split_once(':') else {
+        return false;
+    };
+    family_of(head).is_some_and(|(family, _)| family.passes)
+        && split_pass(arg).is_some_and(|(_, picks)| picks != PassPicks::Heuristic)
+}
+
+/// The modifier of a search family's head: worlds drawn from the shipped belief model.
+pub(crate) const INFER_MODIFIER: &str = "-inf";
 
 /// The `pimc-dd` bot of `w`, with EPIMC's postponed evaluation if `delayed` (`epimc`).
 fn pimc_dd(w: &Wanted<'_>, delayed: bool) -> Result<Box<dyn Bot>, BotError> {
     let config = w.config(PimcDdConfig::default(), PimcDdConfig::parse_budget)?;
     let config = if delayed { config.delayed() } else { config };
-    w.passing(PimcDdBot::new(config, w.seed))
+    w.passing(PimcDdBot::new(config, w.seed).inferring(w.belief.clone()))
 }
 
 /// How many forms the families of `table` list.
@@ -273,11 +281,14 @@ const fn all_forms<const N: usize>(table: &[BotFamily]) -> [&'static str; N] {
 /// rest).
 pub const BOT_NAMES: [&str; count_forms(&BOT_FAMILIES)] = all_forms(&BOT_FAMILIES);
 
-/// The pass suffix of the search bots' budgets (`passing.rs`), for the help texts.
+/// The modifiers of the search bots' names (`-inf`, and the pass suffix of their budgets,
+/// `passing.rs`), for the help texts.
 pub(crate) const PASS_SUFFIX_HELP: &str =
-    "A search bot's budget may end in /P (passing picks searched, P playouts each) or /nn \
-     (the shipped nn model's picks); any model path comes after: pimc:200/1400, \
-     ismcts:5000/nn, ismcts-nn:4600/nn:PATH.";
+    "A search bot's head (pimc, pimc-random, pimc-dd, epimc, ismcts, ismcts-nn) may end in \
+     -inf (its play-phase worlds drawn from the shipped belief model): pimc-inf, \
+     ismcts-inf:5000. A search bot's budget may end in /P (passing picks searched, P \
+     playouts each) or /nn (the shipped nn model's picks); any model path comes after: \
+     pimc:200/1400, ismcts:5000/nn, ismcts-nn:4600/nn:PATH.";
 
 /// The bot names and what each family is, for a help text: `Bot names: random (uniform
 /// over the legal actions); …`, one entry per family of [`BOT_FAMILIES`]. The
@@ -320,6 +331,8 @@ pub type BotMaker = Arc<dyn Fn(&str, u64) -> Option<Result<Box<dyn Bot>, BotErro
 pub struct BotRegistry {
     makers: Vec<BotMaker>,
     models: Arc<ModelCache>,
+    /// The belief model of the `-inf` names (`None`: the shipped ones).
+    belief: Option<BeliefSource>,
 }
 
 impl fmt::Debug for BotRegistry {
@@ -334,6 +347,18 @@ impl BotRegistry {
     /// The built-in bots only.
     pub fn new() -> BotRegistry {
         BotRegistry::default()
+    }
+
+    /// The registry whose `-inf` names draw their worlds from `source` instead of the
+    /// shipped belief models (a model of your own; `docs/inference.md`).
+    pub fn with_belief(mut self, source: BeliefSource) -> BotRegistry {
+        self.belief = Some(source);
+        self
+    }
+
+    /// The belief model of the `-inf` names.
+    fn belief(&self) -> BeliefSource {
+        self.belief.clone().unwrap_or(BeliefSource::Shipped)
     }
 
     /// Adds a maker of bots the built-in ones do not name (asked in the order added).
@@ -369,9 +394,9 @@ impl BotRegistry {
             Some((head, arg)) => (head, Some(arg)),
             None => (name, None),
         };
-        // A built-in family's head is its own: a form it cannot read is an unknown name,
-        // never a maker's (`pimc:x` is not a Python module `pimc`).
-        if let Some(family) = BOT_FAMILIES.iter().find(|f| f.head == head) {
+        // A built-in family's head is its own (with or without `-inf`): a form it cannot
+        // read is an unknown name, never a maker's (`pimc:x` is not a Python module `pimc`).
+        if let Some((family, infers)) = family_of(head) {
             let split = match arg {
                 Some(arg) if family.passes => {
                     let (rest, pass) =
@@ -384,10 +409,15 @@ impl BotRegistry {
                 name,
                 arg: split.0.as_deref(),
                 pass: split.1,
+                belief: infers.then(|| self.belief()),
                 seed,
                 variant,
             };
-            return (family.build)(self, &wanted);
+            let bot = (family.build)(self, &wanted)?;
+            if infers {
+                check_inference(name, &self.belief(), variant)?;
+            }
+            return Ok(bot);
         }
         for maker in &self.makers {
             if let Some(made) = maker(name, seed) {
@@ -468,6 +498,7 @@ mod tests {
             "pimc:20ms",
             "pimc:12/300",
             "pimc:20ms/300",
+            "pimc-random:12",
             "pimc-dd:3",
             "pimc-dd:5ms",
             "epimc:3",
@@ -530,6 +561,75 @@ mod tests {
                 let named = format!("{quote}{}{quote}", f.head);
                 assert!(text.contains(&named), "{file} does not list {named}");
             }
+        }
+    }
+
+    /// `-inf` is a modifier of every search family, and only of those: a search's name
+    /// with it builds (today's `pimc-inf`, `ismcts-inf:5000/1400` included) and the bot's
+    /// name is the name it was built from; a family that draws no worlds refuses it.
+    #[test]
+    fn the_inf_modifier_applies_to_every_search_family_and_names_round_trip() {
+        let searches: Vec<&str> = BOT_FAMILIES
+            .iter()
+            .filter(|f| f.infers)
+            .map(|f| f.head)
+            .collect();
+        assert_eq!(
+            searches,
+            [
+                "pimc",
+                "pimc-random",
+                "pimc-dd",
+                "epimc",
+                "ismcts",
+                "ismcts-nn"
+            ]
+        );
+        let names = [
+            "pimc-inf:12",
+            "pimc-inf:12/300",
+            "pimc-inf:20ms",
+            "pimc-random-inf:12",
+            "pimc-dd-inf:3",
+            "pimc-dd-inf:3/nn",
+            "epimc-inf:3",
+            "ismcts-inf:30",
+            "ismcts-inf:30/140",
+            "ismcts-nn-inf:30",
+        ];
+        for name in names {
+            let built = bot_by_name(name, 0, Variant::FourPlayer);
+            if !cfg!(feature = "models") {
+                assert_eq!(
+                    built.err(),
+                    Some(BotError::NoShippedModels { name: name.into() })
+                );
+                continue;
+            }
+            let bot = built.unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(bot.name(), name);
+            let again = bot_by_name(&bot.name(), 0, Variant::FourPlayer).unwrap();
+            assert_eq!(again.name(), name);
+        }
+        // the bare heads keep their default budgets, as the uniform bots do
+        for head in searches {
+            let name = format!("{head}-inf");
+            let built = bot_by_name(&name, 0, Variant::FourPlayer);
+            if cfg!(feature = "models") {
+                let bot = built.unwrap_or_else(|e| panic!("{name}: {e}"));
+                let uniform = bot_by_name(head, 0, Variant::FourPlayer).unwrap().name();
+                assert_eq!(bot.name(), uniform.replacen(head, &name, 1));
+            }
+        }
+        for bad in [
+            "random-inf",
+            "heuristic-inf",
+            "nn-inf",
+            "pimc-inf-inf",
+            "pimc-infw:3",
+        ] {
+            let e = bot_by_name(bad, 0, Variant::FourPlayer).err();
+            assert_eq!(e, Some(BotError::Unknown(bad.into())), "{bad}");
         }
     }
 

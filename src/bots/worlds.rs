@@ -3,8 +3,12 @@
 //!
 //! Inference applies to the play phase, where the model was trained and where what the
 //! players did says something: during passing nothing has been played and the worlds
-//! stay uniform. The belief is computed once per information set, not once per world: a
-//! search asks for thousands of worlds at the same decision.
+//! stay uniform. The belief is computed once per decision, not once per world: a search
+//! asks for thousands of worlds at the same decision, and encoding the model's inputs
+//! (about 1,700 numbers in 4p) for each would cost more than the draw. The bots call
+//! [`Worlds::check_view`] as each decision starts, which prepares the belief; the draws
+//! of that decision reuse it ([`Worlds::sample`] re-prepares only for a view it was not
+//! prepared for).
 //!
 //! Two schemes use the belief: the `-inf` bots draw their worlds from it
 //! ([`BeliefSampler`], exact); [`Worlds::weigh`] instead keeps the uniform draws and gives
@@ -17,6 +21,7 @@ use rand_core::RngCore;
 
 use super::nn::{BeliefNet, BeliefScratch};
 use super::BotError;
+use crate::cards::CardSet;
 use crate::infoset::belief::{Belief, BeliefSampler};
 use crate::infoset::sampler::Sampler;
 use crate::infoset::view::SeatView;
@@ -62,6 +67,26 @@ pub(crate) struct Worlds {
     inference: Option<Box<Inference>>,
 }
 
+/// Why no world can be drawn: no belief model for the game's variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct NoBelief {
+    /// The game's variant.
+    pub(crate) variant: Variant,
+    /// Why there is no model for it.
+    pub(crate) why: String,
+}
+
+impl NoBelief {
+    /// The error of the bot called `name`.
+    pub(crate) fn for_bot(self, name: String) -> BotError {
+        BotError::Unsupported {
+            name,
+            variant: self.variant,
+            why: self.why,
+        }
+    }
+}
+
 /// The belief model, its buffers, and the sampler prepared for the last belief.
 struct Inference {
     source: BeliefSource,
@@ -69,11 +94,59 @@ struct Inference {
     sampler: BeliefSampler,
     /// The variant of the last belief (a model's scratch is per variant).
     variant: Option<Variant>,
+    /// The decision the sampler is prepared for.
+    prepared: Option<Decision>,
     /// Uniform worlds weighted by the belief, instead of worlds drawn from it.
     weighs: bool,
 }
 
+/// What tells one play-phase decision of a seat from another: the bots prepare the belief
+/// as each decision starts ([`Worlds::check_view`]), so within one decision this only has
+/// to tell a later view from the prepared one (a card played, a round dealt), which every
+/// field here does cheaply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Decision {
+    variant: Variant,
+    seat: usize,
+    round: u32,
+    played: CardSet,
+    trick: usize,
+    hand: CardSet,
+    dealt: CardSet,
+    scores: [u16; 4],
+}
+
+impl Decision {
+    fn of(view: &SeatView) -> Decision {
+        Decision {
+            variant: view.variant(),
+            seat: view.seat(),
+            round: view.round(),
+            played: view.played(),
+            trick: view.trick_cards().len(),
+            hand: view.hand(),
+            dealt: view.dealt_hand(),
+            scores: std::array::from_fn(|p| {
+                if p < view.num_players() {
+                    view.score(p)
+                } else {
+                    0
+                }
+            }),
+        }
+    }
+}
+
 impl Worlds {
+    /// Worlds drawn uniformly, or with `belief` from its belief model (the `-inf` bots).
+    pub(crate) fn new(belief: Option<BeliefSource>) -> Worlds {
+        let mut worlds = Worlds::default();
+        if let Some(source) = belief {
+            worlds.infer(source);
+        }
+        worlds
+    }
+
     /// Worlds drawn from `source`'s belief model from now on.
     pub(crate) fn infer(&mut self, source: BeliefSource) {
         self.inference = Some(Box::new(Inference {
@@ -81,6 +154,7 @@ impl Worlds {
             scratch: BeliefScratch::default(),
             sampler: BeliefSampler::new(),
             variant: None,
+            prepared: None,
             weighs: false,
         }));
     }
@@ -112,18 +186,17 @@ impl Worlds {
         }
     }
 
-    /// [`Worlds::check`] for a bot called `name` about to act at `view`.
-    pub(crate) fn check_view(
-        &self,
-        view: &SeatView,
-        name: impl FnOnce() -> String,
-    ) -> Result<(), BotError> {
-        let variant = view.variant();
-        self.check(variant).map_err(|why| BotError::Unsupported {
-            name: name(),
-            variant,
-            why,
-        })
+    /// As a decision at `view` starts: why its worlds cannot be drawn ([`Worlds::check`];
+    /// [`NoBelief::for_bot`] names the bot), else the decision's belief prepared, once (in
+    /// the play phase, when it infers).
+    pub(crate) fn check_view(&mut self, view: &SeatView) -> Result<(), NoBelief> {
+        match self.inference.as_deref_mut() {
+            Some(inference) if view.phase() == Phase::Play => inference.prepare(view),
+            _ => self.check(view.variant()).map_err(|why| NoBelief {
+                variant: view.variant(),
+                why,
+            }),
+        }
     }
 
     /// The suffix of the bot's name: `-inf` when it infers, `-infw` when it weighs (a
@@ -138,12 +211,14 @@ impl Worlds {
         }
     }
 
-    /// A complete state consistent with all `view`'s seat knows.
-    ///
-    /// # Panics
-    /// If it infers and [`Worlds::check`] refuses the view's variant.
-    pub(crate) fn sample<R: RngCore>(&mut self, view: &SeatView, rng: &mut R) -> State {
-        self.sample_weighted(view, rng).0
+    /// A complete state consistent with all `view`'s seat knows; [`NoBelief`] where it
+    /// infers and [`Worlds::check`] refuses the view's variant.
+    pub(crate) fn sample<R: RngCore>(
+        &mut self,
+        view: &SeatView,
+        rng: &mut R,
+    ) -> Result<State, NoBelief> {
+        Ok(self.sample_weighted(view, rng)?.0)
     }
 
     /// [`Worlds::sample`] and the world's weight, as a log: when it weighs (in the play
@@ -151,40 +226,36 @@ impl Worlds {
     /// ([`BeliefSampler::log_probability`]; the weights of one decision's worlds are
     /// compared through [`normalized_weights`](crate::belief::normalized_weights)); else 0.
     /// The uniform draws use the random stream as the uniform sampler does: the same seed
-    /// gives the worlds of the uniform bot, only weighted.
-    ///
-    /// # Panics
-    /// As [`Worlds::sample`].
+    /// gives the worlds of the uniform bot, only weighted. Errors as [`Worlds::sample`].
     pub(crate) fn sample_weighted<R: RngCore>(
         &mut self,
         view: &SeatView,
         rng: &mut R,
-    ) -> (State, f64) {
-        match self.inference.as_deref_mut() {
+    ) -> Result<(State, f64), NoBelief> {
+        Ok(match self.inference.as_deref_mut() {
             Some(inference) if view.phase() == Phase::Play => {
-                inference.prepare(view);
+                if inference.prepared != Some(Decision::of(view)) {
+                    inference.prepare(view)?;
+                }
                 if !inference.weighs {
-                    return (inference.sampler.sample(view, rng), 0.0);
+                    return Ok((inference.sampler.sample(view, rng), 0.0));
                 }
                 let world = self.uniform.sample(view, rng);
                 let hands = std::array::from_fn(|p| world.hand(p));
                 (world, inference.sampler.log_probability(&hands))
             }
             _ => (self.uniform.sample(view, rng), 0.0),
-        }
+        })
     }
 
     /// The exact probability that each seat holds each card in the worlds
-    /// [`Worlds::sample`] draws at `view` (`Game.belief`).
-    ///
-    /// # Panics
-    /// As [`Worlds::sample`].
+    /// [`Worlds::sample`] draws at `view` (`Game.belief`). Errors as [`Worlds::sample`].
     // Only the Python binding asks for the marginals (a build without it has no caller).
     #[cfg_attr(not(feature = "python"), allow(dead_code))]
-    pub(crate) fn marginals(&mut self, view: &SeatView) -> Belief {
-        match self.inference.as_deref_mut() {
+    pub(crate) fn marginals(&mut self, view: &SeatView) -> Result<Belief, NoBelief> {
+        Ok(match self.inference.as_deref_mut() {
             Some(inference) if view.phase() == Phase::Play => {
-                inference.prepare(view);
+                inference.prepare(view)?;
                 inference.sampler.marginals()
             }
             _ => {
@@ -192,24 +263,76 @@ impl Worlds {
                 uniform.prepare(view, &Belief::uniform());
                 uniform.marginals()
             }
-        }
+        })
     }
 }
 
 impl Inference {
-    /// Prepares the sampler for `view`'s belief (once per information set).
-    fn prepare(&mut self, view: &SeatView) {
+    /// Prepares the sampler for `view`'s belief: the model's inputs encoded once, and the
+    /// sampler's table built where the belief changed.
+    fn prepare(&mut self, view: &SeatView) -> Result<(), NoBelief> {
         let variant = view.variant();
         let net = self
             .source
             .model(variant)
-            .unwrap_or_else(|why| panic!("checked before playing: {why}"));
+            .map_err(|why| NoBelief { variant, why })?;
         if self.variant != Some(variant) {
             self.scratch = BeliefScratch::default();
             self.variant = Some(variant);
         }
         if let Some(belief) = net.belief_if_new(view, &mut self.scratch) {
             self.sampler.prepare(view, &belief);
+        }
+        self.prepared = Some(Decision::of(view));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::config::GameConfig;
+
+    /// A play-phase state of `variant` (its passes made by the heuristic).
+    fn play_phase(variant: Variant) -> State {
+        let mut s = State::new(GameConfig::new(variant, 5));
+        while s.phase() != Phase::Play {
+            let p = s.current_player().expect("a seat to move");
+            s.apply(crate::bots::HeuristicBot::choose(&s.view(p)))
+                .expect("a legal pass");
+        }
+        s
+    }
+
+    /// Where a variant has no belief model, drawing a world is an error saying so, never a
+    /// panic; `check_view` gives the same error before any draw. (A build without the
+    /// shipped models has none for any variant.)
+    #[test]
+    fn a_world_without_a_belief_model_is_an_error_not_a_panic() {
+        let mut refused = 0;
+        for variant in Variant::ALL {
+            let s = play_phase(variant);
+            let view = s.view(s.current_player().unwrap());
+            let mut worlds = Worlds::new(Some(BeliefSource::Shipped));
+            let mut rng = crate::rng::determinization_rng(1);
+            match BeliefSource::Shipped.model(variant) {
+                Ok(_) => {
+                    assert!(worlds.check_view(&view).is_ok());
+                    assert!(worlds.sample(&view, &mut rng).is_ok());
+                }
+                Err(why) => {
+                    let e = worlds.check_view(&view).unwrap_err();
+                    assert_eq!((e.variant, &e.why), (variant, &why));
+                    assert_eq!(worlds.sample(&view, &mut rng).unwrap_err().why, why);
+                    assert!(worlds.marginals(&view).is_err());
+                    let bot = e.for_bot("pimc-inf".into());
+                    assert!(bot.to_string().contains("pimc-inf"), "{bot}");
+                    refused += 1;
+                }
+            }
+        }
+        if cfg!(not(feature = "models")) {
+            assert_eq!(refused, Variant::ALL.len());
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `yokai_septet.analyze`: the double-dummy analysis of a record ([`crate::analysis`]),
 //! as `yokai-septet analyze --json` prints it.
 
-use pyo3::exceptions::PyValueError;
+use crate::python::errors::InvalidValueError;
 use pyo3::prelude::*;
 
 use super::errors::guard;
@@ -23,7 +23,7 @@ pub fn analyze<'py>(
     budget: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     if budget == 0 {
-        return Err(PyValueError::new_err("budget must be at least 1 node"));
+        return Err(InvalidValueError::new_err("budget must be at least 1 node"));
     }
     let m = match_from_record(py, rec, "analyze")?;
     let value = py.allow_threads(|| {

@@ -2,7 +2,7 @@
 //! counts of a slice of the games (`_arena_counts`) and the summary of merged counts
 //! (`_arena_summary`). All three take the same arena arguments.
 
-use pyo3::exceptions::PyValueError;
+use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
@@ -69,7 +69,7 @@ pub(super) fn parse_arena(
                 .map(|b| b.trim().to_string())
                 .collect(),
             Err(_) => b.extract().map_err(|_| {
-                PyValueError::new_err(
+                InvalidValueError::new_err(
                     "bots must be a list of bot names (one per side or one per seat), \
                      or a comma-separated string",
                 )
@@ -92,13 +92,14 @@ pub(super) fn parse_arena(
 }
 
 fn counts_to_py<'py>(py: Python<'py>, c: &ArenaCounts) -> PyResult<Bound<'py, PyAny>> {
-    let v = serde_json::to_value(c).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let v = serde_json::to_value(c).map_err(|e| InvalidValueError::new_err(e.to_string()))?;
     json_to_py(py, &v)
 }
 
 fn counts_from_py(obj: &Bound<'_, PyAny>) -> PyResult<ArenaCounts> {
     let v = py_to_json(obj, &mut String::new())?;
-    serde_json::from_value(v).map_err(|e| PyValueError::new_err(format!("invalid counts: {e}")))
+    serde_json::from_value(v)
+        .map_err(|e| InvalidValueError::new_err(format!("invalid counts: {e}")))
 }
 
 /// An arena function of Python: `(extra positional arguments, the line-up, then the
@@ -140,7 +141,7 @@ fn summary_to_py<'py>(
     let mut report = summarize(config, counts, seconds, threads)?;
     if let Some(labels) = labels {
         if labels.len() != report.summary.entries.len() {
-            return Err(PyValueError::new_err(format!(
+            return Err(InvalidValueError::new_err(format!(
                 "labels has {} names for {} line-up entries",
                 labels.len(),
                 report.summary.entries.len()
@@ -150,8 +151,8 @@ fn summary_to_py<'py>(
             e.bot = label;
         }
     }
-    let v =
-        serde_json::to_value(&report.summary).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let v = serde_json::to_value(&report.summary)
+        .map_err(|e| InvalidValueError::new_err(e.to_string()))?;
     let summary = json_to_py(py, &v)?;
     let warning = report.summary.truncation_warning(config.max_rounds);
     py.import("yokai_septet._arena_result")?
@@ -194,7 +195,7 @@ fn with_progress<T: Send>(
         return py.allow_threads(|| guard(what, || work(&|| {})));
     };
     if !callback.is_callable() {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        return Err(InvalidTypeError::new_err(format!(
             "progress must be a callable progress(done, total), True, False or None, not {}",
             callback.repr()?
         )));
@@ -226,7 +227,7 @@ fn with_progress<T: Send>(
         }
         let result = handle
             .join()
-            .unwrap_or_else(|_| Err(PyValueError::new_err("the arena's thread failed")));
+            .unwrap_or_else(|_| Err(InvalidValueError::new_err("the arena's thread failed")));
         match failed {
             Some(e) => Err(e),
             None => result,
@@ -301,7 +302,7 @@ arena_fn!(
     arena_setup, "_arena_setup", (index: u64), |py, config| {
         let total = config.total_games();
         if index >= total {
-            return Err(PyValueError::new_err(format!(
+            return Err(InvalidValueError::new_err(format!(
                 "game {index} is not within 0..{total}"
             )));
         }
@@ -315,7 +316,7 @@ arena_fn!(
 /// Up to four per-seat numbers as the engine's fixed-size array.
 fn per_seat(v: &[u64], what: &str) -> PyResult<[u64; 4]> {
     if v.len() > 4 {
-        return Err(PyValueError::new_err(format!(
+        return Err(InvalidValueError::new_err(format!(
             "{what} has {} entries: give one per seat",
             v.len()
         )));
@@ -372,7 +373,7 @@ fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<B
     use numpy::ndarray::Array2;
     use numpy::{IntoPyArray, PyArray2};
     let n = d.len();
-    let shape_err = |e: numpy::ndarray::ShapeError| PyValueError::new_err(e.to_string());
+    let shape_err = |e: numpy::ndarray::ShapeError| InvalidValueError::new_err(e.to_string());
     let observations =
         Array2::from_shape_vec((n, d.observation_size), d.observations).map_err(shape_err)?;
     let values = Array2::from_shape_vec((n, actions), d.values).map_err(shape_err)?;

@@ -2,7 +2,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use crate::python::errors::{InvalidTypeError, StateError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -23,9 +23,10 @@ use crate::infoset::view::SeatView;
 /// ``"ismcts"`` (information-set tree search; ``"ismcts:N"``, ``"ismcts:Nms"``), ``"nn"``
 /// (the neural-network baseline shipped for the game's variant), ``"nn:PATH"`` (a model
 /// saved with ``yokai_septet.models``) or ``"ismcts-nn"`` (``ismcts`` guided by an ``nn``
-/// model; ``"ismcts-nn:N"``, ``"ismcts-nn:PATH"``); a search bot's name with ``-inf`` after it
-/// (``"pimc-inf"``, ``"pimc-dd-inf"``, ``"epimc-inf"``, ``"ismcts-inf"``, each with its budget) draws its
-/// worlds from the shipped belief model of the game's variant (``docs/inference.md``).
+/// model; ``"ismcts-nn:N"``, ``"ismcts-nn:PATH"``). Every search family's head takes the
+/// modifier ``-inf`` (``"pimc-inf"``, ``"pimc-dd-inf:8"``, ``"ismcts-nn-inf"``, each with
+/// its family's budgets): its play-phase worlds are drawn from the shipped belief model of
+/// the game's variant (``docs/inference.md``).
 /// A search bot's budget may end in a pass suffix, before any model path: ``/P`` searches
 /// its passing picks, P playouts each (``"pimc:200/1400"``), ``/nn`` takes the shipped
 /// ``nn`` model's picks (``"ismcts:5000/nn"``, ``"ismcts-nn:4600/nn:PATH"``).
@@ -60,7 +61,7 @@ impl PyBot {
     fn lock(&self) -> PyResult<MutexGuard<'_, Seeded>> {
         self.inner
             .lock()
-            .map_err(|_| PyRuntimeError::new_err("this bot failed earlier (poisoned)"))
+            .map_err(|_| StateError::new_err("this bot failed earlier (poisoned)"))
     }
 
     /// The bot's decision for `view`'s seat (called with the GIL released).
@@ -130,7 +131,7 @@ impl PyBot {
             (inner.seed, inner.bot.snapshot())
         };
         let Some(words) = words else {
-            return Err(PyTypeError::new_err(format!(
+            return Err(InvalidTypeError::new_err(format!(
                 "cannot pickle Bot({:?}): it keeps no state that can be saved; build it \
                  again by name in the other process instead",
                 me.name

@@ -2,12 +2,15 @@
 //! here: the exception classes of the package, the one mapping from each public Rust
 //! error type to its class (`From<…> for PyErr`, an exhaustive match per type, so a new
 //! variant must be given its class), the typed "in use" errors of borrowed objects, and
-//! [`guard`], which turns a Rust panic into a `RuntimeError`.
+//! [`guard`], which turns a Rust panic into a `RuntimeError` (a bug, outside the
+//! family: `yokai_septet.Error` is what the package raises on purpose).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyDict, PyTuple, PyType};
 
 use crate::arena::ArenaError;
 use crate::bots::{BotError, WeightsError};
@@ -15,41 +18,207 @@ use crate::picture::RasterError;
 use crate::vector::{PipelineError, StepError, VecCoreError};
 use crate::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
 
-pyo3::create_exception!(
-    yokai_septet,
-    IllegalActionError,
-    PyValueError,
-    "An action that is not legal now (not in hand, wrong suit, out of range, game over).\n\n\
-     A subclass of ValueError. The game is left exactly as it was."
-);
+/// The exception classes of the package, in creation order (each base before its
+/// subclasses): `yokai_septet.Error` and its subclasses, each also a subclass of the
+/// builtin exception the package raised before the family existed, so that `except
+/// ValueError` still catches an illegal action.
+const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
+    (
+        Class::Error,
+        "Error",
+        None,
+        Builtin::Exception,
+        "The base of every exception yokai_septet raises on purpose: ``except \
+         yokai_septet.Error`` catches them all (a bug, an internal ``RuntimeError`` saying \
+         so, is not one of them).",
+    ),
+    (
+        Class::InvalidValue,
+        "InvalidValueError",
+        Some(Class::Error),
+        Builtin::Value,
+        "An argument or input with a wrong value (out of range, an unknown name, a \
+         malformed record or weights file), named in the message.\n\n\
+         A subclass of yokai_septet.Error and of ValueError.",
+    ),
+    (
+        Class::InvalidType,
+        "InvalidTypeError",
+        Some(Class::Error),
+        Builtin::Type,
+        "An argument of the wrong type, named in the message.\n\n\
+         A subclass of yokai_septet.Error and of TypeError.",
+    ),
+    (
+        Class::State,
+        "StateError",
+        Some(Class::Error),
+        Builtin::Runtime,
+        "A call the object's present state refuses (an ended episode not reset, batches \
+         in flight, a bot that failed before), or that the machine could not serve (no \
+         thread pool).\n\n\
+         A subclass of yokai_septet.Error and of RuntimeError.",
+    ),
+    (
+        Class::IllegalAction,
+        "IllegalActionError",
+        Some(Class::InvalidValue),
+        Builtin::None,
+        "An action that is not legal now (not in hand, wrong suit, out of range, game \
+         over).\n\n\
+         A subclass of InvalidValueError (so of yokai_septet.Error and of ValueError). The \
+         game is left exactly as it was.",
+    ),
+    (
+        Class::InUse,
+        "InUseError",
+        Some(Class::State),
+        Builtin::None,
+        "An object used by two threads (or by a call made from inside another call on it) \
+         at once.\n\n\
+         A subclass of StateError (so of yokai_septet.Error and of RuntimeError); the \
+         object is unchanged. Give each thread its own object, or guard a shared one with \
+         a lock.",
+    ),
+    (
+        Class::GameInUse,
+        "GameInUseError",
+        Some(Class::InUse),
+        Builtin::None,
+        "A Game used by two threads (or by a call made from inside another call on it) at \
+         once.\n\n\
+         A subclass of InUseError (and so of RuntimeError); the game is unchanged. Give \
+         each thread its own Game (``game.clone()``), or guard a shared one with a lock.",
+    ),
+    (
+        Class::VectorEnvInUse,
+        "VectorEnvInUseError",
+        Some(Class::InUse),
+        Builtin::None,
+        "A VectorEnv used by two threads (or by a call made from inside another call on it) \
+         at once.\n\n\
+         A subclass of InUseError (and so of RuntimeError); the env is unchanged. Give \
+         each thread its own VectorEnv, or guard a shared one with a lock.",
+    ),
+    (
+        Class::MissingExtra,
+        "MissingExtraError",
+        Some(Class::Error),
+        Builtin::ModuleNotFound,
+        "A feature whose optional dependency is not installed; the message names the extra \
+         of yokai-septet that installs it.\n\n\
+         A subclass of yokai_septet.Error and of ModuleNotFoundError.",
+    ),
+];
 
-pyo3::create_exception!(
-    yokai_septet,
-    InUseError,
-    PyRuntimeError,
-    "An object used by two threads (or by a call made from inside another call on it) at \
-     once.\n\n\
-     A subclass of RuntimeError; the object is unchanged. Give each thread its own object, or \
-     guard a shared one with a lock."
-);
+/// A class of the family ([`FAMILY`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
+    Error,
+    InvalidValue,
+    InvalidType,
+    State,
+    IllegalAction,
+    InUse,
+    GameInUse,
+    VectorEnvInUse,
+    MissingExtra,
+}
 
-pyo3::create_exception!(
-    yokai_septet,
-    GameInUseError,
-    InUseError,
-    "A Game used by two threads (or by a call made from inside another call on it) at once.\n\n\
-     A subclass of InUseError (and so of RuntimeError); the game is unchanged. Give each \
-     thread its own Game (``game.clone()``), or guard a shared one with a lock."
-);
+/// The builtin exception a class of the family also derives from.
+#[derive(Clone, Copy)]
+enum Builtin {
+    None,
+    Exception,
+    Value,
+    Type,
+    Runtime,
+    ModuleNotFound,
+}
 
-pyo3::create_exception!(
-    yokai_septet,
-    VectorEnvInUseError,
-    InUseError,
-    "A VectorEnv used by two threads (or by a call made from inside another call on it) at \
-     once.\n\n\
-     A subclass of InUseError (and so of RuntimeError); the env is unchanged. Give each \
-     thread its own VectorEnv, or guard a shared one with a lock."
+impl Builtin {
+    fn get(self, py: Python<'_>) -> Option<Bound<'_, PyType>> {
+        use pyo3::exceptions::{PyException, PyModuleNotFoundError, PyTypeError};
+        Some(match self {
+            Builtin::None => return None,
+            Builtin::Exception => py.get_type::<PyException>(),
+            Builtin::Value => py.get_type::<PyValueError>(),
+            Builtin::Type => py.get_type::<PyTypeError>(),
+            Builtin::Runtime => py.get_type::<PyRuntimeError>(),
+            Builtin::ModuleNotFound => py.get_type::<PyModuleNotFoundError>(),
+        })
+    }
+}
+
+/// The family's classes, created once (in [`FAMILY`]'s order) with their two bases each.
+static CLASSES: GILOnceCell<Vec<Py<PyType>>> = GILOnceCell::new();
+
+fn classes(py: Python<'_>) -> PyResult<&Vec<Py<PyType>>> {
+    CLASSES.get_or_try_init(py, || {
+        let mut made: Vec<Py<PyType>> = Vec::with_capacity(FAMILY.len());
+        for (class, name, parent, builtin, doc) in FAMILY {
+            debug_assert_eq!(class as usize, made.len());
+            let mut bases: Vec<Bound<'_, PyType>> = Vec::new();
+            if let Some(parent) = parent {
+                bases.push(made[parent as usize].bind(py).clone());
+            }
+            bases.extend(builtin.get(py));
+            let dict = PyDict::new(py);
+            dict.set_item("__doc__", doc)?;
+            dict.set_item("__module__", "yokai_septet")?;
+            let ty = py
+                .get_type::<PyType>()
+                .call1((name, PyTuple::new(py, bases)?, dict))?
+                .downcast_into::<PyType>()?;
+            made.push(ty.unbind());
+        }
+        Ok(made)
+    })
+}
+
+impl Class {
+    /// The Python class.
+    pub(crate) fn get(self, py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
+        Ok(classes(py)?[self as usize].bind(py).clone())
+    }
+
+    /// An exception of this class with `message`.
+    pub(crate) fn err(self, message: impl Into<String>) -> PyErr {
+        let message = message.into();
+        Python::with_gil(|py| match self.get(py) {
+            Ok(ty) => PyErr::from_type(ty, message),
+            Err(e) => e,
+        })
+    }
+}
+
+/// Adds every class of the family to the module `m`.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    for (class, name, ..) in FAMILY {
+        m.add(name, class.get(m.py())?)?;
+    }
+    Ok(())
+}
+
+macro_rules! family_constructors {
+    ($($ty:ident => $class:ident),+ $(,)?) => {$(
+        #[doc = concat!("`yokai_septet.", stringify!($ty), "`, built as pyo3's exceptions are.")]
+        pub(crate) struct $ty;
+        impl $ty {
+            pub(crate) fn new_err(message: impl Into<String>) -> PyErr {
+                Class::$class.err(message)
+            }
+        }
+    )+};
+}
+
+family_constructors!(
+    InvalidValueError => InvalidValue,
+    InvalidTypeError => InvalidType,
+    StateError => State,
+    IllegalActionError => IllegalAction,
+    GameInUseError => GameInUse,
+    VectorEnvInUseError => VectorEnvInUse,
 );
 
 /// A Python class whose methods borrow the object through [`borrow`] / [`borrow_mut`]:
@@ -95,11 +264,12 @@ pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<
 /// The Python class a Rust error becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Exception {
-    /// `ValueError`: a bad argument or input, named in the message.
+    /// `InvalidValueError` (a `ValueError`): a bad argument or input, named in the message.
     Value,
-    /// `RuntimeError`: the object's state refuses the call (or the machine failed).
+    /// `StateError` (a `RuntimeError`): the object's state refuses the call (or the
+    /// machine failed).
     Runtime,
-    /// `IllegalActionError` (a `ValueError`): an action that is not legal now.
+    /// `IllegalActionError` (an `InvalidValueError`): an action that is not legal now.
     IllegalAction,
 }
 
@@ -107,9 +277,9 @@ impl Exception {
     /// The exception, with `message`.
     pub(crate) fn err(self, message: String) -> PyErr {
         match self {
-            Exception::Value => PyValueError::new_err(message),
-            Exception::Runtime => PyRuntimeError::new_err(message),
-            Exception::IllegalAction => IllegalActionError::new_err(message),
+            Exception::Value => Class::InvalidValue.err(message),
+            Exception::Runtime => Class::State.err(message),
+            Exception::IllegalAction => Class::IllegalAction.err(message),
         }
     }
 }
@@ -292,342 +462,4 @@ impl Classify for PipelineError {
             _ => self.to_string(),
         }
     }
-}
-
-/// One example of every variant of every public error type the extension maps, as
-/// `(type, variant, exception)`: the tests check each one's class and message.
-#[pyfunction]
-pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str, PyObject)> {
-    use crate::{Card, Suit, Variant};
-    let card = Card::new(0).expect("card 0");
-    let bot = || BotError::Unknown("no-such-bot".into());
-    let step = || StepError::Illegal {
-        env: 3,
-        action: IllegalAction::OutOfRange {
-            action: 99,
-            num_actions: 56,
-        },
-    };
-    let weights = || WeightsError::NotSafetensors("header too short".into());
-    let examples: Vec<(&str, &str, PyErr)> = vec![
-        ("IllegalAction", "GameOver", IllegalAction::GameOver.into()),
-        (
-            "IllegalAction",
-            "AwaitingDeal",
-            IllegalAction::AwaitingDeal.into(),
-        ),
-        (
-            "IllegalAction",
-            "OutOfRange",
-            IllegalAction::OutOfRange {
-                action: 99,
-                num_actions: 56,
-            }
-            .into(),
-        ),
-        (
-            "IllegalAction",
-            "NotInHand",
-            IllegalAction::NotInHand { card, seat: 2 }.into(),
-        ),
-        (
-            "IllegalAction",
-            "AlreadyPicked",
-            IllegalAction::AlreadyPicked { card, seat: 2 }.into(),
-        ),
-        (
-            "IllegalAction",
-            "MustFollowSuit",
-            IllegalAction::MustFollowSuit {
-                card,
-                led: Suit::ALL[1],
-            }
-            .into(),
-        ),
-        (
-            "ConfigError",
-            "UnknownVariant",
-            ConfigError::UnknownVariant("5p".into()).into(),
-        ),
-        (
-            "ConfigError",
-            "UnknownScoring",
-            ConfigError::UnknownScoring("fancy".into()).into(),
-        ),
-        (
-            "ConfigError",
-            "UnknownEpisode",
-            ConfigError::UnknownEpisode("games".into()).into(),
-        ),
-        (
-            "ConfigError",
-            "ZeroRoundCap",
-            ConfigError::ZeroRoundCap.into(),
-        ),
-        (
-            "DealError",
-            "WrongHandCount",
-            DealError::WrongHandCount {
-                expected: 4,
-                got: 3,
-            }
-            .into(),
-        ),
-        (
-            "DealError",
-            "WrongHandSize",
-            DealError::WrongHandSize {
-                seat: 1,
-                expected: 13,
-                got: 12,
-            }
-            .into(),
-        ),
-        (
-            "DealError",
-            "CardOutOfRange",
-            DealError::CardOutOfRange {
-                id: 99,
-                deck_size: 56,
-            }
-            .into(),
-        ),
-        (
-            "DealError",
-            "Duplicate",
-            DealError::Duplicate { card }.into(),
-        ),
-        (
-            "DealError",
-            "TrumpCardExpected",
-            DealError::TrumpCardExpected.into(),
-        ),
-        (
-            "DealError",
-            "TrumpCardUnexpected",
-            DealError::TrumpCardUnexpected.into(),
-        ),
-        (
-            "DealError",
-            "NotAscending",
-            DealError::NotAscending { seat: 2 }.into(),
-        ),
-        (
-            "DealError",
-            "MissingCards",
-            DealError::MissingCards {
-                missing: "1 card".into(),
-            }
-            .into(),
-        ),
-        ("DealError", "GameOver", DealError::GameOver.into()),
-        (
-            "DealError",
-            "RoundInProgress",
-            DealError::RoundInProgress.into(),
-        ),
-        (
-            "RecordError",
-            "RecordError",
-            RecordError {
-                path: "moves[3]".into(),
-                message: "not a card".into(),
-            }
-            .into(),
-        ),
-        (
-            "WeightsError",
-            "Io",
-            WeightsError::Io {
-                path: "m.safetensors".into(),
-                message: "not found".into(),
-            }
-            .into(),
-        ),
-        ("WeightsError", "NotSafetensors", weights().into()),
-        (
-            "WeightsError",
-            "Metadata",
-            WeightsError::Metadata {
-                key: "variant",
-                problem: "missing".into(),
-            }
-            .into(),
-        ),
-        (
-            "WeightsError",
-            "Tensor",
-            WeightsError::Tensor {
-                name: "w0".into(),
-                problem: "wrong shape".into(),
-            }
-            .into(),
-        ),
-        ("BotError", "Unknown", bot().into()),
-        (
-            "BotError",
-            "Weights",
-            BotError::Weights {
-                name: "nn:m".into(),
-                error: weights(),
-            }
-            .into(),
-        ),
-        (
-            "BotError",
-            "NoShippedModels",
-            BotError::NoShippedModels { name: "nn".into() }.into(),
-        ),
-        (
-            "BotError",
-            "Unsupported",
-            BotError::Unsupported {
-                name: "nn:m".into(),
-                variant: Variant::ThreePlayer,
-                why: "a 4p model".into(),
-            }
-            .into(),
-        ),
-        (
-            "BotError",
-            "NoDecision",
-            BotError::NoDecision {
-                name: "random".into(),
-            }
-            .into(),
-        ),
-        (
-            "BotError",
-            "External",
-            BotError::External {
-                name: "mod:policy".into(),
-                message: "the policy mod:policy raised KeyError".into(),
-            }
-            .into(),
-        ),
-        (
-            "BotError",
-            "Snapshot",
-            BotError::Snapshot {
-                name: "random".into(),
-                why: "it cannot be restored (given 3 words)".into(),
-            }
-            .into(),
-        ),
-        (
-            "ParseCardError",
-            "ParseCardError",
-            ParseCardError {
-                token: "ZZ".into(),
-                reason: "no suit Z",
-            }
-            .into(),
-        ),
-        (
-            "RasterError",
-            "RasterError",
-            RasterError("scale must be in (0, 8], got 9".into()).into(),
-        ),
-        ("ArenaError", "Bot", ArenaError::Bot(bot()).into()),
-        (
-            "ArenaError",
-            "Lineup",
-            ArenaError::Lineup("3 bots for 4 seats".into()).into(),
-        ),
-        (
-            "ArenaError",
-            "Range",
-            ArenaError::Range("games 10..5 are not within 0..8".into()).into(),
-        ),
-        (
-            "ArenaError",
-            "Merge",
-            ArenaError::Merge("slices overlap at game 4".into()).into(),
-        ),
-        (
-            "ArenaError",
-            "ThreadPool",
-            ArenaError::ThreadPool("out of threads".into()).into(),
-        ),
-        (
-            "ArenaError",
-            "Settings",
-            ArenaError::Settings("games 0 is out of range".into()).into(),
-        ),
-        ("VecCoreError", "Bot", VecCoreError::Bot(bot()).into()),
-        (
-            "VecCoreError",
-            "Opponents",
-            VecCoreError::Opponents { given: 3, seats: 4 }.into(),
-        ),
-        (
-            "VecCoreError",
-            "LearnerSeat",
-            VecCoreError::LearnerSeat { seat: 3, seats: 3 }.into(),
-        ),
-        (
-            "VecCoreError",
-            "LearnerTeam",
-            VecCoreError::LearnerTeam {
-                side: Some(1),
-                teams: false,
-            }
-            .into(),
-        ),
-        (
-            "VecCoreError",
-            "ThreadPool",
-            VecCoreError::ThreadPool("out of threads".into()).into(),
-        ),
-        (
-            "StepError",
-            "Length",
-            StepError::Length {
-                expected: 8,
-                got: 7,
-            }
-            .into(),
-        ),
-        ("StepError", "Illegal", step().into()),
-        ("StepError", "Over", StepError::Over { env: 5 }.into()),
-        (
-            "PipelineError",
-            "BatchSize",
-            PipelineError::BatchSize {
-                batch_size: 3,
-                num_envs: 8,
-            }
-            .into(),
-        ),
-        (
-            "PipelineError",
-            "InFlight",
-            PipelineError::InFlight { groups: 2 }.into(),
-        ),
-        (
-            "PipelineError",
-            "NothingSent",
-            PipelineError::NothingSent.into(),
-        ),
-        (
-            "PipelineError",
-            "NotHeld",
-            PipelineError::NotHeld { group: 1 }.into(),
-        ),
-        (
-            "PipelineError",
-            "EnvIds",
-            PipelineError::EnvIds("env 9 is not in batch 0".into()).into(),
-        ),
-        ("PipelineError", "Step", PipelineError::Step(step()).into()),
-        (
-            "PipelineError",
-            "Failed",
-            PipelineError::Failed("a worker panicked".into()).into(),
-        ),
-    ];
-    examples
-        .into_iter()
-        .map(|(t, v, e)| (t, v, e.into_value(py).into_any()))
-        .collect()
 }

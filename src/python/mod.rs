@@ -20,6 +20,9 @@ mod bench;
 mod bot;
 mod cli;
 mod convert;
+mod env_settings;
+#[cfg(feature = "test-helpers")]
+mod error_examples;
 mod errors;
 mod game;
 mod json;
@@ -29,17 +32,11 @@ mod seeds;
 mod settings;
 mod vector;
 
-use errors::{GameInUseError, IllegalActionError, InUseError, VectorEnvInUseError};
-
 /// The compiled core of `yokai_septet`: `Game`, `Bot`, `VectorEnv`, the arena and
-/// benchmark functions, and the `IllegalActionError` exception.
+/// benchmark functions, and the exception family (`Error` and its subclasses).
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("IllegalActionError", py.get_type::<IllegalActionError>())?;
-    m.add("InUseError", py.get_type::<InUseError>())?;
-    m.add("GameInUseError", py.get_type::<GameInUseError>())?;
-    m.add("VectorEnvInUseError", py.get_type::<VectorEnvInUseError>())?;
+    errors::register(m)?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<bot::PyBot>()?;
     m.add_class::<vector::PyVectorEnv>()?;
@@ -55,9 +52,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::model_write, m)?)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;
     m.add_function(wrap_pyfunction!(settings::_settings_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(settings::_check_settings, m)?)?;
     m.add_function(wrap_pyfunction!(arena::_check_arena_spec, m)?)?;
     m.add_function(wrap_pyfunction!(seeds::_episode_seeds, m)?)?;
-    m.add_function(wrap_pyfunction!(errors::_error_examples, m)?)?;
+    #[cfg(feature = "test-helpers")]
+    m.add_function(wrap_pyfunction!(error_examples::_error_examples, m)?)?;
     bench::register(m)?;
     m.add("VARIANTS", Variant::ALL.map(Variant::name).to_vec())?;
     m.add("SCORINGS", Scoring::ALL.map(Scoring::name).to_vec())?;

@@ -1,7 +1,7 @@
 //! The `nn` bot's weights from Python: read the shipped or a saved model, save one.
 
+use crate::python::errors::InvalidValueError;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -29,7 +29,7 @@ pub(crate) fn model_read<'py>(
         }
         (None, Some(p)) => Mlp::load(&p)?,
         _ => {
-            return Err(PyValueError::new_err(
+            return Err(InvalidValueError::new_err(
                 "give exactly one of variant and path",
             ))
         }
@@ -74,7 +74,7 @@ pub(crate) fn model_write(
     let layers = owned_layers(&layers)?;
     let bytes = if belief {
         if inputs != Inputs::ObservationAndPlayLog {
-            return Err(PyValueError::new_err(
+            return Err(InvalidValueError::new_err(
                 "a belief model reads the observation and the play log: inputs must be \
                  'observation+play_log'",
             ));
@@ -94,7 +94,7 @@ pub(crate) fn model_write(
         mlp.to_bytes()
     };
     std::fs::write(&path, bytes)
-        .map_err(|e| PyValueError::new_err(format!("cannot write '{}': {e}", path.display())))
+        .map_err(|e| InvalidValueError::new_err(format!("cannot write '{}': {e}", path.display())))
 }
 
 /// The layers as owned `(weight, bias)` vectors, rows checked against the biases.
@@ -105,7 +105,7 @@ fn owned_layers(
     for (i, (w, b)) in layers.iter().enumerate() {
         let (w, b) = (w.as_array(), b.as_array());
         if w.nrows() != b.len() {
-            return Err(PyValueError::new_err(format!(
+            return Err(InvalidValueError::new_err(format!(
                 "layer {i}: weight has {} rows but bias has {} values",
                 w.nrows(),
                 b.len()

@@ -3,15 +3,15 @@
 //! value), and `_settings_spec()`, the tables as Python data for the package
 //! (`VectorEnv`'s signature, `ArenaSpec`, docs/api.md's constructor table).
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 
 use super::convert::{extract_integer, quoted_list, type_name};
 use crate::settings::{DefaultValue, Kind, Setting};
 
 /// One setting's value, as its kind reads it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Value {
     /// `None`.
     None,
@@ -23,6 +23,8 @@ pub(crate) enum Value {
     Name(&'static str),
     /// Bot names: one for every seat (one entry) or one per seat.
     Names(Vec<String>),
+    /// A float.
+    Float(f64),
 }
 
 /// The values of every row of a table, in its order, and whether each was given.
@@ -90,6 +92,7 @@ fn value_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
         Value::Name(n) => n.into_bound_py_any(py),
         Value::Names(n) if n.len() == 1 => n[0].clone().into_bound_py_any(py),
         Value::Names(n) => n.clone().into_bound_py_any(py),
+        Value::Float(f) => f.into_bound_py_any(py),
     }
 }
 
@@ -100,6 +103,7 @@ fn default_value(s: &Setting) -> Option<Value> {
         DefaultValue::None => Value::None,
         DefaultValue::Bool(b) => Value::Bool(b),
         DefaultValue::Int(v) => Value::Int(v),
+        DefaultValue::Float(v) => Value::Float(v),
         DefaultValue::Str(n) => match s.kind {
             Kind::Names => Value::Names(vec![n.to_string()]),
             _ => Value::Name(n),
@@ -141,7 +145,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     return Ok(Value::Bool(b));
                 }
             }
-            Err(PyTypeError::new_err(format!(
+            Err(InvalidTypeError::new_err(format!(
                 "{name} must be a bool, not {} ({})",
                 type_name(obj),
                 obj.repr()?
@@ -149,7 +153,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         }
         Kind::Int { lo, hi } => match extract_integer(obj, name)? {
             Some(v) if (lo as i128..=hi as i128).contains(&v) => Ok(Value::Int(v as u64)),
-            _ => Err(PyValueError::new_err(format!(
+            _ => Err(InvalidValueError::new_err(format!(
                 "{name} {} is out of range: it must be an integer in {lo}..{}{}",
                 obj.repr()?,
                 bound(hi),
@@ -163,7 +167,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     return Ok(Value::Name(n));
                 }
             }
-            Err(PyValueError::new_err(format!(
+            Err(InvalidValueError::new_err(format!(
                 "unknown {name} {}: valid {name}s are {}",
                 obj.repr()?,
                 quoted_list(names.iter().copied())
@@ -181,12 +185,52 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     return Ok(Value::Name(n));
                 }
             }
-            Err(PyValueError::new_err(format!(
+            Err(InvalidValueError::new_err(format!(
                 "unknown {name} {}: valid values are {} (any case, or an enum member whose \
                  value is one, such as gymnasium.vector.AutoresetMode's)",
                 obj.repr()?,
                 quoted_list(names.iter().copied())
             )))
+        }
+        Kind::Float => {
+            let number = !obj.is_instance_of::<PyBool>()
+                && (obj.is_instance_of::<PyFloat>() || extract_integer(obj, name).is_ok());
+            match obj.extract::<f64>() {
+                Ok(v) if number && v.is_finite() => Ok(Value::Float(v)),
+                Ok(_) if number => Err(InvalidValueError::new_err(format!(
+                    "{name} must be a finite number, not {}",
+                    obj.repr()?
+                ))),
+                _ => Err(InvalidTypeError::new_err(format!(
+                    "{name} must be a number, not {} ({})",
+                    type_name(obj),
+                    obj.repr()?
+                ))),
+            }
+        }
+        Kind::Seat(names) => {
+            if let Ok(t) = obj.downcast::<PyString>() {
+                let t = t.to_cow()?;
+                return match names.iter().find(|n| **n == t) {
+                    Some(n) => Ok(Value::Name(n)),
+                    None => Err(InvalidValueError::new_err(format!(
+                        "unknown {name} {}: it must be a seat number{}",
+                        obj.repr()?,
+                        if names.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" or one of {}", quoted_list(names.iter().copied()))
+                        }
+                    ))),
+                };
+            }
+            match extract_integer(obj, name)? {
+                Some(v) if (0..=3).contains(&v) => Ok(Value::Int(v as u64)),
+                _ => Err(InvalidValueError::new_err(format!(
+                    "{name} {} is out of range: seats are 0..3 at most",
+                    obj.repr()?
+                ))),
+            }
         }
         Kind::Names => {
             if let Ok(t) = obj.extract::<String>() {
@@ -200,7 +244,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
             list.filter(|l| !l.is_empty())
                 .map(Value::Names)
                 .ok_or_else(|| {
-                    PyValueError::new_err(format!(
+                    InvalidValueError::new_err(format!(
                         "{name} must be a bot name or a list of one bot name per seat, not {}",
                         obj.repr().map(|r| r.to_string()).unwrap_or_default()
                     ))
@@ -220,7 +264,7 @@ pub(crate) fn bind(
 ) -> PyResult<Values> {
     let positional = table.iter().take_while(|s| s.positional).count();
     if args.len() > positional {
-        return Err(PyTypeError::new_err(format!(
+        return Err(InvalidTypeError::new_err(format!(
             "{what}() takes at most {positional} positional arguments ({} given)",
             args.len()
         )));
@@ -233,12 +277,12 @@ pub(crate) fn bind(
         for (k, v) in kwargs.iter() {
             let key = k.extract::<String>()?;
             let Some(i) = table.iter().position(|s| s.name == key) else {
-                return Err(PyTypeError::new_err(format!(
+                return Err(InvalidTypeError::new_err(format!(
                     "{what}() got an unexpected keyword argument '{key}'"
                 )));
             };
             if objs[i].is_some() {
-                return Err(PyTypeError::new_err(format!(
+                return Err(InvalidTypeError::new_err(format!(
                     "{what}() got multiple values for argument '{key}'"
                 )));
             }
@@ -259,7 +303,7 @@ pub(crate) fn from_spec(
         .iter()
         .map(|s| {
             spec.getattr(s.name).map(Some).map_err(|_| {
-                PyTypeError::new_err(format!(
+                InvalidTypeError::new_err(format!(
                     "spec must be a yokai_septet.{kind}: {} has no field {:?}",
                     type_name(spec),
                     s.name
@@ -282,7 +326,10 @@ fn values(
         values.push(match obj {
             Some(o) => parse(s, &o)?,
             None => default_value(s).ok_or_else(|| {
-                PyTypeError::new_err(format!("{what}() missing required argument '{}'", s.name))
+                InvalidTypeError::new_err(format!(
+                    "{what}() missing required argument '{}'",
+                    s.name
+                ))
             })?,
         });
     }
@@ -311,23 +358,51 @@ fn table_to_py<'py>(py: Python<'py>, table: &[Setting]) -> PyResult<Bound<'py, P
         match s.kind {
             Kind::Int { lo, hi } => d.set_item("range", (lo, hi))?,
             Kind::Choice(names) | Kind::Mode(names) => d.set_item("choices", names.to_vec())?,
-            Kind::Bool | Kind::Names => {}
+            Kind::Seat(names) => d.set_item("choices", names.to_vec())?,
+            Kind::Bool | Kind::Names | Kind::Float => {}
         }
         rows.append(d)?;
     }
     Ok(rows)
 }
 
-/// The settings tables: ``{"vector": [...], "arena": [...]}``, each a list of rows (see
-/// the Rust tables, `rl/vector/settings.rs` and `arena/settings.rs`): what
-/// ``VectorEnv``'s signature, ``ArenaSpec`` and docs/api.md's constructor table read.
+/// The table called `kind` (`_settings_spec()`'s keys).
+fn table(kind: &str) -> PyResult<&'static [Setting]> {
+    Ok(match kind {
+        "vector" => &crate::vector::settings::SETTINGS,
+        "arena" => &crate::arena::settings::SETTINGS,
+        "gym" => &super::env_settings::GYM,
+        "aec" => &super::env_settings::AEC,
+        _ => {
+            return Err(InvalidValueError::new_err(format!(
+                "unknown settings table {kind:?}: valid tables are 'vector', 'arena', 'gym', 'aec'"
+            )))
+        }
+    })
+}
+
+/// The settings given as ``kwargs`` bound to the table ``kind`` (``"gym"``: the Gymnasium
+/// env, ``"aec"``: the PettingZoo env) and parsed by its rows: every value, the defaults of
+/// those not given, as a dict (errors name the setting; ``what`` names the callable).
+#[pyfunction]
+pub(crate) fn _check_settings<'py>(
+    py: Python<'py>,
+    kind: &str,
+    what: &str,
+    kwargs: &Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyDict>> {
+    bind(table(kind)?, what, &PyTuple::empty(py), Some(kwargs))?.to_dict(py)
+}
+
+/// The settings tables: ``{"vector": [...], "arena": [...], "gym": [...], "aec": [...]}``,
+/// each a list of rows (see the Rust tables, `rl/vector/settings.rs`, `arena/settings.rs`
+/// and `python/env_settings.rs`): what ``VectorEnv``'s signature, ``ArenaSpec``, the
+/// single envs' signatures and docs/api.md's constructor table read.
 #[pyfunction]
 pub(crate) fn _settings_spec(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item(
-        "vector",
-        table_to_py(py, &crate::vector::settings::SETTINGS)?,
-    )?;
-    d.set_item("arena", table_to_py(py, &crate::arena::settings::SETTINGS)?)?;
+    for kind in ["vector", "arena", "gym", "aec"] {
+        d.set_item(kind, table_to_py(py, table(kind)?)?)?;
+    }
     Ok(d)
 }

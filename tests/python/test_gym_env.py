@@ -80,7 +80,9 @@ def test_registered():
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_check_env(variant):
-    env = gym.make("YokaiSeptet-v0", variant=variant, max_rounds=2)
+    # check_env steps unmasked random actions: illegal_action="lose" ends the episode
+    # instead of raising (the default, "raise", is every env's).
+    env = gym.make("YokaiSeptet-v0", variant=variant, max_rounds=2, illegal_action="lose")
     check_env(env.unwrapped, skip_render_check=True)
 
 
@@ -102,12 +104,20 @@ def test_masked_episodes(variant):
 
 
 def test_gym_illegal_modes():
-    env = gym.make("YokaiSeptet-v0").unwrapped
+    env = gym.make("YokaiSeptet-v0", illegal_action="lose").unwrapped
     env.reset(seed=1)
     bad = int(np.flatnonzero(~env.action_masks())[0])
     _, r, term, _, info = env.step(bad)
     assert term and r == -1.0 and info["illegal_action"]
-    env = gym.make("YokaiSeptet-v0", illegal_action="raise").unwrapped
+    # out of range is illegal too; a non-integer is a type error, not a lost episode
+    env.reset(seed=1)
+    assert env.step(999)[2]
+    env.reset(seed=1)
+    with pytest.raises(ys.InvalidTypeError):
+        env.step(1.0)
+    # the default is "raise", as for the PettingZoo env and make_vec
+    env = gym.make("YokaiSeptet-v0").unwrapped
+    assert env.illegal_action == "raise"
     env.reset(seed=1)
     with pytest.raises(ys.IllegalActionError):
         env.step(bad)

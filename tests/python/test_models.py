@@ -122,20 +122,35 @@ def test_a_model_plays_only_its_own_variant(tmp_path):
 
 
 def test_nn_is_a_vector_env_and_gymnasium_opponent():
+    """``opponents="nn"`` seats the shipped model: in the Gymnasium env every opponent move
+    is the move ``Bot("nn")`` makes from the same position (the model is deterministic),
+    and the vector env plays whole episodes against it."""
     env = ys.VectorEnv(num_envs=4, variant="seal-short", opponents="nn", seed=2)
     env.reset(seed=2)
-    for _ in range(30):
+    ended = 0
+    for _ in range(400):
         actions = env.masks.argmax(1)  # an ended env (NEXT_STEP) has an empty mask
-        env.step(actions)
+        _, _, term, trunc, _ = env.step(actions)
+        ended += int((term | trunc).sum())
+    assert ended > 0
     import gymnasium
 
-    genv = gymnasium.make("YokaiSeptet-v0", variant="3p", opponents="nn")
+    genv = gymnasium.make("YokaiSeptet-v0", variant="3p", opponents="nn", max_rounds=1)
+    single = genv.unwrapped
+    nn = ys.Bot("nn")
     obs, info = genv.reset(seed=1)
-    done = False
+    done, moves = False, 0
     while not done:
-        legal = np.flatnonzero(info["action_mask"])
-        obs, _, term, trunc, info = genv.step(int(legal[0]))
+        mine = int(np.flatnonzero(info["action_mask"])[0])
+        expected = single.game.clone()
+        expected.step(mine)
+        while expected.phase != "over" and expected.current_player != single.learner_seat:
+            expected.step(nn.act(expected))
+            moves += 1
+        obs, _, term, trunc, info = genv.step(mine)
+        assert single.game.record() == expected.record()
         done = term or trunc
+    assert moves > 10
 
 
 def test_imitation_data_labels_the_teachers_cards_whatever_the_thread_count():

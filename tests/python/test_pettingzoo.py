@@ -5,6 +5,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import yokai_septet as ys
+from pettingzoo.utils.wrappers import TerminateIllegalWrapper
 
 VARIANTS = ["4p", "3p", "seal", "seal-short"]
 
@@ -67,6 +68,7 @@ def test_illegal_action_lose_ends_the_game_for_every_agent(variant):
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     e.step(illegal)
     assert all(e.terminations.values())
+    assert isinstance(e.env, TerminateIllegalWrapper)  # PettingZoo's own wrapper
     assert e.rewards[offender] == -2.0
     assert all(r == 0.0 for a, r in e.rewards.items() if a != offender)
     assert e.infos[offender]["illegal_action"] is True
@@ -104,14 +106,18 @@ def test_observation_key_for_rllib_action_masking():
         ys.env(observation_key="obs")
 
 
-def test_env_shows_raw_envs_parameters_at_run_time():
+def test_env_shows_raw_envs_parameters_and_the_illegal_action_wrappers():
+    """``ys.env`` takes ``raw_env``'s parameters, with the same defaults, and the two of
+    the ``TerminateIllegalWrapper`` it adds (``illegal_action``, ``illegal_reward``)."""
     import inspect
 
     shown = inspect.signature(ys.env).parameters
     raw = inspect.signature(ys.raw_env).parameters
-    assert list(shown) == list(raw)
+    wrapper = ["illegal_action", "illegal_reward"]
+    assert [n for n in shown if n not in wrapper] == list(raw)
+    assert set(shown) - set(raw) == set(wrapper)
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in shown.values())
-    assert {n: p.default for n, p in shown.items()} == {n: p.default for n, p in raw.items()}
+    assert all(shown[n].default == p.default for n, p in raw.items())
     # The signature is what env accepts: every parameter, by keyword.
     e = ys.env(**{n: p.default for n, p in shown.items()})
     e.reset(seed=0)

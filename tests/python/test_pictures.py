@@ -138,7 +138,8 @@ def test_gymnasium_env_checker_passes_with_rendering():
     from gymnasium.utils.env_checker import check_env
 
     for mode in ("rgb_array", "ansi"):
-        env = gymnasium.make("YokaiSeptet-v0", render_mode=mode)
+        # check_env steps unmasked random actions
+        env = gymnasium.make("YokaiSeptet-v0", render_mode=mode, illegal_action="lose")
         check_env(env.unwrapped)
 
 

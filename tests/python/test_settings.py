@@ -54,6 +54,77 @@ def test_the_vector_signature_is_the_table():
     assert [p.annotation for p in params.values()] == [r["type"] for r in VECTOR]
 
 
+GYM = _core._settings_spec()["gym"]
+AEC = _core._settings_spec()["aec"]
+
+
+def test_the_single_envs_signatures_are_their_tables():
+    """``gymnasium.make("YokaiSeptet-v0")``'s env, ``ys.env`` and ``ys.raw_env`` take the
+    rows of their tables, in order, with the tables' defaults and annotations (``raw_env``
+    all but the two settings of illegal actions, which ``env`` gives PettingZoo's
+    ``TerminateIllegalWrapper``)."""
+    from yokai_septet._gym import YokaiSeptetEnv
+
+    def shown(obj):
+        return [
+            (n, p.default, p.annotation) for n, p in inspect.signature(obj).parameters.items()
+        ]
+
+    rows = lambda table: [(r["name"], r["default"], r["type"]) for r in table]  # noqa: E731
+    assert shown(YokaiSeptetEnv) == rows(GYM)
+    assert shown(ys.env) == rows(AEC)
+    wrapper = {"illegal_action", "illegal_reward"}
+    assert shown(ys.raw_env) == [r for r in rows(AEC) if r[0] not in wrapper]
+    kinds = {p.kind for p in inspect.signature(ys.env).parameters.values()}
+    assert kinds == {inspect.Parameter.KEYWORD_ONLY}
+
+
+def test_every_env_agrees_on_every_default_of_the_tables():
+    """One default per setting: the Gymnasium env, the PettingZoo env, ``make_vec`` and
+    ``VectorEnv`` share each setting they have in common, ``illegal_action`` included
+    (``"raise"``: the only one the vector env has)."""
+    from yokai_septet._vector import make_vec
+
+    tables = {"gym": GYM, "aec": AEC, "vector": VECTOR}
+    defaults = {}
+    for kind, table in tables.items():
+        for r in table:
+            if "default" in r:
+                defaults.setdefault(r["name"], {})[kind] = r["default"]
+    # `seed` is not one setting in two places: the VectorEnv's is the master seed every
+    # env's games derive from (None means 0); the PettingZoo env's only seeds the resets
+    # given none (None: drawn from the OS, as gymnasium's envs draw theirs).
+    assert defaults.pop("seed") == {"aec": None, "vector": 0}
+    for name, by in defaults.items():
+        assert len(set(map(repr, by.values()))) == 1, (name, by)
+    assert defaults["illegal_action"] == {"gym": "raise", "aec": "raise"}
+    vec = inspect.signature(make_vec).parameters
+    for name, p in vec.items():
+        if name in defaults and p.default is not EMPTY:
+            assert repr(p.default) == repr(next(iter(defaults[name].values()))), name
+    assert vec["illegal_action"].default == "raise"
+    assert gymnasium.make("YokaiSeptet-v0").unwrapped.illegal_action == "raise"
+    assert type(ys.env().unwrapped) is ys.raw_env  # no TerminateIllegalWrapper by default
+
+
+@pytest.mark.parametrize("kind", ["gym", "aec"])
+def test_the_single_envs_enforce_their_tables_naming_the_setting(kind):
+    from yokai_septet._gym import YokaiSeptetEnv
+
+    make = YokaiSeptetEnv if kind == "gym" else ys.env
+    table = GYM if kind == "gym" else AEC
+    for row in table:
+        for value, exc in bad_values(row):
+            with pytest.raises(exc, match=row["name"]):
+                make(**{row["name"]: value})
+    with pytest.raises(ys.InvalidValueError, match="illegal_reward"):
+        make(illegal_reward=float("nan"))
+    with pytest.raises(ys.InvalidTypeError, match="illegal_reward"):
+        make(illegal_reward="high")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'no_such'"):
+        make(no_such=1)
+
+
 def test_the_stub_has_the_tables_parameters_and_defaults():
     """stubtest checks that the compiled ``__new__(*args, **kwargs)`` takes the stub's
     parameters; this checks their order, kinds and defaults against the table."""
@@ -160,17 +231,87 @@ CLASSES = {
     "StepError.Illegal": ys.IllegalActionError,
     "PipelineError.Step": ys.IllegalActionError,
     "BotError.NoDecision": ys.IllegalActionError,
-    "StepError.Over": RuntimeError,
-    "PipelineError.InFlight": RuntimeError,
-    "PipelineError.NothingSent": RuntimeError,
-    "PipelineError.NotHeld": RuntimeError,
-    "PipelineError.Failed": RuntimeError,
-    "ArenaError.ThreadPool": RuntimeError,
-    "VecCoreError.ThreadPool": RuntimeError,
+    "StepError.Over": ys.StateError,
+    "PipelineError.InFlight": ys.StateError,
+    "PipelineError.NothingSent": ys.StateError,
+    "PipelineError.NotHeld": ys.StateError,
+    "PipelineError.Failed": ys.StateError,
+    "ArenaError.ThreadPool": ys.StateError,
+    "VecCoreError.ThreadPool": ys.StateError,
 }
+
+# The exception family: each class, its family parent and the builtin it keeps.
+FAMILY = [
+    (ys.InvalidValueError, ys.Error, ValueError),
+    (ys.InvalidTypeError, ys.Error, TypeError),
+    (ys.StateError, ys.Error, RuntimeError),
+    (ys.IllegalActionError, ys.InvalidValueError, ValueError),
+    (ys.InUseError, ys.StateError, RuntimeError),
+    (ys.GameInUseError, ys.InUseError, RuntimeError),
+    (ys.VectorEnvInUseError, ys.InUseError, RuntimeError),
+    (ys.MissingExtraError, ys.Error, ModuleNotFoundError),
+]
+
+
+def test_every_exception_of_the_package_is_a_yokai_septet_error_and_keeps_its_builtin_base():
+    assert ys.Error.__bases__ == (Exception,)
+    for cls, parent, builtin in FAMILY:
+        assert issubclass(cls, ys.Error) and issubclass(cls, builtin), cls
+        assert cls.__bases__[0] is parent, cls
+        assert cls.__module__ == "yokai_septet" and getattr(ys, cls.__name__) is cls
+        assert cls.__doc__ and cls.__name__ in ys.__all__
+    # caught as the family and as the builtin, at a real call
+    for catch in (ys.Error, ys.InvalidValueError, ValueError):
+        with pytest.raises(catch):
+            ys.Game(variant="5p")
+    with pytest.raises(ys.IllegalActionError) as e:
+        ys.Game().step(999)
+    assert isinstance(e.value, ys.Error) and isinstance(e.value, ValueError)
+    with pytest.raises(ys.InvalidTypeError):
+        ys.Game(seed="x")
+    # the single envs' own checks are in the family too
+    with pytest.raises(ys.InvalidValueError, match="reward_mode"):
+        ys.raw_env(reward_mode="none")
+
+
+def test_the_package_raises_no_bare_builtin_exception():
+    """What the package raises on purpose is in the family: no ``raise ValueError(`` (or
+    ``TypeError``, ``RuntimeError``) in its Python modules, no ``PyValueError::new_err``
+    (or the others) in the binding outside ``errors.rs`` (and the benchmark functions,
+    which the wheel lacks)."""
+    import re
+
+    found = []
+    for path in sorted((ROOT / "python" / "yokai_septet").glob("*.py")):
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"raise (ValueError|TypeError|RuntimeError|ImportError)\(", line):
+                found.append(f"{path.name}:{n}: {line.strip()}")
+    for path in sorted((ROOT / "src" / "python").rglob("*.rs")):
+        if path.name in ("errors.rs", "bench.rs"):
+            continue
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"Py(Value|Type|Runtime)Error::new_err", line):
+                found.append(f"{path.name}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+def test_the_error_examples_are_a_test_helper_the_wheel_lacks():
+    """``_core._error_examples`` comes with the cargo feature ``test-helpers`` only: the
+    wheel's build (pyproject's maturin features) does not turn it on, the suite's does."""
+    text = (ROOT / "pyproject.toml").read_text()
+    maturin = text[text.index("[tool.maturin]"):].split("\n[", 1)[0]
+    assert 'features = ["python"]' in maturin and "test-helpers" not in maturin
+    assert "--features test-helpers" in (ROOT / "scripts" / "test.sh").read_text()
+    rust = (ROOT / "src" / "python" / "mod.rs").read_text()
+    assert '#[cfg(feature = "test-helpers")]\n    m.add_function(wrap_pyfunction!(error_examples' in rust
 
 
 def test_every_rust_error_becomes_its_python_exception_naming_what_was_wrong():
+    if not hasattr(_core, "_error_examples"):
+        pytest.fail(
+            "this build has no test helpers: build the package as scripts/test.sh does, "
+            "MATURIN_PEP517_ARGS='--features test-helpers' pip install '.[test]'"
+        )
     examples = _core._error_examples()
     seen = {(t, v) for t, v, _ in examples}
     assert len(seen) == len(examples) >= 50
@@ -181,7 +322,7 @@ def test_every_rust_error_becomes_its_python_exception_naming_what_was_wrong():
         "ParseCardError", "RasterError",
     }
     for t, v, e in examples:
-        want = CLASSES.get(f"{t}.{v}", CLASSES.get(t, ValueError))
+        want = CLASSES.get(f"{t}.{v}", CLASSES.get(t, ys.InvalidValueError))
         assert type(e) is want, (t, v, type(e))
         message = str(e)
         assert len(message) > 15, (t, v, message)

@@ -56,6 +56,29 @@ def test_mypy_strict_catches_a_wrong_call(tmp_path):
     assert 'Argument "games" to "ArenaSpec"' in r.stdout
 
 
+# The optional modules and the module each needs (its extra's).
+EXTRAS = {"distributed": "ray", "openspiel": "pyspiel", "sb3": "stable_baselines3"}
+
+
+def allowlists(core, tmp: "Path | None" = None) -> list[Path]:
+    """The allowlists for this build: the common one, the entries of the features it was
+    built without, and (with ``tmp``: the whole package) the modules of missing extras."""
+    import importlib.util
+
+    out = [HERE / "typing" / "stubtest_allowlist.txt"]
+    if not hasattr(core, "_error_examples"):
+        out.append(HERE / "typing" / "stubtest_allowlist_no_test_helpers.txt")
+    if tmp is not None:
+        missing = [m for m, dep in EXTRAS.items() if importlib.util.find_spec(dep) is None]
+        extras = tmp / "stubtest_allowlist_extras.txt"
+        extras.write_text(
+            (HERE / "typing" / "stubtest_allowlist_extras.txt").read_text()
+            + "".join(f"yokai_septet.{m}\n" for m in missing)
+        )
+        out.append(extras)
+    return out
+
+
 def stubtest(*allowlists: Path) -> subprocess.CompletedProcess:
     args = [sys.executable, "-m", "mypy.stubtest", "yokai_septet._core", "--concise"]
     for a in allowlists:
@@ -70,8 +93,34 @@ def test_core_stub_matches_the_compiled_module():
     from yokai_septet import _core
 
     assert hasattr(_core, "bench_arena"), "every build ships the bench functions"
-    r = stubtest(HERE / "typing" / "stubtest_allowlist.txt")
+    r = stubtest(*allowlists(_core))
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_whole_package_passes_stubtest_as_documented(tmp_path):
+    """``python -m mypy.stubtest yokai_septet`` with the project's config (docs/api.md,
+    "Typing"): every module's annotations and signatures are the running package's, the
+    pure-Python ones (their source is their stub) and the compiled one (_core.pyi); a
+    module whose extra is not installed is left out (it cannot be imported)."""
+    from yokai_septet import _core
+
+    args = [sys.executable, "-m", "mypy.stubtest", "yokai_septet", "--concise",
+            "--mypy-config-file", str(ROOT / "pyproject.toml")]
+    for a in allowlists(_core, tmp_path):
+        args += ["--allowlist", str(a)]
+    r = subprocess.run(args, cwd=HERE / "typing", capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_importing_main_runs_nothing():
+    """``import yokai_septet.__main__`` (as stubtest and documentation tools do) neither
+    prints the usage nor exits; ``python -m yokai_septet`` still runs the tool."""
+    r = subprocess.run([sys.executable, "-c", "import yokai_septet.__main__"],
+                       cwd=HERE / "typing", capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", "")
+    r = subprocess.run([sys.executable, "-m", "yokai_septet", "--help"],
+                       cwd=HERE / "typing", capture_output=True, text=True)
+    assert r.returncode == 0 and "serve" in r.stdout, r.stdout + r.stderr
 
 
 def test_stubtest_catches_a_wrong_stub(tmp_path):

@@ -622,8 +622,9 @@ def test_make_vec_defaults_are_makes():
 
     vec = inspect.signature(make_vec).parameters
     single = inspect.signature(YokaiSeptetEnv).parameters
-    # Vector-only refusals aside, every option of make is an option of make_vec, same default.
-    for name in set(single) - {"illegal_action", "illegal_reward", "render_seat"}:
+    # Vector-only refusals aside, every option of make is an option of make_vec, same
+    # default (illegal_action's included: "raise" for both).
+    for name in set(single) - {"illegal_reward", "render_seat"}:
         assert vec[name].default == single[name].default, name
 
 

@@ -4,8 +4,8 @@
 //! Each `pub(super) fn` is the body of the `Game` method of the same name (its doc is
 //! there, on the method in `mod.rs`).
 
+use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use numpy::{PyArray1, PyArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use super::PyGame;
@@ -31,7 +31,7 @@ pub(super) fn parse_deal(
     trump_card: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Deal> {
     let lists: Vec<Vec<Bound<'_, PyAny>>> = hands.extract().map_err(|_| {
-        PyTypeError::new_err("hands must be a list of lists of card ids, one list per seat")
+        InvalidTypeError::new_err("hands must be a list of lists of card ids, one list per seat")
     })?;
     let ids: Vec<Vec<i64>> = lists
         .iter()
@@ -95,13 +95,15 @@ pub(super) fn sample_determinization(
         worlds.infer(crate::bots::BeliefSource::Shipped);
         worlds
             .check(state.config().variant)
-            .map_err(PyValueError::new_err)?;
+            .map_err(InvalidValueError::new_err)?;
     }
     let det = py.allow_threads(|| {
         guard("Game.sample_determinization", || {
             let mut rng = crate::rng::determinization_rng(seed);
             let view = state.view(seat);
-            let mut det = worlds.sample(&view, &mut rng);
+            let mut det = worlds
+                .sample(&view, &mut rng)
+                .map_err(|e| InvalidValueError::new_err(e.why))?;
             // A determinization played on past its round needs a seed, and the real
             // one would reveal every deal.
             det.replace_seed(rand_core::RngCore::next_u64(&mut rng));
@@ -126,9 +128,15 @@ pub(super) fn belief<'py>(
     let variant = s.variant();
     let mut worlds = crate::bots::worlds::Worlds::default();
     worlds.infer(crate::bots::BeliefSource::Shipped);
-    worlds.check(variant).map_err(PyValueError::new_err)?;
+    worlds.check(variant).map_err(InvalidValueError::new_err)?;
     let view = s.view(seat);
-    let belief = py.allow_threads(|| guard("Game.belief", || Ok(worlds.marginals(&view))))?;
+    let belief = py.allow_threads(|| {
+        guard("Game.belief", || {
+            worlds
+                .marginals(&view)
+                .map_err(|e| InvalidValueError::new_err(e.why))
+        })
+    })?;
     let n = variant.num_players();
     let cards = variant.num_actions();
     let mut out = vec![0f32; cards * n];

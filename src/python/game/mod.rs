@@ -1,7 +1,7 @@
 //! `yokai_septet.Game`: one game, a thin wrapper over [`State`] plus its action history.
 
+use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use numpy::{PyArray1, PyArray3};
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
@@ -67,13 +67,15 @@ impl PyGame {
     fn check_play(&self, what: &str) -> PyResult<()> {
         match self.state().phase() {
             Phase::Play => Ok(()),
-            Phase::Pass => Err(PyValueError::new_err(format!(
+            Phase::Pass => Err(InvalidValueError::new_err(format!(
                 "{what}: the round is in its passing phase; the solver scores card plays"
             ))),
-            Phase::RoundOver => Err(PyValueError::new_err(format!(
+            Phase::RoundOver => Err(InvalidValueError::new_err(format!(
                 "{what}: the round is over and the next one is not dealt yet"
             ))),
-            Phase::Over => Err(PyValueError::new_err(format!("{what}: the game is over"))),
+            Phase::Over => Err(InvalidValueError::new_err(format!(
+                "{what}: the game is over"
+            ))),
         }
     }
 
@@ -144,7 +146,7 @@ impl PyGame {
         if self.m.has_record() {
             Ok(())
         } else {
-            Err(PyValueError::new_err(
+            Err(InvalidValueError::new_err(
                 "this game is a determinization (Game.sample_determinization): its hidden \
                  cards were sampled, not dealt and played, so it has no record",
             ))
@@ -155,7 +157,7 @@ impl PyGame {
 /// The state of a `Game` argument (a `TypeError` for anything else).
 pub(crate) fn game_state(obj: &Bound<'_, PyAny>) -> PyResult<crate::rules::state::State> {
     let game = obj.downcast::<PyGame>().map_err(|_| {
-        PyTypeError::new_err(format!(
+        InvalidTypeError::new_err(format!(
             "expected a yokai_septet.Game, not {}",
             type_name(obj)
         ))
@@ -765,7 +767,7 @@ impl PyGame {
             Some(v) if (0..56).contains(&v) => {
                 Ok(Card::new(v as u8).unwrap_or(Card::ACE).to_string())
             }
-            _ => Err(PyValueError::new_err(format!(
+            _ => Err(InvalidValueError::new_err(format!(
                 "card {} is out of range: card ids are 0..55",
                 card.repr()?
             ))),

@@ -4,8 +4,8 @@
 //! Each `pub(super) fn` is the body of the `Game` method of the same name (its doc is
 //! there, on the method in `mod.rs`).
 
+use crate::python::errors::InvalidValueError;
 use numpy::PyArray3;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -65,7 +65,7 @@ pub(super) fn to_rgb_array<'py>(
     let flat = numpy::ndarray::Array1::from_vec(r.rgb);
     let arr = flat
         .into_shape_with_order(shape)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        .map_err(|e| InvalidValueError::new_err(e.to_string()))?;
     Ok(PyArray3::from_owned_array(py, arr))
 }
 

@@ -4,7 +4,7 @@
 //! Each `pub(super) fn` is the body of the `Game` method of the same name (its doc is
 //! there, on the method in `mod.rs`).
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use pyo3::prelude::*;
 
 use super::PyGame;
@@ -41,7 +41,7 @@ pub(super) fn play_bots(
     // Read here, not by the signature: the Bot class is this file's import, so that
     // `game` and `bot` do not import each other (Bot.act reads a Game).
     let bots: Vec<PyRef<'_, PyBot>> = bots.extract().map_err(|e| {
-        PyTypeError::new_err(format!(
+        InvalidTypeError::new_err(format!(
             "bots must be a list of yokai_septet.Bot, one per seat: {e}"
         ))
     })?;
@@ -50,7 +50,7 @@ pub(super) fn play_bots(
     let n = this.state().num_players();
     let learner = extract_seat(learner_seat, n)?;
     if bots.len() != n {
-        return Err(PyValueError::new_err(format!(
+        return Err(InvalidValueError::new_err(format!(
             "bots lists {} bots, expected one per seat ({n})",
             bots.len()
         )));

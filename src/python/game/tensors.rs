@@ -4,8 +4,8 @@
 //! Each `pub(super) fn` is the body of the `Game` method of the same name (its doc is
 //! there, on the method in `mod.rs`).
 
+use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -26,7 +26,7 @@ pub(super) fn legal_mask<'py>(
     let arr = match out {
         Some(a) => {
             if a.len() != n {
-                return Err(PyValueError::new_err(format!(
+                return Err(InvalidValueError::new_err(format!(
                     "out has shape {:?}, expected ({n},)",
                     a.shape()
                 )));
@@ -37,10 +37,10 @@ pub(super) fn legal_mask<'py>(
     };
     let mut rw = arr
         .try_readwrite()
-        .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
+        .map_err(|e| InvalidValueError::new_err(format!("out is not writable: {e}")))?;
     let slice = rw
         .as_slice_mut()
-        .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+        .map_err(|_| InvalidValueError::new_err("out must be C-contiguous"))?;
     crate::rl::observation::write_mask(this.state().legal_actions(), slice);
     drop(rw);
     Ok(arr)
@@ -57,7 +57,7 @@ pub(super) fn observation<'py>(
     let seat = match seat {
         Some(seat) => extract_seat(seat, s.num_players())?,
         None => s.current_player().ok_or_else(|| {
-            PyValueError::new_err(
+            InvalidValueError::new_err(
                 "the game is over, so there is no current player: pass seat= explicitly",
             )
         })?,
@@ -77,17 +77,17 @@ pub(super) fn observation<'py>(
         d: usize,
     ) -> PyResult<()> {
         if out.len() != d {
-            return Err(PyValueError::new_err(format!(
+            return Err(InvalidValueError::new_err(format!(
                 "out has shape {:?}, expected ({d},)",
                 out.shape()
             )));
         }
         let mut rw = out
             .try_readwrite()
-            .map_err(|e| PyValueError::new_err(format!("out is not writable: {e}")))?;
+            .map_err(|e| InvalidValueError::new_err(format!("out is not writable: {e}")))?;
         let slice = rw
             .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+            .map_err(|_| InvalidValueError::new_err("out must be C-contiguous"))?;
         encode(view, slice);
         Ok(())
     }
@@ -96,7 +96,7 @@ pub(super) fn observation<'py>(
     } else if let Ok(a) = out.downcast::<PyArray1<u8>>() {
         fill(a, &view, d)?;
     } else {
-        return Err(PyTypeError::new_err(
+        return Err(InvalidTypeError::new_err(
             "out must be a 1-dimensional numpy array of dtype float32 or uint8",
         ));
     }
@@ -128,7 +128,7 @@ pub(super) fn state_tensor<'py>(
     match dtype {
         "float32" => make::<f32>(py, this.state()),
         "uint8" => make::<u8>(py, this.state()),
-        other => Err(PyValueError::new_err(format!(
+        other => Err(InvalidValueError::new_err(format!(
             "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
         ))),
     }

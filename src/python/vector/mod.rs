@@ -8,8 +8,8 @@
 
 use std::sync::Mutex;
 
+use crate::python::errors::{InvalidValueError, StateError};
 use numpy::{PyArray1, PyReadonlyArray1};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -184,7 +184,7 @@ impl PyVectorEnv {
         let mut this = borrow_mut(slf)?;
         let mask = mask.as_array().to_vec();
         if mask.len() != this.num_envs {
-            return Err(PyValueError::new_err(format!(
+            return Err(InvalidValueError::new_err(format!(
                 "reset_mask has {} entries, expected one per env ({})",
                 mask.len(),
                 this.num_envs
@@ -289,7 +289,7 @@ impl PyVectorEnv {
                 None => match last {
                     Some(g) => (g, acts),
                     None => {
-                        return Err(PyRuntimeError::new_err(
+                        return Err(StateError::new_err(
                             "send(actions) without env_ids sends the batch recv() returned \
                              last, and nothing was received",
                         ))

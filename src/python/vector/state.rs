@@ -4,8 +4,8 @@
 //! next set of arrays, and the properties read the last pass's set (or, after
 //! asynchronous stepping, the batches received, joined).
 
+use crate::python::errors::{InvalidValueError, StateError};
 use numpy::{PyReadonlyArray1, PyReadwriteArrayDyn};
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -26,7 +26,7 @@ pub(super) enum Mode {
 }
 
 pub(super) fn poisoned() -> PyErr {
-    PyRuntimeError::new_err(
+    StateError::new_err(
         "this VectorEnv failed earlier (an internal error left it inconsistent): create a new one",
     )
 }
@@ -219,7 +219,7 @@ impl PyVectorEnv {
             _ => 0,
         };
         if in_flight > 0 {
-            return Err(PyRuntimeError::new_err(format!(
+            return Err(StateError::new_err(format!(
                 "{what} is not known while batches are being stepped: {in_flight} of the {} \
                  batches sent are not received yet. Use the arrays recv() returned (their \
                  env ids are infos[\"env_id\"]), or recv() every batch first",
@@ -325,7 +325,7 @@ impl PyVectorEnv {
             .and_then(|k| usize::try_from(k).ok())
             .filter(|&k| k < n)
             .ok_or_else(|| {
-                PyValueError::new_err(format!(
+                InvalidValueError::new_err(format!(
                     "env {} is out of range: envs are 0..{}",
                     i.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
                     n.saturating_sub(1)
@@ -342,7 +342,7 @@ impl PyVectorEnv {
             Mode::Moving => None,
         };
         slot.map(f).ok_or_else(|| {
-            PyRuntimeError::new_err(format!(
+            StateError::new_err(format!(
                 "env {k} is being stepped (its batch was sent): recv() it first"
             ))
         })
