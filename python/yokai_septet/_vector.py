@@ -347,7 +347,7 @@ class SeatReward(gymnasium.vector.VectorRewardWrapper):
             )
         players = int(rewards.shape[1])
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-            raise TypeError(f"seat must be an int, got {type(seat).__name__}")
+            raise InvalidTypeError(f"seat must be an int, got {type(seat).__name__}")
         if not 0 <= seat < players:
             raise InvalidValueError(f"seat {seat} is out of range: seats are 0..{players - 1}")
         super().__init__(env)
