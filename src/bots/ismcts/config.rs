@@ -29,6 +29,9 @@ pub struct Techniques {
     /// Stops a playout where nothing left in the round can change its value
     /// (`sure.rs`): exact, so the search plays the same cards as without it, sooner.
     pub early_stop: bool,
+    /// Plays a playout's forced cards (one legal card) without asking the heuristic:
+    /// exact too (the heuristic plays a legal card).
+    pub forced: bool,
     /// Starts each decision from the subtree of the cards played since the seat's last
     /// decision in the same round, with its statistics (at most [`REUSE_NODE_CAP`]
     /// nodes); off, every decision starts from a fresh tree. It changes the games, and a
@@ -40,16 +43,19 @@ impl Techniques {
     /// The search as it was before issue 58.
     pub const CLASSIC: Techniques = Techniques {
         early_stop: false,
+        forced: false,
         reuse: false,
     };
     /// Every technique.
     pub const ALL: Techniques = Techniques {
         early_stop: true,
+        forced: true,
         reuse: true,
     };
     /// The techniques of `ismcts` by default.
     pub const DEFAULT: Techniques = Techniques {
         early_stop: true,
+        forced: true,
         reuse: false,
     };
 }
@@ -152,12 +158,13 @@ impl IsmctsConfig {
     }
 
     /// The argument [`IsmctsConfig::parse_budget`] reads back: the budget, then the
-    /// options that differ from the default. Techniques that no option writes (early
-    /// stop alone off) are the Rust API's only, and are not in the name.
+    /// options that differ from the default. Techniques that no option writes (one exact
+    /// technique off and the other on) are the Rust API's only, and are not in the name.
     pub fn budget_and_options(&self) -> String {
         let mut out = budget_text(self.iterations, self.time_limit);
         let t = self.techniques;
-        if t.early_stop == Techniques::CLASSIC.early_stop && t != Techniques::DEFAULT {
+        let exact = |t: Techniques| (t.early_stop, t.forced);
+        if exact(t) == exact(Techniques::CLASSIC) && exact(t) != exact(Techniques::DEFAULT) {
             out.push_str(":classic");
         }
         if t.reuse && !Techniques::DEFAULT.reuse {

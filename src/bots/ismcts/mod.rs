@@ -12,7 +12,8 @@
 //! the heuristic's.
 //!
 //! Issue 58's techniques are switchable ([`Techniques`], `config.rs`): the exact early
-//! stop of playouts (`sure.rs`), tree reuse within a round (`reuse.rs`), and threads
+//! stop of playouts (`sure.rs`), forced playout cards played without the heuristic,
+//! tree reuse within a round (`reuse.rs`), and threads
 //! (root-parallel trees merged at the root, `parallel.rs`). [`Techniques::CLASSIC`] on
 //! one thread is the search as it was before them, checked by golden games
 //! (`tests/search.rs`).
@@ -215,6 +216,7 @@ impl IsmctsBot {
         let guided_depth = self.guide.as_ref().map_or(0, |g| g.config.depth);
         let guide_others = self.guide.as_ref().is_some_and(|g| g.config.others);
         let early_stop = self.config.techniques.early_stop;
+        let forced = self.config.techniques.forced;
         let mut my_decisions = 0u32;
         let mut node = 0u32;
         let mut expanded = false;
@@ -231,7 +233,10 @@ impl IsmctsBot {
                         break;
                     }
                 }
-                HeuristicBot::choose(&s.view(p))
+                match legal.len() {
+                    1 if forced => legal.nth(0).expect("one legal card"),
+                    _ => HeuristicBot::choose(&s.view(p)),
+                }
             } else {
                 if p == me {
                     my_decisions += 1;
