@@ -131,3 +131,16 @@ fn play_and_hint_thread_only_the_searches_that_set_no_threads() {
     let bot = bot_by_name(&with_threads("ismcts:800", 2), 0, Variant::FourPlayer).unwrap();
     assert_eq!(bot.name(), "ismcts:800:t2");
 }
+
+/// An `-inf` search on threads draws every thread's worlds from the belief model: its
+/// name keeps the option, and its games replay for the same seed.
+#[test]
+#[cfg(feature = "models")]
+fn inferring_search_on_threads_replays_its_games() {
+    let name = "ismcts-inf:80:t2";
+    let bot = bot_by_name(name, 0, Variant::FourPlayer).unwrap();
+    assert_eq!(bot.name(), name);
+    let a = game_of(name, Variant::FourPlayer, 3);
+    assert_eq!(a, game_of(name, Variant::FourPlayer, 3));
+    assert_ne!(a, game_of("ismcts:80:t2", Variant::FourPlayer, 3));
+}
