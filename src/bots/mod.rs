@@ -67,7 +67,10 @@ mod stream;
 pub(crate) mod worlds;
 
 pub use heuristic::HeuristicBot;
-pub use ismcts::{GuideConfig, IsmctsBot, IsmctsConfig};
+pub use ismcts::{
+    GuideConfig, IsmctsBot, IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS,
+    REUSE_NODE_CAP,
+};
 pub use nn::{
     BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, WeightsError, BELIEF_FORMAT,
     MODEL_FORMAT,
@@ -76,8 +79,8 @@ pub use passing::PassPicks;
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use registry::{
-    bot_by_name, bot_names_help, BotFamily, BotMaker, BotRegistry, BOT_FAMILIES, BOT_NAMES,
-    BUILT_IN_BOTS,
+    bot_by_name, bot_names_help, decision_threads, with_threads, BotFamily, BotMaker, BotRegistry,
+    BOT_FAMILIES, BOT_NAMES, BUILT_IN_BOTS,
 };
 pub(crate) use stream::BotStream;
 pub use worlds::BeliefSource;

@@ -467,6 +467,41 @@ impl BotRegistry {
     }
 }
 
+/// The families whose decisions may run on several threads (`ismcts`'s `:tT` option).
+const THREADED_FAMILIES: [&str; 2] = ["ismcts", "ismcts-inf"];
+
+/// `name` with `threads` threads per decision where its family searches on threads
+/// (`ismcts`, `ismcts-inf`) and the name sets none (`ismcts` → `ismcts:5000:t4`); any
+/// other name as it is. What `play` and `hint` build their bots from: one decision at a
+/// time, so each may use the cores. A count budget still plays the same cards for the same
+/// seed and thread count, but the thread count is the machine's.
+pub fn with_threads(name: &str, threads: u32) -> String {
+    let (head, arg) = match name.split_once(':') {
+        Some((head, arg)) => (head, Some(arg)),
+        None => (name, None),
+    };
+    if threads <= 1 || !THREADED_FAMILIES.contains(&head) {
+        return name.to_string();
+    }
+    let set = |option: &str| {
+        option.len() > 1
+            && option.starts_with('t')
+            && option[1..].bytes().all(|b| b.is_ascii_digit())
+    };
+    match arg {
+        None => format!("{head}:{}:t{threads}", super::ismcts::DEFAULT_ITERATIONS),
+        Some(arg) if arg.split(':').skip(1).any(set) => name.to_string(),
+        Some(_) => format!("{name}:t{threads}"),
+    }
+}
+
+/// The threads `play` and `hint` give a search's decision: the cores this process may
+/// use, at most [`crate::bots::MAX_DECISION_THREADS`].
+pub fn decision_threads() -> u32 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    cores.min(super::MAX_DECISION_THREADS)
+}
+
 /// The built-in bot called `name` for games of `variant` (a fresh [`BotRegistry`] of the
 /// built-in bots builds it: hold a registry instead to share its `nn:PATH` model cache).
 pub fn bot_by_name(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, BotError> {

@@ -26,7 +26,9 @@ pub const HINT_HELP: &str = "`hint`: the strongest bot's choice (ismcts) and its
 
 /// Writes the hint of the bot called `name` for `view` (its seat to act).
 pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Result<(), Failure> {
-    let h = match ask(view, name, &BotRegistry::new()) {
+    // The hint's search may use the cores (`ismcts` → `ismcts:5000:tT`).
+    let threaded = crate::bots::with_threads(name, crate::bots::decision_threads());
+    let h = match ask(view, &threaded, &BotRegistry::new()) {
         Ok(h) => h,
         Err(e) => {
             writeln!(out, "No hint: {e}")?;

@@ -275,8 +275,10 @@ where
         } else {
             let name = player.clone().expect("a bot's seat");
             let seed = play_bot_seed(config.seed, p);
+            // One decision at a time: a search may use the cores (`:tT`).
+            let threaded = crate::bots::with_threads(&name, crate::bots::decision_threads());
             let bot = registry
-                .build(&name, seed, v)
+                .build(&threaded, seed, v)
                 .map_err(|e| Failure::usage(format!("--bots: {e}")))?;
             bots.push(Some(bot));
             seat_names.push(name);

@@ -2,13 +2,21 @@
 //! Whitehouse 2012).
 //!
 //! One tree over the bot's information set: each iteration draws a fresh determinization
-//! (exactly uniform, [`Sampler`]), descends the tree choosing among the children whose
-//! card is legal in that world by UCB1 with availability counts, adds one new node, plays
-//! the round out with the heuristic, and backs the result up: a node's statistics are
-//! for the seat that played its card (each seat maximises its own `pimc` round value, so
-//! the search is not limited to two sides). Unlike PIMC, the tree shares statistics
-//! across worlds, so a card is judged by what the others can do without seeing the deal.
-//! The card played is the root's most visited child. Passing picks are the heuristic's.
+//! (exactly uniform, [`Sampler`](crate::sampler::Sampler)), descends the tree choosing
+//! among the children whose card is legal in that world by UCB1 with availability counts,
+//! adds one new node, plays the round out with the heuristic, and backs the result up: a
+//! node's statistics are for the seat that played its card (each seat maximises its own
+//! `pimc` round value, so the search is not limited to two sides). Unlike PIMC, the tree
+//! shares statistics across worlds, so a card is judged by what the others can do without
+//! seeing the deal. The card played is the root's most visited child. Passing picks are
+//! the heuristic's.
+//!
+//! Issue 58's techniques are switchable ([`Techniques`], `config.rs`): the exact early
+//! stop of playouts (`sure.rs`), forced playout cards played without the heuristic,
+//! tree reuse within a round (`reuse.rs`), and threads
+//! (root-parallel trees merged at the root, `parallel.rs`). [`Techniques::CLASSIC`] on
+//! one thread is the search as it was before them, checked by golden games
+//! (`tests/search.rs`).
 //!
 //! `ismcts-nn` is the same search guided by a policy network ([`NnBot`]): at the searching
 //! seat's own nodes (whose legal cards are the same in every world, since the seat knows
@@ -17,9 +25,9 @@
 //! pass when the node is first searched from). The other seats' nodes stay plain ISMCTS
 //! by default ([`GuideConfig::others`]): their legal cards differ between worlds, so a
 //! prior from one world's view fits the others poorly, and it costs a forward pass per
-//! node of theirs.
+//! node of theirs. It searches on one thread without reuse.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::cards::{Card, CardSet};
 use crate::infoset::view::SeatView;
@@ -30,118 +38,28 @@ use super::heuristic::HeuristicBot;
 use super::nn::NnBot;
 use super::pimc::round_value;
 use super::worlds::{BeliefSource, Worlds};
-use super::{budget_text, has_decision, parse_budget, Bot, BotError, BotStream, SearchValues};
+use super::{has_decision, Bot, BotError, BotStream, SearchValues};
 
-/// Iterations per decision and an optional time limit.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct IsmctsConfig {
-    /// Iterations (determinization + descent + playout) per decision.
-    pub iterations: u32,
-    /// Optional wall-clock limit per decision, checked every 16 iterations. It makes play
-    /// depend on machine speed: not reproducible.
-    pub time_limit: Option<Duration>,
-    /// UCB1 exploration constant (values are about ±1).
-    pub exploration: f32,
-}
+mod config;
+mod guide;
+mod parallel;
+mod reuse;
+mod sure;
 
-impl Default for IsmctsConfig {
-    fn default() -> IsmctsConfig {
-        IsmctsConfig {
-            iterations: 5000,
-            time_limit: None,
-            exploration: 1.0,
-        }
-    }
-}
-
-/// The iterations of `ismcts-nn` at its default budget: about the time per decision of
-/// `ismcts` at its default (the network's forward passes cost some iterations).
-pub const GUIDED_ITERATIONS: u32 = 4600;
-
-impl IsmctsConfig {
-    /// The default budget of `ismcts-nn`.
-    pub fn guided() -> IsmctsConfig {
-        IsmctsConfig {
-            iterations: GUIDED_ITERATIONS,
-            ..IsmctsConfig::default()
-        }
-    }
-
-    /// Parses the argument of an `ismcts-nn:ARG` name: `BUDGET`, `PATH` or `BUDGET:PATH`
-    /// (the path is the rest, colons and all). A first part that looks like a budget
-    /// (digits, perhaps then `ms`) must be one: `None` for `0`, `0ms` or an empty `ARG`.
-    pub fn parse_guided(arg: &str) -> Option<(IsmctsConfig, Option<&str>)> {
-        let (head, rest) = match arg.split_once(':') {
-            Some((head, rest)) => (head, Some(rest)),
-            None => (arg, None),
-        };
-        let digits = head.strip_suffix("ms").unwrap_or(head);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return (!arg.is_empty()).then_some((IsmctsConfig::guided(), Some(arg)));
-        }
-        let config = IsmctsConfig::parse_budget(head)?;
-        match rest {
-            Some("") => None,
-            path => Some((config, path)),
-        }
-    }
-
-    /// Parses the budget of an `ismcts:BUDGET` name: `N` iterations, or `Nms`.
-    pub fn parse_budget(arg: &str) -> Option<IsmctsConfig> {
-        let (iterations, time_limit) = parse_budget(arg)?;
-        Some(IsmctsConfig {
-            iterations,
-            time_limit,
-            ..IsmctsConfig::default()
-        })
-    }
-}
+pub use config::{
+    IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS, REUSE_NODE_CAP,
+};
+use guide::Guide;
+pub use guide::GuideConfig;
 
 const NONE: u32 = u32::MAX;
-
-/// Logits kept per guided node: one per card id of the largest variant.
-const PRIOR_WIDTH: usize = 64;
-
-/// How the network guides `ismcts-nn` (see the module's text).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GuideConfig {
-    /// PUCT exploration constant of the guided nodes.
-    pub c_puct: f32,
-    /// How many of the searching seat's own decisions on a path get priors (1: the root
-    /// only; `u32::MAX`: all of them).
-    pub depth: u32,
-    /// Softmax temperature of the priors (above 1 flattens the network's preferences).
-    pub temperature: f32,
-    /// Whether the other seats' nodes are guided too, each by the network's logits from
-    /// its own view in the first world that reached the node.
-    pub others: bool,
-}
-
-impl Default for GuideConfig {
-    fn default() -> GuideConfig {
-        GuideConfig {
-            c_puct: 1.5,
-            depth: u32::MAX,
-            temperature: 1.0,
-            others: false,
-        }
-    }
-}
-
-/// The network of `ismcts-nn` and its settings.
-struct Guide {
-    net: NnBot,
-    config: GuideConfig,
-    /// The model file's path (`None`: the variant's shipped model).
-    path: Option<String>,
-}
 
 /// A tree node: the card that leads to it, played by `seat`.
 #[derive(Clone, Copy)]
 struct Node {
     card: Card,
     seat: u8,
-    /// Where its logits start in `IsmctsBot::priors`, over [`PRIOR_WIDTH`] (`NONE`: not
+    /// Where its logits start in `IsmctsBot::priors`, over `guide::PRIOR_WIDTH` (`NONE`: not
     /// guided, its children are chosen by UCB1).
     priors: u32,
     first_child: u32,
@@ -153,31 +71,60 @@ struct Node {
     total: f32,
 }
 
+impl Node {
+    /// The root of a fresh tree.
+    const ROOT: Node = Node {
+        card: Card::ACE,
+        seat: 0,
+        priors: NONE,
+        first_child: NONE,
+        next_sibling: NONE,
+        visits: 0,
+        available: 0,
+        total: 0.0,
+    };
+}
+
 /// The ISMCTS bot (`ismcts`).
 pub struct IsmctsBot {
     config: IsmctsConfig,
     rng: BotStream,
     /// Draws the determinizations: uniformly, or from a belief model (`-inf`).
     worlds: Worlds,
-    /// The tree, reused between decisions (cleared, capacity kept).
+    /// The belief model of an `-inf` bot (its helpers' worlds draw from it too).
+    belief: Option<BeliefSource>,
+    /// The tree (cleared between decisions, capacity kept; or rerooted, `reuse.rs`).
     nodes: Vec<Node>,
     path: Vec<u32>,
     guide: Option<Guide>,
-    /// The logits of the guided nodes, [`PRIOR_WIDTH`] per node.
+    /// The logits of the guided nodes, `guide::PRIOR_WIDTH` per node.
     priors: Vec<f32>,
+    /// Where the tree's root stands, for [`Techniques::reuse`].
+    kept: Option<reuse::Kept>,
+    /// The other threads' searches (`parallel.rs`), built at the first threaded decision.
+    helpers: Vec<IsmctsBot>,
+    /// Decisions that started from a kept subtree (`reuse.rs`'s tests read it).
+    reused: u32,
 }
 
 impl IsmctsBot {
     /// An IS-MCTS bot with `config`, its random stream from `seed`.
     pub fn new(config: IsmctsConfig, seed: u64) -> IsmctsBot {
         IsmctsBot {
-            config,
+            config: IsmctsConfig {
+                threads: config.threads.max(1),
+                ..config
+            },
             rng: BotStream::new(seed),
             worlds: Worlds::default(),
+            belief: None,
             nodes: Vec::new(),
             path: Vec::new(),
             guide: None,
             priors: Vec::new(),
+            kept: None,
+            helpers: Vec::new(),
+            reused: 0,
         }
     }
 
@@ -190,6 +137,14 @@ impl IsmctsBot {
         path: Option<String>,
         seed: u64,
     ) -> IsmctsBot {
+        let config = IsmctsConfig {
+            threads: 1,
+            techniques: Techniques {
+                reuse: false,
+                ..config.techniques
+            },
+            ..config
+        };
         IsmctsBot {
             guide: Some(Guide {
                 net,
@@ -241,81 +196,6 @@ impl IsmctsBot {
         best
     }
 
-    /// Makes `node` guided: keeps the network's logits at `view` (the seat to play there,
-    /// in the world of this iteration) for [`IsmctsBot::select_guided`].
-    fn guide_node(&mut self, node: u32, view: &SeatView) {
-        let Some(guide) = self.guide.as_mut() else {
-            return;
-        };
-        let at = self.priors.len() / PRIOR_WIDTH;
-        self.priors.extend_from_slice(guide.net.logits(view));
-        self.priors
-            .resize((at + 1) * PRIOR_WIDTH, f32::NEG_INFINITY);
-        self.nodes[node as usize].priors = at as u32;
-    }
-
-    /// Chooses the card at a guided `node` among `legal` by PUCT, the priors the softmax
-    /// of its logits over `legal`; a card never played here is valued at the mean of the
-    /// visited ones. Returns the child, and whether it is new (made now: no visits).
-    fn select_guided(&mut self, node: u32, legal: CardSet, seat: usize) -> (u32, bool) {
-        let (c, t) = self
-            .guide
-            .as_ref()
-            .map_or((1.0, 1.0), |g| (g.config.c_puct, g.config.temperature));
-        let at = self.nodes[node as usize].priors as usize * PRIOR_WIDTH;
-        let logits = &self.priors[at..at + PRIOR_WIDTH];
-        let mut child_of = [NONE; PRIOR_WIDTH];
-        let (mut visits, mut total) = (0u32, 0f32);
-        let mut child = self.nodes[node as usize].first_child;
-        while child != NONE {
-            let n = &mut self.nodes[child as usize];
-            if legal.contains(n.card) {
-                n.available += 1;
-                child_of[n.card.id() as usize] = child;
-                visits += n.visits;
-                total += n.total;
-            }
-            child = n.next_sibling;
-        }
-        let top = legal
-            .iter()
-            .map(|card| logits[card.id() as usize])
-            .fold(f32::NEG_INFINITY, f32::max);
-        let sum: f32 = legal
-            .iter()
-            .map(|card| ((logits[card.id() as usize] - top) / t).exp())
-            .sum();
-        let unvisited = if visits > 0 {
-            total / visits as f32
-        } else {
-            0.0
-        };
-        let scale = c * (visits.max(1) as f32).sqrt() / sum;
-        // Seeded with a legal card: a score that is not a number (a model whose logits
-        // overflow) never leaves the choice illegal.
-        let Some(first) = legal.nth(0) else {
-            return (NONE, false);
-        };
-        let mut best = (first, f32::NEG_INFINITY);
-        for card in legal {
-            let id = card.id() as usize;
-            let (q, n) = match self.nodes.get(child_of[id] as usize) {
-                Some(n) if n.visits > 0 => (n.total / n.visits as f32, n.visits),
-                _ => (unvisited, 0),
-            };
-            let prior = ((logits[id] - top) / t).exp();
-            let score = q + scale * prior / (1 + n) as f32;
-            if score > best.1 {
-                best = (card, score);
-            }
-        }
-        let card = best.0;
-        match child_of[card.id() as usize] {
-            NONE => (self.new_node(node, card, seat), true),
-            child => (child, self.nodes[child as usize].visits == 0),
-        }
-    }
-
     /// Cards of `legal` without a child of `node`.
     fn untried(&self, node: u32, legal: CardSet) -> CardSet {
         let mut out = legal;
@@ -338,14 +218,28 @@ impl IsmctsBot {
         let me = view.seat();
         let guided_depth = self.guide.as_ref().map_or(0, |g| g.config.depth);
         let guide_others = self.guide.as_ref().is_some_and(|g| g.config.others);
+        let early_stop = self.config.techniques.early_stop;
+        let forced = self.config.techniques.forced;
         let mut my_decisions = 0u32;
         let mut node = 0u32;
         let mut expanded = false;
+        let mut sure = None;
         let mut ended = None;
         while let Some(p) = s.current_player() {
             let legal = s.legal_actions();
             let card = if expanded {
-                HeuristicBot::choose(&s.view(p))
+                // The playout: the heuristic's cards, no random draw (so stopping it
+                // early where its value is certain changes nothing else).
+                if early_stop && s.trick_cards().is_empty() {
+                    sure = sure::sure_values(&s);
+                    if sure.is_some() {
+                        break;
+                    }
+                }
+                match legal.len() {
+                    1 if forced => legal.nth(0).expect("one legal card"),
+                    _ => HeuristicBot::choose(&s.view(p)),
+                }
             } else {
                 if p == me {
                     my_decisions += 1;
@@ -378,30 +272,38 @@ impl IsmctsBot {
                 self.path.push(node);
                 self.nodes[node as usize].card
             };
-            let out = s.apply(card).expect("a legal card");
+            // In the round only: the next round's deal is never looked at.
+            let out = s.apply_in_round(card).expect("a legal card");
             if let Some(r) = out.round {
                 ended = Some((r, out.game_over));
                 break;
             }
         }
-        let Some((r, game_over)) = ended else { return };
-        let mut values = [0f32; 4];
-        for (p, v) in values.iter_mut().enumerate().take(s.num_players()) {
-            *v = round_value(&s, &r, p, game_over);
-        }
+        let values = match (sure, ended) {
+            (Some(values), _) => values,
+            (None, Some((r, game_over))) => {
+                let mut values = [0f32; 4];
+                for (p, v) in values.iter_mut().enumerate().take(s.num_players()) {
+                    *v = round_value(&s, &r, p, game_over);
+                }
+                values
+            }
+            (None, None) => return,
+        };
         for &id in &self.path[1..] {
             let n = &mut self.nodes[id as usize];
             n.visits += 1;
             n.total += values[n.seat as usize];
         }
     }
-}
 
-impl IsmctsBot {
     /// The bot drawing its play-phase worlds from `belief`'s model (`-inf`), or uniformly
-    /// (`None`); the registry's builders give it.
+    /// (`None`); the registry's builders give it. The threaded search's helper bots are
+    /// built from it again.
     pub(crate) fn inferring(mut self, belief: Option<BeliefSource>) -> IsmctsBot {
-        self.worlds = Worlds::new(belief);
+        self.worlds = Worlds::new(belief.clone());
+        self.belief = belief;
+        self.helpers.clear();
         self
     }
 
@@ -426,28 +328,28 @@ impl IsmctsBot {
         })
     }
 
-    /// Runs the budget's iterations from a fresh tree; returns how many ran.
-    fn search(&mut self, view: &SeatView) -> u32 {
+    /// Runs `iterations` iterations (fewer if the time limit comes first) on this
+    /// thread's tree: from the kept subtree where reuse finds one, else a fresh tree.
+    /// Returns how many ran.
+    fn search_tree(&mut self, view: &SeatView, iterations: u32) -> u32 {
         let start = Instant::now();
-        self.nodes.clear();
-        self.nodes.push(Node {
-            card: Card::ACE,
-            seat: 0,
-            priors: NONE,
-            first_child: NONE,
-            next_sibling: NONE,
-            visits: 0,
-            available: 0,
-            total: 0.0,
-        });
-        self.priors.clear();
+        if self.config.techniques.reuse && self.reroot(view) {
+            self.reused += 1;
+        } else {
+            self.nodes.clear();
+            self.nodes.push(Node::ROOT);
+            self.priors.clear();
+        }
         let mut done = 0;
-        while done < self.config.iterations.max(1) {
+        while done < iterations.max(1) {
             self.iterate(view);
             done += 1;
             if done % 16 == 0 && self.config.time_limit.is_some_and(|t| start.elapsed() >= t) {
                 break;
             }
+        }
+        if self.config.techniques.reuse {
+            self.keep(view);
         }
         done
     }
@@ -474,10 +376,10 @@ impl IsmctsBot {
         let mut values: Vec<(Card, f64)> =
             view.legal_actions().iter().map(|c| (c, f64::NAN)).collect();
         let mut visits = vec![0; values.len()];
-        for n in self.root_children() {
-            if let Some(i) = values.iter().position(|(c, _)| *c == n.card) {
-                values[i].1 = n.total as f64 / n.visits.max(1) as f64;
-                visits[i] = n.visits;
+        for (card, n, total) in self.root_stats() {
+            if let Some(i) = values.iter().position(|(c, _)| *c == card) {
+                values[i].1 = total as f64 / n.max(1) as f64;
+                visits[i] = n;
             }
         }
         Some(SearchValues {
@@ -491,7 +393,7 @@ impl IsmctsBot {
 
 impl Bot for IsmctsBot {
     fn name(&self) -> String {
-        let budget = budget_text(self.config.iterations, self.config.time_limit);
+        let budget = self.config.budget_and_options();
         let inf = self.worlds.suffix();
         match &self.guide {
             None => format!("ismcts{inf}:{budget}"),
@@ -520,13 +422,13 @@ impl Bot for IsmctsBot {
         self.search(view);
         // The most visited card (ties: the lowest id); the heuristic's if none was tried.
         let mut best: Option<(u32, Card)> = None;
-        for n in self.root_children() {
+        for (card, visits, _) in self.root_stats() {
             let better = match best {
                 None => true,
-                Some((v, c)) => n.visits > v || (n.visits == v && n.card < c),
+                Some((v, c)) => visits > v || (visits == v && card < c),
             };
-            if better && legal.contains(n.card) {
-                best = Some((n.visits, n.card));
+            if better && legal.contains(card) {
+                best = Some((visits, card));
             }
         }
         Ok(best.map_or_else(|| HeuristicBot::choose(view), |(_, c)| c))
@@ -534,14 +436,21 @@ impl Bot for IsmctsBot {
 
     fn reseed(&mut self, seed: u64) {
         self.rng.reseed(seed);
+        self.forget();
     }
 
-    /// The tree is rebuilt at every decision: only the stream's position carries over.
+    /// The stream's position: without reuse the tree is rebuilt at every decision (and
+    /// the helpers' streams are drawn from the bot's), so only the stream carries over.
+    /// A bot that reuses its tree cannot be saved (`None`).
     fn snapshot(&self) -> Option<Vec<u64>> {
+        if self.config.techniques.reuse {
+            return None;
+        }
         self.rng.snapshot()
     }
 
     fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
+        self.forget();
         self.rng.restore(self.name(), words)
     }
 }
