@@ -284,7 +284,7 @@ async fn hint(
 ) -> Result<Response, ApiError> {
     let req: HintBody = read(body, SMALL_BODY)?;
     let name = req.bot.unwrap_or_else(|| HINT_BOT.to_string());
-    state.bots.check(&name).map_err(|e| ApiError {
+    let resolved = state.bots.check(&name).map_err(|e| ApiError {
         message: format!("bot: {}", e.message),
         ..e
     })?;
@@ -295,14 +295,15 @@ async fn hint(
     state
         .bots
         .run(move || {
-            let h = crate::bots::hint::hint(&s.view(me), &name, st.bots.registry())
+            let h = crate::bots::hint::hint(&s.view(me), &resolved, st.bots.registry())
                 .map_err(|e| ApiError::refused(format!("bot: {e}")))?;
             let value = |&(c, v): &(crate::Card, f64)| CardValue {
                 card: c.to_string(),
                 value: (!v.is_nan()).then_some(v),
             };
             Ok(ok(&HintAnswer {
-                bot: h.bot,
+                // The name asked (a model's, not its file's), or the heuristic's.
+                bot: if h.bot == resolved { name } else { h.bot },
                 card: h.card.to_string(),
                 values: h.values.iter().map(value).collect(),
                 worlds: h.worlds,

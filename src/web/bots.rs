@@ -279,9 +279,10 @@ impl Bots {
         }
     }
 
-    /// Whether `name` is a name this server runs (the refusal says why not).
-    pub fn check(&self, name: &str) -> Result<(), ApiError> {
-        self.resolve(name).map(drop)
+    /// The name the registry builds for `name`, a name this server runs (the refusal
+    /// says why not): itself, or `nn:FILE` for a model of `--models`.
+    pub fn check(&self, name: &str) -> Result<String, ApiError> {
+        self.resolve(name)
     }
 
     /// The bot called `name` for games of `variant` (a name this server runs).
