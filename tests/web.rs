@@ -284,6 +284,7 @@ fn bad_requests_are_refused_and_the_server_keeps_serving() {
             400,
             "request body",
         ),
+        ("POST", "/api/games", b"[]".to_vec(), 400, "a JSON object"),
         (
             "POST",
             "/api/games",

@@ -192,10 +192,10 @@ fn a_budget_over_the_servers_cap_is_refused_with_the_cap() {
     for (name, cap) in [
         ("pimc:600000ms", "2000 ms"),
         ("ismcts:2001ms", "2000 ms"),
-        ("pimc:10000000", "50000"),
-        ("ismcts-inf:99999999", "50000"),
-        ("pimc-dd:5000", "100"),
-        ("pimc:100/100000", "12500"),
+        ("pimc:10000000", "30000"),
+        ("ismcts-inf:99999999", "40000"),
+        ("pimc-dd:5000", "80"),
+        ("pimc:100/100000", "7500"),
     ] {
         let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": [name] }));
         assert_eq!(s, 422, "{name}: {e}");
@@ -211,7 +211,7 @@ fn a_budget_over_the_servers_cap_is_refused_with_the_cap() {
     assert_eq!(s, 422, "{e}");
     assert!(error_of(&e).contains("2000 ms"), "{e}");
     // At the cap, and under it, the names play.
-    for name in ["pimc:2000ms", "ismcts:50000", "pimc:200/nn", "ismcts-inf"] {
+    for name in ["pimc:2000ms", "ismcts:40000", "pimc:200/nn", "ismcts-inf"] {
         let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": [name] }));
         assert_eq!(s, 201, "{name}: {e}");
     }
@@ -223,13 +223,13 @@ fn a_budget_over_the_servers_cap_is_refused_with_the_cap() {
     });
     let (s, e) = call(&small, "POST", "/api/games", json!({"bots": ["ismcts"]}));
     assert_eq!(s, 422, "{e}");
-    assert!(error_of(&e).contains("2500"), "{e}");
+    assert!(error_of(&e).contains("cap of 2000 "), "{e}");
     let options = ok(&small, "GET", "/api/options", Value::Null);
     assert_eq!(options["max_think_ms"], 100);
     assert!(options["budget_caps"]
         .as_array()
         .unwrap()
-        .contains(&json!({"bot": "ismcts", "max": 2500, "unit": "iterations"})));
+        .contains(&json!({"bot": "ismcts", "max": 2000, "unit": "iterations"})));
 }
 
 #[test]

@@ -124,6 +124,12 @@ fn read<T: DeserializeOwned>(
     } else {
         &body[..]
     };
+    // A JSON object: serde would also read a struct from an array of its fields in order.
+    if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad(
+            "request body: a JSON object ({...}) or nothing",
+        ));
+    }
     serde_json::from_slice(text).map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 

@@ -137,7 +137,7 @@ def test_budgets_over_the_cap_are_refused_and_the_flags_are_checked():
         status, e = request(url + "api/games", "POST", {"bots": ["pimc:600000ms"]})
         assert status == 422 and "500 ms" in e["error"], e
         status, e = request(url + "api/games", "POST", {"bots": ["pimc:1000000"]})
-        assert status == 422 and "12500" in e["error"], e
+        assert status == 422 and "7500" in e["error"], e
         status, options = request(url + "api/options")
         assert options["max_think_ms"] == 500
     finally:
