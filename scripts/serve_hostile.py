@@ -273,6 +273,20 @@ def holds(s: Server) -> None:
     cpu_hold(s, "review of a round", "POST", f"/api/games/{g['id']}/review", {"round": 0})
 
 
+def parked(s: Server) -> None:
+    """60 games of solver bots, each at its first card: a game that waits holds no
+    search's tables (a solver's are megabytes), so the RSS stays where it was."""
+    before = s.rss()
+    for k in range(60):
+        _, _, g = s.request("POST", "/api/games", {"seed": k, "watch": True,
+                                                   "bots": ["pimc-dd", "epimc", "pimc-dd-inf"]})
+        while g["phase"] == "pass" or g["tricks_played"] == 0 and not g["trick"]:
+            g = s.request("POST", f"/api/games/{g['id']}/step")[2]
+        s.request("POST", f"/api/games/{g['id']}/step")
+    check(s.rss() - before < 16 << 20, "60 waiting games of solver bots",
+          f"RSS {(s.rss() - before) / 2**20:+.1f} MiB")
+
+
 def reviews(s: Server) -> None:
     _, _, g = s.request("POST", "/api/games", {"seed": 4, "seat": 0, "episode": "round"})
     gid = g["id"]
@@ -417,7 +431,7 @@ def main() -> int:
         try:
             start = s.rss()
             print(f"server pid {s.p.pid}, RSS {start / 2**20:.1f} MiB, load {os.getloadavg()[0]:.1f}")
-            parts = [hosts_and_origins, bodies_records_paths, budgets, hidden_cards, reviews]
+            parts = [hosts_and_origins, bodies_records_paths, budgets, hidden_cards, parked, reviews]
             # The core-hold measure is wall time: on a loaded machine it reads long.
             if not args.quick:
                 parts.append(holds)

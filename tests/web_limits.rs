@@ -193,7 +193,7 @@ fn a_budget_over_the_servers_cap_is_refused_with_the_cap() {
         ("pimc:600000ms", "2000 ms"),
         ("ismcts:2001ms", "2000 ms"),
         ("pimc:10000000", "30000"),
-        ("ismcts-inf:99999999", "40000"),
+        ("ismcts-inf:99999999", "30000"),
         ("pimc-dd:5000", "80"),
         ("pimc:100/100000", "7500"),
     ] {
@@ -211,7 +211,7 @@ fn a_budget_over_the_servers_cap_is_refused_with_the_cap() {
     assert_eq!(s, 422, "{e}");
     assert!(error_of(&e).contains("2000 ms"), "{e}");
     // At the cap, and under it, the names play.
-    for name in ["pimc:2000ms", "ismcts:40000", "pimc:200/nn", "ismcts-inf"] {
+    for name in ["pimc:2000ms", "ismcts:30000", "pimc:200/nn", "ismcts-inf"] {
         let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": [name] }));
         assert_eq!(s, 201, "{name}: {e}");
     }
@@ -223,13 +223,13 @@ fn a_budget_over_the_servers_cap_is_refused_with_the_cap() {
     });
     let (s, e) = call(&small, "POST", "/api/games", json!({"bots": ["ismcts"]}));
     assert_eq!(s, 422, "{e}");
-    assert!(error_of(&e).contains("cap of 2000 "), "{e}");
+    assert!(error_of(&e).contains("cap of 1500 "), "{e}");
     let options = ok(&small, "GET", "/api/options", Value::Null);
     assert_eq!(options["max_think_ms"], 100);
     assert!(options["budget_caps"]
         .as_array()
         .unwrap()
-        .contains(&json!({"bot": "ismcts", "max": 2000, "unit": "iterations"})));
+        .contains(&json!({"bot": "ismcts", "max": 1500, "unit": "iterations"})));
 }
 
 #[test]
@@ -468,4 +468,48 @@ fn one_client_address_holds_at_most_its_cap_of_connections() {
     std::thread::sleep(Duration::from_millis(300));
     let (s, body) = http(addr, "GET", "/api/options", "");
     assert_eq!(s, 200, "{body}");
+}
+
+/// A search bot is parked between its decisions (its snapshot kept, its tables dropped)
+/// and built again for the next: it plays exactly as a bot kept alive would, the bot of
+/// `yokai-septet play` (seat `p`'s seed: the game's plus `p + 1` golden-ratio steps).
+#[test]
+fn a_parked_search_bot_decides_as_one_kept_alive() {
+    use yokai_septet::bots::BotRegistry;
+    use yokai_septet::{Episode, GameConfig, Match, Variant};
+    let names = ["pimc-dd:3", "ismcts:60/40", "pimc:30"];
+    let a = app();
+    let mut g = ok(
+        &a,
+        "POST",
+        "/api/games",
+        json!({"variant": "3p", "seed": 12, "watch": true, "bots": names, "episode": "round"}),
+    );
+    let id = g["id"].as_str().unwrap().to_string();
+    while g["over"] == false {
+        g = ok(&a, "POST", &format!("/api/games/{id}/step"), Value::Null);
+    }
+    let record = ok(&a, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    let served = Match::from_json(&record.to_string())
+        .unwrap()
+        .record()
+        .actions();
+    let config = GameConfig::new(Variant::ThreePlayer, 12).with_episode(Episode::Round);
+    let registry = BotRegistry::new();
+    let mut bots: Vec<_> = (0..3u64)
+        .map(|p| {
+            let seed = 12u64.wrapping_add((p + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            registry
+                .build(names[p as usize], seed, Variant::ThreePlayer)
+                .unwrap()
+        })
+        .collect();
+    let mut m = Match::new(config);
+    let mut alive = Vec::new();
+    while let Some(p) = m.state().current_player() {
+        let card = bots[p].act(&m.state().view(p)).unwrap();
+        m.apply(card).unwrap();
+        alive.push(card);
+    }
+    assert_eq!(served, alive);
 }

@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use super::answers::{BudgetCap, CardValue, Costly, Ended, HintAnswer, Options, Stepped};
 use super::bots::CAPS;
-use super::games::{lock, Game, NewGame};
+use super::games::{lock, Game, NewGame, Seat};
 use super::{ApiError, AppState};
 use crate::analysis::analyze_rounds;
 use crate::bots::hint::{HINT_BOT, HINT_DD_WORLDS};
@@ -256,14 +256,31 @@ async fn step(
     let game = state.games.get(&id)?;
     // Refused at once when there is nothing to think about (no worker is taken).
     let p = lock(&game).bot_to_move()?;
+    let st = state.clone();
     let decide = move || {
-        let (p, mut bot, s) = lock(&game).take_turn()?;
+        let (p, seat, s, name, seed) = lock(&game).take_turn()?;
         // The bot thinks without the game's lock: GET answers meanwhile.
+        let mut bot = match seat {
+            Seat::Live(bot) => bot,
+            Seat::Parked(words) => match st.bots.revive(&name, seed, s.variant(), words.as_deref())
+            {
+                Ok(bot) => bot,
+                Err(e) => {
+                    // The seat as it was; the game goes on once the error is fixed.
+                    let message = e.message.clone();
+                    let err = Err(crate::bots::BotError::External { name, message });
+                    let _ = lock(&game).finish_turn(p, Seat::Parked(words), err, 0.0);
+                    return Err(e);
+                }
+            },
+        };
         let start = Instant::now();
         let card = bot.act(&s.view(p));
         let think_ms = start.elapsed().as_secs_f64() * 1e3;
+        // Parked (its tables dropped) before the lock is taken again.
+        let seat = Seat::park(bot, &name);
         let mut g = lock(&game);
-        let last_move = g.finish_turn(p, bot, card, think_ms)?;
+        let last_move = g.finish_turn(p, seat, card, think_ms)?;
         Ok(ok(&Stepped {
             state: g.state(&id),
             last_move,

@@ -59,10 +59,10 @@ pub struct Cap {
 }
 
 /// The count budgets of the search families. On the 2-core development machine under a
-/// load of 12 to 17, a round's first card (its costliest decision) took 1.99 s of CPU at
-/// `pimc:50000`, 1.67 s at `ismcts:50000` and 1.50 s at `ismcts-nn:40000`
-/// (`scripts/serve_hostile.py`); the rates below keep the cap's decision near 60% of
-/// `--max-think-ms`. A `pimc-dd` world costs up to 40,000 solver nodes (about 20 ms).
+/// load of 9 to 17, a round's first card (its costliest decision) took 1.99 s of CPU at
+/// `pimc:50000`, 1.67 to 1.79 s at `ismcts:40000` or `ismcts:50000`, 1.50 s at
+/// `ismcts-nn:40000` (`scripts/serve_hostile.py`; CPU time grows with the load): the rates
+/// below keep the cap's decision near half of `--max-think-ms`. A `pimc-dd` world costs up to 40,000 solver nodes (about 20 ms).
 pub const CAPS: [Cap; 4] = [
     Cap {
         heads: &["pimc", "pimc-inf"],
@@ -80,13 +80,13 @@ pub const CAPS: [Cap; 4] = [
         heads: &["ismcts", "ismcts-inf"],
         unit: "iterations",
         default: || IsmctsConfig::default().iterations,
-        per_second: 20_000,
+        per_second: 15_000,
     },
     Cap {
         heads: &["ismcts-nn"],
         unit: "iterations",
         default: || IsmctsConfig::guided().iterations,
-        per_second: 16_000,
+        per_second: 12_000,
     },
 ];
 
@@ -298,6 +298,27 @@ impl Bots {
                 BotError::Weights { .. } => self.not_run(name, "its model cannot be read"),
                 e => ApiError::refused(format!("bot {}: {e}", shown(name))),
             })
+    }
+
+    /// The bot called `name` with `seed`, continued from `words` (its snapshot; `None`:
+    /// as built): a parked search bot, for its next decision.
+    pub fn revive(
+        &self,
+        name: &str,
+        seed: u64,
+        variant: Variant,
+        words: Option<&[u64]>,
+    ) -> Result<Box<dyn Bot>, ApiError> {
+        let mut bot = self.build(name, seed, variant)?;
+        if let Some(words) = words {
+            bot.restore(words).map_err(|e| {
+                ApiError::new(
+                    axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("bot {}: {e}", shown(name)),
+                )
+            })?;
+        }
+        Ok(bot)
     }
 
     /// The registry of the built-in bots (the hint builds its own bot from a checked

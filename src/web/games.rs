@@ -94,10 +94,34 @@ fn digits_only(text: &str) -> Option<u64> {
     text.parse().ok()
 }
 
+/// A bot seat's bot: alive, or parked between its decisions as its snapshot (`None`:
+/// as built from its seed), so that a waiting game holds no search's tables (a solver's
+/// are megabytes): a search bot is built again for each decision, on a worker, and goes
+/// on exactly as it would have ([`Bot::snapshot`]).
+pub enum Seat {
+    /// A bot that searches nothing (`random`, `heuristic`, `nn`), kept.
+    Live(Box<dyn Bot>),
+    /// A search bot between decisions.
+    Parked(Option<Vec<u64>>),
+}
+
+impl Seat {
+    /// `bot` (called `name`) as its seat keeps it until its next decision.
+    pub fn park(bot: Box<dyn Bot>, name: &str) -> Seat {
+        if super::bots::decides_at_once(name) {
+            return Seat::Live(bot);
+        }
+        match bot.snapshot() {
+            Some(words) => Seat::Parked(Some(words)),
+            None => Seat::Live(bot),
+        }
+    }
+}
+
 /// One game at the table: the match, its bots, the person's seat and the public events.
 pub struct Game {
     m: Match,
-    bots: Vec<Option<Box<dyn Bot>>>,
+    bots: Vec<Option<Seat>>,
     /// One per seat: a bot's name, or `None` for the person (the record's `players`).
     players: Vec<Option<String>>,
     /// The person's seat; `None` in a game of bots only.
@@ -216,7 +240,8 @@ impl Game {
         Game::seated(Match::new(config), players, me, registry)
     }
 
-    /// A game of `m` (not yet played) with these players, its bots built now.
+    /// A game of `m` (not yet played) with these players, its bots built now (each name
+    /// checked), the search bots then parked.
     fn seated(
         mut m: Match,
         players: Vec<Option<String>>,
@@ -227,14 +252,19 @@ impl Game {
         let mut bots = Vec::with_capacity(players.len());
         for (p, player) in players.iter().enumerate() {
             bots.push(match player {
-                Some(name) => Some(
-                    registry
+                Some(name) => {
+                    let bot = registry
                         .build(name, play_bot_seed(config.seed, p), config.variant)
                         .map_err(|e| ApiError {
                             message: format!("bots: seat {p}: {}", e.message),
                             ..e
-                        })?,
-                ),
+                        })?;
+                    // Built from its seed again when it decides.
+                    Some(match Seat::park(bot, name) {
+                        Seat::Parked(_) => Seat::Parked(None),
+                        live => live,
+                    })
+                }
                 None => None,
             });
         }
@@ -288,9 +318,23 @@ impl Game {
         let me = people.first().copied();
         let config = *saved.state().config();
         let mut g = Game::seated(Match::new(config), players, me, registry)?;
+        // The replay asks each bot for its decisions: alive meanwhile, parked after.
+        for p in 0..g.bots.len() {
+            if let Some(Seat::Parked(_)) = g.bots[p] {
+                let name = g.players[p].clone().unwrap_or_default();
+                let bot = registry.build(&name, play_bot_seed(config.seed, p), config.variant)?;
+                g.bots[p] = Some(Seat::Live(bot));
+            }
+        }
         g.stop = Some((stop, deadline));
         let done = resume(&mut g, &record);
         g.stop = None;
+        for p in 0..g.bots.len() {
+            if let Some(Seat::Live(bot)) = g.bots[p].take() {
+                let name = g.players[p].clone().unwrap_or_default();
+                g.bots[p] = Some(Seat::park(bot, &name));
+            }
+        }
         done.map_err(|e| match e {
             ResumeError::Bot { seat, error } => ApiError::new(
                 axum::http::StatusCode::INTERNAL_SERVER_ERROR,
@@ -375,12 +419,15 @@ impl Game {
     }
 
     /// Takes the bot whose turn it is out of the game, with the position it decides
-    /// from: it thinks without the game's lock ([`Game::finish_turn`] puts it back).
-    pub fn take_turn(&mut self) -> Result<(usize, Box<dyn Bot>, State), ApiError> {
+    /// from, its name and its seed: it thinks without the game's lock
+    /// ([`Game::finish_turn`] puts it back).
+    pub fn take_turn(&mut self) -> Result<(usize, Seat, State, String, u64), ApiError> {
         let (p, _) = self.bot_to_move()?;
-        let bot = self.bots[p].take().expect("a bot's seat");
+        let seat = self.bots[p].take().expect("a bot's seat");
         self.thinking = Some(p);
-        Ok((p, bot, *self.m.state()))
+        let s = *self.m.state();
+        let name = self.players[p].clone().unwrap_or_default();
+        Ok((p, seat, s, name, play_bot_seed(s.config().seed, p)))
     }
 
     /// The seat of the bot to move and whether it decides at once (it does not search),
@@ -401,15 +448,16 @@ impl Game {
         Ok((p, super::bots::decides_at_once(name)))
     }
 
-    /// Puts `p`'s bot back and applies its decision `card` (thought for `think_ms`).
+    /// Puts `p`'s bot back (parked: [`Seat::park`]) and applies its decision `card`
+    /// (thought for `think_ms`), or the error of its revival.
     pub fn finish_turn(
         &mut self,
         p: usize,
-        bot: Box<dyn Bot>,
+        seat: Seat,
         card: Result<Card, crate::bots::BotError>,
         think_ms: f64,
     ) -> Result<LastMove, ApiError> {
-        self.bots[p] = Some(bot);
+        self.bots[p] = Some(seat);
         self.thinking = None;
         let internal = axum::http::StatusCode::INTERNAL_SERVER_ERROR;
         let card = card.map_err(|e| ApiError::new(internal, format!("seat {p}'s bot: {e}")))?;
@@ -643,7 +691,11 @@ impl Seated for Game {
     }
 
     fn bot(&mut self, seat: usize) -> Option<&mut (dyn Bot + 'static)> {
-        self.bots[seat].as_deref_mut()
+        match &mut self.bots[seat] {
+            Some(Seat::Live(bot)) => Some(bot.as_mut()),
+            // `load` revives every bot before its replay.
+            _ => None,
+        }
     }
 
     fn apply(&mut self, card: Card) -> Result<(), crate::IllegalAction> {
