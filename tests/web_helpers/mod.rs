@@ -114,15 +114,15 @@ pub fn error_of(v: &Value) -> &str {
 /// `last_move`.
 pub fn advance(app: &Router, id: &str, g: &Value, last: bool) -> Value {
     let mut s = if g["your_turn"] == true {
-        let legal = g["hand"]
+        let mut legal = g["hand"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|c| c["legal"] == true);
         let card = if last {
-            legal.last()
+            legal.next_back()
         } else {
-            legal.into_iter().next()
+            legal.next()
         };
         let card = card.unwrap()["card"].clone();
         ok(
