@@ -32,7 +32,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::answers::{BudgetCap, CardValue, Costly, Ended, HintAnswer, Options, Stepped};
-use super::bots::CAPS;
+use super::bots::{decides_at_once, CAPS};
 use super::games::{lock, Game, NewGame, Seat};
 use super::{ApiError, AppState};
 use crate::analysis::analyze_rounds;
@@ -192,8 +192,16 @@ async fn create(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: NewGame = read(body, SMALL_BODY)?;
-    // Building bots reads no file and searches nothing: on the request's own thread.
-    let game = Game::new(&req, &state.bots)?;
+    // Building the bots that search nothing takes microseconds: on the request's own
+    // thread. A search bot's build allocates its tables (a solver's are megabytes): on a
+    // worker.
+    let names = req.bots.as_deref().unwrap_or_default();
+    let game = if names.iter().all(|n| decides_at_once(n)) {
+        Game::new(&req, &state.bots)?
+    } else {
+        let st = state.clone();
+        state.bots.run(move || Game::new(&req, &st.bots)).await?
+    };
     created(&state, game)
 }
 
