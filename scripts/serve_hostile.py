@@ -275,10 +275,14 @@ def holds(s: Server) -> None:
 
 def parked(s: Server) -> None:
     """60 games of solver bots, each at its first card: a game that waits holds no
-    search's tables (a solver's are megabytes), so the RSS stays where it was."""
+    search's tables (a solver's are megabytes), so the RSS stays where it was (after 5
+    games that load the belief models)."""
     before = s.rss()
-    for k in range(60):
-        _, _, g = s.request("POST", "/api/games", {"seed": k, "watch": True,
+    for k in range(65):
+        if k == 5:
+            print(f"     the first 5 games: RSS {(s.rss() - before) / 2**20:+.1f} MiB")
+            before = s.rss()
+        _, _, g = s.request("POST", "/api/games", {"seed": k, "watch": True, "variant": "3p",
                                                    "bots": ["pimc-dd", "epimc", "pimc-dd-inf"]})
         while g["phase"] == "pass" or g["tricks_played"] == 0 and not g["trick"]:
             g = s.request("POST", f"/api/games/{g['id']}/step")[2]
