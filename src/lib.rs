@@ -41,9 +41,9 @@
 //! assert!(s.winners().count() > 0);
 //! ```
 
-// Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token) and
+// Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token),
 // `pool` (the vector env's fork-join pool: one dereference of a pass's closure, and
-// `sched_getcpu`).
+// `sched_getcpu`) and `web/server.rs` (one `mallopt`: the server returns large blocks).
 #![deny(unsafe_code)]
 // Every public item says what it is.
 #![warn(missing_docs)]

@@ -5,131 +5,17 @@
 //! all of it.
 #![cfg(feature = "web")]
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::sync::OnceLock;
+use std::io::Write;
+use std::net::TcpStream;
 
-use axum::body::Body;
-use axum::http::Request;
-use axum::Router;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
-use yokai_septet::bots::BotRegistry;
-use yokai_septet::web::{page::PAGE, router};
+use yokai_septet::web::PAGE;
 use yokai_septet::{Match, Variant};
 
-fn runtime() -> &'static tokio::runtime::Runtime {
-    static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
-    RT.get_or_init(|| {
-        tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap()
-    })
-}
-
-fn app() -> Router {
-    router(BotRegistry::new(), 1000)
-}
-
-/// One request through the router: (status, body as JSON, or as a string when not JSON).
-fn call_with(
-    app: &Router,
-    method: &str,
-    path: &str,
-    body: Vec<u8>,
-    headers: &[(&str, &str)],
-) -> (u16, Value) {
-    let mut req = Request::builder().method(method).uri(path);
-    let mut has_host = false;
-    for (k, v) in headers {
-        has_host |= k.eq_ignore_ascii_case("host");
-        req = req.header(*k, *v);
-    }
-    if !has_host {
-        req = req.header("host", "127.0.0.1:8000");
-    }
-    let req = req.body(Body::from(body)).unwrap();
-    let app = app.clone();
-    runtime().block_on(async move {
-        let resp = app.oneshot(req).await.unwrap();
-        let status = resp.status().as_u16();
-        let bytes = axum::body::to_bytes(resp.into_body(), 64 << 20)
-            .await
-            .unwrap();
-        let text = String::from_utf8(bytes.to_vec()).unwrap();
-        let v = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        (status, v)
-    })
-}
-
-fn call(app: &Router, method: &str, path: &str, body: Value) -> (u16, Value) {
-    let bytes = if body.is_null() {
-        Vec::new()
-    } else {
-        body.to_string().into_bytes()
-    };
-    call_with(app, method, path, bytes, &[])
-}
-
-fn ok(app: &Router, method: &str, path: &str, body: Value) -> Value {
-    let (status, v) = call(app, method, path, body);
-    assert!(
-        status == 200 || status == 201,
-        "{method} {path}: {status} {v}"
-    );
-    v
-}
-
-fn error_of(v: &Value) -> &str {
-    v["error"]
-        .as_str()
-        .unwrap_or_else(|| panic!("no error message in {v}"))
-}
-
-/// One decision of the game `g` (its id `id`): the person's first legal card (the last
-/// one with `last`), or the bot's whose turn it is; returns the new state, without
-/// `last_move`.
-fn advance(app: &Router, id: &str, g: &Value, last: bool) -> Value {
-    let mut s = if g["your_turn"] == true {
-        let legal = g["hand"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|c| c["legal"] == true);
-        let card = if last {
-            legal.last()
-        } else {
-            legal.into_iter().next()
-        };
-        let card = card.unwrap()["card"].clone();
-        ok(
-            app,
-            "POST",
-            &format!("/api/games/{id}/play"),
-            json!({ "card": card }),
-        )
-    } else {
-        let s = ok(app, "POST", &format!("/api/games/{id}/step"), Value::Null);
-        assert!(s["last_move"]["think_ms"].as_f64().unwrap() >= 0.0);
-        s
-    };
-    s.as_object_mut().unwrap().remove("last_move");
-    s
-}
-
-/// Plays the game `g` to its end from the person's seat (first legal card) and the bots'
-/// (`step`), checking every state on the way with `check`; returns the last state.
-fn play_out(app: &Router, mut g: Value, check: &mut dyn FnMut(&Value)) -> Value {
-    let id = g["id"].as_str().unwrap().to_string();
-    while !g["over"].as_bool().unwrap() {
-        check(&g);
-        g = advance(app, &id, &g, false);
-    }
-    g
-}
+#[path = "web_helpers/mod.rs"]
+mod helpers;
+use helpers::*;
 
 #[test]
 fn the_page_is_small_and_self_contained() {
@@ -376,7 +262,7 @@ fn wrong_moves_are_refused_with_a_reason() {
         &format!("/api/games/{id}/hint"),
         json!({"bot": "nosuchbot"}),
     );
-    assert_eq!(s, 400);
+    assert_eq!(s, 422);
     assert!(error_of(&e).contains("nosuchbot"), "{e}");
 }
 
@@ -398,12 +284,13 @@ fn bad_requests_are_refused_and_the_server_keeps_serving() {
             400,
             "request body",
         ),
+        ("POST", "/api/games", b"[]".to_vec(), 400, "a JSON object"),
         (
             "POST",
             "/api/games",
             br#"{"seed": "x"}"#.to_vec(),
             400,
-            "u64",
+            "seed: give a whole number",
         ),
         (
             "POST",
@@ -444,15 +331,15 @@ fn bad_requests_are_refused_and_the_server_keeps_serving() {
             "POST",
             "/api/games",
             br#"{"bots": ["nosuchbot"]}"#.to_vec(),
-            400,
+            422,
             "nosuchbot",
         ),
         (
             "POST",
             "/api/games",
             br#"{"bots": ["nn:/no/such/model.safetensors"]}"#.to_vec(),
-            400,
-            "model",
+            422,
+            "not a model of this server",
         ),
         (
             "POST",
@@ -552,6 +439,41 @@ fn other_sites_and_other_host_names_are_refused() {
     // A rebinding page cannot even read the page or a game.
     let (s, _) = call_with(&a, "GET", "/", vec![], &[("host", "evil.example:8000")]);
     assert_eq!(s, 403);
+    // The port is the server's own too, and one Host is named.
+    for host in [
+        "127.0.0.1:9999",
+        "localhost",
+        "127.0.0.1:8000x",
+        "127.0.0.1:",
+    ] {
+        let (s, e) = call_with(&a, "POST", "/api/games", body(), &[("host", host)]);
+        assert_eq!(s, 403, "{host}: {e}");
+        assert!(error_of(&e).contains("Host"), "{e}");
+    }
+    let two = [("host", "127.0.0.1:8000"), ("host", "evil.example:8000")];
+    let (s, e) = call_with(&a, "GET", "/api/options", vec![], &two);
+    assert_eq!(s, 400, "{e}");
+    assert!(error_of(&e).contains("two Host headers"), "{e}");
+    // A browser's cross-site request says so even without Origin.
+    let cross = [("sec-fetch-site", "cross-site")];
+    let (s, e) = call_with(&a, "POST", "/api/games", body(), &cross);
+    assert_eq!(s, 403, "{e}");
+    assert!(error_of(&e).contains("Sec-Fetch-Site"), "{e}");
+    // A request that changes something says it sends JSON: a form or text/plain body (what
+    // another site may send without asking first) is refused, with a body or without.
+    for (path, ct) in [
+        ("/api/games", "text/plain"),
+        ("/api/games", "application/x-www-form-urlencoded"),
+        ("/api/games", "multipart/form-data; boundary=x"),
+        ("/api/games/nosuchgame/step", ""),
+    ] {
+        let (s, e) = call_with(&a, "POST", path, body(), &[("content-type", ct)]);
+        assert_eq!(s, 415, "{ct}: {e}");
+        assert!(
+            error_of(&e).contains("Content-Type: application/json"),
+            "{e}"
+        );
+    }
     // The server's own page, and scripts (no Origin), may.
     for headers in [
         vec![
@@ -589,6 +511,8 @@ fn the_cap_on_games_holds_and_ended_games_make_room() {
     let (s, e) = call(&a, "POST", "/api/games", Value::Null);
     assert_eq!(s, 503, "{e}");
     assert!(error_of(&e).contains("at most 1000"), "{e}");
+    let (_, headers, _) = call_full(&a, "POST", "/api/games", vec![], &[]);
+    assert!(headers.contains_key("retry-after"), "{headers:?}");
     ok(&a, "DELETE", &format!("/api/games/{}", ids[0]), Value::Null);
     let (s, _) = call(&a, "GET", &format!("/api/games/{}", ids[0]), Value::Null);
     assert_eq!(s, 404);
@@ -636,6 +560,25 @@ fn a_saved_game_resumes_where_it_stopped() {
     let (s, e) = call(&a, "POST", "/api/games/load", record);
     assert_eq!(s, 400);
     assert!(error_of(&e).contains("over"), "{e}");
+}
+
+/// R10: a person's record with their seat turned into a bot would resume as a game of
+/// bots only, every hand shown: refused, as is any record of bots only in progress.
+#[test]
+fn a_record_whose_persons_seat_is_turned_into_a_bot_is_refused() {
+    let a = app();
+    let mut g = ok(&a, "POST", "/api/games", json!({"seed": 3, "seat": 2}));
+    let id = g["id"].as_str().unwrap().to_string();
+    for _ in 0..12 {
+        g = advance(&a, &id, &g, false);
+    }
+    let mut record = ok(&a, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    assert_eq!(record["players"][2], Value::Null);
+    ok(&a, "POST", "/api/games/load", record.clone());
+    record["players"][2] = json!("heuristic");
+    let (s, e) = call(&a, "POST", "/api/games/load", record);
+    assert_eq!(s, 400, "{e}");
+    assert!(error_of(&e).contains("exactly one person's seat"), "{e}");
 }
 
 #[test]
@@ -704,30 +647,9 @@ fn bots_play_each_other_to_the_end_when_watched() {
     assert_eq!(s, 200);
 }
 
-/// A raw HTTP/1.1 request on a real socket: (status, body).
-fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).unwrap();
-    let status = text[9..12].parse().unwrap();
-    let body = text.split_once("\r\n\r\n").unwrap().1.to_string();
-    (status, body)
-}
-
 #[test]
 fn concurrent_clients_on_a_real_socket() {
-    let listener = runtime()
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let addr = listener.local_addr().unwrap();
-    runtime().spawn(async move { axum::serve(listener, app()).await.unwrap() });
+    let addr = start_server(yokai_septet::web::ServeOptions::default());
     let clients: Vec<_> = (0..8)
         .map(|k| {
             std::thread::spawn(move || {

@@ -22,6 +22,11 @@ pub(crate) trait Seated {
     /// Applies the decision `card` of the player to move, dealing the next round after a
     /// round's end.
     fn apply(&mut self, card: Card) -> Result<(), IllegalAction>;
+    /// Whether to go on replaying (the page's load stops when its client leaves or its
+    /// time is up); asked before each decision.
+    fn go_on(&self) -> bool {
+        true
+    }
 }
 
 /// Why a saved game could not be resumed.
@@ -38,6 +43,8 @@ pub(crate) enum ResumeError {
     Illegal(IllegalAction),
     /// The replay is not the saved game: it was not dealt from its seed (R10).
     NotFromSeed,
+    /// [`Seated::go_on`] said to stop.
+    Stopped,
 }
 
 /// Plays `saved`'s decisions again on `table` (a fresh game of the record's configuration
@@ -46,6 +53,9 @@ pub(crate) enum ResumeError {
 /// `players`).
 pub(crate) fn resume(table: &mut impl Seated, saved: &Record) -> Result<(), ResumeError> {
     for card in saved.actions() {
+        if !table.go_on() {
+            return Err(ResumeError::Stopped);
+        }
         let s = *table.game().state();
         let seat = s
             .current_player()

@@ -46,6 +46,7 @@ pub mod play;
 pub mod progress;
 pub mod replay;
 pub mod rules;
+mod serve;
 pub mod style;
 
 pub use style::Style;
@@ -86,21 +87,7 @@ enum Command {
     Ladder(LadderArgs),
     /// Play and study in the browser: a local web app (you against the bots, hints,
     /// double-dummy reviews, records, bots watched), on 127.0.0.1 unless --host says.
-    Serve(ServeArgs),
-}
-
-#[derive(Args)]
-struct ServeArgs {
-    /// The port to listen on (0: any free port; the URL printed says which).
-    #[arg(long, default_value_t = 8000)]
-    port: u16,
-    /// The address to listen on. Anything but loopback exposes the games to the network
-    /// (there is no login), and a warning says so.
-    #[arg(long, default_value = "127.0.0.1")]
-    host: std::net::IpAddr,
-    /// The most games the server holds at once.
-    #[arg(long, default_value_t = crate::web::MAX_GAMES)]
-    max_games: usize,
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Args)]
@@ -367,7 +354,7 @@ where
             .write_all(rules::render(RULES, style).as_bytes())
             .map_err(Failure::from),
         Command::Ladder(a) => ladder_cmd(a, registry, out, err),
-        Command::Serve(a) => serve_cmd(a, registry, out, err),
+        Command::Serve(a) => serve::serve_cmd(a, registry, out, err),
     };
     let _ = out.flush();
     match result {
@@ -380,24 +367,6 @@ where
             f.code
         }
     }
-}
-
-fn serve_cmd(
-    a: ServeArgs,
-    registry: &BotRegistry,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<(), Failure> {
-    if a.max_games == 0 {
-        return Err(Failure::usage("--max-games must be at least 1"));
-    }
-    let opts = crate::web::ServeOptions {
-        host: a.host,
-        port: a.port,
-        max_games: a.max_games,
-    };
-    crate::web::serve(&opts, registry.clone(), out, err)
-        .map_err(|e| Failure::runtime(format!("serve on {}:{}: {e}", a.host, a.port)))
 }
 
 fn parse_variant(s: &str) -> Result<Variant, Failure> {

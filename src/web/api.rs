@@ -17,7 +17,9 @@
 //! Every refusal is a JSON object `{"error": "..."}` with a 4xx status (`card` too for an
 //! illegal card, 422, whose `error` is the rule text of [`crate::IllegalAction`]).
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -27,13 +29,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
-use super::games::{Game, NewGame};
+use super::answers::{BudgetCap, CardValue, Costly, Ended, HintAnswer, Options, Stepped};
+use super::bots::{decides_at_once, CAPS};
+use super::games::{lock, Game, NewGame, Seat};
 use super::{ApiError, AppState};
-use crate::analysis::{analyze_rounds, DEFAULT_BUDGET};
-use crate::bots::hint::HINT_BOT;
+use crate::analysis::analyze_rounds;
+use crate::bots::hint::{HINT_BOT, HINT_DD_WORLDS};
 use crate::bots::BUILT_IN_BOTS;
 use crate::rules::config::{Episode, Scoring, Variant};
 
@@ -41,6 +44,9 @@ use crate::rules::config::{Episode, Scoring, Variant};
 pub const SMALL_BODY: usize = 16 * 1024;
 /// The largest record `POST /api/games/load` reads (a long game's record is tens of KB).
 pub const RECORD_BODY: usize = 1024 * 1024;
+
+/// The longest a record's replay may take (its bots' decisions are played again).
+const LOAD_TIME: Duration = Duration::from_secs(30);
 
 type Shared = Arc<AppState>;
 
@@ -66,22 +72,28 @@ pub fn routes(state: Shared) -> Router {
 }
 
 /// A JSON answer.
-pub fn json_response(status: StatusCode, body: &Value) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
+pub fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
+    match serde_json::to_string(body) {
+        Ok(text) => (status, [(header::CONTENT_TYPE, "application/json")], text).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(header::CONTENT_TYPE, "application/json")],
+            format!(
+                "{{\"error\": \"internal error (please report it): {}\"}}",
+                e.to_string().replace('"', "'")
+            ),
+        )
+            .into_response(),
+    }
 }
 
-fn ok(body: Value) -> Response {
-    json_response(StatusCode::OK, &body)
+fn ok(body: &impl Serialize) -> Response {
+    json_response(StatusCode::OK, body)
 }
 
 async fn not_found() -> ApiError {
     ApiError::new(
-        404,
+        StatusCode::NOT_FOUND,
         "no such page or API route (the API is documented in docs/play.md)",
     )
 }
@@ -90,9 +102,12 @@ async fn not_found() -> ApiError {
 fn bytes(body: Result<Bytes, BytesRejection>, what: &str, limit: usize) -> Result<Bytes, ApiError> {
     body.map_err(|r| {
         if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(413, format!("{what} too large: at most {limit} bytes"))
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("{what} too large: at most {limit} bytes"),
+            )
         } else {
-            ApiError::new(r.status().as_u16(), format!("{what}: {}", r.body_text()))
+            ApiError::new(r.status(), format!("{what}: {}", r.body_text()))
         }
     })
 }
@@ -109,47 +124,67 @@ fn read<T: DeserializeOwned>(
     } else {
         &body[..]
     };
-    serde_json::from_slice(text).map_err(|e| ApiError::new(400, format!("request body: {e}")))
+    // A JSON object: serde would also read a struct from an array of its fields in order.
+    if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad(
+            "request body: a JSON object ({...}) or nothing",
+        ));
+    }
+    serde_json::from_slice(text).map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
-/// Runs `f` on tokio's blocking threads (a bot's thinking, a solver's review), so that the
-/// threads answering requests never wait for it.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f).await.unwrap_or_else(|e| {
-        Err(ApiError::new(
-            500,
-            format!("internal error (please report it): {e}"),
-        ))
+/// Sets a flag when dropped before [`Departure::done`]: the request's client has gone
+/// (hyper drops the request's future), so a job that checks the flag stops.
+struct Departure(Arc<AtomicBool>, bool);
+
+impl Departure {
+    fn new() -> Departure {
+        Departure(Arc::new(AtomicBool::new(false)), false)
+    }
+
+    fn done(mut self) {
+        self.1 = true;
+    }
+}
+
+impl Drop for Departure {
+    fn drop(&mut self) {
+        if !self.1 {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+async fn options(State(state): State<Shared>) -> Response {
+    let mut bots: Vec<String> = BUILT_IN_BOTS.iter().map(|b| b.to_string()).collect();
+    bots.extend(state.bots.model_names());
+    ok(&Options {
+        variants: Variant::ALL.map(Variant::name).to_vec(),
+        scorings: Scoring::ALL.map(Scoring::name).to_vec(),
+        episodes: Episode::ALL.map(Episode::name).to_vec(),
+        bots,
+        hint_bot: HINT_BOT,
+        players: Variant::ALL.map(Variant::num_players).to_vec(),
+        max_think_ms: state.bots.max_think_ms(),
+        budget_caps: CAPS
+            .iter()
+            .flat_map(|c| {
+                let max = state.bots.cap_of(c);
+                c.heads.iter().map(move |&bot| BudgetCap {
+                    bot,
+                    max,
+                    unit: c.unit,
+                })
+            })
+            .collect(),
     })
 }
 
-/// Runs `f` on the game `id`, off the request threads.
-async fn with_game<T: Send + 'static>(
-    state: &Shared,
-    id: &str,
-    f: impl FnOnce(&mut Game, &str) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let game: Arc<Mutex<Game>> = state.games.get(id)?;
-    let id = id.to_string();
-    blocking(move || {
-        // A panic while a game was held leaves it as it was after its last whole move.
-        let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut g, &id)
-    })
-    .await
-}
-
-async fn options() -> Response {
-    ok(json!({
-        "variants": Variant::ALL.map(Variant::name),
-        "scorings": Scoring::ALL.map(Scoring::name),
-        "episodes": Episode::ALL.map(Episode::name),
-        "bots": BUILT_IN_BOTS,
-        "hint_bot": HINT_BOT,
-        "players": Variant::ALL.map(Variant::num_players),
-    }))
+/// A new game's answer: 201 and its state.
+fn created(state: &Shared, game: Game) -> Result<Response, ApiError> {
+    let (id, game) = state.games.insert(game)?;
+    let g = lock(&game);
+    Ok(json_response(StatusCode::CREATED, &g.state(&id)))
 }
 
 async fn create(
@@ -157,11 +192,17 @@ async fn create(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: NewGame = read(body, SMALL_BODY)?;
-    let st = state.clone();
-    let game = blocking(move || Game::new(&req, &st.registry)).await?;
-    let (id, game) = state.games.insert(game)?;
-    let g = game.lock().unwrap_or_else(|e| e.into_inner());
-    Ok(json_response(StatusCode::CREATED, &g.state_json(&id)))
+    // Building the bots that search nothing takes microseconds: on the request's own
+    // thread. A search bot's build allocates its tables (a solver's are megabytes): on a
+    // worker.
+    let names = req.bots.as_deref().unwrap_or_default();
+    let game = if names.iter().all(|n| decides_at_once(n)) {
+        Game::new(&req, &state.bots)?
+    } else {
+        let st = state.clone();
+        state.bots.run(move || Game::new(&req, &st.bots)).await?
+    };
+    created(&state, game)
 }
 
 async fn load(
@@ -170,30 +211,36 @@ async fn load(
 ) -> Result<Response, ApiError> {
     let body = bytes(body, "record", RECORD_BODY)?;
     let text = String::from_utf8(body.to_vec())
-        .map_err(|e| ApiError::new(400, format!("record: not UTF-8 text: {e}")))?;
+        .map_err(|e| ApiError::bad(format!("record: not UTF-8 text: {e}")))?;
     let st = state.clone();
-    let game = blocking(move || Game::load(&text, &st.registry)).await?;
-    let (id, game) = state.games.insert(game)?;
-    let g = game.lock().unwrap_or_else(|e| e.into_inner());
-    Ok(json_response(StatusCode::CREATED, &g.state_json(&id)))
+    let left = Departure::new();
+    let flag = left.0.clone();
+    let game = state
+        .bots
+        .run(move || Game::load(&text, &st.bots, flag, Instant::now() + LOAD_TIME))
+        .await;
+    left.done();
+    created(&state, game?)
 }
 
 async fn state_of(
     State(state): State<Shared>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    with_game(&state, &id, |g, id| Ok(ok(g.state_json(id)))).await
+    let game = state.games.get(&id)?;
+    let g = lock(&game);
+    Ok(ok(&g.state(&id)))
 }
 
 async fn remove(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
     state.games.remove(&id)?;
-    Ok(ok(json!({"ended": id})))
+    Ok(ok(&Ended { ended: &id }))
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlayBody {
-    card: Value,
+    card: serde_json::Value,
 }
 
 async fn play(
@@ -202,11 +249,10 @@ async fn play(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: PlayBody = read(body, SMALL_BODY)?;
-    with_game(&state, &id, move |g, id| {
-        g.play(&req.card)?;
-        Ok(ok(g.state_json(id)))
-    })
-    .await
+    let game = state.games.get(&id)?;
+    let mut g = lock(&game);
+    g.play(&req.card)?;
+    Ok(ok(&g.state(&id)))
 }
 
 async fn step(
@@ -215,16 +261,46 @@ async fn step(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let _: serde::de::IgnoredAny = read(body, SMALL_BODY)?;
-    with_game(&state, &id, |g, id| {
-        let seat = g.as_match().state().current_player();
-        let (bot, think_ms) = g.step()?;
-        let mut s = g.state_json(id);
-        s["last_move"] = json!({"seat": seat, "bot": bot, "think_ms": think_ms});
-        Ok(ok(s))
-    })
-    .await
+    let game = state.games.get(&id)?;
+    // Refused at once when there is nothing to think about (no worker is taken).
+    let p = lock(&game).bot_to_move()?;
+    let st = state.clone();
+    let decide = move || {
+        let (p, seat, s, name, seed) = lock(&game).take_turn()?;
+        // The bot thinks without the game's lock: GET answers meanwhile.
+        let mut bot = match seat {
+            Seat::Live(bot) => bot,
+            Seat::Parked(words) => match st.bots.revive(&name, seed, s.variant(), words.as_deref())
+            {
+                Ok(bot) => bot,
+                Err(e) => {
+                    // The seat as it was; the game goes on once the error is fixed.
+                    let message = e.message.clone();
+                    let err = Err(crate::bots::BotError::External { name, message });
+                    let _ = lock(&game).finish_turn(p, Seat::Parked(words), err, 0.0);
+                    return Err(e);
+                }
+            },
+        };
+        let start = Instant::now();
+        let card = bot.act(&s.view(p));
+        let think_ms = start.elapsed().as_secs_f64() * 1e3;
+        // Parked (its tables dropped) before the lock is taken again.
+        let seat = Seat::park(bot, &name);
+        let mut g = lock(&game);
+        let last_move = g.finish_turn(p, seat, card, think_ms)?;
+        Ok(ok(&Stepped {
+            state: g.state(&id),
+            last_move,
+        }))
+    };
+    // A bot that does not search decides in microseconds: on the request's own thread.
+    if p.1 {
+        decide()
+    } else {
+        state.bots.run(decide).await
+    }
 }
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HintBody {
@@ -238,12 +314,41 @@ async fn hint(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: HintBody = read(body, SMALL_BODY)?;
+    let name = req.bot.unwrap_or_else(|| HINT_BOT.to_string());
+    let resolved = state.bots.check(&name).map_err(|e| ApiError {
+        message: format!("bot: {}", e.message),
+        ..e
+    })?;
+    let game = state.games.get(&id)?;
+    // The position is copied out under the lock; the search runs without it.
+    let (s, me) = lock(&game).hint_position()?;
     let st = state.clone();
-    with_game(&state, &id, move |g, _| {
-        let name = req.bot.as_deref().unwrap_or(HINT_BOT);
-        Ok(ok(g.hint(name, &st.registry)?))
-    })
-    .await
+    state
+        .bots
+        .run(move || {
+            let h = crate::bots::hint::hint(&s.view(me), &resolved, st.bots.registry())
+                .map_err(|e| ApiError::refused(format!("bot: {e}")))?;
+            let value = |&(c, v): &(crate::Card, f64)| CardValue {
+                card: c.to_string(),
+                value: (!v.is_nan()).then_some(v),
+            };
+            Ok(ok(&HintAnswer {
+                // The name asked (a model's, not its file's), or the heuristic's.
+                bot: if h.bot == resolved { name } else { h.bot },
+                card: h.card.to_string(),
+                values: h.values.iter().map(value).collect(),
+                worlds: h.worlds,
+                units: "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost",
+                double_dummy_worlds: if h.double_dummy.is_empty() {
+                    0
+                } else {
+                    HINT_DD_WORLDS
+                },
+                double_dummy: h.double_dummy.iter().map(value).collect(),
+                double_dummy_units: crate::analysis::units(s.variant()),
+            }))
+        })
+        .await
 }
 
 #[derive(Deserialize)]
@@ -252,77 +357,110 @@ struct ReviewBody {
     round: usize,
 }
 
+/// A review: `analyze --json`'s analysis of one round (within the server's node budget
+/// per position: the plays past it are `skipped`, as `analyze` marks them), with each
+/// play's best cards as codes, and the costly plays.
+#[derive(Serialize)]
+struct Review {
+    #[serde(flatten)]
+    analysis: serde_json::Value,
+    round: usize,
+    costly: Vec<Costly>,
+}
+
 async fn review(
     State(state): State<Shared>,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let req: ReviewBody = read(body, SMALL_BODY)?;
-    // The round is copied out under the lock; the solver runs without holding the game.
-    let m = with_game(&state, &id, move |g, _| {
+    let game = state.games.get(&id)?;
+    // The match is copied out under the lock; the solver runs without holding the game.
+    let m = {
+        let g = lock(&game);
         if req.round >= g.finished_rounds() {
-            return Err(ApiError::new(
-                409,
-                format!(
-                    "round {} is not over: a round is reviewed once it is over (its hands \
-                     are hidden until then)",
-                    req.round
-                ),
-            ));
+            return Err(ApiError::conflict(format!(
+                "round {} is not over: a round is reviewed once it is over (its hands are \
+                 hidden until then)",
+                req.round
+            )));
         }
-        Ok(g.as_match().clone())
-    })
-    .await?;
+        g.as_match().clone()
+    };
     let round = req.round;
-    blocking(move || {
-        let a = analyze_rounds(&m, round..round + 1, DEFAULT_BUDGET, &mut |_, _| {});
-        let mut v = a.to_value();
-        v["round"] = json!(round);
-        // `analyze --json`'s schema names cards by id; the page shows codes.
-        for (p, out) in a.plays.iter().zip(v["plays"].as_array_mut().expect("plays")) {
-            out["best_codes"] = json!(p.best_cards().iter().map(|c| c.to_string()).collect::<Vec<_>>());
-        }
-        v["costly"] = json!(a
-            .costly()
-            .map(|p| json!({"trick": p.trick, "seat": p.seat, "card": p.card.to_string(),
-                            "cost": p.cost(), "best": p.best_cards().iter().map(|c| c.to_string()).collect::<Vec<_>>()}))
-            .collect::<Vec<_>>());
-        Ok(ok(v))
-    })
-    .await
+    let budget = state.bots.review_nodes();
+    state
+        .bots
+        .run(move || {
+            let a = analyze_rounds(&m, round..round + 1, budget, &mut |_, _| {});
+            let mut analysis = a.to_value();
+            let codes = |cards: Vec<crate::Card>| -> Vec<String> {
+                cards.iter().map(|c| c.to_string()).collect()
+            };
+            // `analyze --json`'s schema names cards by id; the page shows codes.
+            if let Some(plays) = analysis["plays"].as_array_mut() {
+                for (p, out) in a.plays.iter().zip(plays) {
+                    out["best_codes"] = codes(p.best_cards()).into();
+                }
+            }
+            let costly = a
+                .costly()
+                .map(|p| Costly {
+                    trick: p.trick,
+                    seat: p.seat,
+                    card: p.card.to_string(),
+                    cost: p.cost(),
+                    best: codes(p.best_cards()),
+                })
+                .collect();
+            Ok(ok(&Review {
+                analysis,
+                round,
+                costly,
+            }))
+        })
+        .await
 }
 
 async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    with_game(&state, &id, |g, id| {
-        let text = serde_json::to_string_pretty(&g.record()).expect("a record serialises") + "\n";
-        let disposition = format!(
-            "attachment; filename=\"yokai-septet-{}.json\"",
-            &id[..8.min(id.len())]
-        );
-        Ok((
-            StatusCode::OK,
-            [
-                (header::CONTENT_TYPE, "application/json".to_string()),
-                (header::CONTENT_DISPOSITION, disposition),
-            ],
-            text,
-        )
-            .into_response())
-    })
-    .await
+    let game = state.games.get(&id)?;
+    let record = lock(&game).record();
+    let text = serde_json::to_string_pretty(&record).expect("a record serialises") + "\n";
+    // The id is the server's own (hex digits): it was found in the table.
+    let disposition = format!(
+        "attachment; filename=\"yokai-septet-{}.json\"",
+        &id[..8.min(id.len())]
+    );
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 async fn replay(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    with_game(&state, &id, |g, _| {
+    let game = state.games.get(&id)?;
+    let m = {
+        let g = lock(&game);
         if !g.may_show_all() {
-            return Err(ApiError::new(
-                409,
+            return Err(ApiError::conflict(
                 "the replay viewer shows every hand: it opens when the game is over (or for \
                  a game of bots only)",
             ));
         }
-        let page = crate::picture::replay_html(g.as_match());
-        Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
-    })
-    .await
+        g.as_match().clone()
+    };
+    let page = crate::picture::replay_html(&m);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, super::page::REPLAY_CSP),
+        ],
+        page,
+    )
+        .into_response())
 }

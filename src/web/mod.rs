@@ -1,85 +1,166 @@
 //! `yokai-septet serve`: a local web app to play against the bots and study the game
 //! (feature `web`, on with `cli` and in the Python wheel).
 //!
-//! - [`games`]: the games a server holds, and what each shows its person (R10).
-//! - [`api`]: the JSON API under `/api/` that the page uses (and scripts may).
-//! - [`guard`]: the safety checks in front of every request (`Host`, `Origin`).
-//! - [`page`]: the page itself, plain HTML, CSS and JS compiled into the binary.
+//! - `games`: the games a server holds, what each shows its person (R10), and their
+//!   expiry.
+//! - `answers`: the typed shapes of the API's answers (`#[derive(Serialize)]`).
+//! - `api`: the JSON API under `/api/` that the page uses (and scripts may).
+//! - `bots`: which bot names a request may give (the built-in bots, within the server's
+//!   budget cap) and the pool of workers every bot decision, hint and review runs on.
+//! - `guard`: the safety checks in front of every request (`Host`, `Origin`,
+//!   `Sec-Fetch-Site`, `Content-Type`, the body's read time).
+//! - `page`: the page itself, plain HTML, CSS and JS compiled into the binary.
+//! - `server`: the accept loop (a header read timeout, a cap on one client's connections).
 //!
-//! The server is axum on a small tokio runtime. Bots think on tokio's blocking threads
-//! (`spawn_blocking`), never on the threads that answer requests. It writes no file: a
-//! record leaves only as a download the person asks for.
+//! The server is axum on a small tokio runtime. Bots think on at most `--workers` of
+//! tokio's blocking threads, never on the threads that answer requests, and never while
+//! holding their game's lock. It writes no file and reads none after its start: a record
+//! leaves only as a download the person asks for.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
+use serde::Serialize;
 
-use crate::bots::BotRegistry;
 use crate::cards::Card;
 
-pub mod api;
-pub mod games;
-pub mod guard;
-pub mod page;
+mod answers;
+mod api;
+mod bots;
+mod games;
+mod guard;
+mod page;
+mod server;
+
+pub use page::PAGE;
 
 /// The most games one server holds at once (each holds its bots; a search bot's tree is
 /// rebuilt per decision, so a game is a few kilobytes plus its record).
 pub const MAX_GAMES: usize = 1000;
 
+/// The default `--max-think-ms`: the longest a bot decision, a hint or a review may run.
+pub const MAX_THINK_MS: u64 = 2000;
+
+/// The default `--idle-minutes`: a game untouched this long is dropped.
+pub const IDLE_MINUTES: u64 = 60;
+
 /// What a refused request gets: a 4xx or 5xx status and a message that says what is wrong.
 #[derive(Debug)]
 pub struct ApiError {
     /// The HTTP status.
-    pub status: u16,
-    /// What is wrong, in words.
+    pub status: StatusCode,
+    /// What is wrong, in words (markup in it is escaped: [`ApiError::new`]).
     pub message: String,
     /// The card an illegal play named.
     pub card: Option<Card>,
+    /// Seconds to wait before asking again (a 503 of a busy server).
+    pub retry_after: Option<u32>,
+}
+
+/// `message` with the characters that open and close markup (`<`, `>`) and control
+/// characters written as `\u{..}`: an error names a bad value without echoing it as
+/// markup (the rule texts and serde's messages have neither).
+fn unmarked(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    for c in message.chars() {
+        if matches!(c, '<' | '>') || (c.is_control() && c != '\n') {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A value from a request as an error message shows it: at most 60 characters, quoted
+/// (the message's markup is escaped as a whole by [`ApiError::new`]).
+pub(crate) fn shown(value: &str) -> String {
+    let mut cut: String = value.chars().take(60).collect();
+    if cut.len() < value.len() {
+        cut.push('…');
+    }
+    format!("{cut:?}")
 }
 
 impl ApiError {
     /// An error with this status and message.
-    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, message: impl AsRef<str>) -> ApiError {
         ApiError {
             status,
-            message: message.into(),
+            message: unmarked(message.as_ref()),
             card: None,
+            retry_after: None,
         }
+    }
+
+    /// A 400: the request is malformed (the message says what and where).
+    pub fn bad(message: impl AsRef<str>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// A 409: the request does not fit the game's state (not your turn, the game is over).
+    pub fn conflict(message: impl AsRef<str>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    /// A 422: a well-formed request the server will not do (a bot it does not run).
+    pub fn refused(message: impl AsRef<str>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
     /// An illegal card (422): the reason is the rule text of [`crate::IllegalAction`].
     pub fn illegal(message: String, card: Option<Card>) -> ApiError {
         ApiError {
-            status: 422,
-            message,
             card,
+            ..ApiError::refused(message)
+        }
+    }
+
+    /// A 503 of a busy server, with `Retry-After`.
+    pub fn busy(message: impl AsRef<str>, retry_after: u32) -> ApiError {
+        ApiError {
+            retry_after: Some(retry_after),
+            ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
         }
     }
 }
 
+/// The body of every refusal.
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+    card: Option<String>,
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({
-            "error": self.message,
-            "card": self.card.map(|c| c.to_string()),
-        });
-        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        api::json_response(status, &body)
+        let body = ErrorBody {
+            error: &self.message,
+            card: self.card.map(|c| c.to_string()),
+        };
+        let mut resp = api::json_response(self.status, &body);
+        if let Some(s) = self.retry_after {
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(s));
+        }
+        resp
     }
 }
 
 /// What the server shares between requests.
-pub struct AppState {
+struct AppState {
     /// The games, by id.
-    pub games: games::Games,
-    /// Builds the bots (any registry name, `nn:PATH` models included).
-    pub registry: BotRegistry,
+    games: games::Games,
+    /// The bots a request may name, and the workers they think on.
+    bots: bots::Bots,
 }
 
-/// The server's options.
+/// The server's options (the `serve` subcommand's flags).
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
     /// The address to listen on (loopback by default).
@@ -88,70 +169,55 @@ pub struct ServeOptions {
     pub port: u16,
     /// The most games held at once.
     pub max_games: usize,
+    /// The longest one bot decision, hint or review may run (the cap of every bot's
+    /// budget; a review's node budget is derived from it).
+    pub max_think: Duration,
+    /// Search bots' decisions, hints, reviews and record replays run at once, at most.
+    pub workers: usize,
+    /// Requests that wait for a worker, at most; beyond them: 503 with `Retry-After`.
+    pub queue: usize,
+    /// A game untouched this long is dropped.
+    pub idle: Duration,
+    /// A folder whose `.safetensors` files become the bots `nn:NAME`.
+    pub models: Option<PathBuf>,
+}
+
+/// The cores this process may use (at least 1).
+pub fn usable_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 impl Default for ServeOptions {
     fn default() -> ServeOptions {
+        let workers = usable_cores();
         ServeOptions {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 8000,
             max_games: MAX_GAMES,
+            max_think: Duration::from_millis(MAX_THINK_MS),
+            workers,
+            queue: 2 * workers,
+            idle: Duration::from_secs(60 * IDLE_MINUTES),
+            models: None,
         }
     }
 }
 
-/// The whole app: the page, the API and the guard in front of them.
-pub fn router(registry: BotRegistry, max_games: usize) -> Router {
+/// The whole app: the page, the API and the guard in front of them; refused (with why)
+/// when a model of `opts.models` cannot be used.
+pub fn router(opts: &ServeOptions) -> Result<Router, String> {
     let state = Arc::new(AppState {
-        games: games::Games::new(max_games),
-        registry,
+        games: games::Games::new(opts.max_games, opts.idle),
+        bots: bots::Bots::new(opts)?,
     });
-    api::routes(state)
+    Ok(api::routes(state)
         .merge(page::routes())
-        .layer(axum::middleware::from_fn(guard::check))
+        .layer(axum::middleware::from_fn(guard::read_body_in_time))
+        .layer(axum::middleware::from_fn_with_state(
+            opts.port,
+            guard::check,
+        ))
+        .layer(axum::middleware::from_fn(guard::nosniff)))
 }
 
-/// Serves until Ctrl-C: prints the URL on `out` (and a warning on `err` when the address
-/// is not loopback).
-pub fn serve(
-    opts: &ServeOptions,
-    registry: BotRegistry,
-    out: &mut dyn std::io::Write,
-    err: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_io()
-        .enable_time()
-        .build()?;
-    runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port)).await?;
-        let addr = listener.local_addr()?;
-        if !opts.host.is_loopback() {
-            writeln!(
-                err,
-                "warning: listening on {}, not loopback only: anyone who can reach this \
-                 address can play and end games on this server (there is no login)",
-                opts.host
-            )?;
-        }
-        let shown = if opts.host.is_unspecified() || opts.host.is_loopback() {
-            format!("127.0.0.1:{}", addr.port())
-        } else {
-            addr.to_string()
-        };
-        writeln!(
-            out,
-            "Yokai Septet: http://{shown}/  (Ctrl-C stops the server)"
-        )?;
-        out.flush()?;
-        let app = router(registry, opts.max_games);
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-    })?;
-    writeln!(out, "Server stopped.")?;
-    Ok(())
-}
+pub use server::{serve, CONNECTIONS_PER_CLIENT, HEADER_TIMEOUT};

@@ -15,6 +15,12 @@ const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'un
                    img-src data:; connect-src 'self'; frame-src 'self'; form-action 'none'; \
                    base-uri 'none'; frame-ancestors 'none'";
 
+/// What the replay viewer may load: its own inline script and style, nothing else (it
+/// asks the server for nothing).
+pub const REPLAY_CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; \
+                              style-src 'unsafe-inline'; img-src data:; form-action 'none'; \
+                              base-uri 'none'; frame-ancestors 'none'";
+
 /// `GET /`: the page.
 pub fn routes() -> Router {
     Router::new().route(
@@ -24,7 +30,6 @@ pub fn routes() -> Router {
                 [
                     (header::CONTENT_TYPE, "text/html; charset=utf-8"),
                     (header::CONTENT_SECURITY_POLICY, CSP),
-                    (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
                 ],
                 PAGE,
             )

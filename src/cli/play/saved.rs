@@ -77,6 +77,8 @@ pub(super) fn replay_saved(
         ResumeError::NotFromSeed => Failure::usage(
             "the saved game was not dealt from its seed (R10), so it cannot be resumed",
         ),
+        // The terminal's table never stops a replay.
+        ResumeError::Stopped => Failure::runtime("the replay of the saved game was stopped"),
     })
 }
 

@@ -1,0 +1,515 @@
+//! What a request may make the web app (`yokai-septet serve`) run, and for how long
+//! (issue 57): built-in bot names only (no file read, nothing imported), budgets under
+//! the server's cap, a bounded pool of workers (503 beyond its queue), games that answer
+//! while their bot thinks, games that expire, the seed hidden until the game is over
+//! (R10), typed answers with `nosniff`, and errors that echo no markup.
+#![cfg(feature = "web")]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use serde_json::{json, Value};
+
+use yokai_septet::web::{ServeOptions, CONNECTIONS_PER_CLIENT};
+
+#[path = "web_helpers/mod.rs"]
+mod helpers;
+use helpers::*;
+
+/// A game of `a` where the person (seat 0) is to play a card, not to pass.
+fn my_play_turn(a: &Router, seed: u64) -> (String, Value) {
+    let mut g = ok(a, "POST", "/api/games", json!({"seed": seed, "seat": 0}));
+    let id = g["id"].as_str().unwrap().to_string();
+    while !(g["your_turn"] == true && g["phase"] == "play") {
+        g = advance(a, &id, &g, false);
+    }
+    (id, g)
+}
+
+/// A named pipe: opening it to read blocks until someone writes, so a server that tried
+/// to read it would never answer.
+fn fifo() -> (tempdir::Dir, String) {
+    let dir = tempdir::Dir::new();
+    let path = dir.0.join("model.safetensors");
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let p = path.to_str().unwrap().to_string();
+    (dir, p)
+}
+
+mod tempdir {
+    /// A fresh folder, removed when dropped.
+    pub struct Dir(pub std::path::PathBuf);
+
+    impl Dir {
+        pub fn new() -> Dir {
+            let n = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos();
+            let p = std::env::temp_dir().join(format!("ys-web-{}-{n}", std::process::id()));
+            std::fs::create_dir_all(&p).unwrap();
+            Dir(p)
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// Runs `f` on a thread and fails if it does not end within `limit` (a server that
+/// blocks on a file would hang the test otherwise).
+fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(f()));
+    rx.recv_timeout(limit)
+        .expect("the server did not answer: it tried to read the file")
+}
+
+#[test]
+fn bot_names_that_import_code_or_read_files_are_refused_with_the_allowed_names() {
+    let (_dir, pipe) = fifo();
+    let a = app();
+    let names = [
+        "os:getpid".to_string(),
+        "os:abort".into(),
+        "builtins:exec".into(),
+        "nn:/dev/zero".into(),
+        "nn:/dev/stdin".into(),
+        "nn:/etc/passwd".into(),
+        "nn:/nonexistent".into(),
+        format!("nn:{pipe}"),
+        format!("ismcts-nn:{pipe}"),
+        format!("ismcts-nn:100:{pipe}"),
+        format!("ismcts-nn:100/nn:{pipe}"),
+        "ismcts-nn:/etc/passwd".into(),
+        "nn:../../etc/passwd".into(),
+        "heuristic:/etc/passwd".into(),
+        "pimc:10:/etc/passwd".into(),
+    ];
+    let mut messages = Vec::new();
+    for name in names {
+        let a2 = a.clone();
+        let n2 = name.clone();
+        let (s, e) = within(Duration::from_secs(20), move || {
+            call(&a2, "POST", "/api/games", json!({"bots": [n2]}))
+        });
+        assert_eq!(s, 422, "{name}: {e}");
+        let text = error_of(&e).to_string();
+        for allowed in ["random", "heuristic", "ismcts", "pimc-dd", "max-think-ms"] {
+            assert!(text.contains(allowed), "{name}: {text}");
+        }
+        messages.push(text.replace(&name, "NAME"));
+        // A hint is refused alike.
+        let (id, _) = my_play_turn(&a, 1);
+        let a2 = a.clone();
+        let n2 = name.clone();
+        let (s, e) = within(Duration::from_secs(20), move || {
+            call(
+                &a2,
+                "POST",
+                &format!("/api/games/{id}/hint"),
+                json!({ "bot": n2 }),
+            )
+        });
+        assert_eq!(s, 422, "hint {name}: {e}");
+    }
+    // No file-existence oracle: a file that exists and one that does not read alike.
+    assert_eq!(messages[5], messages[6]);
+    // A record naming such a bot in `players` is refused before anything is read.
+    let mut g = ok(&a, "POST", "/api/games", json!({"seed": 2, "seat": 0}));
+    let id = g["id"].as_str().unwrap().to_string();
+    for _ in 0..6 {
+        g = advance(&a, &id, &g, false);
+    }
+    let mut record = ok(&a, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    record["players"][1] = json!(format!("nn:{pipe}"));
+    let a2 = a.clone();
+    let (s, e) = within(Duration::from_secs(20), move || {
+        call(&a2, "POST", "/api/games/load", record)
+    });
+    assert_eq!(s, 422, "{e}");
+    assert!(error_of(&e).contains("seat 1"), "{e}");
+}
+
+#[test]
+fn the_models_of_the_models_folder_are_the_only_files_a_name_reaches() {
+    let dir = tempdir::Dir::new();
+    // A model the crate ships, as a file of the folder.
+    let shipped =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/yokai-septet-models/models");
+    let model = std::fs::read_dir(&shipped)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.to_string_lossy().contains("4p") && p.extension().is_some_and(|e| e == "safetensors")
+        })
+        .expect("a shipped 4p model");
+    std::fs::copy(&model, dir.0.join("mine.safetensors")).unwrap();
+    std::fs::write(dir.0.join("notes.txt"), "not a model").unwrap();
+    let a = app_with(ServeOptions {
+        models: Some(dir.0.clone()),
+        ..ServeOptions::default()
+    });
+    let options = ok(&a, "GET", "/api/options", Value::Null);
+    assert!(
+        options["bots"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("nn:mine")),
+        "{options}"
+    );
+    let g = ok(
+        &a,
+        "POST",
+        "/api/games",
+        json!({"bots": ["nn:mine"], "seed": 1}),
+    );
+    assert_eq!(g["players"][1], "nn:mine");
+    for name in ["nn:notes", "nn:mine.safetensors", "nn:3p"] {
+        let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": [name] }));
+        assert_eq!(s, 422, "{name}: {e}");
+    }
+    // A folder with a file that is not a model is refused at start, saying which.
+    std::fs::write(dir.0.join("broken.safetensors"), "not a model").unwrap();
+    let e = yokai_septet::web::router(&ServeOptions {
+        models: Some(dir.0.clone()),
+        ..ServeOptions::default()
+    })
+    .err()
+    .unwrap();
+    assert!(e.contains("broken.safetensors"), "{e}");
+}
+
+#[test]
+fn a_budget_over_the_servers_cap_is_refused_with_the_cap() {
+    let a = app();
+    for (name, cap) in [
+        ("pimc:600000ms", "2000 ms"),
+        ("ismcts:2001ms", "2000 ms"),
+        ("pimc:10000000", "30000"),
+        ("ismcts-inf:99999999", "30000"),
+        ("pimc-dd:5000", "80"),
+        ("pimc:100/100000", "7500"),
+    ] {
+        let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": [name] }));
+        assert_eq!(s, 422, "{name}: {e}");
+        assert!(error_of(&e).contains(cap), "{name}: {e}");
+    }
+    let (id, _) = my_play_turn(&a, 5);
+    let (s, e) = call(
+        &a,
+        "POST",
+        &format!("/api/games/{id}/hint"),
+        json!({"bot": "pimc:3000ms"}),
+    );
+    assert_eq!(s, 422, "{e}");
+    assert!(error_of(&e).contains("2000 ms"), "{e}");
+    // At the cap, and under it, the names play.
+    for name in ["pimc:2000ms", "ismcts:30000", "pimc:200/nn", "ismcts-inf"] {
+        let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": [name] }));
+        assert_eq!(s, 201, "{name}: {e}");
+    }
+    // The cap follows --max-think-ms: at 100 ms, ismcts's default 5000 iterations is over
+    // it, and the options say so.
+    let small = app_with(ServeOptions {
+        max_think: Duration::from_millis(100),
+        ..ServeOptions::default()
+    });
+    let (s, e) = call(&small, "POST", "/api/games", json!({"bots": ["ismcts"]}));
+    assert_eq!(s, 422, "{e}");
+    assert!(error_of(&e).contains("cap of 1500 "), "{e}");
+    let options = ok(&small, "GET", "/api/options", Value::Null);
+    assert_eq!(options["max_think_ms"], 100);
+    assert!(options["budget_caps"]
+        .as_array()
+        .unwrap()
+        .contains(&json!({"bot": "ismcts", "max": 1500, "unit": "iterations"})));
+}
+
+#[test]
+fn n_plus_one_concurrent_hints_get_one_503_and_the_server_still_answers() {
+    // One worker and one place in the queue: two hints are taken, a third is not.
+    let a = app_with(ServeOptions {
+        workers: 1,
+        queue: 1,
+        ..ServeOptions::default()
+    });
+    let (id, _) = my_play_turn(&a, 7);
+    let start = Instant::now();
+    let hints: Vec<_> = (0..3)
+        .map(|_| {
+            let a = a.clone();
+            let path = format!("/api/games/{id}/hint");
+            std::thread::spawn(move || {
+                call_full(&a, "POST", &path, br#"{"bot": "pimc:700ms"}"#.to_vec(), &[])
+            })
+        })
+        .collect();
+    // While they think, the game and the server answer at once.
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    let g = ok(&a, "GET", &format!("/api/games/{id}"), Value::Null);
+    assert_eq!(g["your_turn"], true);
+    ok(&a, "GET", "/api/options", Value::Null);
+    assert!(
+        asked.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        asked.elapsed()
+    );
+    let mut statuses: Vec<u16> = Vec::new();
+    for h in hints {
+        let (s, headers, e) = h.join().unwrap();
+        if s == 503 {
+            assert_eq!(headers["retry-after"], "2", "{e}");
+            assert!(error_of(&e).contains("busy"), "{e}");
+        }
+        statuses.push(s);
+    }
+    statuses.sort();
+    assert_eq!(statuses, [200, 200, 503]);
+    // One at a time: the two hints took about twice one.
+    assert!(
+        start.elapsed() >= Duration::from_millis(1300),
+        "{:?}",
+        start.elapsed()
+    );
+    let h = ok(&a, "POST", &format!("/api/games/{id}/hint"), Value::Null);
+    assert!(h["card"].is_string(), "{h}");
+}
+
+#[test]
+fn a_game_whose_bot_is_thinking_answers_get_at_once() {
+    let a = app();
+    let g = ok(
+        &a,
+        "POST",
+        "/api/games",
+        json!({"seed": 3, "watch": true, "bots": ["pimc:1000ms"]}),
+    );
+    let id = g["id"].as_str().unwrap().to_string();
+    // Past the passing (the heuristic's picks, at once) to a searched decision.
+    let mut g = g;
+    while g["phase"] == "pass" {
+        g = ok(&a, "POST", &format!("/api/games/{id}/step"), Value::Null);
+    }
+    let a2 = a.clone();
+    let path = format!("/api/games/{id}/step");
+    let step = std::thread::spawn(move || call(&a2, "POST", &path, Value::Null));
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    let during = ok(&a, "GET", &format!("/api/games/{id}"), Value::Null);
+    assert!(
+        asked.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_eq!(during["thinking"], g["to_act"], "{during}");
+    assert_eq!(during["tricks_played"], g["tricks_played"]);
+    // A second step while the first thinks is refused, not queued.
+    let (s, e) = call(&a, "POST", &format!("/api/games/{id}/step"), Value::Null);
+    assert_eq!(s, 409, "{e}");
+    assert!(error_of(&e).contains("thinking"), "{e}");
+    let (s, after) = step.join().unwrap();
+    assert_eq!(s, 200, "{after}");
+    assert_eq!(after["thinking"], Value::Null);
+    assert!(
+        after["last_move"]["think_ms"].as_f64().unwrap() >= 900.0,
+        "{after}"
+    );
+}
+
+#[test]
+fn an_idle_game_expires_and_frees_its_place() {
+    let a = app_with(ServeOptions {
+        max_games: 2,
+        idle: Duration::from_millis(400),
+        ..ServeOptions::default()
+    });
+    let old = ok(&a, "POST", "/api/games", Value::Null);
+    let kept = ok(&a, "POST", "/api/games", Value::Null);
+    let (s, _) = call(&a, "POST", "/api/games", Value::Null);
+    assert_eq!(s, 503);
+    // `kept` is touched, `old` is not.
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(200));
+        ok(
+            &a,
+            "GET",
+            &format!("/api/games/{}", kept["id"].as_str().unwrap()),
+            Value::Null,
+        );
+    }
+    let (s, e) = call(
+        &a,
+        "GET",
+        &format!("/api/games/{}", old["id"].as_str().unwrap()),
+        Value::Null,
+    );
+    assert_eq!(s, 404, "{e}");
+    assert!(error_of(&e).contains("idle"), "{e}");
+    ok(&a, "POST", "/api/games", Value::Null);
+}
+
+#[test]
+fn the_seed_is_shown_once_the_game_is_over_as_a_decimal_string() {
+    let a = app();
+    let big = "18446744073709551557";
+    let g = ok(
+        &a,
+        "POST",
+        "/api/games",
+        json!({"seed": big, "seat": 0, "episode": "round"}),
+    );
+    // The seed deals every hand (R10): not in the state of a game in progress.
+    assert_eq!(g["seed"], Value::Null, "{g}");
+    let end = play_out(&a, g, &mut |s| assert_eq!(s["seed"], Value::Null));
+    assert_eq!(end["seed"], big);
+    // A number is read too; a game of bots only shows its whole table, seed and all.
+    let w = ok(&a, "POST", "/api/games", json!({"seed": 42, "watch": true}));
+    assert_eq!(w["seed"], "42");
+    for bad in [
+        json!("-1"),
+        json!("1e3"),
+        json!("18446744073709551616"),
+        json!(1.5),
+        json!(-1),
+    ] {
+        let (s, e) = call(&a, "POST", "/api/games", json!({ "seed": bad }));
+        assert_eq!(s, 400, "{bad}: {e}");
+        assert!(error_of(&e).contains("seed"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn every_answer_says_nosniff_and_the_replay_viewer_has_a_csp() {
+    let a = app();
+    let g = ok(
+        &a,
+        "POST",
+        "/api/games",
+        json!({"watch": true, "episode": "round", "bots": ["random"]}),
+    );
+    let id = g["id"].as_str().unwrap().to_string();
+    for (method, path) in [
+        ("GET", "/".to_string()),
+        ("GET", "/api/options".into()),
+        ("GET", format!("/api/games/{id}")),
+        ("GET", "/api/games/nosuch".into()),
+        ("GET", format!("/api/games/{id}/replay")),
+        ("POST", "/api/games".into()),
+    ] {
+        let (_, headers, _) = call_full(&a, method, &path, vec![], &[]);
+        assert_eq!(
+            headers["x-content-type-options"], "nosniff",
+            "{method} {path}"
+        );
+    }
+    let (s, headers, _) = call_full(&a, "GET", &format!("/api/games/{id}/replay"), vec![], &[]);
+    assert_eq!(s, 200);
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.starts_with("default-src 'none'") && csp.contains("frame-ancestors 'none'"),
+        "{csp}"
+    );
+}
+
+#[test]
+fn errors_name_a_bad_value_without_echoing_markup() {
+    let a = app();
+    let markup = "<img src=x onerror=alert(1)>";
+    for (body, headers) in [
+        (json!({}), vec![("origin", markup)]),
+        (json!({}), vec![("host", markup)]),
+        (json!({ "bots": [markup] }), vec![]),
+        (json!({ "variant": markup }), vec![]),
+        (json!({ markup: 1 }), vec![]),
+    ] {
+        let (s, e) = call_with(
+            &a,
+            "POST",
+            "/api/games",
+            body.to_string().into_bytes(),
+            &headers,
+        );
+        assert!(s >= 400, "{e}");
+        let text = error_of(&e);
+        assert!(!text.contains('<') && !text.contains('>'), "{text}");
+        assert!(
+            text.contains("img src=x"),
+            "the value is still named: {text}"
+        );
+    }
+}
+
+#[test]
+fn one_client_address_holds_at_most_its_cap_of_connections() {
+    let addr = start_server(ServeOptions::default());
+    let held: Vec<TcpStream> = (0..CONNECTIONS_PER_CLIENT)
+        .map(|_| TcpStream::connect(addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // One more is closed without an answer.
+    let mut extra = TcpStream::connect(addr).unwrap();
+    extra
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = write!(extra, "GET /api/options HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    let mut got = Vec::new();
+    let _ = extra.read_to_end(&mut got);
+    assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
+    // Once they are closed, the client is served again.
+    drop(held);
+    std::thread::sleep(Duration::from_millis(300));
+    let (s, body) = http(addr, "GET", "/api/options", "");
+    assert_eq!(s, 200, "{body}");
+}
+
+/// A search bot is parked between its decisions (its snapshot kept, its tables dropped)
+/// and built again for the next: it plays exactly as a bot kept alive would, the bot of
+/// `yokai-septet play` (seat `p`'s seed: the game's plus `p + 1` golden-ratio steps).
+#[test]
+fn a_parked_search_bot_decides_as_one_kept_alive() {
+    use yokai_septet::bots::BotRegistry;
+    use yokai_septet::{Episode, GameConfig, Match, Variant};
+    let names = ["pimc-dd:3", "ismcts:60/40", "pimc:30"];
+    let a = app();
+    let mut g = ok(
+        &a,
+        "POST",
+        "/api/games",
+        json!({"variant": "3p", "seed": 12, "watch": true, "bots": names, "episode": "round"}),
+    );
+    let id = g["id"].as_str().unwrap().to_string();
+    while g["over"] == false {
+        g = ok(&a, "POST", &format!("/api/games/{id}/step"), Value::Null);
+    }
+    let record = ok(&a, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    let served = Match::from_json(&record.to_string())
+        .unwrap()
+        .record()
+        .actions();
+    let config = GameConfig::new(Variant::ThreePlayer, 12).with_episode(Episode::Round);
+    let registry = BotRegistry::new();
+    let mut bots: Vec<_> = (0..3u64)
+        .map(|p| {
+            let seed = 12u64.wrapping_add((p + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            registry
+                .build(names[p as usize], seed, Variant::ThreePlayer)
+                .unwrap()
+        })
+        .collect();
+    let mut m = Match::new(config);
+    let mut alive = Vec::new();
+    while let Some(p) = m.state().current_player() {
+        let card = bots[p].act(&m.state().view(p)).unwrap();
+        m.apply(card).unwrap();
+        alive.push(card);
+    }
+    assert_eq!(served, alive);
+}
