@@ -58,6 +58,7 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/games/{id}/step", post(step))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/review", post(review))
+        .route("/api/games/{id}/undo", post(super::undo::undo))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
         .fallback(not_found)
@@ -278,6 +279,8 @@ async fn review(
         let a = analyze_rounds(&m, round..round + 1, DEFAULT_BUDGET, &mut |_, _| {});
         let mut v = a.to_value();
         v["round"] = json!(round);
+        // The round is over: its deal is shown, so that a "best" card can be followed.
+        v["deal"] = super::table::round_deal(&m, round);
         // `analyze --json`'s schema names cards by id; the page shows codes.
         for (p, out) in a.plays.iter().zip(v["plays"].as_array_mut().expect("plays")) {
             out["best_codes"] = json!(p.best_cards().iter().map(|c| c.to_string()).collect::<Vec<_>>());

@@ -36,8 +36,9 @@ pub struct NewGame {
     /// `advanced` or `basic` (default `advanced`; the seal variants ignore it).
     #[serde(default)]
     pub scoring: Option<String>,
-    /// The deals' and bots' seed; absent or null: a random one.
-    #[serde(default)]
+    /// The deals' and bots' seed (a number, or a decimal string: JavaScript's numbers
+    /// lose a `u64`'s low digits); absent or null: a random one.
+    #[serde(default, deserialize_with = "super::table::seed_number_or_text")]
     pub seed: Option<u64>,
     /// The person's seat; absent: 0; null with `watch`: none (bots only).
     #[serde(default)]
@@ -259,6 +260,11 @@ impl Game {
         &self.m
     }
 
+    /// The match, for taking back a passing pick (`undo.rs`).
+    pub(super) fn match_mut(&mut self) -> &mut Match {
+        &mut self.m
+    }
+
     /// The rounds that are over.
     pub fn finished_rounds(&self) -> usize {
         self.finished_rounds
@@ -472,8 +478,15 @@ impl Game {
                 let mut e = card_json(card);
                 e["legal"] = Value::Bool(legal.contains(card));
                 e["reason"] = reason.map_or(Value::Null, Value::from);
+                e["words"] = (s.current_player() == Some(me))
+                    .then(|| super::table::refusal_words(s, card))
+                    .flatten()
+                    .map_or(Value::Null, Value::from);
                 hand.push(e);
             }
+        }
+        if let Some(kept) = super::table::finished_trick_svg(s, self.me, &self.events) {
+            svg = kept;
         }
         let trick: Vec<Value> = match view.trick_leader() {
             Some(l) => view
@@ -486,13 +499,14 @@ impl Game {
         };
         let passing = (s.phase() == Phase::Pass).then(|| {
             json!({"count": v.pass_count(),
-                   "picked": self.me.map(|_| cards_json(view.my_passes().map(|x| x.0)))})
+                   "picked": self.me.map(|_| cards_json(view.my_passes().map(|x| x.0))),
+                   "to": self.me.map(|me| super::table::pass_targets(v, me))})
         });
         json!({
             "id": id,
             "variant": v.name(),
             "scoring": (!v.is_seal()).then(|| c.scoring.name()),
-            "seed": c.seed,
+            "seed": super::table::seed_text(c.seed),
             "episode": c.episode.name(),
             "max_rounds": c.max_rounds,
             "players": self.players,
@@ -516,6 +530,7 @@ impl Game {
             "tricks_won": (0..n).map(|p| view.tricks_won(p)).collect::<Vec<_>>(),
             "bosses": (0..n).map(|p| cards_json(view.won_cards(p).bosses().iter())).collect::<Vec<_>>(),
             "hand_len": (0..n).map(|p| view.hand_len(p)).collect::<Vec<_>>(),
+            "hands_left": super::table::hands_left(s),
             "hand": hand,
             "trick": trick,
             "passing": passing,

@@ -24,6 +24,8 @@ pub mod api;
 pub mod games;
 pub mod guard;
 pub mod page;
+pub mod table;
+pub mod undo;
 
 /// The most games one server holds at once (each holds its bots; a search bot's tree is
 /// rebuilt per decision, so a game is a few kilobytes plus its record).
@@ -62,10 +64,11 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({
-            "error": self.message,
-            "card": self.card.map(|c| c.to_string()),
-        });
+        // Every refusal is `{"error": ...}`; an illegal card also names the card.
+        let mut body = serde_json::json!({ "error": self.message });
+        if let Some(c) = self.card {
+            body["card"] = c.to_string().into();
+        }
         let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         api::json_response(status, &body)
     }
