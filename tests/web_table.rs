@@ -228,7 +228,7 @@ fn the_finished_trick_stays_in_the_picture_until_the_next_card() {
                 assert!(svg.contains(&format!("data-card=\"{}\"", c["card"].as_str().unwrap())));
             }
             kept += 1;
-        } else if next["trick"].as_array().unwrap().len() > 0 {
+        } else if !next["trick"].as_array().unwrap().is_empty() {
             assert!(!svg.contains("takes the trick"));
         }
         s = next;
