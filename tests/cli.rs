@@ -796,7 +796,9 @@ fn analyze_reports_every_play_as_text_json_and_html() {
     for needle in [
         "double-dummy analysis",
         "Round 0",
-        "skipped (tricks 1 to",
+        "estimated (tricks 1 to",
+        "nodes or more, over the budget",
+        "estimated cost ",
         "forced",
         "best",
         "cost ",
@@ -840,9 +842,20 @@ fn analyze_reports_every_play_as_text_json_and_html() {
                 }
             }
             "forced" => assert_eq!(p["cost"], 0),
-            "skipped" => {
-                assert!(p["cost"].is_null());
+            // Over the budget: every legal card's value sampled, the reason given.
+            "estimated" => {
+                let values = p["values"].as_array().unwrap();
+                let best = values
+                    .iter()
+                    .map(|v| v[1].as_f64().unwrap())
+                    .fold(f64::MIN, f64::max);
+                let chosen = values.iter().find(|v| v[0] == p["card"]).unwrap()[1]
+                    .as_f64()
+                    .unwrap();
+                assert_eq!(p["best"].as_f64().unwrap(), best);
+                assert_eq!(p["cost"].as_f64().unwrap(), best - chosen);
                 assert!(p["forecast"].as_u64().unwrap() > 20000);
+                assert!(p["worlds"].as_u64().unwrap() > 0);
             }
             s => panic!("unknown status {s}"),
         }

@@ -35,10 +35,11 @@ const FOLDER_ORDER: &[&str] = &[
     // The game.
     "cards", "error", "rules",
     // What one seat knows, what happened, what is exact.
-    "infoset", "record", "solver", "analysis",
+    "infoset", "record", "solver",
     // Play and learning: the encoders (below the bots: the `nn` network encodes the seat's
-    // view), the bots, the RL interface that seats them, the arenas.
-    "encoding", "bots", "rl", "arena",
+    // view), the bots, the analysis of a game (its estimates play on with the heuristic),
+    // the RL interface that seats them, the arenas.
+    "encoding", "bots", "analysis", "rl", "arena",
     // Front ends.
     "picture", "web", "cli", "python",
 ];

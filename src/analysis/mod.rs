@@ -11,11 +11,17 @@
 //! budget allows: a whole round from its first lead may cost the solver far more than
 //! anyone wants to wait, so each round is analysed from its last play backwards, each
 //! position's solve stops once it passes the budget, and the first that does makes it
-//! and the earlier plays of its round (larger positions) *skipped*, listed with a
-//! forecast of their cost ([`forecast`]; more than the budget). A play with one legal
-//! card is *forced*: cost 0, unsolved. Node counts do not depend on the machine, so an
-//! analysis is the same everywhere.
+//! and the earlier plays of its round (larger positions) *estimated*: each gets the
+//! reason (a forecast of its exact solve's cost, [`forecast`]; more than the budget) and
+//! a sampled estimate of every legal card's value in the same units ([`estimate`]:
+//! `pimc-dd` before its solver takes over, over worlds drawn from what the mover knew).
+//! A play with one legal card is *forced*: cost 0, unsolved. Node counts and the
+//! estimates' worlds do not depend on the machine, so an analysis is the same everywhere.
+//!
+//! Every value is for the side of the player who moved (the mover's side): a positive
+//! value is good for the mover, and rows of opposing sides read in opposite directions.
 
+pub mod estimate;
 pub mod forecast;
 
 use serde_json::{json, Value};
@@ -27,17 +33,20 @@ use crate::rules::config::Variant;
 use crate::rules::state::State;
 use crate::solver::{Solver, GAME_WIN};
 
+use crate::infoset::sampler::Sampler;
+use estimate::{estimate, Estimate};
 use forecast::{cards_left, Forecast};
 
 /// Default node budget per position: about a second of the alpha-beta solver on one
 /// core, so a whole game is analysed in minutes at worst.
 pub const DEFAULT_BUDGET: u64 = 2_000_000;
 
-/// Version of the analysis's JSON form ([`Analysis::to_value`]).
-pub const ANALYSIS_VERSION: u64 = 1;
+/// Version of the analysis's JSON form ([`Analysis::to_value`]): 2 replaced `skipped`
+/// plays by `estimated` ones.
+pub const ANALYSIS_VERSION: u64 = 2;
 
 /// What became of one play.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     /// Solved: every legal card's value (card id order), the best value, the chosen
     /// card's, and the solver's nodes.
@@ -53,15 +62,25 @@ pub enum Verdict {
     },
     /// The only legal card: nothing to decide.
     Forced,
-    /// Not solved: its solve, or a later play's of its round, passed the budget.
-    Skipped {
-        /// The nodes the position was forecast to need (more than the budget).
+    /// Not solved (its solve, or a later play's of its round, passed the budget):
+    /// estimated by sampling ([`estimate`]).
+    Estimated {
+        /// Every legal card's estimated value, from the player's side's point of view.
+        values: Vec<(Card, f64)>,
+        /// The best of `values`.
+        best: f64,
+        /// The chosen card's value.
+        chosen: f64,
+        /// The worlds behind the values.
+        worlds: u32,
+        /// The nodes the exact solve was forecast to need (more than the budget): why it
+        /// was not solved.
         forecast: u64,
     },
 }
 
 /// One card play of the record and its analysis.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlayAnalysis {
     /// The round, from 0 (as in the record).
     pub round: usize,
@@ -78,17 +97,25 @@ pub struct PlayAnalysis {
 }
 
 impl PlayAnalysis {
-    /// The value given away by the play (`Some(0)` for a best or forced card; `None`
-    /// when skipped).
+    /// The value given away by the play, exactly (`Some(0)` for a best or forced card;
+    /// `None` when estimated: [`PlayAnalysis::estimated_cost`]).
     pub fn cost(&self) -> Option<i32> {
         match &self.verdict {
             Verdict::Solved { best, chosen, .. } => Some(best - chosen),
             Verdict::Forced => Some(0),
-            Verdict::Skipped { .. } => None,
+            Verdict::Estimated { .. } => None,
         }
     }
 
-    /// The cards of best value (empty unless solved).
+    /// The estimated value given away by an estimated play (`None` otherwise).
+    pub fn estimated_cost(&self) -> Option<f64> {
+        match &self.verdict {
+            Verdict::Estimated { best, chosen, .. } => Some(best - chosen),
+            _ => None,
+        }
+    }
+
+    /// The cards of best value, exact or estimated (empty when forced).
     pub fn best_cards(&self) -> Vec<Card> {
         match &self.verdict {
             Verdict::Solved { values, best, .. } => values
@@ -96,7 +123,12 @@ impl PlayAnalysis {
                 .filter(|(_, v)| v == best)
                 .map(|&(c, _)| c)
                 .collect(),
-            _ => Vec::new(),
+            Verdict::Estimated { values, best, .. } => values
+                .iter()
+                .filter(|(_, v)| v == best)
+                .map(|&(c, _)| c)
+                .collect(),
+            Verdict::Forced => Vec::new(),
         }
     }
 }
@@ -108,8 +140,8 @@ pub struct SeatTotals {
     pub solved: u32,
     /// Plays with one legal card.
     pub forced: u32,
-    /// Plays not solved (over the budget).
-    pub skipped: u32,
+    /// Plays not solved (over the budget) but estimated.
+    pub estimated: u32,
     /// Solved plays that gave value away.
     pub costly: u32,
     /// The value given away, in all.
@@ -130,6 +162,10 @@ pub struct Analysis {
     /// Per seat.
     pub seats: Vec<SeatTotals>,
 }
+
+/// Whose values an analysis gives, in words (its JSON's `point_of_view`).
+pub const POINT_OF_VIEW: &str = "each value is for the side of the player who moved: \
+    positive is good for the mover";
 
 /// What one unit of the solver's values is worth in `variant`, in words.
 pub fn units(variant: Variant) -> String {
@@ -193,6 +229,8 @@ pub fn analyze_rounds(
     let total = positions.len();
     let mut plays: Vec<Option<PlayAnalysis>> = vec![None; total];
     let mut solver = Solver::new();
+    let mut sampler = Sampler::new();
+    let seed = s.config().seed;
     let mut done = 0;
     let mut end = total;
     // Round by round, last play first: small positions measure the growth of the cost.
@@ -223,8 +261,23 @@ pub fn analyze_rounds(
                 match solved {
                     None => {
                         over = true;
-                        // Past the budget: more than it, whatever the forecast said.
-                        Verdict::Skipped {
+                        // Keyed by the play's place in the game, so that a round's review
+                        // and the whole game's analysis draw the same worlds.
+                        let place = (*r as u64) << 16 | (*t as u64) << 8 | *i as u64;
+                        let Estimate { values, worlds } =
+                            estimate(state, seed, place, &mut sampler);
+                        let chosen = values
+                            .iter()
+                            .find(|&&(c, _)| c == *card)
+                            .expect("the recorded card is legal")
+                            .1;
+                        let best = values.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+                        Verdict::Estimated {
+                            values,
+                            best,
+                            chosen,
+                            worlds,
+                            // Past the budget: more than it, whatever the forecast said.
                             forecast: f.max(budget.saturating_add(1)),
                         }
                     }
@@ -266,7 +319,7 @@ pub fn analyze_rounds(
         let t = &mut seats[p.seat];
         match &p.verdict {
             Verdict::Forced => t.forced += 1,
-            Verdict::Skipped { .. } => t.skipped += 1,
+            Verdict::Estimated { .. } => t.estimated += 1,
             Verdict::Solved { best, chosen, .. } => {
                 t.solved += 1;
                 if best > chosen {
@@ -283,6 +336,21 @@ pub fn analyze_rounds(
         plays,
         seats,
     }
+}
+
+/// Sets a scored play's `status`, `values` (`[card id, value]` by id), `best` and
+/// `chosen` in its JSON form.
+fn scored<T: serde::Serialize>(
+    out: &mut Value,
+    status: &str,
+    values: &[(Card, T)],
+    best: &T,
+    chosen: &T,
+) {
+    out["status"] = json!(status);
+    out["values"] = values.iter().map(|(c, v)| json!([c.id(), v])).collect();
+    out["best"] = json!(best);
+    out["chosen"] = json!(chosen);
 }
 
 /// Validates the record `rec` ([`Match::from_record`]) and analyses it.
@@ -310,58 +378,52 @@ impl Analysis {
             .plays
             .iter()
             .map(|p| {
-                let (status, values, best, chosen, nodes, forecast) = match &p.verdict {
-                    Verdict::Solved {
-                        values,
-                        best,
-                        chosen,
-                        nodes,
-                    } => {
-                        let v: Vec<Value> =
-                            values.iter().map(|&(c, v)| json!([c.id(), v])).collect();
-                        (
-                            "solved",
-                            json!(v),
-                            json!(best),
-                            json!(chosen),
-                            json!(nodes),
-                            Value::Null,
-                        )
-                    }
-                    Verdict::Forced => (
-                        "forced",
-                        Value::Null,
-                        Value::Null,
-                        Value::Null,
-                        Value::Null,
-                        Value::Null,
-                    ),
-                    Verdict::Skipped { forecast } => (
-                        "skipped",
-                        Value::Null,
-                        Value::Null,
-                        Value::Null,
-                        Value::Null,
-                        json!(forecast),
-                    ),
-                };
                 let best_cards: Vec<u8> = p.best_cards().iter().map(|c| c.id()).collect();
-                json!({
+                let cost = match p.estimated_cost() {
+                    Some(c) => json!(c),
+                    None => json!(p.cost()),
+                };
+                let mut out = json!({
                     "round": p.round,
                     "trick": p.trick,
                     "index": p.index,
                     "seat": p.seat,
                     "card": p.card.id(),
                     "code": p.card.to_string(),
-                    "status": status,
-                    "values": values,
+                    "status": "forced",
+                    "values": null,
                     "best_cards": best_cards,
-                    "best": best,
-                    "chosen": chosen,
-                    "cost": p.cost(),
-                    "nodes": nodes,
-                    "forecast": forecast,
-                })
+                    "best": null,
+                    "chosen": null,
+                    "cost": cost,
+                    "nodes": null,
+                    "forecast": null,
+                    "worlds": null,
+                });
+                match &p.verdict {
+                    Verdict::Forced => {}
+                    Verdict::Solved {
+                        values,
+                        best,
+                        chosen,
+                        nodes,
+                    } => {
+                        scored(&mut out, "solved", values, best, chosen);
+                        out["nodes"] = json!(nodes);
+                    }
+                    Verdict::Estimated {
+                        values,
+                        best,
+                        chosen,
+                        worlds,
+                        forecast,
+                    } => {
+                        scored(&mut out, "estimated", values, best, chosen);
+                        out["forecast"] = json!(forecast);
+                        out["worlds"] = json!(worlds);
+                    }
+                }
+                out
             })
             .collect();
         let seats: Vec<Value> = self
@@ -373,7 +435,7 @@ impl Analysis {
                     "seat": seat,
                     "solved": t.solved,
                     "forced": t.forced,
-                    "skipped": t.skipped,
+                    "estimated": t.estimated,
                     "costly": t.costly,
                     "cost": t.cost,
                 })
@@ -384,6 +446,7 @@ impl Analysis {
             "variant": self.variant.name(),
             "scoring": self.scoring,
             "units": units(self.variant),
+            "point_of_view": POINT_OF_VIEW,
             "budget": self.budget,
             "plays": plays,
             "seats": seats,
@@ -391,8 +454,8 @@ impl Analysis {
         })
     }
 
-    /// The fraction of the card plays of each status (`solved`, `forced`, `skipped`), as
-    /// people quote an analysis; they sum to 1 (all 0 for a record without plays).
+    /// The fraction of the card plays of each status (`solved`, `forced`, `estimated`),
+    /// as people quote an analysis; they sum to 1 (all 0 for a record without plays).
     pub(crate) fn shares(&self) -> Value {
         let total = self.plays.len().max(1) as f64;
         let share = |pick: fn(&Verdict) -> bool| {
@@ -401,7 +464,7 @@ impl Analysis {
         json!({
             "solved": share(|v| matches!(v, Verdict::Solved { .. })),
             "forced": share(|v| matches!(v, Verdict::Forced)),
-            "skipped": share(|v| matches!(v, Verdict::Skipped { .. })),
+            "estimated": share(|v| matches!(v, Verdict::Estimated { .. })),
         })
     }
 }
@@ -573,7 +636,7 @@ mod tests {
     }
 
     /// Each play's solve to the round's end is tried within the budget: the solved plays
-    /// took no more, and in each round the skipped ones are the earliest choices, from
+    /// took no more, and in each round the estimated ones are the earliest choices, from
     /// the play whose solve ran out back to the round's first lead.
     #[test]
     fn plays_are_solved_to_the_rounds_end_within_the_budget() {
@@ -589,34 +652,36 @@ mod tests {
                 .collect();
             let skipped = choices
                 .iter()
-                .take_while(|p| matches!(p.verdict, Verdict::Skipped { .. }))
+                .take_while(|p| matches!(p.verdict, Verdict::Estimated { .. }))
                 .count();
             for p in &choices[skipped..] {
                 let Verdict::Solved { nodes, .. } = p.verdict else {
-                    panic!("round {r}: a play after a solved one skipped");
+                    panic!("round {r}: a play after a solved one estimated");
                 };
                 assert!(nodes <= budget, "round {r}: {nodes} nodes");
                 solved += 1;
             }
             for p in &choices[..skipped] {
-                assert!(matches!(p.verdict, Verdict::Skipped { forecast } if forecast > budget));
+                assert!(
+                    matches!(p.verdict, Verdict::Estimated { forecast, .. } if forecast > budget)
+                );
             }
         }
         assert!(solved > 0);
     }
 
     #[test]
-    fn a_tiny_budget_skips_early_plays_and_says_so() {
+    fn a_tiny_budget_estimates_early_plays_and_says_why() {
         let m = golden("4p_seed2");
         let a = analyze(&m, 1, &mut |_, _| {});
         let skipped = a
             .plays
             .iter()
-            .filter(|p| matches!(p.verdict, Verdict::Skipped { forecast } if forecast > 1))
+            .filter(|p| matches!(p.verdict, Verdict::Estimated { forecast, .. } if forecast > 1))
             .count();
         assert!(skipped > 0);
         // A choice needs a node per card: the last choice of each round runs out of a
-        // budget of one node, and every earlier one is skipped.
+        // budget of one node, and every earlier one is estimated.
         for r in 0..m.record().rounds.len() {
             let solved = a
                 .plays
@@ -625,6 +690,29 @@ mod tests {
                 .count();
             assert!(solved <= 1, "round {r}: {solved} solved");
         }
+        // Every estimated play scores every legal card, its own included, in the JSON too.
+        let v = a.to_value();
+        for (p, j) in a.plays.iter().zip(v["plays"].as_array().unwrap()) {
+            if let Verdict::Estimated {
+                values,
+                best,
+                chosen,
+                worlds,
+                ..
+            } = &p.verdict
+            {
+                assert_eq!(j["status"], "estimated");
+                assert_eq!(j["worlds"], *worlds);
+                assert_eq!(j["values"].as_array().unwrap().len(), values.len());
+                assert!(values.iter().any(|x| x.0 == p.card));
+                assert!(best >= chosen && p.estimated_cost() == Some(best - chosen));
+                assert!(p.best_cards().iter().all(|c| values.contains(&(*c, *best))));
+                assert!(!p.best_cards().is_empty() && p.cost().is_none());
+            }
+        }
+        let share = |k: &str| v["shares"][k].as_f64().unwrap();
+        assert!((share("solved") + share("forced") + share("estimated") - 1.0).abs() < 1e-12);
+        assert!(v["shares"].get("skipped").is_none());
         let mut calls = 0;
         analyze(&m, 1, &mut |done, total| {
             calls += 1;

@@ -67,21 +67,40 @@ fn play_line(p: &PlayAnalysis, style: Style) -> String {
     );
     match &p.verdict {
         Verdict::Forced => format!("{head}  forced"),
-        Verdict::Skipped { forecast } => {
-            format!("{head}  skipped (forecast {})", nodes_text(*forecast))
-        }
-        Verdict::Solved { best, chosen, .. } => {
-            let cost = best - chosen;
-            let bests = style.cards(p.best_cards());
-            if cost == 0 {
-                format!("{head}  {chosen:+}  best")
-            } else {
-                format!(
-                    "{head}  {chosen:+}  best {bests} {best:+}  {}",
-                    style.bold(&format!("cost {cost}"))
-                )
-            }
-        }
+        // `~`: a sampled estimate, not the solver's exact value.
+        Verdict::Estimated { best, chosen, .. } => scored_line(
+            &head,
+            p,
+            style,
+            [format!("~{chosen:+.1}"), format!("~{best:+.1}")],
+            (best > chosen).then(|| format!("estimated cost {:.1}", best - chosen)),
+        ),
+        Verdict::Solved { best, chosen, .. } => scored_line(
+            &head,
+            p,
+            style,
+            [format!("{chosen:+}"), format!("{best:+}")],
+            (best > chosen).then(|| format!("cost {}", best - chosen)),
+        ),
+    }
+}
+
+/// A scored play's line: the chosen card's value, then the best cards and the cost when
+/// it gave value away.
+fn scored_line(
+    head: &str,
+    p: &PlayAnalysis,
+    style: Style,
+    [chosen, best]: [String; 2],
+    cost: Option<String>,
+) -> String {
+    match cost {
+        None => format!("{head}  {chosen}  best"),
+        Some(cost) => format!(
+            "{head}  {chosen}  best {} {best}  {}",
+            style.cards(p.best_cards()),
+            style.bold(&cost)
+        ),
     }
 }
 
@@ -129,31 +148,31 @@ fn report(m: &Match, a: &Analysis, style: Style, out: &mut dyn Write) -> Result<
     for r in 0..rec.rounds.len() {
         let plays: Vec<&PlayAnalysis> = a.plays.iter().filter(|p| p.round == r).collect();
         writeln!(out, "\n{}", style.bold(&format!("Round {r}")))?;
-        let skipped: Vec<&&PlayAnalysis> = plays
+        let estimated: Vec<&&PlayAnalysis> = plays
             .iter()
-            .filter(|p| matches!(p.verdict, Verdict::Skipped { .. }))
+            .filter(|p| matches!(p.verdict, Verdict::Estimated { .. }))
             .collect();
-        if let (Some(first), Some(last)) = (skipped.first(), skipped.last()) {
-            // The latest skipped play is the smallest: its forecast says how far off the
+        if let (Some(first), Some(last)) = (estimated.first(), estimated.last()) {
+            // The latest estimated play is the smallest: its forecast says how far off the
             // budget the round's start is.
-            let least = match last.verdict {
-                Verdict::Skipped { forecast } => forecast,
-                _ => 0,
+            let (least, worlds) = match last.verdict {
+                Verdict::Estimated {
+                    forecast, worlds, ..
+                } => (forecast, worlds),
+                _ => (0, 0),
             };
             writeln!(
                 out,
-                "  {} skipped (tricks {} to {}): forecast {} nodes or more, over the \
-                 budget (raise it with --budget)",
-                crate::names::count(skipped.len(), "play"),
+                "  {} estimated (tricks {} to {}, marked ~): exact solve forecast {} nodes \
+                 or more, over the budget (raise it with --budget); sampled over {worlds} \
+                 worlds drawn from what the mover knew, the heuristic finishing the round",
+                crate::names::count(estimated.len(), "play"),
                 first.trick + 1,
                 last.trick + 1,
                 nodes_text(least)
             )?;
         }
-        for p in plays
-            .iter()
-            .filter(|p| !matches!(p.verdict, Verdict::Skipped { .. }))
-        {
+        for p in &plays {
             writeln!(out, "{}", play_line(p, style))?;
         }
     }
@@ -162,12 +181,12 @@ fn report(m: &Match, a: &Analysis, style: Style, out: &mut dyn Write) -> Result<
     for (seat, t) in a.seats.iter().enumerate() {
         writeln!(
             out,
-            "  seat {seat}: cost {} in {} of {} solved ({} forced, {} skipped)",
+            "  seat {seat}: cost {} in {} of {} solved ({} forced, {} estimated)",
             t.cost,
             crate::names::count(t.costly as usize, "costly play"),
             t.solved,
             t.forced,
-            t.skipped
+            t.estimated
         )?;
     }
     Ok(())

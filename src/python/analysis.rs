@@ -11,9 +11,11 @@ use crate::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
 
 /// The double-dummy analysis of the game record ``rec`` (a ``dict`` or its JSON text):
 /// the same data as ``yokai-septet analyze --json`` (schema in docs/search.md), with at
-/// most ``budget`` solver nodes per position; its ``shares`` are the fractions of the card
-/// plays that were ``solved``, ``forced`` (one legal card) and ``skipped`` (over the
-/// budget), which sum to 1. A bad record is a ``ValueError`` naming the field. The GIL is
+/// most ``budget`` solver nodes per position; the plays over the budget are
+/// ``estimated`` (every legal card's value sampled over worlds drawn from what the mover
+/// knew, marked so, with the exact solve's ``forecast``); its ``shares`` are the fractions
+/// of the card plays that were ``solved``, ``forced`` (one legal card) and ``estimated``,
+/// which sum to 1. A bad record is a ``ValueError`` naming the field. The GIL is
 /// released while it works.
 #[pyfunction]
 #[pyo3(signature = (rec, budget = DEFAULT_BUDGET))]

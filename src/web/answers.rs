@@ -47,6 +47,9 @@ pub struct HandCard {
     pub legal: bool,
     /// Why not, when it may not (the rule text).
     pub reason: Option<String>,
+    /// Why not, in the terminal's words (`You cannot play L4: you must follow Wind.
+    /// Playable: WA.`), on the person's turn.
+    pub words: Option<String>,
 }
 
 /// A card one seat played.
@@ -78,6 +81,8 @@ pub struct Passing {
     pub count: usize,
     /// The person's picks (absent in a game of bots only).
     pub picked: Option<Vec<String>>,
+    /// The seat each of the person's picks goes to, in pick order (R4.2).
+    pub to: Option<Vec<usize>>,
 }
 
 /// What happened, as the person may know it.
@@ -198,6 +203,8 @@ pub struct GameState<'a> {
     pub bosses: Vec<Vec<String>>,
     /// Each hand's size.
     pub hand_len: Vec<usize>,
+    /// Every seat's cards left once the game is over (null before).
+    pub hands_left: serde_json::Value,
     /// The person's hand.
     pub hand: Vec<HandCard>,
     /// The trick on the table.

@@ -64,6 +64,7 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/games/{id}/step", post(step))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/review", post(review))
+        .route("/api/games/{id}/undo", post(super::undo::undo))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
         .fallback(not_found)
@@ -87,7 +88,7 @@ pub fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
     }
 }
 
-fn ok(body: &impl Serialize) -> Response {
+pub(super) fn ok(body: &impl Serialize) -> Response {
     json_response(StatusCode::OK, body)
 }
 
@@ -357,13 +358,15 @@ struct ReviewBody {
     round: usize,
 }
 
-/// A review: `analyze --json`'s analysis of one round (within the server's node budget
-/// per position: the plays past it are `skipped`, as `analyze` marks them), with each
-/// play's best cards as codes, and the costly plays.
+/// A review: `analyze --json`'s analysis of one round (solved within the server's node
+/// budget per position; the plays past it are estimated, as `analyze` marks them), with
+/// each play's best cards as codes, the round's deal, and the costly plays.
 #[derive(Serialize)]
 struct Review {
     #[serde(flatten)]
     analysis: serde_json::Value,
+    /// The round's hands as dealt, the passes and the trump card (the round is over).
+    deal: serde_json::Value,
     round: usize,
     costly: Vec<Costly>,
 }
@@ -413,8 +416,11 @@ async fn review(
                     best: codes(p.best_cards()),
                 })
                 .collect();
+            // The round is over: its deal is shown, so that a "best" card can be followed.
+            let deal = super::table::round_deal(&m, round);
             Ok(ok(&Review {
                 analysis,
+                deal,
                 round,
                 costly,
             }))

@@ -371,6 +371,11 @@ impl Game {
         &self.m
     }
 
+    /// The match, for taking back a passing pick (`undo.rs`).
+    pub(super) fn match_mut(&mut self) -> &mut Match {
+        &mut self.m
+    }
+
     /// The rounds that are over.
     pub fn finished_rounds(&self) -> usize {
         self.finished_rounds
@@ -612,8 +617,14 @@ impl Game {
                     id: card.id(),
                     legal: legal.contains(card),
                     reason,
+                    words: my_turn
+                        .then(|| super::table::refusal_words(s, card))
+                        .flatten(),
                 });
             }
+        }
+        if let Some(kept) = super::table::finished_trick_svg(s, self.me, &self.events) {
+            svg = kept;
         }
         let trick: Vec<Played> = match view.trick_leader() {
             Some(l) => view
@@ -630,6 +641,7 @@ impl Game {
         let passing = (s.phase() == Phase::Pass).then(|| Passing {
             count: v.pass_count(),
             picked: self.me.map(|_| cards_json(view.my_passes().map(|x| x.0))),
+            to: self.me.map(|me| super::table::pass_targets(v, me)),
         });
         GameState {
             id,
@@ -670,6 +682,7 @@ impl Game {
                 .map(|p| cards_json(view.won_cards(p).bosses().iter()))
                 .collect(),
             hand_len: (0..n).map(|p| view.hand_len(p)).collect(),
+            hands_left: super::table::hands_left(s),
             hand,
             trick,
             passing,

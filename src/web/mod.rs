@@ -36,6 +36,8 @@ mod games;
 mod guard;
 mod page;
 mod server;
+mod table;
+mod undo;
 
 pub use page::PAGE;
 
@@ -134,6 +136,8 @@ impl ApiError {
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     error: &'a str,
+    /// Only for an illegal card: every other refusal is `{"error": ...}` alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
     card: Option<String>,
 }
 

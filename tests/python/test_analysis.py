@@ -95,7 +95,8 @@ def heuristic_record(variant: str, seed: int) -> dict:
 def test_analyze_scores_every_play_and_agrees_with_solve_moves(variant):
     rec = heuristic_record(variant, 3)
     a = ys.analyze(rec, budget=50_000)
-    assert a["version"] == 1 and a["variant"] == variant and a["budget"] == 50_000
+    assert a["version"] == 2 and a["variant"] == variant and a["budget"] == 50_000
+    assert a["point_of_view"].startswith("each value is for the side of the player who moved")
     plays = [c for r in rec["rounds"] for t in r["tricks"] for c in t["cards"]]
     assert [p["card"] for p in a["plays"]] == plays
     solved = [p for p in a["plays"] if p["status"] == "solved"]
@@ -107,11 +108,20 @@ def test_analyze_scores_every_play_and_agrees_with_solve_moves(variant):
             assert p["chosen"] == values[p["card"]]
             assert p["cost"] == p["best"] - p["chosen"]
             assert sorted(p["best_cards"]) == sorted(c for c, v in values.items() if v == p["best"])
-        elif p["status"] == "skipped":
-            assert p["cost"] is None and p["forecast"] > 50_000
+        elif p["status"] == "estimated":
+            # Over the budget: every legal card's value sampled, and why it is not exact.
+            values = dict(p["values"])
+            assert p["card"] in values and len(values) >= 2
+            assert p["best"] == max(values.values())
+            assert p["chosen"] == values[p["card"]]
+            assert p["cost"] == pytest.approx(p["best"] - p["chosen"])
+            assert sorted(p["best_cards"]) == sorted(c for c, v in values.items() if v == p["best"])
+            assert p["forecast"] > 50_000 and p["worlds"] > 0 and p["nodes"] is None
+        else:
+            assert p["status"] == "forced" and p["cost"] == 0
     # The overall shares, as people quote them: each status's fraction of the plays.
     statuses = [p["status"] for p in a["plays"]]
-    for status in ("solved", "forced", "skipped"):
+    for status in ("solved", "forced", "estimated"):
         assert a["shares"][status] == pytest.approx(statuses.count(status) / len(statuses))
     assert sum(a["shares"].values()) == pytest.approx(1.0)
     assert a["shares"]["solved"] > 0
@@ -145,10 +155,23 @@ def test_analyze_matches_the_command_line_json(tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert p.stderr == "", "no progress bar into a pipe"
-    # The same data, the shares of solved, forced and skipped plays included.
+    # The same data, the shares of solved, forced and estimated plays included.
     a = ys.analyze(json.dumps(rec), budget=50_000)
-    assert set(a["shares"]) == {"solved", "forced", "skipped"}
+    assert set(a["shares"]) == {"solved", "forced", "estimated"}
     assert json.loads(p.stdout) == a
+
+
+def test_analyze_leaves_no_play_unscored_at_the_default_budget():
+    """Issue 60: at the default budget every play is solved, estimated or forced; the
+    estimates are the same from run to run (their worlds are keyed by the seed)."""
+    rec = heuristic_record("4p", 7)
+    a = ys.analyze(rec)
+    assert a["shares"]["estimated"] > 0, "a 4p round's first plays are over the default budget"
+    assert "skipped" not in a["shares"]
+    assert {p["status"] for p in a["plays"]} <= {"solved", "estimated", "forced"}
+    assert all(p["values"] for p in a["plays"] if p["status"] != "forced")
+    b = ys.analyze(json.dumps(rec))
+    assert [p["values"] for p in a["plays"]] == [p["values"] for p in b["plays"]]
 
 
 def test_analyze_refuses_bad_records_and_budgets():

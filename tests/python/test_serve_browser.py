@@ -1,6 +1,9 @@
 """The web app (``python -m yokai_septet serve``) in a real headless browser (Chromium,
 driven by Playwright): whole games played by clicks, an illegal card tried, a hint, a
-round's review, a save and a reload, a watched game of bots, and the page's own weight.
+round's review, a save and a reload, a watched game of bots, and the page's own weight;
+the table's manners (issue 60): the seed kept to its last digit, the finished trick kept
+on the table, the game in the address, the review explained, refusals in words, the
+game's end, passing picks taken back, the hinted and forced cards, the form's checks.
 
 Marked ``browser`` (not part of the default run): it needs Chromium and the ``browser``
 extra; ``bash scripts/test_extras.sh`` installs both and runs it. ``YS_CHROMIUM`` names
@@ -43,12 +46,18 @@ def server():
     assert "Server stopped" in out
 
 
+# The console errors of each page (a refused request logs one in the browser).
+CONSOLE: dict = {}
+
+
 def open_page(browser, url):
-    """The page, with every request and script error recorded."""
+    """The page, with every request, script error and console error recorded."""
     page = browser.new_page(viewport={"width": 1500, "height": 900}, accept_downloads=True)
     requests, errors = [], []
     page.on("request", lambda r: requests.append(r.url))
     page.on("pageerror", lambda e: errors.append(str(e)))
+    console = CONSOLE[page] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     response = page.goto(url)
     page.wait_for_load_state("networkidle")
     return page, response, requests, errors
@@ -115,20 +124,37 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
     seen = {"illegal": False, "hint": False, "picture": False, "saved": None}
 
     def checks(page, s):
-        # An illegal card is dimmed; tried, it is refused with the rule's reason.
-        if not seen["illegal"] and page.locator("#hand .card.illegal").count():
-            reason = page.locator("#hand .card.illegal").first.get_attribute("title")
-            click_card(page, legal=False)
+        # An illegal card is dimmed; tried, it is refused in the terminal's words, the
+        # rule's text a click away, with no request (no 422 in the console).
+        if not seen["illegal"] and s["phase"] == "play" and page.locator("#hand .card.illegal").count():
+            words = page.locator("#hand .card.illegal").first.get_attribute("title")
+            code = click_card(page, legal=False)
             page.wait_for_selector("#message.error")
-            assert page.inner_text("#message") == reason
-            assert re.search(r"\((R4\.2|R5)\)$", reason), reason
+            assert page.inner_text("#message").startswith(words), page.inner_text("#message")
+            assert re.fullmatch(rf"You cannot play {code}: you must follow \w+\. Playable: [\w ]+\.", words), words
+            page.click("#message summary")
+            reason = next(c["reason"] for c in s["hand"] if c["card"] == code)
+            assert reason in page.inner_text("#message") and reason.endswith("(R5)"), reason
+            assert state(page)["hand"] == s["hand"]
+            assert CONSOLE[page] == [], "nothing was refused by the server"
             seen["illegal"] = True
+        # A forced play is said; no other is.
+        legal = [c["card"] for c in s["hand"] if c["legal"]]
+        forced = page.inner_text("#forced")
+        if s["phase"] == "play" and len(legal) == 1:
+            assert forced.startswith(f"Forced: {legal[0]} is your only playable card"), forced
+        else:
+            assert forced == "", forced
         # A hint in the play phase: the bot's card and its values per card.
         if not seen["hint"] and s["phase"] == "play":
             page.click("#hint-btn")
             page.wait_for_function("() => document.getElementById('hint').textContent.startsWith('Hint (')")
             hint = page.inner_text("#hint")
             assert "Values (" in hint, hint
+            # The hinted card is marked in the hand, and only it.
+            card = re.match(r"Hint \([^)]*\): play (\w+)", hint).group(1)
+            assert page.locator("#hand .card.hinted").count() == 1
+            assert page.locator("#hand .card.hinted").get_attribute("data-card") == card
             seen["hint"] = True
         # A card of the hand in the picture plays too.
         if not seen["picture"] and s["phase"] == "play" and s["your_turn"]:
@@ -158,14 +184,15 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
     assert "cards exchanged" in log and "Round 0 over" in log
     not_blank(page.screenshot())
 
-    # The round's double-dummy review, costly plays marked.
-    page.click('button.review[data-round="0"]')
-    page.wait_for_selector("#review table")
-    rows = page.locator("#review table tr").count() - 1
-    tricks = kinds.count("trick")
-    assert rows == tricks * len(end["players"])
-    assert page.locator("#review tr.costly").count() == len(
-        page.evaluate("(id) => fetch('/api/games/' + id + '/review', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({round: 0})}).then(r => r.json()).then(r => r.costly)", end["id"]))
+    # The game's end: who won, the rounds' history, the hands left; no stale message.
+    check_the_end(page, end)
+
+    # The round's review: every play scored (exact, estimated or forced), costly exact
+    # plays marked, the deal shown, and whose values they are said.
+    review = check_the_review(page, end, 0)
+    assert page.locator("#review table.plays tr.solved.costly").count() == len(review["costly"])
+    estimated_costly = [p for p in review["plays"] if p["status"] == "estimated" and p["cost"] >= 1]
+    assert page.locator("#review table.plays tr.estimated.costly").count() == len(estimated_costly)
 
     # The replay viewer opens now that the game is over.
     assert page.locator("#replay").is_visible()
@@ -211,6 +238,265 @@ def test_bots_are_watched_at_a_chosen_speed(browser, server):
     page.select_option("#speed", "0")
     page.wait_for_function("() => game.over", timeout=120_000)
     assert page.locator("#replay").is_visible()
+    assert errors == []
+    page.close()
+
+
+def check_the_end(page, end, picture=None):
+    """The end of a game as the page shows it (issue 60, item 6)."""
+    banner = page.inner_text("#result")
+    assert page.locator("#result").is_visible()
+    rounds = [e for e in end["events"] if e["kind"] == "round_end"]
+    winners = end["winners"] or rounds[-1]["winners"]
+    if end["truncated"]:
+        assert banner.startswith("Game stopped by the round cap"), banner
+    elif not winners:
+        assert banner.startswith("Nobody won"), banner
+    elif end["seat"] is not None:
+        assert banner.startswith("You won" if end["seat"] in winners else "You lost"), banner
+    assert f"after {len(rounds)} round" in banner, banner
+    assert page.locator("#results table tr").count() == len(rounds) + 1
+    for e in rounds:
+        assert e["reason"] in page.inner_text("#results")
+    # The cards nobody played, every seat's.
+    assert end["hands_left"] is not None and len(end["hands_left"]) == len(end["players"])
+    assert page.locator("#hands-left .chip").count() == sum(len(h) for h in end["hands_left"])
+    assert page.inner_text("#message") == ""
+    if picture:
+        shot = page.screenshot()
+        not_blank(shot)
+        if os.environ.get("YS_WRITE_PICTURES") == "1":
+            (PICTURES / picture).write_bytes(shot)
+
+
+def check_the_review(page, end, rnd, picture=None):
+    """Round `rnd`'s review as the page shows it (issue 60, item 4); returns the API's."""
+    page.click(f'button.review[data-round="{rnd}"]')
+    page.wait_for_selector("#review table.plays")
+    review = page.evaluate("(a) => fetch('/api/games/' + a[0] + '/review', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({round: a[1]})}).then(r => r.json())", [end["id"], rnd])
+    plays = review["plays"]
+    rows = page.locator("#review table.plays tr")
+    assert rows.count() - 1 == len(plays)
+    tricks = sum(e["kind"] == "trick" and e["round"] == rnd for e in end["events"])
+    assert len(plays) == tricks * len(end["players"])
+    # Every play scored: no skip left; each estimate says why it is not exact.
+    statuses = {p["status"] for p in plays}
+    assert statuses <= {"solved", "estimated", "forced"}, statuses
+    how = [rows.nth(k + 1).locator("td").nth(3).inner_text() for k in range(len(plays))]
+    assert how == [{"solved": "exact", "estimated": "estimated", "forced": "forced"}[p["status"]] for p in plays]
+    for k, p in enumerate(plays):
+        value = rows.nth(k + 1).locator("td").nth(4).inner_text()
+        if p["status"] == "estimated":
+            assert value.startswith("~") and p["values"] and p["forecast"] > review["budget"], (value, p)
+            title = rows.nth(k + 1).locator("td").nth(3).get_attribute("title")
+            assert "over the budget" in title and f"{p['worlds']} worlds" in title, title
+        elif p["status"] == "solved":
+            assert value == ("+" if p["chosen"] >= 0 else "") + str(p["chosen"])
+    note = page.inner_text("#review .note")
+    assert "for the side of the player who moved" in note, note
+    if "estimated" in statuses:
+        assert "forecast at" in note and "over the budget" in note, note
+    # The deal: every seat's hand as dealt, each card once.
+    deal = page.locator("#review table.deal tr")
+    assert deal.count() == len(end["players"]) + 1
+    assert len(review["deal"]["hands"]) == len(end["players"])
+    dealt = sum(len(h) for h in review["deal"]["hands"])
+    assert page.locator("#review table.deal td:nth-child(2) .chip").count() == dealt
+    if picture:
+        shot = page.locator("#review-panel").screenshot()
+        not_blank(shot)
+        if os.environ.get("YS_WRITE_PICTURES") == "1":
+            (PICTURES / picture).write_bytes(shot)
+    return review
+
+
+def test_a_finished_trick_stays_on_the_table_with_its_winner(browser, server):
+    """The fourth card and the winner are drawn on the table until the next trick starts
+    (at least a moment when a bot leads it), and the last trick can be looked at again."""
+    page, _, _, errors = open_page(browser, server)
+    new_game(page, "4p", 8)
+    kept = None
+    for _ in range(200):
+        wait_settled(page)
+        s = state(page)
+        if s["phase"] == "play" and s["tricks_played"] >= 1:
+            # The last card of a trick played by a bot: caught while the table holds it.
+            before = page.evaluate("() => shown")
+            click_card(page)
+            # Caught, the bots are held (the next move is not asked for) for the picture.
+            found = page.wait_for_function(
+                "(b) => (shown > b && trickKept(game)) ? (clearTimeout(timer), game)"
+                " : (shown > b && (game.your_turn || game.over) && !busy ? 'no' : null)",
+                arg=before, timeout=60_000).json_value()
+            if found != "no":
+                kept = found
+                break
+        else:
+            click_card(page)
+    assert kept is not None
+    trick = [e for e in kept["events"] if e["kind"] == "trick"][-1]
+    assert len(trick["cards"]) == 4
+    board = page.inner_html("#board")
+    assert page.locator("#board .trick-winner").count() == 1
+    assert page.text_content("#board .trick-winner") == f"seat {trick['winner']} takes the trick"
+    on_table = page.eval_on_selector_all("#board .trick use.card", "els => els.map(e => e.dataset.card)")
+    assert sorted(on_table) == sorted(c["card"] for c in trick["cards"]), (on_table, board[:200])
+    shot = page.screenshot()
+    not_blank(shot)
+    if os.environ.get("YS_WRITE_PICTURES") == "1":
+        (PICTURES / "serve_trick.png").write_bytes(shot)
+    # The "last trick" view: its cards, the winner's marked.
+    page.click("#last-trick-btn")
+    view = page.inner_text("#last-trick")
+    assert view.startswith(f"Trick {trick['trick'] + 1} of round {trick['round']}"), view
+    assert page.locator("#last-trick .chip").count() == 4
+    winner_card = next(c["card"] for c in trick["cards"] if c["seat"] == trick["winner"])
+    assert page.inner_text("#last-trick .chip.won") == winner_card
+    # Let go, the bots play on: the next trick's first card replaces the finished one.
+    page.evaluate("() => schedule()")
+    page.wait_for_function("() => game.trick.length > 0 || game.your_turn")
+    if state(page)["trick"]:
+        assert page.locator("#board .trick-winner").count() == 0
+    assert errors == [] and CONSOLE[page] == []
+    page.close()
+
+
+def test_the_seed_shown_deals_the_same_game_again(browser, server, tmp_path):
+    """Seeds travel as strings: every digit of a u64 survives, in the status line, the
+    state and the record, and the seed shown deals the same game again."""
+    page, _, requests, errors = open_page(browser, server)
+    seed = "16545473962774781750"
+    new_game(page, "4p", seed)
+    s = state(page)
+    assert s["seed"] == seed
+    assert f"seed {seed} " in page.inner_text("#status")
+    with page.expect_download() as d:
+        page.click("#save")
+    path = tmp_path / "seeded.json"
+    d.value.save_as(path)
+    assert json.loads(path.read_text())["seed"] == int(seed)
+    # The seed as shown deals the same hands again.
+    shown_seed = re.search(r"seed (\d+)", page.inner_text("#status")).group(1)
+    new_game(page, "4p", shown_seed)
+    page.wait_for_function("(id) => game.id !== id", arg=s["id"])
+    assert [c["card"] for c in state(page)["hand"]] == [c["card"] for c in s["hand"]]
+    # The largest seed is a seed; one more is refused by the page itself, nothing sent.
+    new_game(page, "4p", "18446744073709551615")
+    page.wait_for_function("() => game.seed === '18446744073709551615'")
+    n = len(requests)
+    page.fill("#seed", "18446744073709551616")
+    page.click("#start")
+    page.wait_for_selector("#message.error")
+    assert "The seed must be a whole number from 0 to 18446744073709551615" in page.inner_text("#message")
+    assert len(requests) == n
+    assert errors == [] and CONSOLE[page] == []
+    page.close()
+
+
+def test_the_forms_checks_are_said_in_the_page(browser, server):
+    """A seat out of range, a bad seed or round cap: a message in the page, the field
+    marked, no request and no browser bubble (the form is not validated by the browser)."""
+    page, _, requests, errors = open_page(browser, server)
+    n = len(requests)
+    for field, value, words in [
+        ("seat", "7", "Your seat must be a whole number from 0 to 2 in 3p"),
+        ("seed", "-3", "The seed must be a whole number"),
+        ("seed", "1e5", "The seed must be a whole number"),
+        ("max-rounds", "0", "Max rounds must be a whole number of at least 1"),
+    ]:
+        page.select_option("#variant", "3p")
+        page.fill("#seat", "0")
+        page.fill("#seed", "")
+        page.fill("#max-rounds", "")
+        page.fill(f"#{field}", value)
+        page.click("#start")
+        page.wait_for_selector("#message.error")
+        assert page.inner_text("#message").startswith(words), page.inner_text("#message")
+        assert page.get_attribute(f"#{field}", "aria-invalid") == "true"
+        assert page.evaluate("() => game") is None
+    assert len(requests) == n
+    assert page.evaluate("() => document.getElementById('new-form').noValidate")
+    assert errors == [] and CONSOLE[page] == []
+    page.close()
+
+
+def test_a_reload_and_a_second_tab_come_back_to_the_game(browser, server):
+    page, _, _, errors = open_page(browser, server)
+    new_game(page, "4p", 12)
+    for _ in range(5):
+        wait_settled(page)
+        click_card(page)
+    wait_settled(page)
+    s = state(page)
+    assert page.url.endswith("?game=" + s["id"]), page.url
+    page.reload()
+    page.wait_for_function("() => game !== null")
+    again = state(page)
+    for k in ["id", "round", "hand", "trick", "events", "tricks_played", "seed"]:
+        assert again[k] == s[k], k
+    assert "Back at game" in page.inner_text("#message")
+    # The address in another tab: the same game, which plays on from either.
+    other, _, _, other_errors = open_page(browser, page.url)
+    other.wait_for_function("() => game !== null")
+    assert state(other)["id"] == s["id"] and state(other)["hand"] == s["hand"]
+    wait_settled(other)
+    click_card(other)
+    other.close()
+    # A game the server does not hold: said so, and the address cleared.
+    gone, _, _, _ = open_page(browser, server + "?game=0000")
+    gone.wait_for_selector("#message.error")
+    assert "no longer on this server" in gone.inner_text("#message")
+    assert "?game" not in gone.url
+    gone.close()
+    assert errors == [] and other_errors == []
+    page.close()
+
+
+def test_passing_says_to_whom_and_a_pick_is_taken_back_until_the_last(browser, server):
+    page, _, _, errors = open_page(browser, server)
+    new_game(page, "4p", 5)
+    wait_settled(page)
+    s = state(page)
+    assert s["phase"] == "pass" and s["your_turn"]
+    to = s["passing"]["to"]
+    assert f"choose card 1 of 3 to pass (it goes to {'partner' if to[0] == s['partner'] else 'seat'} {to[0]})" in page.inner_text("#status")
+    assert not page.locator("#undo").is_visible()
+    first = click_card(page)
+    msg = page.inner_text("#message")
+    assert msg.startswith(f"You passed {first} to "), msg
+    assert "2 more to choose" in msg, msg
+    assert page.locator(f'#hand .card.picked[data-card="{first}"]').count() == 1
+    # Taken back: the card is free again, and another can be picked.
+    page.click("#undo")
+    page.wait_for_function("() => game.passing.picked.length === 0")
+    assert "Taken back: " + first in page.inner_text("#message")
+    assert page.locator("#hand .card.picked").count() == 0
+    assert not page.locator("#undo").is_visible()
+    picks = [click_card(page) for _ in range(2)]
+    assert "1 more to choose" in page.inner_text("#message")
+    assert page.locator("#undo").is_visible()
+    last = click_card(page)
+    assert "the cards are passed once every seat has chosen" in page.inner_text("#message")
+    wait_settled(page)
+    # The last pick cannot be taken back: the exchange is made.
+    exchange = next(e for e in state(page)["events"] if e["kind"] == "exchange")
+    assert [x["card"] for x in exchange["passed"]] == picks + [last]
+    assert not page.locator("#undo").is_visible()
+    assert errors == []
+    page.close()
+
+
+def test_the_end_of_a_game_and_its_review(browser, server):
+    """A one-round 4p game by clicks, won by the person's team before the last trick: the
+    result banner, the score history and the hands left; the review of its round (the
+    docs' pictures of the end and of the review)."""
+    page, _, _, errors = open_page(browser, server)
+    new_game(page, "4p", 12, episode="round")
+    end = play_to_end(page, lambda page, s: None)
+    assert end["winners"] == [0, 2] and sum(len(h) for h in end["hands_left"]) > 0
+    check_the_end(page, end, picture="serve_end.png")
+    assert page.inner_text("#result").startswith("You won: you and partner 2 won the round")
+    check_the_review(page, end, 0, picture="serve_review.png")
     assert errors == []
     page.close()
 

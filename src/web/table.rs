@@ -1,0 +1,153 @@
+//! What the page's table needs beyond the game's state (`games.rs`), kept apart from it:
+//! the trick just finished kept on the table, a refused card in a person's words, the
+//! hands left when the game is over, a passing pick's receivers and a finished round's
+//! deal for its review.
+
+use serde_json::Value;
+
+use super::answers::Event;
+use crate::cards::Card;
+use crate::error::IllegalAction;
+use crate::picture::{svg, Table};
+use crate::record::Match;
+use crate::rules::config::Variant;
+use crate::rules::pass_target;
+use crate::rules::state::{Phase, State};
+
+/// Who receives each of `seat`'s passing picks, in pick order (R4.2).
+pub fn pass_targets(v: Variant, seat: usize) -> Vec<usize> {
+    (0..v.pass_count())
+        .map(|k| pass_target(v, seat, k))
+        .collect()
+}
+
+/// Round `round`'s deal as its review shows it (the round is over): each seat's hand as
+/// dealt and the cards it passed, as card codes, and the trump card.
+pub fn round_deal(m: &Match, round: usize) -> Value {
+    let rec = m.record();
+    let Some(r) = rec.rounds.get(round) else {
+        return Value::Null;
+    };
+    let codes = |ids: &[u8]| -> Vec<String> {
+        ids.iter()
+            .filter_map(|&id| Card::new(id))
+            .map(|c| c.to_string())
+            .collect()
+    };
+    serde_json::json!({
+        "hands": r.hands.iter().map(|h| codes(h)).collect::<Vec<_>>(),
+        "passes": r.passes.iter().map(|h| codes(h)).collect::<Vec<_>>(),
+        "trump_card": r.trump_card.and_then(Card::new).map(|c| c.to_string()),
+    })
+}
+
+/// The table's picture with the trick just finished still on it, its winner marked, as
+/// `viewer` sees it (`None`: every hand): while no card of the next trick is played, and
+/// `events` (the game's public events) end with that trick. `None` otherwise (a new
+/// round's deal is never drawn under the last round's trick).
+pub fn finished_trick_svg(s: &State, viewer: Option<usize>, events: &[Event]) -> Option<String> {
+    let Some(Event::Trick {
+        round,
+        leader,
+        cards,
+        winner,
+        ..
+    }) = events.last()
+    else {
+        return None;
+    };
+    if u64::from(*round) != u64::from(s.round())
+        || s.phase() != Phase::Play
+        || !s.trick_cards().is_empty()
+    {
+        return None;
+    }
+    let cards: Vec<Card> = cards
+        .iter()
+        .map(|c| c.card.parse().ok())
+        .collect::<Option<_>>()?;
+    let mut t = match viewer {
+        Some(p) => Table::from_view(&s.view(p)),
+        None => Table::from_state(s),
+    };
+    t.trick = cards;
+    t.trick_leader = Some(usize::from(*leader));
+    t.trick_winner = Some(usize::from(*winner));
+    Some(svg::document(&t))
+}
+
+/// Why the player to move may not choose `card` now, in the terminal's words (`play`'s
+/// prompt, `src/cli/play/`), or `None` when it may.
+pub fn refusal_words(s: &State, card: Card) -> Option<String> {
+    let mut probe = *s;
+    let e = probe.apply_in_round(card).err()?;
+    let legal = s.legal_actions();
+    Some(match e {
+        IllegalAction::MustFollowSuit { card, led } => format!(
+            "You cannot play {card}: you must follow {}. Playable: {legal}.",
+            led.name()
+        ),
+        IllegalAction::AlreadyPicked { card, .. } => format!("You already chose {card} to pass."),
+        IllegalAction::NotInHand { card, .. } => format!("{card} is not in your hand."),
+        other => {
+            // The rule text, as a sentence.
+            let text = other.to_string();
+            let mut chars = text.chars();
+            match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect::<String>() + ".",
+                None => text,
+            }
+        }
+    })
+}
+
+/// Every seat's hand once the game is over (cards codes; the record shows them anyway),
+/// else `null`: the cards nobody played when the game ended.
+pub fn hands_left(s: &State) -> Value {
+    if !s.is_over() {
+        return Value::Null;
+    }
+    (0..s.num_players())
+        .map(|p| {
+            s.hand(p)
+                .iter()
+                .map(|c| Value::from(c.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>()
+        .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::config::{GameConfig, Variant};
+    use crate::rules::state::Phase;
+
+    #[test]
+    fn a_card_that_does_not_follow_is_refused_in_the_terminals_words() {
+        let mut s = State::new(GameConfig::new(Variant::FourPlayer, 3));
+        let mut seen = false;
+        while let Some(p) = s.current_player() {
+            let legal = s.legal_actions();
+            if s.phase() == Phase::Play {
+                for c in s.hand(p).iter().filter(|c| !legal.contains(*c)) {
+                    let words = refusal_words(&s, c).unwrap();
+                    assert!(
+                        words.starts_with(&format!("You cannot play {c}: you must follow ")),
+                        "{words}"
+                    );
+                    assert!(words.ends_with(&format!("Playable: {legal}.")), "{words}");
+                    seen = true;
+                }
+            }
+            let c = legal.iter().next().unwrap();
+            assert_eq!(refusal_words(&s, c), None);
+            s.apply(c).unwrap();
+            if s.round() > 0 {
+                break;
+            }
+        }
+        assert!(seen);
+    }
+}
