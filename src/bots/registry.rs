@@ -221,7 +221,7 @@ fn check_inference(
 
 /// The family of the head `head`, and whether its `-inf` modifier is given (`pimc-inf`:
 /// `pimc`, inferring; a family that does not infer takes no modifier).
-fn family_of(head: &str) -> Option<(&'static BotFamily, bool)> {
+pub(crate) fn family_of(head: &str) -> Option<(&'static BotFamily, bool)> {
     if let Some(family) = BOT_FAMILIES.iter().find(|f| f.head == head) {
         return Some((family, false));
     }

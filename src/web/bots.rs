@@ -28,9 +28,11 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
+use crate::bots::registry::family_of;
+
 use super::{shown, ApiError, ServeOptions};
 use crate::bots::{
-    Bot, BotError, BotRegistry, IsmctsConfig, PimcConfig, PimcDdConfig, BOT_FAMILIES, BUILT_IN_BOTS,
+    Bot, BotError, BotRegistry, IsmctsConfig, PimcConfig, PimcDdConfig, BUILT_IN_BOTS,
 };
 use crate::rules::config::Variant;
 
@@ -46,7 +48,7 @@ pub const REVIEW_NODES_PER_MS: u64 = 250;
 /// One kind of count budget: the families that spend it, what it counts, its default,
 /// and how many a slow, busy core gets through in a second (a few times fewer than the
 /// measured mean, which is the cheapest decisions' too: the first play of a round costs
-/// the most).
+/// The families (heads) whose `HEAD:N` counts these units (with `-inf` too).
 pub struct Cap {
     /// The families (heads) whose `HEAD:N` counts these units.
     pub heads: &'static [&'static str],
@@ -65,19 +67,19 @@ pub struct Cap {
 /// below keep the cap's decision near half of `--max-think-ms`. A `pimc-dd` world costs up to 40,000 solver nodes (about 20 ms).
 pub const CAPS: [Cap; 4] = [
     Cap {
-        heads: &["pimc", "pimc-inf"],
+        heads: &["pimc", "pimc-random"],
         unit: "playouts",
         default: || PimcConfig::default().playouts,
         per_second: 15_000,
     },
     Cap {
-        heads: &["pimc-dd", "epimc", "pimc-dd-inf", "epimc-inf"],
+        heads: &["pimc-dd", "epimc"],
         unit: "worlds",
         default: || PimcDdConfig::default().worlds,
         per_second: 40,
     },
     Cap {
-        heads: &["ismcts", "ismcts-inf"],
+        heads: &["ismcts"],
         unit: "iterations",
         default: || IsmctsConfig::default().iterations,
         per_second: 15_000,
@@ -91,7 +93,7 @@ pub const CAPS: [Cap; 4] = [
 ];
 
 /// The heads whose bare name is the whole name: no budget, no argument.
-const BARE: [&str; 4] = ["random", "heuristic", "nn", "pimc-random"];
+const BARE: [&str; 3] = ["random", "heuristic", "nn"];
 
 /// Whether the bot called `name` decides at once (it searches nothing: microseconds a
 /// decision), so that its move need not wait for a worker.
@@ -197,9 +199,11 @@ impl Bots {
             Some((head, arg)) => (head, Some(arg)),
             None => (name, None),
         };
-        if !BOT_FAMILIES.iter().any(|f| f.head == head) {
+        // A family's head, perhaps with the `-inf` modifier: the caps are the family's.
+        let Some((family, _)) = family_of(head) else {
             return Err(self.not_run(name, "not a built-in bot"));
-        }
+        };
+        let head = family.head;
         let Some(arg) = arg else {
             return self
                 .within(name, head, None, None)

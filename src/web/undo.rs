@@ -22,7 +22,7 @@ pub fn undo_pick(g: &mut Game) -> Result<(), ApiError> {
     let me = m
         .players()
         .and_then(|p| p.iter().position(Option::is_none))
-        .ok_or_else(|| ApiError::conflict( "this game has no person's seat: bots play it"))?;
+        .ok_or_else(|| ApiError::conflict("this game has no person's seat: bots play it"))?;
     let picked = s.view(me).my_passes().count();
     if s.phase() != Phase::Pass || s.current_player() != Some(me) || picked == 0 {
         return Err(ApiError::conflict(
@@ -33,12 +33,19 @@ pub fn undo_pick(g: &mut Game) -> Result<(), ApiError> {
     let rec = m.record();
     let mut actions = rec.actions();
     actions.pop();
-    let mut replay = Match::with_deals(*s.config(), rec.deals())
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error (please report it): {e}")))?;
+    let mut replay = Match::with_deals(*s.config(), rec.deals()).map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("internal error (please report it): {e}"),
+        )
+    })?;
     for card in actions {
-        replay
-            .apply(card)
-            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error (please report it): {e}")))?;
+        replay.apply(card).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("internal error (please report it): {e}"),
+            )
+        })?;
     }
     replay.set_players(m.players().map(<[_]>::to_vec));
     *g.match_mut() = replay;
