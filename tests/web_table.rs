@@ -4,39 +4,20 @@
 //! estimates. The page itself is tested in Chromium (`tests/python/test_serve_browser.py`).
 #![cfg(feature = "web")]
 
-use axum::body::Body;
-use axum::http::Request;
 use axum::Router;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
-use yokai_septet::bots::BotRegistry;
-use yokai_septet::web::router;
+mod web_helpers;
 
 /// One JSON request through the router (no socket): its status and its JSON answer.
 fn send(app: &Router, method: &str, path: &str, body: Value) -> (u16, Value) {
-    let req = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("host", "localhost:8000")
-        .body(if body.is_null() {
-            Body::empty()
-        } else {
-            Body::from(body.to_string())
-        })
-        .unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(async {
-        let resp = app.clone().oneshot(req).await.unwrap();
-        let status = resp.status().as_u16();
-        let bytes = axum::body::to_bytes(resp.into_body(), 1 << 26)
-            .await
-            .unwrap();
-        (status, serde_json::from_slice(&bytes).unwrap())
-    })
+    let body = if body.is_null() {
+        Vec::new()
+    } else {
+        body.to_string().into_bytes()
+    };
+    let (status, _, v) = web_helpers::call_full(app, method, path, body, &[]);
+    (status, v)
 }
 
 fn good(app: &Router, method: &str, path: &str, body: Value) -> Value {
@@ -46,7 +27,7 @@ fn good(app: &Router, method: &str, path: &str, body: Value) -> Value {
 }
 
 fn app() -> Router {
-    router(BotRegistry::new(), 100)
+    web_helpers::app()
 }
 
 /// A new game as `body` asks; its state.
@@ -89,16 +70,27 @@ fn hand(s: &Value) -> Vec<String> {
 fn a_seed_travels_as_a_decimal_string_and_deals_the_same_game_again() {
     let app = app();
     let seed = "16545473962774781750";
-    let a = start(&app, json!({ "seed": seed }));
-    assert_eq!(a["seed"], seed);
-    let b = start(&app, json!({ "seed": 16545473962774781750u64 }));
-    assert_eq!(b["seed"], seed);
+    let a = start(&app, json!({ "seed": seed, "episode": "round" }));
+    // The seed deals every hand: hidden while the game is on (R10).
+    assert_eq!(a["seed"], Value::Null);
+    let b = start(
+        &app,
+        json!({ "seed": 16545473962774781750u64, "episode": "round" }),
+    );
     assert_eq!(hand(&a), hand(&b));
+    let mut s = a.clone();
+    while s["over"] != true {
+        s = advance(&app, &s);
+    }
+    assert_eq!(
+        s["seed"], seed,
+        "shown to its last digit once the game is over"
+    );
     let id = a["id"].as_str().unwrap();
     let rec = good(&app, "GET", &format!("/api/games/{id}/record"), Value::Null);
     assert_eq!(rec["seed"], 16545473962774781750u64);
     // The seed as shown deals it again; one past the largest is refused, saying why.
-    let c = start(&app, json!({ "seed": a["seed"] }));
+    let c = start(&app, json!({ "seed": s["seed"], "episode": "round" }));
     assert_eq!(hand(&c), hand(&a));
     let (status, e) = send(
         &app,
@@ -111,7 +103,7 @@ fn a_seed_travels_as_a_decimal_string_and_deals_the_same_game_again() {
         e["error"]
             .as_str()
             .unwrap()
-            .contains("a seed is a whole number"),
+            .contains("seed: give a whole number"),
         "{e}"
     );
 }
