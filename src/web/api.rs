@@ -34,6 +34,7 @@ use serde::{Deserialize, Serialize};
 use super::answers::{BudgetCap, CardValue, Costly, Ended, HintAnswer, Options, Stepped};
 use super::bots::{decides_at_once, CAPS};
 use super::games::{lock, Game, NewGame, Seat};
+use super::undo::undo_pick;
 use super::{ApiError, AppState};
 use crate::analysis::analyze_rounds;
 use crate::bots::hint::{HINT_BOT, HINT_DD_WORLDS};
@@ -64,7 +65,7 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/games/{id}/step", post(step))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/review", post(review))
-        .route("/api/games/{id}/undo", post(super::undo::undo))
+        .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
         .fallback(not_found)
@@ -88,7 +89,7 @@ pub fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
     }
 }
 
-pub(super) fn ok(body: &impl Serialize) -> Response {
+fn ok(body: &impl Serialize) -> Response {
     json_response(StatusCode::OK, body)
 }
 
@@ -253,6 +254,21 @@ async fn play(
     let game = state.games.get(&id)?;
     let mut g = lock(&game);
     g.play(&req.card)?;
+    Ok(ok(&g.state(&id)))
+}
+
+/// Takes back the person's last passing pick while more are to come: the new state, or
+/// 409 when there is nothing to take back. Replaying a game's decisions without a bot is
+/// quick: no worker is taken.
+async fn undo(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let _: serde::de::IgnoredAny = read(body, SMALL_BODY)?;
+    let game = state.games.get(&id)?;
+    let mut g = lock(&game);
+    undo_pick(&mut g)?;
     Ok(ok(&g.state(&id)))
 }
 

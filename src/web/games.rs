@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 
 use super::answers::{Event, GameState, HandCard, LastMove, Passed, Passing, Played};
 use super::bots::Bots;
@@ -44,7 +44,7 @@ pub struct NewGame {
     pub scoring: Option<String>,
     /// The deals' and bots' seed, a whole number or its decimal string (JavaScript's
     /// numbers lose the low digits of a large one); absent or null: a random one.
-    #[serde(default, deserialize_with = "seed")]
+    #[serde(default, deserialize_with = "super::table::seed")]
     pub seed: Option<u64>,
     /// The person's seat; absent: 0; null with `watch`: none (bots only).
     #[serde(default)]
@@ -61,37 +61,6 @@ pub struct NewGame {
     /// A round cap (absent or null: none).
     #[serde(default)]
     pub max_rounds: Option<u32>,
-}
-
-/// A seed given as a number or as its decimal string.
-fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Given {
-        Number(u64),
-        Text(String),
-    }
-    let wrong = || {
-        serde::de::Error::custom(
-            "seed: give a whole number from 0 to 18446744073709551615, or its decimal string",
-        )
-    };
-    match Option::<Given>::deserialize(d).map_err(|_| wrong())? {
-        None => Ok(None),
-        Some(Given::Number(n)) => Ok(Some(n)),
-        Some(Given::Text(t)) => match digits_only(&t) {
-            Some(n) => Ok(Some(n)),
-            None => Err(wrong()),
-        },
-    }
-}
-
-/// `text` as a `u64` when it is decimal digits only.
-fn digits_only(text: &str) -> Option<u64> {
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse().ok()
 }
 
 /// A bot seat's bot: alive, or parked between its decisions as its snapshot (`None`:

@@ -1,8 +1,9 @@
 //! What the page's table needs beyond the game's state (`games.rs`), kept apart from it:
 //! the trick just finished kept on the table, a refused card in a person's words, the
-//! hands left when the game is over, a passing pick's receivers and a finished round's
-//! deal for its review.
+//! hands left when the game is over, a passing pick's receivers, a finished round's deal
+//! for its review, and a new game's seed read from a number or a decimal string.
 
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::answers::Event;
@@ -116,6 +117,38 @@ pub fn hands_left(s: &State) -> Value {
         })
         .collect::<Vec<_>>()
         .into()
+}
+
+/// A new game's seed, given as a number or as its decimal string (a JavaScript number
+/// loses the low digits of a large one).
+pub fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Given {
+        Number(u64),
+        Text(String),
+    }
+    let wrong = || {
+        serde::de::Error::custom(
+            "seed: give a whole number from 0 to 18446744073709551615, or its decimal string",
+        )
+    };
+    match Option::<Given>::deserialize(d).map_err(|_| wrong())? {
+        None => Ok(None),
+        Some(Given::Number(n)) => Ok(Some(n)),
+        Some(Given::Text(t)) => match digits_only(&t) {
+            Some(n) => Ok(Some(n)),
+            None => Err(wrong()),
+        },
+    }
+}
+
+/// `text` as a `u64` when it is decimal digits only.
+fn digits_only(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
 }
 
 #[cfg(test)]

@@ -4,14 +4,10 @@
 //! seat decides and nothing is shown: the game is replayed from its deals without the
 //! last pick, and the bots (who did not move meanwhile) are left as they are.
 
-use std::sync::Arc;
-
-use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::Response;
 
 use super::games::Game;
-use super::{ApiError, AppState};
+use super::ApiError;
 use crate::record::Match;
 use crate::rules::Phase;
 
@@ -50,16 +46,4 @@ pub fn undo_pick(g: &mut Game) -> Result<(), ApiError> {
     replay.set_players(m.players().map(<[_]>::to_vec));
     *g.match_mut() = replay;
     Ok(())
-}
-
-/// The route: the new state, or 409 when there is nothing to take back.
-pub async fn undo(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    let game = state.games.get(&id)?;
-    // Replaying a game's decisions without a bot is quick: no blocking thread is needed.
-    let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
-    undo_pick(&mut g)?;
-    Ok(super::api::ok(&g.state(&id)))
 }

@@ -363,25 +363,33 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner(browser, server):
 
 def test_the_seed_shown_deals_the_same_game_again(browser, server, tmp_path):
     """Seeds travel as strings: every digit of a u64 survives, in the status line, the
-    state and the record, and the seed shown deals the same game again."""
+    state and the record, and the seed shown deals the same game again. At a seat, the
+    seed is hidden while the game is on (it deals every hand, R10); a game of bots only
+    shows it."""
     page, _, requests, errors = open_page(browser, server)
     seed = "16545473962774781750"
     new_game(page, "4p", seed)
     s = state(page)
-    assert s["seed"] == seed
-    assert f"seed {seed} " in page.inner_text("#status")
+    assert s["seed"] is None
+    assert "seed" not in page.inner_text("#status")
     with page.expect_download() as d:
         page.click("#save")
     path = tmp_path / "seeded.json"
     d.value.save_as(path)
     assert json.loads(path.read_text())["seed"] == int(seed)
-    # The seed as shown deals the same hands again.
-    shown_seed = re.search(r"seed (\d+)", page.inner_text("#status")).group(1)
-    new_game(page, "4p", shown_seed)
+    # The seed typed again deals the same hands again.
+    new_game(page, "4p", seed)
     page.wait_for_function("(id) => game.id !== id", arg=s["id"])
     assert [c["card"] for c in state(page)["hand"]] == [c["card"] for c in s["hand"]]
+    # A game of bots only shows its seed to the last digit, and the seed shown deals the
+    # same game (the same record's deal) again.
+    new_game(page, "4p", seed, watch=True)
+    page.wait_for_function("(s) => game.seed === s", arg=seed)
+    assert f"seed {seed} " in page.inner_text("#status")
+    shown_seed = re.search(r"seed (\d+)", page.inner_text("#status")).group(1)
+    assert shown_seed == seed
     # The largest seed is a seed; one more is refused by the page itself, nothing sent.
-    new_game(page, "4p", "18446744073709551615")
+    new_game(page, "4p", "18446744073709551615", watch=True)
     page.wait_for_function("() => game.seed === '18446744073709551615'")
     n = len(requests)
     page.fill("#seed", "18446744073709551616")
