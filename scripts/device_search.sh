@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ismcts measurements of issue 58 on a many-core machine without a Rust toolchain
-# (docs/search.md, "Cheaper, reused and threaded search"). Takes the directory of the
+# (docs/search-speed.md). Takes the directory of the
 # prebuilt release binaries:
 #
 #   cargo build --release --features cli --bin yokai-septet --examples
