@@ -21,6 +21,7 @@ use serde::Deserialize;
 
 use super::answers::{Event, GameState, HandCard, LastMove, Passed, Passing, Played};
 use super::bots::Bots;
+use super::settings::{default_name, default_seat};
 use super::{shown, ApiError};
 use crate::bots::resume::{resume, ResumeError, Seated};
 use crate::bots::Bot;
@@ -32,7 +33,7 @@ use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::rules::{Outcome, Phase, State};
 
 /// What `POST /api/games` reads. Unknown fields are refused (a misspelt option must not be
-/// silently ignored).
+/// silently ignored). Its fields are the rows of `web/settings.rs`'s table.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
@@ -155,18 +156,19 @@ impl Game {
     /// A new game as `req` asks, its bots built from the names the server runs.
     pub fn new(req: &NewGame, registry: &Bots) -> Result<Game, ApiError> {
         let parse = |what: &str, r: Result<(), String>| r.map_err(|e| bad(format!("{what}: {e}")));
-        let variant: Variant = match &req.variant {
-            Some(v) => v.parse().map_err(|e| bad(format!("variant: {e}")))?,
-            None => Variant::FourPlayer,
+        // Absent settings take the table's defaults (`web/settings.rs`), read the same way.
+        let given = |v: &Option<String>, name: &str| -> String {
+            v.clone().unwrap_or_else(|| default_name(name).into())
         };
-        let scoring: Scoring = match &req.scoring {
-            Some(s) => s.parse().map_err(|e| bad(format!("scoring: {e}")))?,
-            None => Scoring::Advanced,
-        };
-        let episode: Episode = match &req.episode {
-            Some(e) => e.parse().map_err(|e| bad(format!("episode: {e}")))?,
-            None => Episode::Game,
-        };
+        let variant: Variant = given(&req.variant, "variant")
+            .parse()
+            .map_err(|e| bad(format!("variant: {e}")))?;
+        let scoring: Scoring = given(&req.scoring, "scoring")
+            .parse()
+            .map_err(|e| bad(format!("scoring: {e}")))?;
+        let episode: Episode = given(&req.episode, "episode")
+            .parse()
+            .map_err(|e| bad(format!("episode: {e}")))?;
         let config = GameConfig::new(variant, req.seed.unwrap_or_else(random_seed))
             .with_scoring(scoring)
             .with_episode(episode)
@@ -181,7 +183,7 @@ impl Game {
             }
             None
         } else {
-            let seat = req.seat.unwrap_or(0);
+            let seat = req.seat.unwrap_or_else(default_seat);
             if seat >= n {
                 return Err(bad(format!(
                     "seat: {seat} is out of range: {variant} has seats 0 to {}",
@@ -190,7 +192,7 @@ impl Game {
             }
             Some(seat)
         };
-        let default = vec!["heuristic".to_string()];
+        let default = vec![default_name("bots").to_string()];
         let names = req.bots.as_ref().unwrap_or(&default);
         let bot_seats = n - usize::from(me.is_some());
         let names: Vec<String> = match names.len() {

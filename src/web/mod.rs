@@ -36,6 +36,7 @@ mod games;
 mod guard;
 mod page;
 mod server;
+mod settings;
 mod table;
 mod undo;
 
