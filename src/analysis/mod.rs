@@ -13,7 +13,7 @@
 //! position's solve stops once it passes the budget, and the first that does makes it
 //! and the earlier plays of its round (larger positions) *estimated*: each gets the
 //! reason (a forecast of its exact solve's cost, [`forecast`]; more than the budget) and
-//! a sampled estimate of every legal card's value in the same units ([`estimate`]:
+//! a sampled estimate of every legal card's value in the same units ([`estimate()`]:
 //! `pimc-dd` before its solver takes over, over worlds drawn from what the mover knew).
 //! A play with one legal card is *forced*: cost 0, unsolved. Node counts and the
 //! estimates' worlds do not depend on the machine, so an analysis is the same everywhere.
@@ -63,7 +63,7 @@ pub enum Verdict {
     /// The only legal card: nothing to decide.
     Forced,
     /// Not solved (its solve, or a later play's of its round, passed the budget):
-    /// estimated by sampling ([`estimate`]).
+    /// estimated by sampling ([`estimate()`]).
     Estimated {
         /// Every legal card's estimated value, from the player's side's point of view.
         values: Vec<(Card, f64)>,
