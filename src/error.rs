@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, CardSet, Suit};
 
 /// Why an action cannot be applied now. The state is unchanged whenever this is returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +73,33 @@ impl fmt::Display for IllegalAction {
                 "card {card} (id {}) does not follow the led suit {led}, and the player holds {led} cards (R5)",
                 card.id()
             ),
+        }
+    }
+}
+
+impl IllegalAction {
+    /// The refusal as a person at the table reads it (`play`'s prompt and the web page),
+    /// given the cards that may be played now: `You cannot play L4: you must follow Wind.
+    /// Playable: WA.` The [`Display`](fmt::Display) text is the rule's, for code and logs.
+    pub fn in_words(&self, legal: CardSet) -> String {
+        match *self {
+            IllegalAction::MustFollowSuit { card, led } => format!(
+                "You cannot play {card}: you must follow {}. Playable: {legal}.",
+                led.name()
+            ),
+            IllegalAction::AlreadyPicked { card, .. } => {
+                format!("You already chose {card} to pass.")
+            }
+            IllegalAction::NotInHand { card, .. } => format!("{card} is not in your hand."),
+            _ => {
+                // The rule text, as a sentence.
+                let text = self.to_string();
+                let mut chars = text.chars();
+                match chars.next() {
+                    Some(first) => first.to_uppercase().chain(chars).collect::<String>() + ".",
+                    None => text,
+                }
+            }
         }
     }
 }

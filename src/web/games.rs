@@ -567,36 +567,37 @@ impl Game {
         let viewer = self.me.unwrap_or(0);
         let view = s.view(viewer);
         let mut hand = Vec::new();
-        let mut svg = table_svg(s);
+        // The trick just finished stays in the picture until the next card is played.
+        let kept = super::table::finished_trick_svg(s, self.me, &self.events);
         let my_turn = self.me.is_some() && s.current_player() == self.me;
         if self.me.is_some() {
-            svg = seat_svg(&view);
             let legal = if my_turn {
                 view.legal_actions()
             } else {
                 CardSet::EMPTY
             };
             for card in view.hand().iter() {
-                let reason = (my_turn && !legal.contains(card))
+                // One probe gives both: the rule's text and the person's words.
+                let refused = (my_turn && !legal.contains(card))
                     .then(|| {
                         let mut probe = *s;
-                        probe.apply_in_round(card).err().map(|e| e.to_string())
+                        probe.apply_in_round(card).err()
                     })
                     .flatten();
                 hand.push(HandCard {
                     card: card.to_string(),
                     id: card.id(),
                     legal: legal.contains(card),
-                    reason,
-                    words: my_turn
-                        .then(|| super::table::refusal_words(s, card))
-                        .flatten(),
+                    reason: refused.map(|e| e.to_string()),
+                    words: refused.map(|e| e.in_words(legal)),
                 });
             }
         }
-        if let Some(kept) = super::table::finished_trick_svg(s, self.me, &self.events) {
-            svg = kept;
-        }
+        let svg = match kept {
+            Some(kept) => kept,
+            None if self.me.is_some() => seat_svg(&view),
+            None => table_svg(s),
+        };
         let trick: Vec<Played> = match view.trick_leader() {
             Some(l) => view
                 .trick_cards()

@@ -1,5 +1,5 @@
 //! What the page's table needs beyond the game's state (`games.rs`), kept apart from it:
-//! the trick just finished kept on the table, a refused card in a person's words, the
+//! the trick just finished kept on the table, the
 //! hands left when the game is over, a passing pick's receivers, a finished round's deal
 //! for its review, and a new game's seed read from a number or a decimal string.
 
@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use super::answers::Event;
 use crate::cards::Card;
-use crate::error::IllegalAction;
 use crate::picture::{svg, Table};
 use crate::record::Match;
 use crate::rules::config::Variant;
@@ -57,10 +56,7 @@ pub fn finished_trick_svg(s: &State, viewer: Option<usize>, events: &[Event]) ->
     else {
         return None;
     };
-    if u64::from(*round) != u64::from(s.round())
-        || s.phase() != Phase::Play
-        || !s.trick_cards().is_empty()
-    {
+    if *round != s.round() || s.phase() != Phase::Play || !s.trick_cards().is_empty() {
         return None;
     }
     let cards: Vec<Card> = cards
@@ -75,31 +71,6 @@ pub fn finished_trick_svg(s: &State, viewer: Option<usize>, events: &[Event]) ->
     t.trick_leader = Some(usize::from(*leader));
     t.trick_winner = Some(usize::from(*winner));
     Some(svg::document(&t))
-}
-
-/// Why the player to move may not choose `card` now, in the terminal's words (`play`'s
-/// prompt, `src/cli/play/`), or `None` when it may.
-pub fn refusal_words(s: &State, card: Card) -> Option<String> {
-    let mut probe = *s;
-    let e = probe.apply_in_round(card).err()?;
-    let legal = s.legal_actions();
-    Some(match e {
-        IllegalAction::MustFollowSuit { card, led } => format!(
-            "You cannot play {card}: you must follow {}. Playable: {legal}.",
-            led.name()
-        ),
-        IllegalAction::AlreadyPicked { card, .. } => format!("You already chose {card} to pass."),
-        IllegalAction::NotInHand { card, .. } => format!("{card} is not in your hand."),
-        other => {
-            // The rule text, as a sentence.
-            let text = other.to_string();
-            let mut chars = text.chars();
-            match chars.next() {
-                Some(first) => first.to_uppercase().chain(chars).collect::<String>() + ".",
-                None => text,
-            }
-        }
-    })
 }
 
 /// Every seat's hand once the game is over (cards codes; the record shows them anyway),
@@ -156,6 +127,14 @@ mod tests {
     use super::*;
     use crate::rules::config::{GameConfig, Variant};
     use crate::rules::state::Phase;
+
+    /// Why the player to move may not choose `card`, in a person's words, as the
+    /// state's `words` gives it.
+    fn refusal_words(s: &State, card: Card) -> Option<String> {
+        let mut probe = *s;
+        let e = probe.apply_in_round(card).err()?;
+        Some(e.in_words(s.legal_actions()))
+    }
 
     #[test]
     fn a_card_that_does_not_follow_is_refused_in_the_terminals_words() {

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use crate::bots::{Bot, BotRegistry};
 use crate::cards::{Card, CardSet, Suit};
+use crate::error::IllegalAction;
 use crate::infoset::view::SeatView;
 use crate::record::Match;
 use crate::rules::config::{GameConfig, Scoring, Variant};
@@ -468,11 +469,13 @@ fn parse_decision(t: &Table, view: &SeatView, text: &str) -> Result<Vec<Card>, S
     let legal = view.legal_actions();
     let c = parse_token(hand, legal, tokens[0])?;
     if !legal.contains(c) {
-        let led = view.led_suit().map(|s| s.name()).unwrap_or("the led suit");
-        return Err(format!(
-            "You cannot play {c}: you must follow {led}. Playable: {}.",
-            legal
-        ));
+        // A held card is refused in play only for not following the led suit (R5).
+        return Err(match view.led_suit() {
+            Some(led) => IllegalAction::MustFollowSuit { card: c, led }.in_words(legal),
+            None => {
+                format!("You cannot play {c}: you must follow the led suit. Playable: {legal}.")
+            }
+        });
     }
     Ok(vec![c])
 }
