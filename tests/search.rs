@@ -144,3 +144,99 @@ fn inferring_search_on_threads_replays_its_games() {
     assert_eq!(a, game_of(name, Variant::FourPlayer, 3));
     assert_ne!(a, game_of("ismcts:80:t2", Variant::FourPlayer, 3));
 }
+
+/// The value-leaf option `:vW` (a weight in percent, 0..=100) round-trips in the bot's
+/// name, before the threads, with its model file after an `@`; a bad weight, a repeated
+/// option or a file without the option is an unknown bot, and a missing file a clear error.
+#[test]
+fn value_leaf_options_round_trip_and_bad_ones_are_refused() {
+    let path = value_model_file(0.25);
+    for (spec, canonical) in [
+        ("ismcts:300:v100", "ismcts:300:v100".to_string()),
+        ("ismcts:300:t2:v50", "ismcts:300:v50:t2".to_string()),
+        (
+            "ismcts:300:v50:classic",
+            "ismcts:300:classic:v50".to_string(),
+        ),
+        (
+            &format!("ismcts:300:v30@{path}"),
+            format!("ismcts:300:v30@{path}"),
+        ),
+    ] {
+        let bot = bot_by_name(spec, 0, Variant::FourPlayer).unwrap();
+        assert_eq!(bot.name(), canonical, "{spec}");
+        let again = bot_by_name(&canonical, 0, Variant::FourPlayer).unwrap();
+        assert_eq!(again.name(), canonical);
+    }
+    for bad in [
+        "ismcts:300:v101",
+        "ismcts:300:v050",
+        "ismcts:300:v",
+        "ismcts:300:v50:v50",
+        "ismcts:300@/no/such/file",
+        "ismcts:300:v50@",
+    ] {
+        assert!(bot_by_name(bad, 0, Variant::FourPlayer).is_err(), "{bad}");
+    }
+    let e = bot_by_name("ismcts:300:v50@/no/such/file", 0, Variant::FourPlayer)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("/no/such/file"), "{e}");
+    // A 4p model in a 3p game is refused when the bot is built for it.
+    let e = bot_by_name(&format!("ismcts:300:v50@{path}"), 0, Variant::ThreePlayer)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("value model is for 4p"), "{e}");
+    // `play` and `hint` add their threads before the file.
+    assert_eq!(
+        yokai_septet::bots::with_threads(&format!("ismcts:300:v50@{path}"), 2),
+        format!("ismcts:300:v50:t2@{path}")
+    );
+}
+
+/// A 4p value model file that values every position at `value` for every seat (no
+/// weights, only a bias), written once per value into the test's temporary folder.
+fn value_model_file(value: f32) -> String {
+    use yokai_septet::bots::{Inputs, ValueNet};
+    let v = Variant::FourPlayer;
+    let width = Inputs::ObservationAndHands.size(v);
+    let net = ValueNet::new(v, vec![(vec![0.0; 4 * width], vec![value; 4])]).unwrap();
+    let dir = std::env::temp_dir().join(format!("ys-search-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("value-{value}.safetensors"));
+    std::fs::write(&path, net.to_bytes()).unwrap();
+    path.display().to_string()
+}
+
+/// Value leaves of weight 100 value every leaf by the model alone: with a model that
+/// says 0.25 everywhere, and no leaf of an early decision ending the round, every card
+/// the search tried is worth exactly 0.25. At weight 0 the model changes nothing: the
+/// bot plays the classic golden game.
+#[test]
+fn value_leaves_take_the_models_value_and_weight_zero_plays_the_golden_game() {
+    let path = value_model_file(0.25);
+    let mut s = State::new(GameConfig::new(Variant::FourPlayer, 58));
+    while s.phase() != yokai_septet::Phase::Play {
+        let p = s.current_player().unwrap();
+        let c = yokai_septet::bots::HeuristicBot::choose(&s.view(p));
+        s.apply(c).unwrap();
+    }
+    let p = s.current_player().unwrap();
+    let mut bot = bot_by_name(
+        &format!("ismcts:200:classic:v100@{path}"),
+        1,
+        Variant::FourPlayer,
+    )
+    .unwrap();
+    let values = bot.search_values(&s.view(p)).unwrap();
+    assert!(values.values.len() > 1);
+    for (card, v) in values.values {
+        assert_eq!(v, 0.25, "{card}");
+    }
+    check_golden(
+        "ismcts300",
+        &format!("ismcts:300:classic:v0@{path}"),
+        Variant::FourPlayer,
+        58,
+    );
+}

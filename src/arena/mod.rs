@@ -20,6 +20,7 @@ mod report;
 mod run;
 pub mod settings;
 mod stats;
+pub mod value_data;
 
 pub use counts::{played_game_counts, ArenaCounts, PlayedGame};
 pub use playouts::{random_playouts, PlayoutStats};

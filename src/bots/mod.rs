@@ -72,11 +72,11 @@ pub use ismcts::{
     REUSE_NODE_CAP,
 };
 pub use nn::{
-    BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, WeightsError, BELIEF_FORMAT,
-    MODEL_FORMAT,
+    encode_value_input, BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, ValueNet,
+    ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT,
 };
 pub use passing::PassPicks;
-pub use pimc::{PimcBot, PimcConfig, Playout};
+pub use pimc::{heuristic_round_values, round_value, PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use registry::{
     bot_by_name, bot_names_help, decision_threads, with_threads, BotFamily, BotMaker, BotRegistry,

@@ -127,8 +127,30 @@ impl PimcBot {
     }
 }
 
-/// The value for `me` of a round that ended with `r` (the state is after it).
-pub(super) fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
+/// Each seat's round value ([`round_value`], absolute seats, 0 past the game's seats) once
+/// the heuristic has played the round out from `s`: what one `ismcts` playout of that world
+/// says.
+pub fn heuristic_round_values(mut s: State) -> [f32; 4] {
+    let mut values = [0f32; 4];
+    while let Some(p) = s.current_player() {
+        let out = s
+            .apply_in_round(HeuristicBot::choose(&s.view(p)))
+            .expect("the heuristic plays legal cards");
+        if let Some(r) = out.round {
+            for (seat, v) in values.iter_mut().enumerate().take(s.num_players()) {
+                *v = round_value(&s, &r, seat, out.game_over);
+            }
+            break;
+        }
+    }
+    values
+}
+
+/// The value for `me` of a round that ended with `r` (the state is after it): the search
+/// bots' objective. Its lead in the round's points (seals in the seal variants) over the
+/// best other side, over the game's target (seals to win); in `4p` and `3p` 0.1 more for
+/// a round won (R7); ±1 more where the round ended the game, won or lost.
+pub fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
     let v = s.variant();
     let n = v.num_players();
     let mine = r.points[me] as f32;

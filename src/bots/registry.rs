@@ -3,11 +3,12 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::ismcts::split_value_path;
 use super::nn::ModelCache;
 use super::passing::{split_pass, PassPicks, PassingBot};
 use super::{
     BeliefSource, Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot,
-    PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot,
+    PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot, ValueNet,
 };
 use crate::rules::config::Variant;
 
@@ -154,12 +155,34 @@ pub const BOT_FAMILIES: [BotFamily; 9] = [
     BotFamily {
         head: "ismcts",
         forms: &["ismcts", "ismcts:N"],
-        doc: "information-set tree search; ismcts:N N iterations, ismcts:Nms",
+        doc: "information-set tree search; ismcts:N N iterations, ismcts:Nms; options \
+              :classic, :reuse, :vW (value leaves, W%; :vW@PATH a value model file), :tT",
         passes: true,
         infers: true,
         build: |_, w| {
-            let config = w.config(IsmctsConfig::default(), IsmctsConfig::parse_budget)?;
-            w.passing(IsmctsBot::new(config, w.seed).inferring(w.belief.clone()))
+            let parse = |arg| {
+                let (options, path) = split_value_path(arg)?;
+                Some((IsmctsConfig::parse_budget(options)?, path))
+            };
+            let (config, path) = w.config((IsmctsConfig::default(), None), parse)?;
+            let mut bot = IsmctsBot::new(config, w.seed);
+            if let Some(path) = path {
+                let net = ValueNet::load(std::path::Path::new(path)).map_err(|error| {
+                    BotError::Weights {
+                        name: w.name.to_string(),
+                        error,
+                    }
+                })?;
+                if let Some(variant) = w.variant.filter(|v| *v != net.variant()) {
+                    return Err(BotError::Unsupported {
+                        name: w.name.to_string(),
+                        variant,
+                        why: format!("its value model is for {}", net.variant()),
+                    });
+                }
+                bot = bot.with_value_model(path, Arc::new(net));
+            }
+            w.passing(bot.inferring(w.belief.clone()))
         },
     },
     BotFamily {
@@ -488,10 +511,15 @@ pub fn with_threads(name: &str, threads: u32) -> String {
             && option.starts_with('t')
             && option[1..].bytes().all(|b| b.is_ascii_digit())
     };
-    match arg {
+    // A value model file (`@PATH`) ends the name: the options come before it.
+    let (options, path) = match arg.and_then(|a| a.split_once('@')) {
+        Some((options, path)) => (Some(options), format!("@{path}")),
+        None => (arg, String::new()),
+    };
+    match options {
         None => format!("{head}:{}:t{threads}", super::ismcts::DEFAULT_ITERATIONS),
-        Some(arg) if arg.split(':').skip(1).any(set) => name.to_string(),
-        Some(_) => format!("{name}:t{threads}"),
+        Some(options) if options.split(':').skip(1).any(set) => name.to_string(),
+        Some(options) => format!("{head}:{options}:t{threads}{path}"),
     }
 }
 

@@ -18,6 +18,23 @@ pub static MODELS: [(&str, &[u8]); 4] = [
     ),
 ];
 
+/// The value models of `ismcts`'s leaves (`ValueNet` in the engine), by variant name, in
+/// the engine's variant order; `None` for a variant without one.
+pub static VALUE_MODELS: [(&str, Option<&[u8]>); 4] = [
+    ("4p", None),
+    ("3p", None),
+    ("seal", None),
+    ("seal-short", None),
+];
+
+/// The value model file of the variant named `variant`, or `None` where it has none.
+pub fn value_model(variant: &str) -> Option<&'static [u8]> {
+    VALUE_MODELS
+        .iter()
+        .find(|(name, _)| *name == variant)
+        .and_then(|(_, bytes)| *bytes)
+}
+
 /// The model file of the variant named `variant`, or `None` for a name with no model.
 pub fn model(variant: &str) -> Option<&'static [u8]> {
     MODELS

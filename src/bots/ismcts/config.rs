@@ -37,6 +37,11 @@ pub struct Techniques {
     /// nodes); off, every decision starts from a fresh tree. It changes the games, and a
     /// bot with it cannot be saved ([`crate::bots::Bot::snapshot`]: the tree is not in it).
     pub reuse: bool,
+    /// The weight, in percent, of the value model ([`crate::bots::ValueNet`]) in a
+    /// leaf's value: 0 plays every leaf out with the heuristic (as before), 100 takes the
+    /// model's value alone (no playout), between mixes them as AlphaGo's λ does. An exact
+    /// early stop's value is taken as it is. It changes the games.
+    pub value_weight: u8,
 }
 
 impl Techniques {
@@ -45,18 +50,21 @@ impl Techniques {
         early_stop: false,
         forced: false,
         reuse: false,
+        value_weight: 0,
     };
     /// Every technique.
     pub const ALL: Techniques = Techniques {
         early_stop: true,
         forced: true,
         reuse: true,
+        value_weight: 50,
     };
     /// The techniques of `ismcts` by default.
     pub const DEFAULT: Techniques = Techniques {
         early_stop: true,
         forced: true,
         reuse: false,
+        value_weight: 0,
     };
 }
 
@@ -127,7 +135,9 @@ impl IsmctsConfig {
 
     /// Parses the argument of an `ismcts:ARG` name: a budget (`N` iterations, or `Nms`),
     /// then any of the options `:classic` ([`Techniques::CLASSIC`]), `:reuse` (tree reuse
-    /// on) and `:tT` (`T` threads, `T` ≥ 1), each at most once.
+    /// on), `:vW` (value leaves of weight `W`, 0..=100 percent:
+    /// [`Techniques::value_weight`]) and `:tT` (`T` threads, `T` ≥ 1), each at most once.
+    /// A value model file is not part of it: see [`split_value_path`].
     pub fn parse_budget(arg: &str) -> Option<IsmctsConfig> {
         let mut parts = arg.split(':');
         let (iterations, time_limit) = parse_budget(parts.next()?)?;
@@ -136,11 +146,17 @@ impl IsmctsConfig {
             time_limit,
             ..IsmctsConfig::default()
         };
-        let (mut classic, mut reuse, mut threads) = (false, false, None);
+        let (mut classic, mut reuse, mut threads, mut value) = (false, false, None, None);
         for option in parts {
             match option {
                 "classic" if !classic => classic = true,
                 "reuse" if !reuse => reuse = true,
+                v if v.starts_with('v') => {
+                    let w: u8 = v[1..].parse().ok().filter(|&w| w <= 100)?;
+                    if value.replace(w).is_some() || v != format!("v{w}") {
+                        return None;
+                    }
+                }
                 t => {
                     let n: u32 = t.strip_prefix('t')?.parse().ok().filter(|&n| n >= 1)?;
                     if threads.replace(n).is_some() || t != format!("t{n}") {
@@ -153,6 +169,9 @@ impl IsmctsConfig {
             config.techniques = Techniques::CLASSIC;
         }
         config.techniques.reuse |= reuse;
+        if let Some(w) = value {
+            config.techniques.value_weight = w;
+        }
         config.threads = threads.unwrap_or(1);
         Some(config)
     }
@@ -164,15 +183,39 @@ impl IsmctsConfig {
         let mut out = budget_text(self.iterations, self.time_limit);
         let t = self.techniques;
         let exact = |t: Techniques| (t.early_stop, t.forced);
-        if exact(t) == exact(Techniques::CLASSIC) && exact(t) != exact(Techniques::DEFAULT) {
+        let classic =
+            exact(t) == exact(Techniques::CLASSIC) && exact(t) != exact(Techniques::DEFAULT);
+        if classic {
             out.push_str(":classic");
         }
         if t.reuse && !Techniques::DEFAULT.reuse {
             out.push_str(":reuse");
         }
+        // `:classic` sets the weight too, so a name says it where it differs from its base.
+        let base = if classic {
+            Techniques::CLASSIC
+        } else {
+            Techniques::DEFAULT
+        };
+        if t.value_weight != base.value_weight {
+            out.push_str(&format!(":v{}", t.value_weight));
+        }
         if self.threads > 1 {
             out.push_str(&format!(":t{}", self.threads));
         }
         out
+    }
+}
+
+/// Splits an `ismcts:ARG` argument at its value model file: `BUDGET[:OPTIONS]@PATH` gives
+/// the options' part and `Some(PATH)` (the rest of the name, colons and all), where the
+/// options have a `:vW` for the model to be used; without an `@`, the argument and `None`.
+pub fn split_value_path(arg: &str) -> Option<(&str, Option<&str>)> {
+    match arg.split_once('@') {
+        None => Some((arg, None)),
+        Some((options, path)) => {
+            let valued = options.split(':').skip(1).any(|o| o.starts_with('v'));
+            (valued && !path.is_empty()).then_some((options, Some(path)))
+        }
     }
 }

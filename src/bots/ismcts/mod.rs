@@ -27,6 +27,7 @@
 //! prior from one world's view fits the others poorly, and it costs a forward pass per
 //! node of theirs. It searches on one thread without reuse.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::cards::{Card, CardSet};
@@ -35,7 +36,7 @@ use crate::rng::uniform_below;
 use crate::rules::state::Phase;
 
 use super::heuristic::HeuristicBot;
-use super::nn::NnBot;
+use super::nn::{NnBot, ValueNet, ValueScratch};
 use super::pimc::round_value;
 use super::worlds::{BeliefSource, Worlds};
 use super::{has_decision, Bot, BotError, BotStream, SearchValues};
@@ -47,7 +48,8 @@ mod reuse;
 mod sure;
 
 pub use config::{
-    IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS, REUSE_NODE_CAP,
+    split_value_path, IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS,
+    REUSE_NODE_CAP,
 };
 use guide::Guide;
 pub use guide::GuideConfig;
@@ -85,6 +87,31 @@ impl Node {
     };
 }
 
+/// The value model of the leaves ([`Techniques::value_weight`]).
+#[derive(Clone)]
+pub(crate) enum LeafModel {
+    /// The model shipped for the game's variant.
+    Shipped,
+    /// A model file (its path, for the bot's name).
+    File(String, Arc<ValueNet>),
+}
+
+impl LeafModel {
+    /// The model for a game of `variant`, if there is one.
+    fn net(&self, variant: crate::rules::config::Variant) -> Option<&ValueNet> {
+        match self {
+            #[cfg(feature = "models")]
+            LeafModel::Shipped => ValueNet::shipped(variant),
+            #[cfg(not(feature = "models"))]
+            LeafModel::Shipped => {
+                let _ = variant;
+                None
+            }
+            LeafModel::File(_, net) => Some(net),
+        }
+    }
+}
+
 /// The ISMCTS bot (`ismcts`).
 pub struct IsmctsBot {
     config: IsmctsConfig,
@@ -105,6 +132,9 @@ pub struct IsmctsBot {
     helpers: Vec<IsmctsBot>,
     /// Decisions that started from a kept subtree (`reuse.rs`'s tests read it).
     reused: u32,
+    /// The value model of the leaves, used where [`Techniques::value_weight`] is above 0.
+    leaf_model: LeafModel,
+    value_scratch: ValueScratch,
 }
 
 impl IsmctsBot {
@@ -125,7 +155,17 @@ impl IsmctsBot {
             kept: None,
             helpers: Vec::new(),
             reused: 0,
+            leaf_model: LeafModel::Shipped,
+            value_scratch: ValueScratch::default(),
         }
+    }
+
+    /// The bot evaluating its leaves with the value model in the file `path`
+    /// ([`Techniques::value_weight`]; without it, the model shipped for the variant).
+    pub fn with_value_model(mut self, path: &str, net: Arc<ValueNet>) -> IsmctsBot {
+        self.leaf_model = LeafModel::File(path.to_string(), net);
+        self.helpers.clear();
+        self
     }
 
     /// An `ismcts-nn` bot: the search guided by `net` (see the module's text); `path` is
@@ -220,6 +260,9 @@ impl IsmctsBot {
         let guide_others = self.guide.as_ref().is_some_and(|g| g.config.others);
         let early_stop = self.config.techniques.early_stop;
         let forced = self.config.techniques.forced;
+        let value_weight = f32::from(self.config.techniques.value_weight) / 100.0;
+        // The value model's values at the leaf, once the playout starts.
+        let mut leaf: Option<[f32; 4]> = None;
         let mut my_decisions = 0u32;
         let mut node = 0u32;
         let mut expanded = false;
@@ -233,6 +276,16 @@ impl IsmctsBot {
                 if early_stop && s.trick_cards().is_empty() {
                     sure = sure::sure_values(&s);
                     if sure.is_some() {
+                        break;
+                    }
+                }
+                if value_weight > 0.0 && leaf.is_none() {
+                    let net = self
+                        .leaf_model
+                        .net(s.variant())
+                        .expect("checked by the decision");
+                    leaf = Some(net.values(&s, &mut self.value_scratch));
+                    if value_weight >= 1.0 {
                         break;
                     }
                 }
@@ -279,16 +332,23 @@ impl IsmctsBot {
                 break;
             }
         }
-        let values = match (sure, ended) {
-            (Some(values), _) => values,
-            (None, Some((r, game_over))) => {
+        let values = match (sure, ended, leaf) {
+            (Some(values), _, _) => values,
+            (None, Some((r, game_over)), leaf) => {
                 let mut values = [0f32; 4];
                 for (p, v) in values.iter_mut().enumerate().take(s.num_players()) {
                     *v = round_value(&s, &r, p, game_over);
                 }
+                // A leaf valued by the model, then played out: AlphaGo's mix.
+                if let Some(leaf) = leaf {
+                    for (v, l) in values.iter_mut().zip(leaf) {
+                        *v = value_weight * l + (1.0 - value_weight) * *v;
+                    }
+                }
                 values
             }
-            (None, None) => return,
+            (None, None, Some(leaf)) => leaf,
+            (None, None, None) => return,
         };
         for &id in &self.path[1..] {
             let n = &mut self.nodes[id as usize];
@@ -313,10 +373,29 @@ impl IsmctsBot {
         self.worlds
             .check_view(view)
             .map_err(|e| e.for_bot(self.name()))?;
+        let variant = view.variant();
+        if self.config.techniques.value_weight > 0 {
+            match self.leaf_model.net(variant) {
+                None => {
+                    return Err(BotError::Unsupported {
+                        name: self.name(),
+                        variant,
+                        why: "no value model is shipped for it (value leaves, :vW)".into(),
+                    })
+                }
+                Some(net) if net.variant() != variant => {
+                    return Err(BotError::Unsupported {
+                        name: self.name(),
+                        variant,
+                        why: format!("its value model is for {}", net.variant()),
+                    })
+                }
+                Some(_) => {}
+            }
+        }
         let Some(guide) = &self.guide else {
             return Ok(());
         };
-        let variant = view.variant();
         let trained_for = guide.net.model_variant(variant);
         if trained_for == variant {
             return Ok(());
@@ -393,7 +472,12 @@ impl IsmctsBot {
 
 impl Bot for IsmctsBot {
     fn name(&self) -> String {
-        let budget = self.config.budget_and_options();
+        let mut budget = self.config.budget_and_options();
+        if let LeafModel::File(path, _) = &self.leaf_model {
+            if self.config.techniques.value_weight > 0 {
+                budget = format!("{budget}@{path}");
+            }
+        }
         let inf = self.worlds.suffix();
         match &self.guide {
             None => format!("ismcts{inf}:{budget}"),

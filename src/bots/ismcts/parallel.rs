@@ -57,6 +57,7 @@ impl IsmctsBot {
             ..self.config
         };
         let mut helper = IsmctsBot::new(config, 0);
+        helper.leaf_model = self.leaf_model.clone();
         if let Some(source) = &self.belief {
             helper.worlds.infer(source.clone());
         }

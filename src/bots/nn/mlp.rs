@@ -92,14 +92,21 @@ pub enum Inputs {
     /// each card was played, led, over, under, ruff, discard, by seat): the belief model's
     /// input, which reads leads, ducks and discards.
     ObservationAndPlayLog,
+    /// The observation of the seat to play, then every other seat's hand (a card-id block
+    /// per seat, the next clockwise first): the value model's input
+    /// ([`super::ValueNet`]), which reads the whole determinized deal. Hidden hands are not
+    /// in a [`SeatView`]: only a value model reads them, from the state
+    /// ([`super::encode_value_input`]).
+    ObservationAndHands,
 }
 
 impl Inputs {
     /// Every kind, in the order error messages list them.
-    pub const ALL: [Inputs; 3] = [
+    pub const ALL: [Inputs; 4] = [
         Inputs::Observation,
         Inputs::ObservationAndHeuristic,
         Inputs::ObservationAndPlayLog,
+        Inputs::ObservationAndHands,
     ];
 
     /// The metadata value.
@@ -108,6 +115,7 @@ impl Inputs {
             Inputs::Observation => "observation",
             Inputs::ObservationAndHeuristic => "observation+heuristic",
             Inputs::ObservationAndPlayLog => "observation+play_log",
+            Inputs::ObservationAndHands => "observation+hands",
         }
     }
 
@@ -131,10 +139,17 @@ impl Inputs {
             Inputs::Observation => observation_size(variant),
             Inputs::ObservationAndHeuristic => observation_size(variant) + variant.num_actions(),
             Inputs::ObservationAndPlayLog => observation_size(variant) + play_log_size(variant),
+            Inputs::ObservationAndHands => {
+                observation_size(variant) + (variant.num_players() - 1) * variant.num_actions()
+            }
         }
     }
 
     /// Writes the input of the seat of `view` into `out` (length [`Inputs::size`]).
+    ///
+    /// # Panics
+    /// For [`Inputs::ObservationAndHands`], which reads hidden hands (a model with those
+    /// inputs is a value model, built only as one: [`Mlp::with_head`]).
     pub fn encode(self, view: &SeatView, out: &mut [f32]) {
         let obs = observation_size(view.variant());
         encode(view, &mut out[..obs]);
@@ -146,6 +161,7 @@ impl Inputs {
                 hint[HeuristicBot::choose(view).id() as usize] = 1.0;
             }
             Inputs::ObservationAndPlayLog => encode_play_log(view, &mut out[obs..]),
+            Inputs::ObservationAndHands => unreachable!("a value model reads the state"),
         }
     }
 }
@@ -157,6 +173,10 @@ pub const MODEL_FORMAT: &str = "yokai-septet-mlp/1";
 /// the same tensors, a last layer of one logit per card id and other seat.
 pub const BELIEF_FORMAT: &str = "yokai-septet-belief/2";
 
+/// The `format` metadata value of a value model's weights file ([`super::ValueNet`]): the
+/// same tensors, a last layer of one value per seat.
+pub const VALUE_FORMAT: &str = "yokai-septet-value/1";
+
 /// What the last layer of an [`Mlp`] gives, and the `format` of its weights file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Head {
@@ -165,6 +185,8 @@ pub(crate) enum Head {
     /// A belief model ([`super::BeliefNet`]): one logit per card id and other seat
     /// ([`BELIEF_FORMAT`]).
     Belief,
+    /// A value model ([`super::ValueNet`]): one value per seat ([`VALUE_FORMAT`]).
+    Value,
 }
 
 impl Head {
@@ -173,6 +195,7 @@ impl Head {
         match self {
             Head::Policy => MODEL_FORMAT,
             Head::Belief => BELIEF_FORMAT,
+            Head::Value => VALUE_FORMAT,
         }
     }
 
@@ -181,6 +204,7 @@ impl Head {
         match self {
             Head::Policy => variant.num_actions(),
             Head::Belief => variant.num_actions() * (variant.num_players() - 1),
+            Head::Value => variant.num_players(),
         }
     }
 
@@ -193,7 +217,17 @@ impl Head {
                 variant.num_actions(),
                 variant.num_players() - 1
             ),
+            Head::Value => format!(
+                "one value per seat of {variant} ({})",
+                variant.num_players()
+            ),
         }
+    }
+
+    /// The inputs a model with this head may read: a value model reads the hidden hands,
+    /// and nothing else does (a bot plays from what its seat sees).
+    fn accepts(self, inputs: Inputs) -> bool {
+        (self == Head::Value) == (inputs == Inputs::ObservationAndHands)
     }
 }
 
@@ -236,6 +270,21 @@ impl Mlp {
         head: Head,
         layers: Vec<(Vec<f32>, Vec<f32>)>,
     ) -> Result<Mlp, WeightsError> {
+        if !head.accepts(inputs) {
+            return Err(WeightsError::Metadata {
+                key: "inputs",
+                problem: format!(
+                    "'{}' for a {} model: {}",
+                    inputs.name(),
+                    head.format(),
+                    if head == Head::Value {
+                        "a value model reads 'observation+hands'"
+                    } else {
+                        "only a value model reads the hidden hands"
+                    }
+                ),
+            });
+        }
         if layers.is_empty() {
             return Err(WeightsError::Tensor {
                 name: "layers.0.weight".into(),

@@ -25,6 +25,7 @@
 mod belief;
 mod format;
 mod mlp;
+mod value;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -37,7 +38,8 @@ use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
 
 pub use belief::{BeliefNet, BeliefScratch};
-pub use mlp::{Inputs, Mlp, Scratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT};
+pub use mlp::{Inputs, Mlp, Scratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT};
+pub use value::{encode_value_input, ValueNet, ValueScratch};
 
 /// Models read from files, kept while the file is unchanged (an arena builds a bot per
 /// game; a training loop rewrites its file between evaluations). A

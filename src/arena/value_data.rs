@@ -1,0 +1,237 @@
+//! Value data: the positions of arena games, each labelled with what the rest of its round
+//! turned out to be worth to every seat, for training a value model
+//! ([`crate::bots::ValueNet`], `training/train_value.py`).
+//!
+//! The games are the arena's ([`ArenaConfig`]: variant, line-up, deals and bot seeds), so a
+//! dataset depends only on its configuration, never on the thread count. Every play-phase
+//! decision is a position: its input is [`encode_value_input`] of the whole state (hidden
+//! hands included), its target each seat's [`round_value`] of the round's end, listed from
+//! the seat to play clockwise. The inputs are mostly zeros and are kept sparse, row by
+//! row (compressed sparse rows, as `scipy.sparse.csr_matrix` reads them).
+
+use rayon::prelude::*;
+
+use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
+use crate::bots::{encode_value_input, heuristic_round_values, round_value, BotRegistry, Inputs};
+use crate::rules::state::State;
+use crate::rules::Phase;
+
+/// The positions of the games, in game order, then play order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ValueData {
+    /// Values per input row ([`Inputs::ObservationAndHands`]'s size in the variant).
+    pub input_size: usize,
+    /// Targets per position: the game's players.
+    pub players: usize,
+    /// Where each row's entries start in `columns` and `values` (one more than rows).
+    pub row_starts: Vec<u64>,
+    /// The column of each nonzero input value.
+    pub columns: Vec<u16>,
+    /// The nonzero input values (0/1 or small counts).
+    pub values: Vec<u8>,
+    /// `players` targets per position: the round value of the seat to play, then of each
+    /// seat after it clockwise.
+    pub targets: Vec<f32>,
+    /// `players` values per position, in the order of `targets`: what the heuristic
+    /// playing the round out from the position gives (one playout of `ismcts`), the
+    /// baseline a value model is measured against.
+    pub playout: Vec<f32>,
+    /// The hand size of the seat to play (the position's phase of the round).
+    pub hand_len: Vec<u8>,
+    /// The arena game index of each position.
+    pub games: Vec<u64>,
+}
+
+impl ValueData {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.hand_len.len()
+    }
+
+    /// Whether there is no position.
+    pub fn is_empty(&self) -> bool {
+        self.hand_len.is_empty()
+    }
+
+    /// Row `i`'s input, dense.
+    pub fn input(&self, i: usize) -> Vec<u8> {
+        let mut row = vec![0; self.input_size];
+        let (a, b) = (self.row_starts[i] as usize, self.row_starts[i + 1] as usize);
+        for (&c, &v) in self.columns[a..b].iter().zip(&self.values[a..b]) {
+            row[c as usize] = v;
+        }
+        row
+    }
+
+    fn append(&mut self, other: ValueData) {
+        let base = self.columns.len() as u64;
+        self.row_starts
+            .extend(other.row_starts[1..].iter().map(|s| s + base));
+        self.columns.extend(other.columns);
+        self.values.extend(other.values);
+        self.targets.extend(other.targets);
+        self.playout.extend(other.playout);
+        self.hand_len.extend(other.hand_len);
+        self.games.extend(other.games);
+    }
+
+    fn empty(arena: &ArenaConfig) -> ValueData {
+        ValueData {
+            input_size: Inputs::ObservationAndHands.size(arena.variant),
+            players: arena.variant.num_players(),
+            row_starts: vec![0],
+            ..ValueData::default()
+        }
+    }
+}
+
+/// Plays game `index` and returns its positions.
+fn play_game(
+    arena: &ArenaConfig,
+    registry: &BotRegistry,
+    index: u64,
+) -> Result<ValueData, ArenaError> {
+    let setup = game_setup(arena, index)?;
+    let n = arena.variant.num_players();
+    let mut bots = (0..n)
+        .map(|s| {
+            registry.build(
+                &arena.bots[setup.entry_of_seat[s]],
+                setup.bot_seeds[s],
+                arena.variant,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut data = ValueData::empty(arena);
+    let mut input = vec![0u8; data.input_size];
+    // The positions of the round in progress, and the seat to play at each.
+    let mut pending: Vec<usize> = Vec::new();
+    let mut state = State::new(arena.game_config(setup.deal_seed));
+    while let Some(p) = state.current_player() {
+        if state.phase() == Phase::Play {
+            encode_value_input(&state, &mut input);
+            for (c, &v) in input.iter().enumerate().filter(|(_, &v)| v != 0) {
+                data.columns.push(c as u16);
+                data.values.push(v);
+            }
+            data.row_starts.push(data.columns.len() as u64);
+            data.hand_len.push(state.hand(p).len() as u8);
+            data.games.push(index);
+            let playout = heuristic_round_values(state);
+            data.playout.extend((0..n).map(|k| playout[(p + k) % n]));
+            pending.push(p);
+        }
+        let card = bots[p].act(&state.view(p))?;
+        let out = match state.apply(card) {
+            Ok(out) => out,
+            Err(e) => panic!("seat {p} played an illegal card: {e}"),
+        };
+        if let Some(r) = out.round {
+            let values: Vec<f32> = (0..n)
+                .map(|seat| round_value(&state, &r, seat, out.game_over))
+                .collect();
+            for mover in pending.drain(..) {
+                data.targets.extend((0..n).map(|k| values[(mover + k) % n]));
+            }
+        }
+    }
+    // A game cut by the round cap leaves its last round without a result.
+    data.truncate(data.targets.len() / n);
+    Ok(data)
+}
+
+impl ValueData {
+    /// Keeps the first `rows` positions.
+    fn truncate(&mut self, rows: usize) {
+        let end = self.row_starts[rows] as usize;
+        self.row_starts.truncate(rows + 1);
+        self.columns.truncate(end);
+        self.values.truncate(end);
+        self.hand_len.truncate(rows);
+        self.playout.truncate(rows * self.players);
+        self.games.truncate(rows);
+    }
+}
+
+/// Plays every game of `arena` on `arena.threads` threads (0 = one per core) and returns
+/// their positions; the result does not depend on the thread count. `progress` is called
+/// once per finished game (from the worker threads).
+pub fn generate(
+    arena: &ArenaConfig,
+    registry: &BotRegistry,
+    progress: &(dyn Fn() + Sync),
+) -> Result<ValueData, ArenaError> {
+    super::check(arena, registry)?;
+    let pool = thread_pool(arena.threads)?;
+    let parts: Vec<ValueData> = pool.install(|| {
+        (0..arena.total_games())
+            .into_par_iter()
+            .map(|i| {
+                let part = play_game(arena, registry, i);
+                progress();
+                part
+            })
+            .collect::<Result<_, _>>()
+    })?;
+    let mut data = ValueData::empty(arena);
+    for part in parts {
+        data.append(part);
+    }
+    Ok(data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::config::Variant;
+
+    fn arena(variant: Variant, threads: usize) -> ArenaConfig {
+        let mut arena = ArenaConfig::new(variant, &["heuristic", "random"], 2, 11);
+        arena.max_rounds = Some(3);
+        arena.threads = threads;
+        arena
+    }
+
+    /// Every position has its targets; the targets of one round's positions are that
+    /// round's values seen from each position's seat (so they sum alike), and the data do
+    /// not depend on the thread count.
+    #[test]
+    fn every_position_has_its_rounds_values_and_threads_change_nothing() {
+        for v in Variant::ALL {
+            let registry = BotRegistry::new();
+            let data = generate(&arena(v, 1), &registry, &|| {}).unwrap();
+            let n = v.num_players();
+            assert!(!data.is_empty(), "{v}");
+            assert_eq!(data.targets.len(), data.len() * n, "{v}");
+            assert_eq!(data.playout.len(), data.len() * n, "{v}");
+            assert_eq!(data.row_starts.len(), data.len() + 1, "{v}");
+            for i in 0..data.len() {
+                let row = data.input(i);
+                assert_eq!(row.len(), data.input_size);
+                // The seat to play's own hand is in its observation, the others' after it:
+                // every card in some hand is in exactly one hand block or the own hand.
+                assert!(row.iter().any(|&x| x != 0), "{v}");
+                let t = &data.targets[i * n..(i + 1) * n];
+                assert!(t.iter().all(|x| x.is_finite()), "{v}");
+            }
+            assert_eq!(
+                generate(&arena(v, 2), &registry, &|| {}).unwrap(),
+                data,
+                "{v}"
+            );
+        }
+    }
+
+    /// In the team variants partners share a round's value: the targets of the seat to
+    /// play and of its partner (two seats on) are equal.
+    #[test]
+    fn partners_have_the_same_target() {
+        for v in [Variant::FourPlayer, Variant::Seal, Variant::SealShort] {
+            let data = generate(&arena(v, 1), &BotRegistry::new(), &|| {}).unwrap();
+            for t in data.targets.chunks_exact(4) {
+                assert_eq!(t[0], t[2], "{v}");
+                assert_eq!(t[1], t[3], "{v}");
+            }
+        }
+    }
+}
