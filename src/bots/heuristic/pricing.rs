@@ -165,7 +165,10 @@ impl Ctx {
         -0.04 * missing * (t as f32).powi(2) / 6.0
     }
 
-    /// Probability that seat `r` (yet to play) holds and may play a card beating `best`.
+    /// Probability that seat `r` (yet to play) holds and may play a card beating `best`:
+    /// that it holds one of its possible cards of the led suit that beat `best` if it
+    /// follows suit, else one of all those that beat `best`, mixed by the chance `q_void`
+    /// that it holds none of the led suit.
     fn p_beats(&self, r: usize, best: Card, led: Suit, trump: Suit) -> f32 {
         if best == Card::ACE || self.hand_len[r] == 0 {
             return 0.0;
@@ -173,28 +176,20 @@ impl Ctx {
         let poss = self.possible[r];
         let miss = self.miss[r];
         let beaters = beaters(best, trump);
+        // The chance that `r` holds at least one of the cards of `cards` that beat `best`.
+        let hit = |cards: CardSet| 1.0 - powi(miss, cards.intersect(beaters).len());
         let led_cards = poss.of_suit(led);
-        let k_follow = led_cards.intersect(beaters).len();
-        let k_any = poss.intersect(beaters).len();
-        let known_led = !self.known[r].of_suit(led).is_empty();
-        let q_void = if known_led {
-            0.0
-        } else if led_cards.is_empty() {
-            1.0
-        } else {
-            powi(miss, led_cards.len())
-        };
-        let hit = |k: u32| 1.0 - powi(miss, k);
-        // The price is the mix `(1 - q_void) * hit(k_follow) + q_void * hit(k_any)`. At
-        // `q_void` 0 or 1 one term is exactly zero and the other exactly its `hit`
-        // (`hit` is finite and not negative), so that term's `powi` is left out.
-        if q_void == 0.0 {
-            hit(k_follow)
-        } else if q_void == 1.0 {
-            hit(k_any)
-        } else {
-            (1.0 - q_void) * hit(k_follow) + q_void * hit(k_any)
+        // Where `q_void` is exactly 0 (`r` is known to hold the led suit) or 1 (it cannot
+        // hold any), one term of the mix is exactly zero and the other exactly its `hit`
+        // (finite, not negative): the mix is that `hit`, bit for bit.
+        if !self.known[r].of_suit(led).is_empty() {
+            return hit(led_cards);
         }
+        if led_cards.is_empty() {
+            return hit(poss);
+        }
+        let q_void = powi(miss, led_cards.len());
+        (1.0 - q_void) * hit(led_cards) + q_void * hit(poss)
     }
 
     /// The odds of a trick led in `led` whose best card so far is `best`, played by
