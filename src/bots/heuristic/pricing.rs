@@ -63,13 +63,12 @@ impl Ctx {
         let n = view.num_players();
         let me = view.seat();
         let mut sides = [0; 4];
-        let mut known = [CardSet::EMPTY; 4];
+        let known = view.known_in_hands();
         let mut hand_len = [0; 4];
         let mut side_bosses = [0; 3];
         let mut side_tricks = [0; 3];
         let mut side_won = [CardSet::EMPTY; 3];
         for p in 0..n {
-            known[p] = view.known_in_hand(p);
             hand_len[p] = view.hand_len(p) as u32;
             let s = v.side_of(p);
             sides[p] = s;

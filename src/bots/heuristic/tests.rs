@@ -23,7 +23,7 @@ impl Reference<'_> {
         let mut elsewhere = CardSet::EMPTY;
         for p in 0..self.ctx.n {
             if p != r {
-                elsewhere = elsewhere.union(self.view.known_in_hand(p));
+                elsewhere = elsewhere.union(known_in_hand(self.view, p));
             }
         }
         let mut poss = self.view.unknown_cards().minus(elsewhere);
@@ -32,7 +32,7 @@ impl Reference<'_> {
                 poss = poss.minus(s.cards());
             }
         }
-        poss.union(self.view.known_in_hand(r))
+        poss.union(known_in_hand(self.view, r))
     }
 
     fn p_beats(&self, r: usize, best: Card, led: Suit, trump: Suit) -> f32 {
@@ -47,7 +47,7 @@ impl Reference<'_> {
         let led_cards = poss.of_suit(led);
         let k_follow = led_cards.iter().filter(|&c| beats(c)).count() as i32;
         let k_any = poss.iter().filter(|&c| beats(c)).count() as i32;
-        let known_led = !self.view.known_in_hand(r).of_suit(led).is_empty();
+        let known_led = !known_in_hand(self.view, r).of_suit(led).is_empty();
         let q_void = if known_led {
             0.0
         } else if led_cards.is_empty() {
@@ -116,9 +116,35 @@ impl Reference<'_> {
     }
 }
 
+/// `SeatView::known_in_hand` as it was before issue 58 (now read off `known_in_hands`,
+/// all seats in one pass): worked out for `other` alone.
+fn known_in_hand(view: &SeatView, other: usize) -> CardSet {
+    if other == view.seat() || !view.exchange_done() {
+        return CardSet::EMPTY;
+    }
+    let mut known: CardSet = view
+        .my_passes()
+        .filter(|&(_, to)| to == other)
+        .map(|(c, _)| c)
+        .collect();
+    if let Some(key) = view.leader_key_card() {
+        if view.round_leader() == Some(other) {
+            known.insert(key);
+        }
+    }
+    known.minus(view.played_by(other))
+}
+
 /// Checks the heuristic's choice at `view` (its seat to act) against the reference, and
 /// every legal card's price where a trick is priced. Returns whether one was priced.
 fn check(view: &SeatView, what: &str) -> bool {
+    for p in 0..view.num_players() {
+        assert_eq!(
+            view.known_in_hand(p),
+            known_in_hand(view, p),
+            "{what}, seat {p}"
+        );
+    }
     let chosen = HeuristicBot::choose(view);
     let legal = view.legal_actions();
     let ctx = Ctx::new(view);
