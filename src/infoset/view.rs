@@ -368,20 +368,27 @@ impl<'a> SeatView<'a> {
     /// `other` has not played yet, and, in the first round, the A (or Snow 13) that made
     /// `other` the round's leader (R4.3) until it is played.
     pub fn known_in_hand(&self, other: usize) -> CardSet {
-        if other == self.seat || !self.exchange_done() {
-            return CardSet::EMPTY;
+        self.known_in_hands()[other]
+    }
+
+    /// [`known_in_hand`](Self::known_in_hand) of every seat, in one pass over this seat's
+    /// passes (its own entry, and those past the number of players, are empty).
+    pub(crate) fn known_in_hands(&self) -> [CardSet; 4] {
+        let mut known = [CardSet::EMPTY; 4];
+        if !self.exchange_done() {
+            return known;
         }
-        let mut known: CardSet = self
-            .my_passes()
-            .filter(|&(_, to)| to == other)
-            .map(|(c, _)| c)
-            .collect();
-        if let Some(key) = self.leader_key_card() {
-            if self.round_leader() == Some(other) {
-                known.insert(key);
-            }
+        for (c, to) in self.my_passes() {
+            known[to].insert(c);
         }
-        known.minus(self.played_by(other))
+        if let (Some(key), Some(leader)) = (self.leader_key_card(), self.round_leader()) {
+            known[leader].insert(key);
+        }
+        for (p, k) in known.iter_mut().enumerate().take(self.num_players()) {
+            *k = k.minus(self.played_by(p));
+        }
+        known[self.seat] = CardSet::EMPTY;
+        known
     }
 
     /// A complete state that agrees with everything this seat knows, with the other

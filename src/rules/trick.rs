@@ -1,6 +1,6 @@
 //! Playing a trick and deciding who wins it (R5, R6).
 
-use crate::cards::{left_of, Card, CardSet, Suit};
+use crate::cards::{left_of, Card, CardSet, Suit, NUM_SUITS, SEAL_DECK};
 use crate::error::IllegalAction;
 
 /// R5: the leader plays anything; a follower holding the led suit must follow it. The A is
@@ -44,9 +44,9 @@ pub(super) fn check_play(
 /// the best so far only with a strictly greater strength, so of two equal boss copies
 /// (seal variants) the one played first stays ahead.
 #[inline(always)]
-pub(crate) fn strength(card: Card, led: u8, trump: u8) -> u8 {
+pub(crate) const fn strength(card: Card, led: u8, trump: u8) -> u8 {
     let suit = card.suit() as u8;
-    if card == Card::ACE {
+    if card.id() == Card::ACE.id() {
         32
     } else if suit == trump {
         16 + card.rank()
@@ -55,6 +55,46 @@ pub(crate) fn strength(card: Card, led: u8, trump: u8) -> u8 {
     } else {
         0
     }
+}
+
+/// R6 for a card played onto `best`: the cards `c` that win the trick `[best, c]` under
+/// `trump` (`winning_index(&[best, c], trump) == 1`). The table makes "how many of these
+/// cards beat the best so far" one intersection and a popcount instead of a loop. It also
+/// answers for a best card that is not the lead: the best of a trick is the A, a trump or
+/// of the led suit, and in each case the cards beating it are the same whichever suit
+/// was led.
+#[inline]
+pub(crate) fn beaters(best: Card, trump: Suit) -> CardSet {
+    BEATERS[trump as usize][(best.id() & 63) as usize]
+}
+
+/// [`beaters`] for every trump suit and card (indexed by `id & 63`, like `Card`'s tables).
+static BEATERS: [[CardSet; 64]; NUM_SUITS] = beaters_table();
+
+const fn beaters_table() -> [[CardSet; 64]; NUM_SUITS] {
+    let mut table = [[CardSet::EMPTY; 64]; NUM_SUITS];
+    let mut trump = 0;
+    while trump < NUM_SUITS {
+        let mut best = 0;
+        while best < SEAL_DECK {
+            let b = Card::from_id_unchecked(best as u8);
+            let led = b.suit() as u8;
+            let ahead = strength(b, led, trump as u8);
+            let mut bits = 0u64;
+            let mut c = 0;
+            while c < SEAL_DECK {
+                let card = Card::from_id_unchecked(c as u8);
+                if strength(card, led, trump as u8) > ahead {
+                    bits |= card.bit();
+                }
+                c += 1;
+            }
+            table[trump][best] = CardSet(bits);
+            best += 1;
+        }
+        trump += 1;
+    }
+    table
 }
 
 /// R6: index (in play order) of the card that wins `cards`, led by `cards[0]`.
@@ -96,4 +136,27 @@ pub(crate) fn play_out(cards: &[Card], trump: Suit) -> (usize, CardSet) {
 #[inline]
 pub(crate) fn trick_winner(leader: usize, cards: &[Card], trump: Suit) -> usize {
     left_of(leader, winning_index(cards, trump), cards.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The beaters table is R6 as `winning_index` plays it, for every trump suit and
+    /// every pair of cards of the Seal deck (second boss copies included).
+    #[test]
+    fn beaters_are_the_cards_winning_a_two_card_trick() {
+        for trump in Suit::ALL {
+            for best in (0..SEAL_DECK as u8).map(Card::from_id_unchecked) {
+                for c in (0..SEAL_DECK as u8).map(Card::from_id_unchecked) {
+                    let wins = winning_index(&[best, c], trump) == 1;
+                    assert_eq!(
+                        beaters(best, trump).contains(c),
+                        wins,
+                        "{c} on {best}, {trump}"
+                    );
+                }
+            }
+        }
+    }
 }

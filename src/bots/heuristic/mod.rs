@@ -21,9 +21,11 @@ use crate::infoset::view::SeatView;
 use crate::rules::state::Phase;
 
 mod pricing;
+#[cfg(test)]
+mod tests;
 
 use super::{has_decision, snapshot_words, Bot, BotError};
-use pricing::Ctx;
+use pricing::{Ctx, Odds};
 
 /// The rule-based player. Deterministic: the seed is accepted for the common interface.
 #[derive(Clone, Debug, Default)]
@@ -92,19 +94,17 @@ fn best_by(set: CardSet, mut score: impl FnMut(Card) -> f32) -> Card {
     best
 }
 
-/// Expected value for my side of a trick whose cards are `cards` (my card last), given
-/// that my card is `mine`.
-fn trick_value(ctx: &Ctx, cards: &[Card], mine: Card) -> f32 {
-    let p = ctx.p_we_win(cards);
-    let set: CardSet = cards.iter().copied().collect();
-    let nb = set.bosses().len();
-    let v = ctx.bosses_value(set);
+/// Expected value for my side of a trick whose cards are `cards`, given that my card is
+/// `mine` and the trick's `odds`.
+fn trick_value(ctx: &Ctx, cards: CardSet, mine: Card, odds: Odds) -> f32 {
+    let p = odds.p_we_win;
+    let nb = cards.bosses().len();
+    let v = ctx.bosses_value(cards);
     let my_side = ctx.side(ctx.me);
-    let best = ctx.best_seat(cards);
-    let opp = if ctx.friend(best) {
+    let opp = if ctx.friend(odds.best_seat) {
         (ctx.me + 1) % ctx.n
     } else {
-        best
+        odds.best_seat
     };
     let win = v + ctx.trick_delta(my_side, nb);
     let lose = -v - ctx.trick_delta(ctx.side(opp), nb);
@@ -112,15 +112,11 @@ fn trick_value(ctx: &Ctx, cards: &[Card], mine: Card) -> f32 {
 }
 
 fn follow_value(ctx: &Ctx, c: Card) -> f32 {
-    let mut cards = [Card::ACE; 4];
-    let k = ctx.trick_len;
-    cards[..k].copy_from_slice(ctx.trick());
-    cards[k] = c;
-    trick_value(ctx, &cards[..=k], c)
+    trick_value(ctx, ctx.trick_set.with(c), c, ctx.follow_odds(c))
 }
 
 fn lead_value(ctx: &Ctx, c: Card) -> f32 {
-    let mut v = trick_value(ctx, &[c], c);
+    let mut v = trick_value(ctx, CardSet::EMPTY.with(c), c, ctx.lead_odds(c));
     let suit_len = ctx.hand.of_suit(c.suit()).len();
     if suit_len == 1 && Some(c.suit()) != ctx.trump {
         v += 0.12; // leaves a void: later bosses can be dumped, tricks ruffed

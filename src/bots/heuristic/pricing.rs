@@ -11,10 +11,17 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::infoset::view::SeatView;
 use crate::rules::config::{Scoring, Variant};
 use crate::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
-use crate::rules::trick::winning_index;
+use crate::rules::trick::{beaters, winning_index};
 
 /// What a round end is worth, in units of one ordinary boss.
 pub(crate) const ROUND_SWING: f32 = 6.0;
+
+/// Who wins a trick so far, and my side's chance of winning it in the end.
+#[derive(Clone, Copy)]
+pub(crate) struct Odds {
+    pub best_seat: usize,
+    pub p_we_win: f32,
+}
 
 pub(crate) struct Ctx {
     pub me: usize,
@@ -22,15 +29,26 @@ pub(crate) struct Ctx {
     pub variant: Variant,
     pub trump: Option<Suit>,
     pub hand: CardSet,
-    /// Cards in other players' hands, location unknown to me (known ones included).
-    pub unknown: CardSet,
     /// Cards I know to be in a given seat's hand (I passed them there).
     pub known: [CardSet; 4],
     pub hand_len: [u32; 4],
-    pub voids: [u8; 4],
-    pub trick: [Card; 4],
     pub trick_len: usize,
-    pub leader: usize,
+    /// Following: the cards of the trick so far, its led suit, its best card so far, and
+    /// its odds if my card does not beat that one.
+    pub trick_set: CardSet,
+    led: Suit,
+    ahead: Card,
+    behind: Odds,
+    /// The seats yet to play to the trick after me, in turn.
+    later: [usize; 3],
+    num_later: usize,
+    /// Each seat's side.
+    sides: [usize; 4],
+    /// Cards each seat may hold, as far as I can tell (see [`possible_cards`]).
+    possible: [CardSet; 4],
+    /// Per seat, the chance that a given unseen card is not in its hand: `1 - f`, where
+    /// `f` is the seat's share of the unseen cards.
+    miss: [f32; 4],
     /// Bosses captured and tricks won this round, per side.
     pub side_bosses: [u32; 3],
     pub side_tricks: [u32; 3],
@@ -39,64 +57,83 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
+    #[inline]
     pub fn new(view: &SeatView) -> Ctx {
         let v = view.variant();
         let n = view.num_players();
         let me = view.seat();
-        let mut known = [CardSet::EMPTY; 4];
+        let mut sides = [0; 4];
+        let known = view.known_in_hands();
         let mut hand_len = [0; 4];
-        let mut voids = [0; 4];
         let mut side_bosses = [0; 3];
         let mut side_tricks = [0; 3];
         let mut side_won = [CardSet::EMPTY; 3];
         for p in 0..n {
-            known[p] = view.known_in_hand(p);
             hand_len[p] = view.hand_len(p) as u32;
-            voids[p] = view.voids(p);
             let s = v.side_of(p);
+            sides[p] = s;
             side_won[s] = side_won[s].union(view.won_cards(p));
             side_tricks[s] += view.tricks_won(p) as u32;
         }
         for s in 0..v.num_sides() {
             side_bosses[s] = side_won[s].bosses().len();
         }
-        let mut trick = [Card::ACE; 4];
-        let tc = view.trick_cards();
-        trick[..tc.len()].copy_from_slice(tc);
+        let trick = view.trick_cards();
         let trump = view.trump_suit();
+        let unknown = view.unknown_cards();
+        let pool = unknown.len().max(1) as f32;
+        let mut later = [0; 3];
+        let mut possible = [CardSet::EMPTY; 4];
+        let mut miss = [1.0; 4];
+        let num_later = n - 1 - trick.len();
+        for (j, r) in later.iter_mut().enumerate().take(num_later) {
+            *r = (me + 1 + j) % n;
+            possible[*r] = possible_cards(unknown, &known[..n], view.voids(*r), *r);
+            miss[*r] = 1.0 - (hand_len[*r] as f32 / pool).min(1.0);
+        }
         let mut ctx = Ctx {
             me,
             n,
             variant: v,
             trump,
             hand: view.hand(),
-            unknown: view.unknown_cards(),
             known,
             hand_len,
-            voids,
-            trick,
-            trick_len: tc.len(),
-            leader: view.trick_leader().unwrap_or(me),
+            trick_len: trick.len(),
+            trick_set: trick.iter().copied().collect(),
+            led: Suit::Wind,
+            ahead: Card::ACE,
+            behind: Odds {
+                best_seat: me,
+                p_we_win: 0.0,
+            },
+            later,
+            num_later,
+            sides,
+            possible,
+            miss,
             side_bosses,
             side_tricks,
-            boss_value: [1.0; 7],
+            boss_value: boss_values(view, &side_won, trump),
         };
-        ctx.boss_value = boss_values(view, &side_won, trump);
+        if let Some(lead) = trick.first() {
+            ctx.led = lead.suit();
+            let idx = winning_index(trick, trump.unwrap_or(ctx.led));
+            ctx.ahead = trick[idx];
+            let leader = (me + n - trick.len()) % n;
+            ctx.behind = ctx.odds(ctx.led, ctx.ahead, (leader + idx) % n);
+        }
         ctx
     }
 
     #[inline]
     pub fn side(&self, p: usize) -> usize {
-        self.variant.side_of(p)
+        self.sides[p]
     }
 
     #[inline]
     pub fn friend(&self, p: usize) -> bool {
         self.side(p) == self.side(self.me)
-    }
-
-    pub fn trick(&self) -> &[Card] {
-        &self.trick[..self.trick_len]
     }
 
     /// Value for my side of the bosses in `cards` if my side captures them.
@@ -127,58 +164,40 @@ impl Ctx {
         -0.04 * missing * (t as f32).powi(2) / 6.0
     }
 
-    /// Cards seat `r` may hold, as far as I can tell.
-    fn possible(&self, r: usize) -> CardSet {
-        let mut elsewhere = CardSet::EMPTY;
-        for p in 0..self.n {
-            if p != r {
-                elsewhere = elsewhere.union(self.known[p]);
-            }
-        }
-        let mut poss = self.unknown.minus(elsewhere);
-        for s in Suit::ALL {
-            if self.voids[r] >> s as u8 & 1 == 1 {
-                poss = poss.minus(s.cards());
-            }
-        }
-        poss.union(self.known[r])
-    }
-
-    /// Probability that seat `r` (yet to play) holds and may play a card beating `best`.
+    /// Probability that seat `r` (yet to play) holds and may play a card beating `best`:
+    /// that it holds one of its possible cards of the led suit that beat `best` if it
+    /// follows suit, else one of all those that beat `best`, mixed by the chance `q_void`
+    /// that it holds none of the led suit.
     fn p_beats(&self, r: usize, best: Card, led: Suit, trump: Suit) -> f32 {
         if best == Card::ACE || self.hand_len[r] == 0 {
             return 0.0;
         }
-        let poss = self.possible(r);
-        let pool = self.unknown.len().max(1) as f32;
-        let f = (self.hand_len[r] as f32 / pool).min(1.0);
-        let beats = |c: Card| winning_index(&[best, c], trump) == 1;
+        let poss = self.possible[r];
+        let miss = self.miss[r];
+        let beaters = beaters(best, trump);
+        // The chance that `r` holds at least one of the cards of `cards` that beat `best`.
+        let hit = |cards: CardSet| 1.0 - powi(miss, cards.intersect(beaters).len());
         let led_cards = poss.of_suit(led);
-        let k_follow = led_cards.iter().filter(|&c| beats(c)).count() as i32;
-        let k_any = poss.iter().filter(|&c| beats(c)).count() as i32;
-        let known_led = !self.known[r].of_suit(led).is_empty();
-        let q_void = if known_led {
-            0.0
-        } else if led_cards.is_empty() {
-            1.0
-        } else {
-            (1.0 - f).powi(led_cards.len() as i32)
-        };
-        let hit = |k: i32| 1.0 - (1.0 - f).powi(k);
-        (1.0 - q_void) * hit(k_follow) + q_void * hit(k_any)
+        // Where `q_void` is exactly 0 (`r` is known to hold the led suit) or 1 (it cannot
+        // hold any), one term of the mix is exactly zero and the other exactly its `hit`
+        // (finite, not negative): the mix is that `hit`, bit for bit.
+        if !self.known[r].of_suit(led).is_empty() {
+            return hit(led_cards);
+        }
+        if led_cards.is_empty() {
+            return hit(poss);
+        }
+        let q_void = powi(miss, led_cards.len());
+        (1.0 - q_void) * hit(led_cards) + q_void * hit(poss)
     }
 
-    /// Probability that my side ends up winning a trick whose cards so far (mine last) are
-    /// `cards`, led by `self.leader`.
-    pub fn p_we_win(&self, cards: &[Card]) -> f32 {
-        let led = cards[0].suit();
+    /// The odds of a trick led in `led` whose best card so far is `best`, played by
+    /// `best_seat`, with my card in it: my side's chance of winning it in the end, from
+    /// the chances that each seat yet to play beats `best`.
+    pub fn odds(&self, led: Suit, best: Card, best_seat: usize) -> Odds {
         let trump = self.trump.unwrap_or(led);
-        let idx = winning_index(cards, trump);
-        let best = cards[idx];
-        let best_seat = (self.leader + idx) % self.n;
         let (mut friend_keeps, mut opp_keeps) = (1.0f32, 1.0f32);
-        for pos in cards.len()..self.n {
-            let r = (self.leader + pos) % self.n;
+        for &r in &self.later[..self.num_later] {
             let p = self.p_beats(r, best, led, trump);
             if self.friend(r) {
                 friend_keeps *= 1.0 - p;
@@ -186,17 +205,31 @@ impl Ctx {
                 opp_keeps *= 1.0 - p;
             }
         }
-        if self.friend(best_seat) {
+        let p_we_win = if self.friend(best_seat) {
             opp_keeps
         } else {
             (1.0 - friend_keeps) * (0.4 + 0.6 * opp_keeps)
+        };
+        Odds {
+            best_seat,
+            p_we_win,
         }
     }
 
-    /// Which seat currently wins the trick `cards` (led by `self.leader`).
-    pub fn best_seat(&self, cards: &[Card]) -> usize {
-        let trump = self.trump.unwrap_or(cards[0].suit());
-        (self.leader + winning_index(cards, trump)) % self.n
+    /// The odds of the trick if I lead `c`.
+    pub fn lead_odds(&self, c: Card) -> Odds {
+        self.odds(c.suit(), c, self.me)
+    }
+
+    /// The odds of the trick if I follow with `c`. A card that does not take the lead
+    /// leaves the trick's best card, so its odds, as they are: those are worked out once.
+    pub fn follow_odds(&self, c: Card) -> Odds {
+        let trump = self.trump.unwrap_or(self.led);
+        if beaters(self.ahead, trump).contains(c) {
+            self.odds(self.led, c, self.me)
+        } else {
+            self.behind
+        }
     }
 
     /// How much keeping `c` for later is worth (its power to win a trick later).
@@ -210,6 +243,45 @@ impl Ctx {
         } else {
             0.1 * r
         }
+    }
+}
+
+/// Cards seat `r` may hold, as far as the seat knowing `known` can tell: the unseen cards
+/// not known to be elsewhere, minus the suits `r` showed void in (`voids`, a suit mask),
+/// plus those known to be in its hand.
+fn possible_cards(unknown: CardSet, known: &[CardSet], voids: u8, r: usize) -> CardSet {
+    let mut elsewhere = CardSet::EMPTY;
+    for (p, &k) in known.iter().enumerate() {
+        if p != r {
+            elsewhere = elsewhere.union(k);
+        }
+    }
+    let mut poss = unknown.minus(elsewhere);
+    let mut suits = voids;
+    while suits != 0 {
+        if let Some(s) = Suit::from_index(suits.trailing_zeros() as usize) {
+            poss = poss.minus(s.cards());
+        }
+        suits &= suits - 1;
+    }
+    poss.union(known[r])
+}
+
+/// `x` to the power `n`, bit for bit as `f32::powi` computes it on the targets built for
+/// (compiler-rt's and libgcc's `__powisf2`: the product of the squares of `x` picked by
+/// the bits of `n`, lowest first). Inlined, unlike the library call.
+#[inline]
+pub(crate) fn powi(mut x: f32, mut n: u32) -> f32 {
+    let mut r = 1.0f32;
+    loop {
+        if n & 1 == 1 {
+            r *= x;
+        }
+        n >>= 1;
+        if n == 0 {
+            return r;
+        }
+        x *= x;
     }
 }
 
