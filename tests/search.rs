@@ -145,8 +145,8 @@ fn inferring_search_on_threads_replays_its_games() {
     assert_ne!(a, game_of("ismcts:80:t2", Variant::FourPlayer, 3));
 }
 
-/// The value-leaf option `:vW` (a weight in percent, 0..=100) round-trips in the bot's
-/// name, before the threads, with its model file after an `@`; a bad weight, a repeated
+/// The value-leaf options `:vW` (a weight in percent, 0..=100) and `:fade` round-trip in
+/// the bot's name, before the threads, with its model file after an `@`; a bad weight, a repeated
 /// option or a file without the option is an unknown bot, and a missing file a clear error.
 #[test]
 fn value_leaf_options_round_trip_and_bad_ones_are_refused() {
@@ -154,6 +154,7 @@ fn value_leaf_options_round_trip_and_bad_ones_are_refused() {
     for (spec, canonical) in [
         ("ismcts:300:v100", "ismcts:300:v100".to_string()),
         ("ismcts:300:t2:v50", "ismcts:300:v50:t2".to_string()),
+        ("ismcts:300:fade:v100", "ismcts:300:v100:fade".to_string()),
         (
             "ismcts:300:v50:classic",
             "ismcts:300:classic:v50".to_string(),
@@ -173,6 +174,7 @@ fn value_leaf_options_round_trip_and_bad_ones_are_refused() {
         "ismcts:300:v050",
         "ismcts:300:v",
         "ismcts:300:v50:v50",
+        "ismcts:300:v50:fade:fade",
         "ismcts:300@/no/such/file",
         "ismcts:300:v50@",
     ] {

@@ -91,6 +91,8 @@ fn bot_names_that_import_code_or_read_files_are_refused_with_the_allowed_names()
         "nn:../../etc/passwd".into(),
         "heuristic:/etc/passwd".into(),
         "pimc:10:/etc/passwd".into(),
+        format!("ismcts:100:v50@{pipe}"),
+        "ismcts:100:v50@/dev/zero".into(),
     ];
     let mut messages = Vec::new();
     for name in names {

@@ -46,9 +46,11 @@ fn main() {
     let games: u64 = get("games").parse().expect("--games: a count");
     let seed: u64 = get("seed").parse().expect("--seed: a number");
     let mut arena = ArenaConfig::new(variant, &bots, games, seed);
+    // 0: no cap, as the arena command reads it.
     arena.max_rounds = flags
         .get("max-rounds")
-        .map(|r| r.parse().expect("--max-rounds: a count"));
+        .map(|r| r.parse().expect("--max-rounds: a count"))
+        .filter(|&r| r > 0);
     arena.threads = flags
         .get("threads")
         .map_or(0, |t| t.parse().expect("--threads: a count"));

@@ -178,8 +178,9 @@ pub enum BotError {
         /// What is wrong with the file.
         error: WeightsError,
     },
-    /// A name that plays a shipped model (`nn`, `ismcts-nn` with no model file) in a build
-    /// without them (the cargo feature `models` is off).
+    /// A name that plays a shipped model (`nn`, `ismcts-nn` with no model file, `ismcts`
+    /// with value leaves and no model file) in a build without them (the cargo feature
+    /// `models` is off).
     NoShippedModels {
         /// The bot's name as given.
         name: String,
@@ -230,7 +231,8 @@ impl fmt::Display for BotError {
                 f,
                 "bot '{name}': this build of yokai-septet has no shipped models (the cargo \
                  feature `models` is off); build with it, or name a model file (nn:PATH, \
-                 ismcts-nn:PATH)"
+                 ismcts-nn:PATH, ismcts:N:vW@PATH), or play ismcts without value leaves \
+                 (ismcts:N:v0)"
             ),
             BotError::Unsupported { name, variant, why } => {
                 write!(f, "bot '{name}' cannot play {variant}: {why}")

@@ -166,6 +166,11 @@ pub const BOT_FAMILIES: [BotFamily; 9] = [
             };
             let (config, path) = w.config((IsmctsConfig::default(), None), parse)?;
             let mut bot = IsmctsBot::new(config, w.seed);
+            if path.is_none() && config.techniques.value_weight > 0 && !cfg!(feature = "models") {
+                return Err(BotError::NoShippedModels {
+                    name: w.name.to_string(),
+                });
+            }
             if let Some(path) = path {
                 let net = ValueNet::load(std::path::Path::new(path)).map_err(|error| {
                     BotError::Weights {

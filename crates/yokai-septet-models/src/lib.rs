@@ -19,12 +19,18 @@ pub static MODELS: [(&str, &[u8]); 4] = [
 ];
 
 /// The value models of `ismcts`'s leaves (`ValueNet` in the engine), by variant name, in
-/// the engine's variant order; `None` for a variant without one.
+/// the engine's variant order (`None` would be a variant without one; each has one).
 pub static VALUE_MODELS: [(&str, Option<&[u8]>); 4] = [
-    ("4p", None),
-    ("3p", None),
-    ("seal", None),
-    ("seal-short", None),
+    ("4p", Some(include_bytes!("../models/value-4p.safetensors"))),
+    ("3p", Some(include_bytes!("../models/value-3p.safetensors"))),
+    (
+        "seal",
+        Some(include_bytes!("../models/value-seal.safetensors")),
+    ),
+    (
+        "seal-short",
+        Some(include_bytes!("../models/value-seal-short.safetensors")),
+    ),
 ];
 
 /// The value model file of the variant named `variant`, or `None` where it has none.
@@ -60,5 +66,12 @@ mod tests {
             assert_eq!(model(name), Some(bytes));
         }
         assert_eq!(model("5p"), None);
+        for (name, bytes) in VALUE_MODELS {
+            let bytes = bytes.expect("every variant has a value model");
+            assert_eq!(value_model(name), Some(bytes));
+            let len = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+            assert!(len > 2 && 8 + len <= bytes.len(), "{name}");
+        }
+        assert_eq!(value_model("5p"), None);
     }
 }

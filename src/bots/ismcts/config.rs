@@ -42,6 +42,11 @@ pub struct Techniques {
     /// model's value alone (no playout), between mixes them as AlphaGo's λ does. An exact
     /// early stop's value is taken as it is. It changes the games.
     pub value_weight: u8,
+    /// Whether the value model's weight fades over the round: `value_weight` times the
+    /// share of its hand the seat to play at the leaf still holds, so that the model
+    /// judges the round's start (where a playout is a poor guess) and the playout its end
+    /// (where it is nearly exact).
+    pub value_fade: bool,
 }
 
 impl Techniques {
@@ -51,13 +56,15 @@ impl Techniques {
         forced: false,
         reuse: false,
         value_weight: 0,
+        value_fade: false,
     };
-    /// Every technique.
+    /// Every technique (value leaves at an even mix: they need a value model).
     pub const ALL: Techniques = Techniques {
         early_stop: true,
         forced: true,
         reuse: true,
         value_weight: 50,
+        value_fade: false,
     };
     /// The techniques of `ismcts` by default.
     pub const DEFAULT: Techniques = Techniques {
@@ -65,6 +72,7 @@ impl Techniques {
         forced: true,
         reuse: false,
         value_weight: 0,
+        value_fade: false,
     };
 }
 
@@ -136,8 +144,9 @@ impl IsmctsConfig {
     /// Parses the argument of an `ismcts:ARG` name: a budget (`N` iterations, or `Nms`),
     /// then any of the options `:classic` ([`Techniques::CLASSIC`]), `:reuse` (tree reuse
     /// on), `:vW` (value leaves of weight `W`, 0..=100 percent:
-    /// [`Techniques::value_weight`]) and `:tT` (`T` threads, `T` ≥ 1), each at most once.
-    /// A value model file is not part of it: see [`split_value_path`].
+    /// [`Techniques::value_weight`]), `:fade` (that weight fading over the round:
+    /// [`Techniques::value_fade`]) and `:tT` (`T` threads, `T` ≥ 1), each at most once.
+    /// A value model file is not part of it: the registry splits it off first (`@PATH`).
     pub fn parse_budget(arg: &str) -> Option<IsmctsConfig> {
         let mut parts = arg.split(':');
         let (iterations, time_limit) = parse_budget(parts.next()?)?;
@@ -147,10 +156,12 @@ impl IsmctsConfig {
             ..IsmctsConfig::default()
         };
         let (mut classic, mut reuse, mut threads, mut value) = (false, false, None, None);
+        let mut fade = None;
         for option in parts {
             match option {
                 "classic" if !classic => classic = true,
                 "reuse" if !reuse => reuse = true,
+                "fade" if fade.is_none() => fade = Some(true),
                 v if v.starts_with('v') => {
                     let w: u8 = v[1..].parse().ok().filter(|&w| w <= 100)?;
                     if value.replace(w).is_some() || v != format!("v{w}") {
@@ -171,6 +182,9 @@ impl IsmctsConfig {
         config.techniques.reuse |= reuse;
         if let Some(w) = value {
             config.techniques.value_weight = w;
+        }
+        if let Some(f) = fade {
+            config.techniques.value_fade = f;
         }
         config.threads = threads.unwrap_or(1);
         Some(config)
@@ -199,6 +213,9 @@ impl IsmctsConfig {
         };
         if t.value_weight != base.value_weight {
             out.push_str(&format!(":v{}", t.value_weight));
+        }
+        if t.value_fade && !base.value_fade {
+            out.push_str(":fade");
         }
         if self.threads > 1 {
             out.push_str(&format!(":t{}", self.threads));

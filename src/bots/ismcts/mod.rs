@@ -13,7 +13,8 @@
 //!
 //! Issue 58's techniques are switchable ([`Techniques`], `config.rs`): the exact early
 //! stop of playouts (`sure.rs`), forced playout cards played without the heuristic,
-//! tree reuse within a round (`reuse.rs`), and threads
+//! value leaves (a leaf valued by a [`ValueNet`], mixed with its playout), tree reuse
+//! within a round (`reuse.rs`), and threads
 //! (root-parallel trees merged at the root, `parallel.rs`). [`Techniques::CLASSIC`] on
 //! one thread is the search as it was before them, checked by golden games
 //! (`tests/search.rs`).
@@ -260,7 +261,8 @@ impl IsmctsBot {
         let guide_others = self.guide.as_ref().is_some_and(|g| g.config.others);
         let early_stop = self.config.techniques.early_stop;
         let forced = self.config.techniques.forced;
-        let value_weight = f32::from(self.config.techniques.value_weight) / 100.0;
+        let mut value_weight = f32::from(self.config.techniques.value_weight) / 100.0;
+        let value_fade = self.config.techniques.value_fade;
         // The value model's values at the leaf, once the playout starts.
         let mut leaf: Option<[f32; 4]> = None;
         let mut my_decisions = 0u32;
@@ -285,6 +287,10 @@ impl IsmctsBot {
                         .net(s.variant())
                         .expect("checked by the decision");
                     leaf = Some(net.values(&s, &mut self.value_scratch));
+                    if value_fade {
+                        let held = s.hand(p).len() as f32 / s.variant().hand_size() as f32;
+                        value_weight *= held;
+                    }
                     if value_weight >= 1.0 {
                         break;
                     }

@@ -141,7 +141,10 @@ mod tests {
         for variant in Variant::ALL {
             let config = IsmctsConfig {
                 iterations: 800,
-                techniques: Techniques::ALL,
+                techniques: Techniques {
+                    reuse: true,
+                    ..Techniques::DEFAULT
+                },
                 ..IsmctsConfig::default()
             };
             let mut bot = IsmctsBot::new(config, 3);

@@ -149,7 +149,7 @@ impl Inputs {
     ///
     /// # Panics
     /// For [`Inputs::ObservationAndHands`], which reads hidden hands (a model with those
-    /// inputs is a value model, built only as one: [`Mlp::with_head`]).
+    /// inputs is a value model, and only a value model is built with them).
     pub fn encode(self, view: &SeatView, out: &mut [f32]) {
         let obs = observation_size(view.variant());
         encode(view, &mut out[..obs]);

@@ -607,7 +607,7 @@ mod tests {
             }
         }
         std::fs::remove_file(path).ok();
-        for name in ["nn", "ismcts-nn", "ismcts-nn:20"] {
+        for name in ["nn", "ismcts-nn", "ismcts-nn:20", "ismcts:20:v50"] {
             let built = bot_by_name(name, 0, v);
             #[cfg(feature = "models")]
             assert!(built.is_ok(), "{name}");
@@ -620,7 +620,8 @@ mod tests {
                     format!(
                         "bot '{name}': this build of yokai-septet has no shipped models (the \
                          cargo feature `models` is off); build with it, or name a model file \
-                         (nn:PATH, ismcts-nn:PATH)"
+                         (nn:PATH, ismcts-nn:PATH, ismcts:N:vW@PATH), or play ismcts without \
+                         value leaves (ismcts:N:v0)"
                     )
                 );
             }
