@@ -75,6 +75,18 @@ impl ValueData {
         self.games.extend(other.games);
     }
 
+    /// Keeps the first `rows` positions (a game cut by the round cap leaves its last round
+    /// without a result).
+    fn truncate(&mut self, rows: usize) {
+        let end = self.row_starts[rows] as usize;
+        self.row_starts.truncate(rows + 1);
+        self.columns.truncate(end);
+        self.values.truncate(end);
+        self.hand_len.truncate(rows);
+        self.playout.truncate(rows * self.players);
+        self.games.truncate(rows);
+    }
+
     fn empty(arena: &ArenaConfig) -> ValueData {
         ValueData {
             input_size: Inputs::ObservationAndHands.size(arena.variant),
@@ -138,19 +150,6 @@ fn play_game(
     // A game cut by the round cap leaves its last round without a result.
     data.truncate(data.targets.len() / n);
     Ok(data)
-}
-
-impl ValueData {
-    /// Keeps the first `rows` positions.
-    fn truncate(&mut self, rows: usize) {
-        let end = self.row_starts[rows] as usize;
-        self.row_starts.truncate(rows + 1);
-        self.columns.truncate(end);
-        self.values.truncate(end);
-        self.hand_len.truncate(rows);
-        self.playout.truncate(rows * self.players);
-        self.games.truncate(rows);
-    }
 }
 
 /// Plays every game of `arena` on `arena.threads` threads (0 = one per core) and returns
