@@ -110,32 +110,24 @@ impl PimcBot {
     }
 
     /// Finishes the round from `s` with the playout policy; returns its value for `me`.
-    fn playout(&mut self, mut s: State, me: usize) -> f32 {
-        loop {
-            let Some(p) = s.current_player() else {
-                return 0.0;
-            };
-            let c = match self.config.playout {
-                Playout::Heuristic => HeuristicBot::choose(&s.view(p)),
-                Playout::Random => uniform_card(&mut self.rng, s.legal_actions()),
-            };
-            let out = s.apply(c).expect("playout policies play legal cards");
-            if let Some(r) = out.round {
-                return round_value(&s, &r, me, out.game_over);
-            }
-        }
+    fn playout(&mut self, s: State, me: usize) -> f32 {
+        let (policy, rng) = (self.config.playout, &mut self.rng);
+        played_out(s, |s, p| match policy {
+            Playout::Heuristic => HeuristicBot::choose(&s.view(p)),
+            Playout::Random => uniform_card(rng, s.legal_actions()),
+        })[me]
     }
 }
 
 /// Each seat's round value ([`round_value`], absolute seats, 0 past the game's seats) once
-/// the heuristic has played the round out from `s`: what one `ismcts` playout of that world
-/// says.
-pub fn heuristic_round_values(mut s: State) -> [f32; 4] {
+/// the round is played out from `s` with `choose`'s cards (the next round is not dealt);
+/// all 0 where no seat is to play.
+fn played_out(mut s: State, mut choose: impl FnMut(&State, usize) -> Card) -> [f32; 4] {
     let mut values = [0f32; 4];
     while let Some(p) = s.current_player() {
         let out = s
-            .apply_in_round(HeuristicBot::choose(&s.view(p)))
-            .expect("the heuristic plays legal cards");
+            .apply_in_round(choose(&s, p))
+            .expect("playout policies play legal cards");
         if let Some(r) = out.round {
             for (seat, v) in values.iter_mut().enumerate().take(s.num_players()) {
                 *v = round_value(&s, &r, seat, out.game_over);
@@ -144,6 +136,13 @@ pub fn heuristic_round_values(mut s: State) -> [f32; 4] {
         }
     }
     values
+}
+
+/// Each seat's round value ([`round_value`], absolute seats, 0 past the game's seats) once
+/// the heuristic has played the round out from `s`: what one `ismcts` playout of that world
+/// says.
+pub fn heuristic_round_values(s: State) -> [f32; 4] {
+    played_out(s, |s, p| HeuristicBot::choose(&s.view(p)))
 }
 
 /// The value for `me` of a round that ended with `r` (the state is after it): the search

@@ -115,9 +115,10 @@ impl Problem {
             num_groups: 0,
         };
         let mut free = view.unknown_cards();
+        let known_in_hands = view.known_in_hands();
         for i in 0..n - 1 {
             let seat = view.relative(i + 1);
-            let known = view.known_in_hand(seat);
+            let known = known_in_hands[seat];
             p.seats[i] = seat;
             p.hands[i] = known;
             p.need[i] = view.hand_len(seat) - known.len() as usize;

@@ -413,6 +413,7 @@ impl<'a> SeatView<'a> {
         picks: Option<&[[Card; 3]; 4]>,
     ) -> Option<State> {
         let n = self.num_players();
+        let known = self.known_in_hands();
         let mut union = CardSet::EMPTY;
         for (p, &hand) in hands.iter().enumerate().take(n) {
             if p == self.seat {
@@ -420,7 +421,7 @@ impl<'a> SeatView<'a> {
             }
             if hand.len() as usize != self.hand_len(p)
                 || !union.intersect(hand).is_empty()
-                || !self.known_in_hand(p).minus(hand).is_empty()
+                || !known[p].minus(hand).is_empty()
                 || Suit::ALL
                     .iter()
                     .any(|&su| self.voids(p) >> su as u8 & 1 == 1 && !hand.of_suit(su).is_empty())

@@ -155,13 +155,13 @@ impl IsmctsConfig {
             time_limit,
             ..IsmctsConfig::default()
         };
-        let (mut classic, mut reuse, mut threads, mut value) = (false, false, None, None);
-        let mut fade = None;
+        let (mut classic, mut reuse, mut fade) = (false, false, false);
+        let (mut threads, mut value) = (None, None);
         for option in parts {
             match option {
                 "classic" if !classic => classic = true,
                 "reuse" if !reuse => reuse = true,
-                "fade" if fade.is_none() => fade = Some(true),
+                "fade" if !fade => fade = true,
                 v if v.starts_with('v') => {
                     let w: u8 = v[1..].parse().ok().filter(|&w| w <= 100)?;
                     if value.replace(w).is_some() || v != format!("v{w}") {
@@ -183,9 +183,7 @@ impl IsmctsConfig {
         if let Some(w) = value {
             config.techniques.value_weight = w;
         }
-        if let Some(f) = fade {
-            config.techniques.value_fade = f;
-        }
+        config.techniques.value_fade |= fade;
         config.threads = threads.unwrap_or(1);
         Some(config)
     }
