@@ -73,6 +73,8 @@ def arena(
     scoring: Optional[str] = _SPEC.scoring,
     max_rounds: Optional[int] = _SPEC.max_rounds,
     duplicate: bool = _SPEC.duplicate,
+    rounds: bool = _SPEC.rounds,
+    sequential: bool = _SPEC.sequential,
     threads: Optional[int] = _SPEC.threads,
     batch_size: int = _SPEC.batch_size,
     progress: Progress = None,
@@ -89,7 +91,8 @@ def arena(
     callable ``progress(done, total)``; ``tqdm``'s bar where it is installed."""
     settings = _resolve_spec(
         spec, variant=variant, games=games, seed=seed, scoring=scoring,
-        max_rounds=max_rounds, duplicate=duplicate, threads=threads, batch_size=batch_size,
+        max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
+        threads=threads, batch_size=batch_size,
     )
     if bots is None or isinstance(bots, str) or all(isinstance(b, str) for b in bots):
         names = bots if bots is None or isinstance(bots, str) else [str(b) for b in bots]

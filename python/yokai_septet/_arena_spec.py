@@ -33,6 +33,11 @@ class ArenaSpec:
       is accepted there).
     - ``max_rounds``: the round cap of each game (``None``: none).
     - ``duplicate``: each deal played once per seating of the line-up.
+    - ``rounds``: single rounds from fresh deals, each scored by its round points, instead
+      of whole games (most strength questions are about card play inside a round).
+    - ``sequential``: stop once the first entry's anytime-valid board interval excludes
+      its fair share (5% error rate, looked at after every board); ``games`` is then the
+      budget. Two entries only; not with ``yokai_septet.distributed``.
     - ``threads``: Rust threads (``None`` or ``0``: every core); never changes the result.
     - ``batch_size``: how many games :func:`yokai_septet.evaluate` plays at once for a
       batched Python policy; never changes the result of a deterministic policy.
@@ -47,6 +52,8 @@ class ArenaSpec:
     scoring: Optional[str] = _TABLE["scoring"]["default"]
     max_rounds: Optional[int] = _TABLE["max_rounds"]["default"]
     duplicate: bool = _TABLE["duplicate"]["default"]
+    rounds: bool = _TABLE["rounds"]["default"]
+    sequential: bool = _TABLE["sequential"]["default"]
     threads: Optional[int] = _TABLE["threads"]["default"]
     batch_size: int = _TABLE["batch_size"]["default"]
 

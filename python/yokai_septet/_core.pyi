@@ -16,7 +16,7 @@ __all__ = [
     "InUseError", "GameInUseError", "VectorEnvInUseError", "MissingExtraError", "Game",
     "Bot", "VectorEnv",
     "analyze", "arena", "_arena_counts",
-    "_arena_summary", "_arena_total_games", "_arena_setup", "_arena_game_counts",
+    "_arena_summary", "_arena_sequential", "_arena_total_games", "_arena_setup", "_arena_game_counts",
     "_imitation_data", "_check_arena_spec", "_settings_spec", "_check_settings", "_error_examples",
     "_episode_seeds",
     "_model_read", "_model_write", "run_cli", "bench_random_playouts",
@@ -293,6 +293,14 @@ def _arena_summary(
     labels: Optional[Sequence[str]] = None,
     seconds: Optional[float] = None,
 ) -> ArenaResult: ...
+def _arena_sequential(
+    counts: Sequence[dict[str, Any]],
+    bots: Optional[_Bots] = None,
+    *,
+    spec: ArenaSpec,
+    labels: Optional[Sequence[str]] = None,
+    seconds: Optional[float] = None,
+) -> Optional[ArenaResult]: ...
 def _arena_total_games(bots: Optional[_Bots] = None, *, spec: ArenaSpec) -> int: ...
 def _arena_setup(
     index: int, bots: Optional[_Bots] = None, *, spec: ArenaSpec

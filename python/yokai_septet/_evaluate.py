@@ -65,7 +65,8 @@ class _Table:
             settings.variant,
             settings.scoring,
             deal_seed,
-            max_rounds=settings.max_rounds,
+            # An arena of single rounds plays each game's first round only.
+            max_rounds=1 if settings.rounds else settings.max_rounds,
         )
         n = self.game.num_players
         self.entry_of_seat = entry_of_seat
@@ -119,6 +120,8 @@ def evaluate(
     scoring: Optional[str] = DEFAULT.scoring,
     max_rounds: Optional[int] = DEFAULT.max_rounds,
     duplicate: bool = DEFAULT.duplicate,
+    rounds: bool = DEFAULT.rounds,
+    sequential: bool = DEFAULT.sequential,
     threads: Optional[int] = DEFAULT.threads,
     batch_size: int = DEFAULT.batch_size,
     progress: Progress = None,
@@ -127,8 +130,11 @@ def evaluate(
     """Plays a duplicate-deal arena whose line-up may mix built-in bot names with your own
     agents, and returns the arena's summary (an :class:`ArenaResult`, a dict: per entry
     ``win_rate``, its Wilson 95% interval ``ci95``, ``elo``, ``points_per_game``,
-    ``wins``, ``draws``; and ``games``, ``rounds_per_game``, ``truncated``,
-    ``decisions``). ``print(result)`` shows it as the command line's table; where the
+    ``wins``, ``draws``, and the paired board statistics ``board_win_rate`` and
+    ``board_margin`` (each ``mean``, ``ci95``, ``sd``) with
+    ``unpaired_games_for_same_width``; and ``games``, ``boards``, ``board_size``,
+    ``rounds_per_game``, ``truncated``, ``decisions``, ``sequential``; see
+    ``docs/ladder.md``). ``print(result)`` shows it as the command line's table; where the
     round cap (``max_rounds``) decides the result, the table says so and a
     :class:`TruncationWarning` is issued.
 
@@ -160,7 +166,8 @@ def evaluate(
     """
     settings = resolve(
         spec, variant=variant, games=games, seed=seed, scoring=scoring,
-        max_rounds=max_rounds, duplicate=duplicate, threads=threads, batch_size=batch_size,
+        max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
+        threads=threads, batch_size=batch_size,
     )
     if isinstance(lineup, str):
         lineup = [b.strip() for b in lineup.split(",")]
@@ -197,7 +204,19 @@ def _evaluate(
     tables: List[_Table] = []
     waiting: List[int] = []
     next_index = 0
+    looked_at = 0
+    labels = [entry_label(e) for e in lineup]
     while tables or next_index < total:
+        if settings.sequential and len(counts) - looked_at >= batch_size:
+            # The stop is looked for board by board in board order (so the result does
+            # not depend on when it is looked for), once per batch of finished games.
+            looked_at = len(counts)
+            verdict = _core._arena_sequential(
+                counts, labels=labels, seconds=time.perf_counter() - start, bots=names,
+                spec=settings,
+            )
+            if verdict is not None:
+                return verdict
         while len(tables) < batch_size and next_index < total:
             tables.append(_Table(next_index, lineup, names, settings))
             next_index += 1
@@ -219,9 +238,9 @@ def _evaluate(
                 waiting.append(seat)
         tables = still
         _decide_batches(tables, waiting)
-    return _core._arena_summary(
-        counts, labels=[entry_label(e) for e in lineup],
-        seconds=time.perf_counter() - start, bots=names, spec=settings,
+    finish = _core._arena_sequential if settings.sequential else _core._arena_summary
+    return finish(
+        counts, labels=labels, seconds=time.perf_counter() - start, bots=names, spec=settings,
     )
 
 

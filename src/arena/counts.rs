@@ -4,12 +4,15 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::boards::{BoardCounts, GameScore, SHARE_UNIT};
 use super::{game_setup, ArenaConfig, ArenaError};
 use crate::rules::state::State;
 
 /// What one game produced.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct GameResult {
+    /// The game's index in the arena.
+    pub(super) index: u64,
     pub(super) winners: u8,
     pub(super) entry_of_seat: [usize; 4],
     pub(super) scores: [u16; 4],
@@ -21,12 +24,49 @@ pub(super) struct GameResult {
 }
 
 impl GameResult {
-    /// Records how the finished game `state` ended.
-    pub(super) fn finish(&mut self, state: &State) {
-        self.winners = state.winners_mask();
-        self.scores = state.scores();
-        self.rounds = state.round() + 1;
-        self.truncated = state.is_truncated();
+    /// Records how the finished game `state` ended; in an arena of single rounds
+    /// ([`ArenaConfig::rounds`]), how its one round ended (its winners and round points).
+    pub(super) fn finish(&mut self, config: &ArenaConfig, state: &State) {
+        match state.last_round_result().filter(|_| config.rounds) {
+            Some(round) => {
+                self.winners = round.winners;
+                self.scores = round.points;
+                self.rounds = 1;
+                self.truncated = false;
+            }
+            None => {
+                self.winners = state.winners_mask();
+                self.scores = state.scores();
+                self.rounds = state.round() + 1;
+                self.truncated = state.is_truncated();
+            }
+        }
+    }
+
+    /// The game's share of its board: each entry's win share and scaled margin.
+    fn board_score(&self, n: usize, entries: usize) -> GameScore {
+        let mut seats = [0u64; 4];
+        let mut winning = [0u64; 4];
+        let mut points = [0i64; 4];
+        for s in 0..n {
+            let e = self.entry_of_seat[s];
+            seats[e] += 1;
+            winning[e] += u64::from(self.winners >> s & 1);
+            points[e] += self.scores[s] as i64;
+        }
+        let winners = u64::from(self.winners.count_ones());
+        let total: i64 = points.iter().sum();
+        let mut score = GameScore::default();
+        for e in 0..entries {
+            score.share[e] = if winners == 0 {
+                SHARE_UNIT * seats[e] / n as u64
+            } else {
+                SHARE_UNIT * winning[e] / winners
+            };
+            let k = seats[e] as i64;
+            score.margin[e] = (n as i64 - k) * points[e] - k * (total - points[e]);
+        }
+        score
     }
 }
 
@@ -84,13 +124,14 @@ pub fn played_game_counts(
         )));
     }
     let mut res = GameResult {
+        index: game.index,
         entry_of_seat: setup.entry_of_seat,
         decisions: game.decisions,
         act_nanos: game.act_nanos,
         act_max_nanos: game.act_max_nanos,
         ..GameResult::default()
     };
-    res.finish(game.state);
+    res.finish(config, game.state);
     let mut counts = ArenaCounts::empty(config.bots.len());
     counts.add_game(config, &res);
     counts.ranges.push([game.index, game.index + 1]);
@@ -122,6 +163,9 @@ pub struct ArenaCounts {
     pub act_nanos: Vec<u64>,
     /// Wall-clock only: each entry's slowest single decision.
     pub act_max_nanos: Vec<u64>,
+    /// The boards (each deal's games scored together), for the paired statistics.
+    #[serde(default)]
+    pub boards: BoardCounts,
 }
 
 impl ArenaCounts {
@@ -133,6 +177,7 @@ impl ArenaCounts {
             decisions: vec![0; entries],
             act_nanos: vec![0; entries],
             act_max_nanos: vec![0; entries],
+            boards: BoardCounts::empty(entries),
             ..ArenaCounts::default()
         }
     }
@@ -156,6 +201,11 @@ impl ArenaCounts {
         for (e, &w) in won.iter().enumerate().take(l) {
             self.wins[e] += w as u64;
         }
+        self.boards.add_game(
+            config.board_of(r.index),
+            config.board_size(),
+            &r.board_score(n, l),
+        );
     }
 
     /// Adds the counts of `other`, which must cover games disjoint from these (an error
@@ -169,7 +219,7 @@ impl ArenaCounts {
             other.act_nanos.len(),
             other.act_max_nanos.len(),
         ];
-        if lens.iter().any(|&x| x != l) {
+        if lens.iter().any(|&x| x != l) || !self.boards.fits(l) || !other.boards.fits(l) {
             return Err(ArenaError::Merge(format!(
                 "counts for {l} entries cannot absorb counts for {lens:?} entries"
             )));
@@ -207,6 +257,7 @@ impl ArenaCounts {
             self.act_nanos[e] += other.act_nanos[e];
             self.act_max_nanos[e] = self.act_max_nanos[e].max(other.act_max_nanos[e]);
         }
+        self.boards.merge(&other.boards);
         Ok(())
     }
 
@@ -215,6 +266,8 @@ impl ArenaCounts {
         let total = config.total_games();
         self.games == total
             && self.wins.len() == config.bots.len()
+            && self.boards.open.is_empty()
+            && self.boards.boards * config.board_size() == total
             && match self.ranges.as_slice() {
                 [] => total == 0,
                 [r] => *r == [0, total],

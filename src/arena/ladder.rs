@@ -8,6 +8,11 @@
 //! of `r_i − r_j = d_ij` over all pairs, which for a complete round robin is simply
 //! `r_i = mean_j d_ij` (the mean rating is 0); its interval combines the pairs' standard
 //! errors (`half-width / 1.96`) the same way: `1.96·√(Σ_j se_ij²) / m`.
+//!
+//! Ranked by boards ([`RankBy::Boards`]), a pair's Elo difference and interval come from
+//! the first bot's board win share and its paired interval instead
+//! ([`crate::arena::boards`]): the same mean with teams, a narrower interval where the
+//! deals' luck dominates.
 
 use std::fmt::Write as _;
 
@@ -22,6 +27,32 @@ use crate::bots::BotRegistry;
 pub struct LadderConfig {
     /// The arenas' configuration; its `bots` are the ladder's entries.
     pub arena: ArenaConfig,
+    /// What the ratings are fitted to.
+    pub rank_by: RankBy,
+}
+
+/// What a ladder's ratings are fitted to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RankBy {
+    /// The win rate over games, with its Wilson interval.
+    #[default]
+    Games,
+    /// The board win share, with its paired interval.
+    Boards,
+}
+
+impl RankBy {
+    /// The names `--rank-by` takes.
+    pub const NAMES: [&'static str; 2] = ["games", "boards"];
+
+    /// The mode named `name`, if any.
+    pub fn from_name(name: &str) -> Option<RankBy> {
+        match name {
+            "games" => Some(RankBy::Games),
+            "boards" => Some(RankBy::Boards),
+            _ => None,
+        }
+    }
 }
 
 /// One pairing's result.
@@ -37,6 +68,8 @@ pub struct Pairing {
     pub first: EntrySummary,
     /// Elo interval of `a` against `b`.
     pub elo95: [f64; 2],
+    /// `a`'s Elo against `b` from its board win share, and its paired interval.
+    pub board_elo: [f64; 3],
     /// Mean milliseconds per decision of `a`'s and `b`'s bots.
     pub ms: [f64; 2],
     /// Games cut by the round cap (draws).
@@ -148,12 +181,18 @@ pub fn run_ladder(
             let s = &report.summary;
             let first = s.entries[0].clone();
             let elo95 = elo_interval(first.ci95, s.games, first.seats, s.entries[1].seats);
+            let w = &first.board_win_rate;
+            let [board_lo, board_hi] =
+                elo_interval(w.ci95, s.games, first.seats, s.entries[1].seats);
+            let [board, _] =
+                elo_interval([w.mean, w.mean], s.games, first.seats, s.entries[1].seats);
             pairings.push(Pairing {
                 a,
                 b,
                 games: s.games,
                 first,
                 elo95,
+                board_elo: [board, board_lo, board_hi],
                 ms: [
                     report.timing.ms_per_decision[0],
                     report.timing.ms_per_decision[1],
@@ -168,10 +207,14 @@ pub fn run_ladder(
         .map(|i| {
             let (mut sum, mut var, mut ms) = (0.0, 0.0, 0.0);
             for p in &pairings {
+                let [elo, lo, hi] = match config.rank_by {
+                    RankBy::Games => [p.first.elo, p.elo95[0], p.elo95[1]],
+                    RankBy::Boards => p.board_elo,
+                };
                 let (d, lo, hi, t) = if p.a == i {
-                    (p.first.elo, p.elo95[0], p.elo95[1], p.ms[0])
+                    (elo, lo, hi, p.ms[0])
                 } else if p.b == i {
-                    (-p.first.elo, -p.elo95[1], -p.elo95[0], p.ms[1])
+                    (-elo, -hi, -lo, p.ms[1])
                 } else {
                     continue;
                 };
@@ -242,9 +285,14 @@ impl LadderReport {
         } else {
             format!(" ({} scoring)", c.scoring.name())
         };
+        let unit = if c.rounds { "single rounds" } else { "games" };
+        let ranked_by = match self.config.rank_by {
+            RankBy::Games => "",
+            RankBy::Boards => ", ranked by boards",
+        };
         let _ = writeln!(
             out,
-            "### {}{scoring}, {} games per pair, seed {}\n",
+            "### {}{scoring}, {} {unit} per pair, seed {}{ranked_by}\n",
             c.variant.name(),
             self.pairings.first().map_or(0, |p| p.games),
             c.seed
@@ -273,9 +321,9 @@ impl LadderReport {
         }
         let _ = writeln!(
             out,
-            "\n| pairing | games | first's win% | 95% interval | Elo (95%) |"
+            "\n| pairing | {unit} | first's win% | 95% interval | Elo (95%) | board win% | paired 95% | board Elo (95%) |"
         );
-        let _ = writeln!(out, "|---|---:|---:|---|---|");
+        let _ = writeln!(out, "|---|---:|---:|---|---|---:|---|---|");
         for p in &self.pairings {
             let games = if p.truncated > 0 {
                 format!("{} ({} cut)", p.games, p.truncated)
@@ -284,7 +332,8 @@ impl LadderReport {
             };
             let _ = writeln!(
                 out,
-                "| `{}` vs `{}` | {games} | {:.1}% | {:.1}% .. {:.1}% | {:+.0} ({:+.0} .. {:+.0}) |",
+                "| `{}` vs `{}` | {games} | {:.1}% | {:.1}% .. {:.1}% | {:+.0} ({:+.0} .. {:+.0}) \
+                 | {:.1}% | {:.1}% .. {:.1}% | {:+.0} ({:+.0} .. {:+.0}) |",
                 c.bots[p.a],
                 c.bots[p.b],
                 100.0 * p.first.win_rate,
@@ -292,7 +341,13 @@ impl LadderReport {
                 100.0 * p.first.ci95[1],
                 p.first.elo,
                 p.elo95[0],
-                p.elo95[1]
+                p.elo95[1],
+                100.0 * p.first.board_win_rate.mean,
+                100.0 * p.first.board_win_rate.ci95[0],
+                100.0 * p.first.board_win_rate.ci95[1],
+                p.board_elo[0],
+                p.board_elo[1],
+                p.board_elo[2]
             );
         }
         let threads = match c.threads {
@@ -321,7 +376,10 @@ mod tests {
         arena.scoring = Scoring::Basic;
         arena.max_rounds = Some(4);
         arena.threads = 1;
-        let config = LadderConfig { arena };
+        let config = LadderConfig {
+            arena,
+            rank_by: RankBy::Games,
+        };
         let r = run_ladder(&config, &BotRegistry::new(), &()).unwrap();
         assert_eq!(r.pairings.len(), 3);
         let sum: f64 = r.ratings.iter().map(|x| x.elo).sum();
@@ -353,6 +411,34 @@ mod tests {
         assert_eq!(games.0.into_inner(), 0);
     }
 
+    fn ladder_of(arena: ArenaConfig, rank_by: RankBy) -> LadderReport {
+        run_ladder(&LadderConfig { arena, rank_by }, &BotRegistry::new(), &()).unwrap()
+    }
+
+    #[test]
+    fn a_ladder_ranked_by_boards_fits_the_board_win_shares() {
+        let mut arena = ArenaConfig::new(Variant::FourPlayer, &["random", "heuristic"], 40, 3);
+        arena.rounds = true;
+        arena.threads = 1;
+        let by_games = ladder_of(arena.clone(), RankBy::Games);
+        let by_boards = ladder_of(arena, RankBy::Boards);
+        let p = &by_boards.pairings[0];
+        // Two bots: each rating is half the pair's difference, here the boards' one.
+        let heuristic = &by_boards.ratings[0];
+        assert_eq!(heuristic.bot, "heuristic");
+        assert!((heuristic.elo - (-p.board_elo[0]) / 2.0).abs() < 1e-9);
+        // With teams the board win share's mean is the win rate: the same Elo, and the
+        // paired interval is its own.
+        assert!((by_games.ratings[0].elo - heuristic.elo).abs() < 1e-9);
+        assert_ne!(by_games.ratings[0].elo95, heuristic.elo95);
+        let md = by_boards.markdown();
+        assert!(
+            md.contains("single rounds per pair, seed 3, ranked by boards"),
+            "{md}"
+        );
+        assert!(md.contains("| board win% | paired 95% |"), "{md}");
+    }
+
     /// A round cap that cuts every game: every pairing a draw, every Elo 0. The table
     /// says so and ranks nobody, instead of putting `random` first.
     #[test]
@@ -360,7 +446,7 @@ mod tests {
         let mut arena = ArenaConfig::new(Variant::FourPlayer, &["random", "heuristic"], 8, 1);
         arena.max_rounds = Some(1);
         arena.threads = 1;
-        let r = run_ladder(&LadderConfig { arena }, &BotRegistry::new(), &()).unwrap();
+        let r = ladder_of(arena, RankBy::Games);
         assert_eq!(r.pairings[0].truncated, 8);
         assert!(r.mostly_draws());
         let w = r.warnings();
@@ -378,7 +464,7 @@ mod tests {
         // Uncut, the same ladder ranks and warns of nothing.
         let mut arena = ArenaConfig::new(Variant::FourPlayer, &["random", "heuristic"], 8, 1);
         arena.threads = 1;
-        let r = run_ladder(&LadderConfig { arena }, &BotRegistry::new(), &()).unwrap();
+        let r = ladder_of(arena, RankBy::Games);
         assert!(r.warnings().is_empty() && !r.mostly_draws());
         assert!(
             r.markdown().contains("| 1 | `heuristic`"),

@@ -11,6 +11,7 @@
 //! index, never from the thread that plays it, and results are folded in index order: a
 //! summary is identical at any thread count. Wall-clock figures live apart, in [`Timing`].
 
+pub mod boards;
 mod counts;
 pub mod estimate;
 pub mod imitation;
@@ -27,8 +28,10 @@ pub use playouts::{random_playouts, PlayoutStats};
 pub use report::{
     rate_text, short_duration, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing,
 };
-pub(crate) use run::thread_pool;
 pub use run::{run_arena, run_arena_range};
+pub(crate) use run::thread_pool;
+#[cfg(feature = "python")]
+pub(crate) use run::Sequential;
 pub use stats::{elo_of_ratio, wilson95};
 
 use std::fmt;
@@ -62,6 +65,13 @@ pub struct ArenaConfig {
     pub threads: usize,
     /// Replay each deal in every seat rotation.
     pub duplicate: bool,
+    /// Play single rounds from fresh deals instead of whole games: each "game" is one
+    /// round, won by the round's winners and scored by its round points.
+    pub rounds: bool,
+    /// Stop early, after the first board at which the first entry's anytime-valid board
+    /// interval excludes its fair share ([`boards::SequentialTest`], error rate
+    /// [`boards::SEQUENTIAL_ERROR_RATE`]); `games` is then the budget.
+    pub sequential: bool,
 }
 
 impl ArenaConfig {
@@ -78,7 +88,24 @@ impl ArenaConfig {
             // The table's `None`: every core.
             threads: 0,
             duplicate: settings::DEFAULT_DUPLICATE,
+            rounds: settings::DEFAULT_ROUNDS,
+            sequential: settings::DEFAULT_SEQUENTIAL,
         }
+    }
+
+    /// Games per board: the games of one deal (a duplicate group), or 1 without
+    /// duplicate deals.
+    pub fn board_size(&self) -> u64 {
+        if self.duplicate {
+            self.group_size()
+        } else {
+            1
+        }
+    }
+
+    /// The board of game `index`.
+    pub fn board_of(&self, index: u64) -> u64 {
+        index / self.board_size()
     }
 
     /// Games per deal group: one per seat rotation (2 with teams, 3 in `3p`).
@@ -99,10 +126,15 @@ impl ArenaConfig {
         }
     }
 
+    /// The rules of a game dealt from `seed` (a single round where [`Self::rounds`]).
     pub(crate) fn game_config(&self, seed: u64) -> GameConfig {
         GameConfig::new(self.variant, seed)
             .with_scoring(self.scoring)
-            .with_max_rounds(self.max_rounds)
+            .with_max_rounds(if self.rounds {
+                Some(1)
+            } else {
+                self.max_rounds
+            })
     }
 }
 
@@ -216,6 +248,12 @@ pub fn check(config: &ArenaConfig, registry: &BotRegistry) -> Result<(), ArenaEr
         ));
     }
     base_seats(config)?;
+    if config.sequential && config.bots.len() != 2 {
+        return Err(ArenaError::Settings(format!(
+            "a sequential stop compares two bots: the line-up has {} entries",
+            config.bots.len()
+        )));
+    }
     for b in &config.bots {
         registry.check(b, config.variant)?;
     }
@@ -258,7 +296,7 @@ mod tests {
             let deals_of = |i: u64| {
                 let setup = game_setup(&c, i).unwrap();
                 let mut deals = Vec::new();
-                play_game(&c, &BotRegistry::new(), &setup, &mut |s: &State| {
+                play_game(&c, &BotRegistry::new(), i, &setup, &mut |s: &State| {
                     if deals.last().map(|&(r, _)| r) != Some(s.round()) {
                         deals.push((s.round(), *s.deal()));
                     }
@@ -363,6 +401,167 @@ mod tests {
         ));
         let mut three = ArenaCounts::empty(3);
         assert!(matches!(three.merge(&a), Err(ArenaError::Merge(_))));
+    }
+
+    #[test]
+    fn boards_pair_each_deals_games_and_match_a_brute_force_count() {
+        // Every game played by hand, its win share and margin worked out from its result,
+        // then grouped into boards: the summary's board statistics are these.
+        for v in Variant::ALL {
+            for rounds in [false, true] {
+                let mut c = ArenaConfig::new(v, &["heuristic", "random"], 12, 21);
+                c.max_rounds = Some(3);
+                c.rounds = rounds;
+                c.threads = 2;
+                let r = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
+                let n = v.num_players();
+                let g = c.board_size();
+                let mut boards: Vec<[f64; 2]> = Vec::new();
+                let mut margins: Vec<[f64; 2]> = Vec::new();
+                for i in 0..c.total_games() {
+                    let setup = game_setup(&c, i).unwrap();
+                    let res = play_game(&c, &BotRegistry::new(), i, &setup, &mut |_| {}).unwrap();
+                    let winners = res.winners.count_ones() as f64;
+                    let mut share = [0.0; 2];
+                    let mut mean_points = [0.0; 2];
+                    let mut seats = [0.0; 2];
+                    for s in 0..n {
+                        let e = setup.entry_of_seat[s];
+                        seats[e] += 1.0;
+                        mean_points[e] += res.scores[s] as f64;
+                        if res.winners >> s & 1 == 1 {
+                            share[e] += 1.0 / winners;
+                        }
+                    }
+                    for e in 0..2 {
+                        if winners == 0.0 {
+                            share[e] = seats[e] / n as f64;
+                        }
+                        mean_points[e] /= seats[e];
+                    }
+                    let margin = [
+                        mean_points[0] - mean_points[1],
+                        mean_points[1] - mean_points[0],
+                    ];
+                    if i % g == 0 {
+                        boards.push([0.0; 2]);
+                        margins.push([0.0; 2]);
+                    }
+                    for e in 0..2 {
+                        boards.last_mut().unwrap()[e] += share[e] / g as f64;
+                        margins.last_mut().unwrap()[e] += margin[e] / g as f64;
+                    }
+                }
+                let s = &r.summary;
+                assert_eq!(s.boards, boards.len() as u64, "{v}");
+                for e in 0..2 {
+                    let want = boards::PairedMean::from_sums(
+                        boards.len() as u64,
+                        boards.iter().map(|b| b[e]).sum(),
+                        boards.iter().map(|b| b[e] * b[e]).sum(),
+                    );
+                    let got = &s.entries[e].board_win_rate;
+                    assert!((got.mean - want.mean).abs() < 1e-9, "{v} {rounds}");
+                    assert!((got.sd - want.sd).abs() < 1e-9, "{v} {rounds}");
+                    let m = &s.entries[e].board_margin;
+                    let want_m: f64 =
+                        margins.iter().map(|b| b[e]).sum::<f64>() / boards.len() as f64;
+                    assert!(
+                        (m.mean - want_m).abs() < 1e-9,
+                        "{v} {rounds}: {} {want_m}",
+                        m.mean
+                    );
+                }
+                if v.has_teams() {
+                    // With teams the mean board share is the win rate.
+                    let w = s.entries[0].win_rate;
+                    assert!((s.entries[0].board_win_rate.mean - w).abs() < 1e-9);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn single_rounds_are_one_round_from_the_boards_deal_at_any_thread_count() {
+        for v in Variant::ALL {
+            let mut c = ArenaConfig::new(v, &["heuristic", "random"], 18, 4);
+            c.rounds = true;
+            c.threads = 1;
+            let one = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
+            c.threads = 2;
+            let two = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
+            assert_eq!(one.summary, two.summary, "{v}");
+            assert!(one.summary.rounds && one.summary.rounds_per_game == 1.0);
+            assert_eq!(
+                one.summary.truncated, 0,
+                "a single round is not a truncated game"
+            );
+            assert!(one.to_string().contains("single rounds"), "{}", one);
+            // Each game is the first round of its board's deal.
+            let setup = game_setup(&c, 0).unwrap();
+            let mut rounds = Vec::new();
+            play_game(&c, &BotRegistry::new(), 0, &setup, &mut |s: &State| {
+                rounds.push(s.round())
+            })
+            .unwrap();
+            assert!(rounds.iter().all(|&r| r == 0));
+            assert_eq!(
+                setup.deal_seed,
+                game_setup(&c, c.board_size() - 1).unwrap().deal_seed
+            );
+        }
+    }
+
+    #[test]
+    fn a_sequential_arena_stops_for_a_clear_difference_at_any_thread_count() {
+        let mut c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "random"], 4000, 8);
+        c.sequential = true;
+        c.rounds = true;
+        c.threads = 1;
+        let one = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
+        c.threads = 2;
+        let two = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
+        assert_eq!(one.summary, two.summary);
+        let q = one.summary.sequential.clone().unwrap();
+        assert!(q.decided && q.interval[0] > 0.5, "{q:?}");
+        assert_eq!(q.budget, 2000);
+        assert!(q.boards < 200, "{q:?}");
+        assert_eq!(one.summary.games, 2 * q.boards);
+        assert_eq!(one.summary.boards, q.boards);
+        assert!(one
+            .to_string()
+            .contains("sequential stop (5% error rate): stopped after"));
+        // The same boards played without the stop give the same counts.
+        let mut fixed = c.clone();
+        fixed.sequential = false;
+        fixed.games = one.summary.games;
+        let f = run_arena(&fixed, &BotRegistry::new(), &quiet()).unwrap();
+        assert_eq!(f.summary.entries, one.summary.entries);
+        // A sequential arena compares two entries.
+        c.bots = vec!["random".into(); 4];
+        let e = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap_err();
+        assert!(e.to_string().contains("two bots"), "{e}");
+    }
+
+    #[test]
+    fn equal_bots_rarely_stop_a_sequential_arena() {
+        // Random against random is a fair match: over 200 arenas of up to 60 boards
+        // (single rounds), the stop may declare a winner in at most 5% of them (plus
+        // room for the simulation's noise, 3 standard errors).
+        let mut wrong = 0;
+        for seed in 0..200 {
+            let mut c = ArenaConfig::new(Variant::FourPlayer, &["random", "random"], 120, seed);
+            c.sequential = true;
+            c.rounds = true;
+            c.threads = 1;
+            let r = run_arena(&c, &BotRegistry::new(), &quiet()).unwrap();
+            let q = r.summary.sequential.unwrap();
+            wrong += q.decided as u32;
+            if !q.decided {
+                assert_eq!(q.boards, 60);
+            }
+        }
+        assert!(wrong <= 10 + 5, "{wrong} of 200 wrong stops");
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::boards::{equivalent_games, margin_scale, PairedMean, SequentialSummary, SHARE_UNIT};
 use super::counts::ArenaCounts;
 use super::stats::{elo_of_ratio, wilson95};
 use super::{base_seats, ArenaConfig, ArenaError};
@@ -27,6 +28,16 @@ pub struct EntrySummary {
     pub points_per_game: f64,
     /// Elo difference to the rest of the line-up, from per-seat win rates.
     pub elo: f64,
+    /// Its win share per board (the games of one deal; a win shared by several winning
+    /// seats is split between them), with the paired interval from the spread of the
+    /// boards. With teams its mean is `win_rate`.
+    pub board_win_rate: PairedMean,
+    /// Its points margin per game over the rest of the table (its seats' mean points
+    /// minus the others'), averaged per board, with the paired interval.
+    pub board_margin: PairedMean,
+    /// How many unpaired games a Wilson interval would need to be as narrow as the
+    /// paired one (`None` before two boards).
+    pub unpaired_games_for_same_width: Option<f64>,
 }
 
 /// Results that depend only on the configuration (identical at any thread count).
@@ -44,6 +55,15 @@ pub struct ArenaSummary {
     pub truncated: u64,
     /// Decisions made by all bots.
     pub decisions: u64,
+    /// Boards counted (deals played in every seating; single games without duplicate
+    /// deals).
+    pub boards: u64,
+    /// Games per board.
+    pub board_size: u64,
+    /// Whether each game was a single round ([`ArenaConfig::rounds`]).
+    pub rounds: bool,
+    /// The sequential stop's verdict, where the arena had one.
+    pub sequential: Option<SequentialSummary>,
 }
 
 /// Wall-clock figures of a run.
@@ -109,8 +129,29 @@ pub fn summarize(
     let per_seat: Vec<f64> = (0..l)
         .map(|e| (rate[e] * g + 0.5) / (g + 1.0) / seats[e] as f64)
         .collect();
+    let size = config.board_size();
+    let b = &counts.boards;
     let entries = (0..l)
         .map(|e| {
+            let unit = (SHARE_UNIT * size) as f64;
+            let mut board_win_rate = PairedMean::from_sums(
+                b.boards,
+                b.share[e] as f64 / unit,
+                b.share_sq[e] as f64 / (unit * unit),
+            );
+            let unpaired = equivalent_games(board_win_rate.mean, &board_win_rate);
+            // A share lies in [0, 1], and so does its mean.
+            board_win_rate.ci95 = board_win_rate.ci95.map(|x| x.clamp(0.0, 1.0));
+            let scale = (margin_scale(seats[e], n as u32) as u64 * size) as f64;
+            let board_margin = if scale == 0.0 {
+                PairedMean::from_sums(b.boards, 0.0, 0.0)
+            } else {
+                PairedMean::from_sums(
+                    b.boards,
+                    b.margin[e] as f64 / scale,
+                    b.margin_sq[e] as f64 / (scale * scale),
+                )
+            };
             let others: Vec<f64> = (0..l).filter(|&o| o != e).map(|o| per_seat[o]).collect();
             let elo = if others.is_empty() {
                 0.0
@@ -127,6 +168,9 @@ pub fn summarize(
                 ci95: wilson95(rate[e], g),
                 points_per_game: counts.points[e] as f64 / seats[e] as f64 / g,
                 elo,
+                unpaired_games_for_same_width: unpaired,
+                board_win_rate,
+                board_margin,
             }
         })
         .collect();
@@ -141,6 +185,10 @@ pub fn summarize(
             rounds_per_game: counts.rounds as f64 / g,
             truncated: counts.truncated,
             decisions: all_decisions,
+            boards: counts.boards.boards,
+            board_size: size,
+            rounds: config.rounds,
+            sequential: None,
         },
         timing: Timing {
             seconds,
@@ -205,15 +253,25 @@ impl fmt::Display for ArenaReport {
     /// A summary table for people (the timing line only where the run was timed).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.summary;
-        writeln!(
-            f,
-            "{} games of {} ({} duplicate), {:.2} rounds/game, {} truncated",
-            s.games,
-            s.variant,
-            if self.config.duplicate { "with" } else { "no" },
-            s.rounds_per_game,
-            s.truncated
-        )?;
+        if s.rounds {
+            writeln!(
+                f,
+                "{} single rounds of {} ({} duplicate), from fresh deals",
+                s.games,
+                s.variant,
+                if self.config.duplicate { "with" } else { "no" },
+            )?;
+        } else {
+            writeln!(
+                f,
+                "{} games of {} ({} duplicate), {:.2} rounds/game, {} truncated",
+                s.games,
+                s.variant,
+                if self.config.duplicate { "with" } else { "no" },
+                s.rounds_per_game,
+                s.truncated
+            )?;
+        }
         if let Some(w) = s.truncation_warning(self.config.max_rounds) {
             writeln!(f, "WARNING: {w}")?;
         }
@@ -238,6 +296,7 @@ impl fmt::Display for ArenaReport {
                 short_duration(self.timing.max_ms_per_decision[e] / 1e3)
             )?;
         }
+        self.fmt_boards(f)?;
         let t = &self.timing;
         if t.seconds <= 0.0 {
             // Merged counts (a distributed arena) carry no wall-clock time.
@@ -254,6 +313,93 @@ impl fmt::Display for ArenaReport {
             rate_text(s.games as f64, t.seconds, "game"),
             rate_text(s.decisions as f64, t.seconds, "decision")
         )
+    }
+}
+
+impl ArenaReport {
+    /// The board table: each entry's board win share and margin with their paired
+    /// intervals, and the sequential stop's verdict.
+    fn fmt_boards(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.summary;
+        let game = if s.rounds { "round" } else { "game" };
+        writeln!(
+            f,
+            "{} board{} of {} {game}{} (paired 95% intervals over boards):",
+            s.boards,
+            if s.boards == 1 { "" } else { "s" },
+            s.board_size,
+            if s.board_size == 1 { "" } else { "s" },
+        )?;
+        writeln!(
+            f,
+            "{:<16} {:>8} {:>17} {:>11} {:>17} {:>14}",
+            "bot",
+            "win%",
+            "paired 95% CI",
+            format!("margin/{game}"),
+            "paired 95% CI",
+            "worth unpaired"
+        )?;
+        for en in &s.entries {
+            let w = &en.board_win_rate;
+            let m = &en.board_margin;
+            let worth = match en.unpaired_games_for_same_width {
+                Some(x) if x.is_finite() => format!("{:.0} {game}s", x),
+                Some(_) => "∞".to_string(),
+                None => "–".to_string(),
+            };
+            writeln!(
+                f,
+                "{:<16} {:>7.2}% {:>17} {:>+11.2} {:>17} {:>14}",
+                en.bot,
+                100.0 * w.mean,
+                interval_text(w.ci95, 100.0, "%"),
+                m.mean,
+                interval_text(m.ci95, 1.0, ""),
+                worth
+            )?;
+        }
+        if let Some(q) = &s.sequential {
+            let first = &s.entries[0].bot;
+            let range = format!(
+                "{:.1}%..{:.1}%",
+                100.0 * q.interval[0],
+                100.0 * q.interval[1]
+            );
+            let budget = q.budget;
+            if q.decided {
+                writeln!(
+                    f,
+                    "sequential stop ({:.0}% error rate): stopped after {} of {budget} boards, \
+                     {first}'s board win share {range} excludes its fair share {:.1}%",
+                    100.0 * q.error_rate,
+                    q.boards,
+                    100.0 * q.fair_share
+                )?;
+            } else {
+                writeln!(
+                    f,
+                    "sequential stop ({:.0}% error rate): budget of {budget} boards spent, \
+                     {first}'s board win share {range} still holds its fair share {:.1}%",
+                    100.0 * q.error_rate,
+                    100.0 * q.fair_share
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An interval for people, `lo..hi` scaled by `factor`, or `–` where there is none yet.
+fn interval_text(ci: [f64; 2], factor: f64, unit: &str) -> String {
+    if ci[0].is_finite() && ci[1].is_finite() {
+        if unit.is_empty() {
+            format!("{:+.2}..{:+.2}", ci[0] * factor, ci[1] * factor)
+        } else {
+            format!("{:.2}{unit}..{:.2}{unit}", ci[0] * factor, ci[1] * factor)
+        }
+    } else {
+        "–".to_string()
     }
 }
 

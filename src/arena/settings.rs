@@ -15,7 +15,7 @@ pub const MAX_THREADS: u64 = 1024;
 /// Every setting of an arena, in the order of `ArenaSpec`'s fields (the positional ones
 /// of the arena functions first).
 #[rustfmt::skip]
-pub const SETTINGS: [Setting; 8] = [
+pub const SETTINGS: [Setting; 10] = [
     Setting::new("variant", Kind::Choice(&Variant::NAMES), false, DefaultValue::Str("4p"), true,
         "str", "the game's variant"),
     Setting::new("games", Kind::Int { lo: 1, hi: MAX_GAMES }, false, DefaultValue::Int(1000), true,
@@ -28,6 +28,10 @@ pub const SETTINGS: [Setting; 8] = [
         "Optional[int]", "the round cap of each game (None: none)"),
     Setting::new("duplicate", Kind::Bool, false, DefaultValue::Bool(true), false,
         "bool", "each deal played once per seating of the line-up"),
+    Setting::new("rounds", Kind::Bool, false, DefaultValue::Bool(false), false,
+        "bool", "single rounds from fresh deals, scored by round points, instead of whole games"),
+    Setting::new("sequential", Kind::Bool, false, DefaultValue::Bool(false), false,
+        "bool", "stop once the paired board interval excludes the fair share (5% error rate); games is the budget"),
     Setting::new("threads", Kind::Int { lo: 0, hi: MAX_THREADS }, true, DefaultValue::None, false,
         "Optional[int]", "worker threads (None or 0: every core); never changes the result"),
     Setting::new("batch_size", Kind::Int { lo: 1, hi: u64::MAX }, false, DefaultValue::Int(256), false,
@@ -47,6 +51,12 @@ pub(super) const DEFAULT_MAX_ROUNDS: u32 = find(&SETTINGS, "max_rounds").default
 
 /// Whether deals are played in every seating by default.
 pub(super) const DEFAULT_DUPLICATE: bool = find(&SETTINGS, "duplicate").default.bool();
+
+/// Whether single rounds are played by default.
+pub(super) const DEFAULT_ROUNDS: bool = find(&SETTINGS, "rounds").default.bool();
+
+/// Whether arenas stop early by default.
+pub(super) const DEFAULT_SEQUENTIAL: bool = find(&SETTINGS, "sequential").default.bool();
 
 #[cfg(test)]
 mod tests {

@@ -114,6 +114,17 @@ struct LadderArgs {
     /// Round cap per game (0 = none).
     #[arg(long, default_value_t = 30)]
     max_rounds: u32,
+    /// Play single rounds from fresh deals instead of whole games (as `arena --rounds`).
+    #[arg(long)]
+    rounds: bool,
+    /// Stop each pairing early once its paired board interval decides it (as `arena
+    /// --sequential`); --games is then each pairing's budget.
+    #[arg(long)]
+    sequential: bool,
+    /// What the ratings are fitted to: games (win rates, Wilson intervals) or boards
+    /// (board win shares, paired intervals).
+    #[arg(long, default_value = "games", value_parser = clap::builder::PossibleValuesParser::new(crate::arena::ladder::RankBy::NAMES))]
+    rank_by: String,
     /// Append the Markdown table to this file instead of printing it.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -149,6 +160,14 @@ struct ArenaArgs {
     /// Play every deal once only instead of once per seat rotation.
     #[arg(long)]
     no_duplicate: bool,
+    /// Play single rounds from fresh deals instead of whole games, each scored by its
+    /// round points (most strength questions are about card play inside a round).
+    #[arg(long)]
+    rounds: bool,
+    /// Stop early once the first bot's anytime-valid board interval excludes its fair
+    /// share (error rate 5%, looked at after every board); --games is then the budget.
+    #[arg(long)]
+    sequential: bool,
     /// Print the report as JSON (no progress bar).
     #[arg(long)]
     json: bool,
@@ -398,6 +417,8 @@ fn arena(
     config.threads = a.threads;
     config.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
     config.duplicate = !a.no_duplicate;
+    config.rounds = a.rounds;
+    config.sequential = a.sequential;
     crate::arena::check(&config, registry).map_err(|e| Failure::usage(e.to_string()))?;
 
     let total = config.total_games();
@@ -417,7 +438,13 @@ fn arena(
     });
     progress.plan(
         &format!(
-            "arena {variant}: {total} games of {} on {threads} thread{}",
+            "arena {variant}: {}{total} {} of {} on {threads} thread{}",
+            if config.sequential { "up to " } else { "" },
+            if config.rounds {
+                "single rounds"
+            } else {
+                "games"
+            },
             bots.join(" vs "),
             if threads == 1 { "" } else { "s" }
         ),
@@ -670,7 +697,11 @@ fn ladder_cmd(
     arena.scoring = parse_scoring(&a.scoring)?;
     arena.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
     arena.threads = a.threads;
-    let config = crate::arena::ladder::LadderConfig { arena };
+    arena.rounds = a.rounds;
+    arena.sequential = a.sequential;
+    let rank_by = crate::arena::ladder::RankBy::from_name(&a.rank_by)
+        .unwrap_or_else(|| unreachable!("clap checks the names"));
+    let config = crate::arena::ladder::LadderConfig { arena, rank_by };
     // Everything that can be refused is refused before the first game.
     config
         .check(registry)

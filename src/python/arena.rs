@@ -14,9 +14,10 @@ use super::json::{json_to_py, py_to_json};
 use super::settings::{from_spec, Values};
 use crate::arena::imitation::{self, Dataset, ImitationConfig};
 use crate::arena::settings::SETTINGS;
+use crate::arena::Sequential;
 use crate::arena::{
-    game_setup, played_game_counts, run_arena_range, summarize, ArenaConfig, ArenaCounts,
-    PlayedGame,
+    game_setup, played_game_counts, run_arena, run_arena_range, summarize, ArenaConfig,
+    ArenaCounts, ArenaReport, PlayedGame,
 };
 use crate::bots::BotRegistry;
 
@@ -84,6 +85,8 @@ pub(super) fn parse_arena(
     config.scoring = game.scoring;
     config.max_rounds = game.max_rounds;
     config.duplicate = s.flag("duplicate");
+    config.rounds = s.flag("rounds");
+    config.sequential = s.flag("sequential");
     // `None` and 0: every core.
     config.threads = s.int("threads").unwrap_or(0) as usize;
     // Checked before any game starts; the run builds its bots with a registry of its own.
@@ -138,7 +141,16 @@ fn summary_to_py<'py>(
     labels: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let threads = crate::cli::progress::worker_threads(config.threads);
-    let mut report = summarize(config, counts, seconds, threads)?;
+    let report = summarize(config, counts, seconds, threads)?;
+    report_to_py(py, report, labels)
+}
+
+/// A report as a `yokai_septet.ArenaResult` (see [`summary_to_py`]).
+fn report_to_py<'py>(
+    py: Python<'py>,
+    mut report: ArenaReport,
+    labels: Option<Vec<String>>,
+) -> PyResult<Bound<'py, PyAny>> {
     if let Some(labels) = labels {
         if labels.len() != report.summary.entries.len() {
             return Err(InvalidValueError::new_err(format!(
@@ -154,10 +166,23 @@ fn summary_to_py<'py>(
     let v = serde_json::to_value(&report.summary)
         .map_err(|e| InvalidValueError::new_err(e.to_string()))?;
     let summary = json_to_py(py, &v)?;
-    let warning = report.summary.truncation_warning(config.max_rounds);
+    let warning = report.summary.truncation_warning(report.config.max_rounds);
     py.import("yokai_septet._arena_result")?
         .getattr("ArenaResult")?
         .call1((summary, report.to_string(), warning))
+}
+
+/// Refuses to play `config` in slices where it stops sequentially: the board it stops at
+/// depends on every board before it.
+fn whole_only(config: &ArenaConfig, what: &str) -> PyResult<()> {
+    if config.sequential {
+        return Err(InvalidValueError::new_err(format!(
+            "{what} plays an arena in slices, and a sequential arena stops at a board that \
+             depends on every board before it: play it whole (yokai_septet.arena, or \
+             yokai_septet.evaluate), or set sequential=False"
+        )));
+    }
+    Ok(())
 }
 
 fn play(
@@ -252,6 +277,12 @@ arena_fn!(
     /// ``result.table()``) as the command line's table, with a warning where the round cap
     /// decides the result (``result.warning``).
     arena, "arena", (), [progress], |py, config| {
+        if config.sequential {
+            let report = with_progress(py, config.total_games(), progress.as_ref(), "arena", |tick| {
+                Ok(run_arena(&config, &BotRegistry::new(), tick)?)
+            })?;
+            return report_to_py(py, report, None);
+        }
         let start = std::time::Instant::now();
         let counts = play(py, &config, 0, config.total_games(), progress.as_ref())?;
         summary_to_py(py, &config, &counts, start.elapsed().as_secs_f64(), None)
@@ -262,6 +293,7 @@ arena_fn!(
     /// The raw counts (a dict of integers) of the games ``start..end`` of the arena with
     /// these arguments; merge them with :func:`_arena_summary`.
     arena_counts, "_arena_counts", (start: u64, end: u64), |py, config| {
+        whole_only(&config, "_arena_counts")?;
         let counts = play(py, &config, start, end, None)?;
         counts_to_py(py, &counts)
     }
@@ -284,6 +316,54 @@ arena_fn!(
             None => 0.0,
         };
         summary_to_py(py, &config, &merged, seconds, labels)
+    }
+);
+
+arena_fn!(
+    /// The result of a sequential arena played outside Rust (``yokai_septet.evaluate``)
+    /// from the counts of its finished games (one game each, any order), or ``None``
+    /// while it goes on: its boards are looked at in board order, up to the first
+    /// board missing a game; the ``ArenaResult`` of the boards up to the stop once the
+    /// test stops or the budget is spent. ``labels`` and ``seconds`` as for
+    /// :func:`_arena_summary`.
+    arena_sequential, "_arena_sequential", (counts: Vec<Bound<'py, PyAny>>), [labels, seconds], |py, config| {
+        let size = config.board_size();
+        let mut boards: std::collections::BTreeMap<u64, ArenaCounts> = Default::default();
+        for c in &counts {
+            let c = counts_from_py(c)?;
+            let [first, last] = match c.ranges[..] {
+                [[start, end]] if start < end => [start, end - 1],
+                _ => return Err(InvalidValueError::new_err(format!(
+                    "counts of games {:?}: give the counts of single games",
+                    c.ranges
+                ))),
+            };
+            if first / size != last / size {
+                return Err(InvalidValueError::new_err(format!(
+                    "counts of games {first}..={last} span several boards of {size} games"
+                )));
+            }
+            boards
+                .entry(first / size)
+                .or_insert_with(|| ArenaCounts::empty(config.bots.len()))
+                .merge(&c)?;
+        }
+        let mut seq = Sequential::new(&config)?;
+        for (b, board) in (0..).zip(boards.values()) {
+            if board.ranges[..] != [[b * size, (b + 1) * size]] || seq.push(board)? {
+                break;
+            }
+        }
+        if !seq.done() {
+            return Ok(py.None().into_bound(py));
+        }
+        let labels = labels.filter(|l| !l.is_none()).map(|l| l.extract()).transpose()?;
+        let seconds = match seconds.filter(|s| !s.is_none()) {
+            Some(s) => s.extract::<f64>()?,
+            None => 0.0,
+        };
+        let threads = crate::cli::progress::worker_threads(config.threads);
+        report_to_py(py, seq.report(&config, seconds, threads)?, labels)
     }
 );
 
@@ -360,6 +440,12 @@ arena_fn!(
     /// the belief model's input after the observation).
     /// ``progress``: as for :func:`arena`.
     imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), [progress], |py, config| {
+        if config.sequential {
+            return Err(InvalidValueError::new_err(
+                "imitation_data records every game of the arena: a sequential stop does not \
+                 apply (set sequential=False)",
+            ));
+        }
         let config = ImitationConfig { arena: config, teacher, labelled };
         let total = config.arena.total_games();
         let data = with_progress(py, total, progress.as_ref(), "imitation_data", |tick| {

@@ -44,6 +44,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::arena, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_counts, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::arena_sequential, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_total_games, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_setup, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_game_counts, m)?)?;
