@@ -238,10 +238,15 @@ def _evaluate(
                 waiting.append(seat)
         tables = still
         _decide_batches(tables, waiting)
-    finish = _core._arena_sequential if settings.sequential else _core._arena_summary
-    return finish(
-        counts, labels=labels, seconds=time.perf_counter() - start, bots=names, spec=settings,
-    )
+    seconds = time.perf_counter() - start
+    if settings.sequential:
+        # Every board played: the budget is spent, so there is a verdict.
+        verdict = _core._arena_sequential(
+            counts, labels=labels, seconds=seconds, bots=names, spec=settings
+        )
+        assert verdict is not None
+        return verdict
+    return _core._arena_summary(counts, labels=labels, seconds=seconds, bots=names, spec=settings)
 
 
 def _decide_batches(tables: List[_Table], seats: List[int]) -> None:

@@ -143,6 +143,8 @@ def arena(
     scoring: Optional[str] = DEFAULT.scoring,
     max_rounds: Optional[int] = DEFAULT.max_rounds,
     duplicate: bool = DEFAULT.duplicate,
+    rounds: bool = DEFAULT.rounds,
+    sequential: bool = DEFAULT.sequential,
     threads: Optional[int] = DEFAULT.threads,
     spec: Optional[ArenaSpec] = None,
     num_tasks: Optional[int] = None,
@@ -170,8 +172,17 @@ def arena(
     """
     settings = resolve(
         spec, variant=variant, games=games, seed=seed, scoring=scoring,
-        max_rounds=max_rounds, duplicate=duplicate, threads=threads,
+        max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
+        threads=threads,
     )
+    if settings.sequential:
+        # Checked before Ray starts: slices cannot stop at a board that depends on every
+        # board before it.
+        raise InvalidValueError(
+            "distributed.arena plays an arena in slices, and a sequential arena stops at a "
+            "board that depends on every board before it: play it with yokai_septet.arena, "
+            "or set sequential=False"
+        )
     _ensure_ray()
     lineup = bots if isinstance(bots, str) else list(bots)
     # Validates everything (names, line-up, ranges) here, before any task starts.

@@ -205,6 +205,8 @@ def imitation_data(
     scoring: Optional[str] = _IMITATION.scoring,
     max_rounds: Optional[int] = _IMITATION.max_rounds,
     duplicate: bool = _IMITATION.duplicate,
+    rounds: bool = _IMITATION.rounds,
+    sequential: bool = _IMITATION.sequential,
     threads: Optional[int] = _IMITATION.threads,
     progress: Any = None,
     spec: Optional[ArenaSpec] = None,
@@ -241,7 +243,8 @@ def imitation_data(
 
     settings = resolve(
         spec, _IMITATION, variant=variant, games=games, seed=seed, scoring=scoring,
-        max_rounds=max_rounds, duplicate=duplicate, threads=threads,
+        max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
+        threads=threads,
     )
     callback, close = progress_bar(progress, "imitation_data")
     try:

@@ -37,7 +37,9 @@ def test_results_print_as_the_command_lines_table():
     assert lines[1].split()[:4] == ["bot", "seats", "wins", "win%"]
     assert lines[2].startswith("heuristic") and lines[3].startswith("random")
     assert f"{100 * s['entries'][0]['win_rate']:.2f}%" in lines[2]
-    assert lines[4].startswith("40 games, ") and "games/s" in lines[4]
+    assert lines[4] == "20 boards of 2 games (paired 95% intervals over boards):"
+    assert lines[6].startswith("heuristic") and lines[7].startswith("random")
+    assert lines[8].startswith("40 games, ") and "games/s" in lines[8]
     # Python agents are named in the table as in the summary.
     def first_legal(obs, masks):
         return masks.argmax(1)
@@ -48,6 +50,46 @@ def test_results_print_as_the_command_lines_table():
     import pickle
     back = pickle.loads(pickle.dumps(s))
     assert back == s and back.table() == table
+
+
+def test_boards_pair_each_deals_games():
+    s = ys.arena(LINEUP, "4p", 40, seed=3, max_rounds=None, threads=1)
+    assert (s["boards"], s["board_size"], s["rounds"], s["sequential"]) == (20, 2, False, None)
+    h, r = s["entries"]
+    # With teams the mean board win share is the win rate; the interval is the boards'.
+    assert h["board_win_rate"]["mean"] == pytest.approx(h["win_rate"])
+    lo, hi = h["board_win_rate"]["ci95"]
+    assert 0 <= lo <= h["win_rate"] <= hi <= 1
+    assert h["board_margin"]["mean"] == pytest.approx(-r["board_margin"]["mean"])
+    assert h["board_margin"]["mean"] > 0 and h["unpaired_games_for_same_width"] > 0
+    # In 3p a board is a deal's three games, and the shares of a board add up to 1.
+    t = ys.arena(LINEUP, "3p", 30, seed=3, max_rounds=5)
+    assert (t["boards"], t["board_size"]) == (10, 3)
+    assert sum(e["board_win_rate"]["mean"] for e in t["entries"]) == pytest.approx(1)
+
+
+def test_single_rounds_and_the_sequential_stop_from_python():
+    s = ys.arena(LINEUP, "4p", 400, seed=5, rounds=True, threads=2)
+    assert s["rounds"] and s["rounds_per_game"] == 1 and s["truncated"] == 0
+    assert s == ys.arena(LINEUP, "4p", 400, seed=5, rounds=True, threads=1)
+    assert s.table().startswith("400 single rounds of 4p")
+    q = ys.arena(LINEUP, "4p", 2000, seed=5, rounds=True, sequential=True)
+    v = q["sequential"]
+    assert v["decided"] and v["interval"][0] > 0.5 and v["budget"] == 1000
+    assert q["boards"] == v["boards"] < 1000 and q["games"] == 2 * v["boards"]
+    assert "sequential stop (5% error rate): stopped after" in q.table()
+    # A Python agent in the same arena stops at the same board: the boards are looked
+    # at in board order, whatever order evaluate's games finish in.
+    e = ys.evaluate([ys.Bot("heuristic"), "random"], "4p", 2000, seed=5, rounds=True,
+                    sequential=True, batch_size=16)
+    assert e["sequential"] == v and e["games"] == q["games"]
+    assert [x["wins"] for x in e["entries"]] == [x["wins"] for x in q["entries"]]
+    assert e["entries"][0]["board_margin"] == q["entries"][0]["board_margin"]
+    with pytest.raises(ValueError, match="two bots"):
+        ys.arena(["random"] * 4, "4p", 10, sequential=True)
+    from yokai_septet import models
+    with pytest.raises(ValueError, match="sequential"):
+        models.imitation_data(LINEUP, "heuristic", games=4, sequential=True)
 
 
 def test_a_round_cap_that_decides_the_result_warns_in_the_table_and_on_stderr(capfd):

@@ -61,6 +61,16 @@ def test_distributed_arena_takes_an_arena_spec():
         distributed.arena(LINEUP, games=7, spec=spec)
 
 
+def test_distributed_arena_plays_single_rounds_and_refuses_a_sequential_stop():
+    spec = ys.ArenaSpec("4p", games=12, seed=4, rounds=True)
+    local = ys.arena(LINEUP, spec=spec, progress=False)
+    # Boards split between tasks are joined when the slices merge.
+    assert distributed.arena(LINEUP, spec=spec, num_tasks=5) == local
+    assert local["boards"] == 6 and local["rounds"]
+    with pytest.raises(ValueError, match="sequential"):
+        distributed.arena(LINEUP, spec=spec.replace(sequential=True), num_tasks=2)
+
+
 def test_distributed_arena_defaults_and_odd_splits():
     kw = dict(games=10, seed=2, max_rounds=3, scoring="basic", duplicate=False)
     local = ys.arena("random,heuristic", "4p", **kw)
