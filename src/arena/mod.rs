@@ -28,10 +28,10 @@ pub use playouts::{random_playouts, PlayoutStats};
 pub use report::{
     rate_text, short_duration, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing,
 };
-pub use run::{run_arena, run_arena_range};
 pub(crate) use run::thread_pool;
 #[cfg(feature = "python")]
 pub(crate) use run::Sequential;
+pub use run::{run_arena, run_arena_range};
 pub use stats::{elo_of_ratio, wilson95};
 
 use std::fmt;
