@@ -72,7 +72,7 @@ fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'st
 }
 
 #[test]
-fn bot_names_that_import_code_or_read_files_are_refused_with_the_allowed_names() {
+fn bot_names_that_import_code_or_read_files_are_refused_in_a_players_words() {
     let (_dir, pipe) = fifo();
     let a = app();
     let names = [
@@ -103,8 +103,15 @@ fn bot_names_that_import_code_or_read_files_are_refused_with_the_allowed_names()
         });
         assert_eq!(s, 422, "{name}: {e}");
         let text = error_of(&e).to_string();
-        for allowed in ["random", "heuristic", "ismcts", "pimc-dd", "max-think-ms"] {
-            assert!(text.contains(allowed), "{name}: {text}");
+        // A short answer in a player's words: no list of every bot, no talk of requests.
+        assert!(text.len() < name.len() + 200, "{name}: {text}");
+        assert!(!text.contains("random, heuristic"), "{name}: {text}");
+        assert!(!text.contains("request"), "{name}: {text}");
+        if name.starts_with("nn:") {
+            assert!(
+                text.contains("does not load bots from files"),
+                "{name}: {text}"
+            );
         }
         messages.push(text.replace(&name, "NAME"));
         // A hint is refused alike.
@@ -137,6 +144,26 @@ fn bot_names_that_import_code_or_read_files_are_refused_with_the_allowed_names()
     });
     assert_eq!(s, 422, "{e}");
     assert!(error_of(&e).contains("seat 1"), "{e}");
+}
+
+/// A typo'd bot name is answered with the name it was a typo of; a name far from every
+/// bot gets a short answer (the page lists the bots on request, from `/api/options`).
+#[test]
+fn a_typo_in_a_bot_name_gets_did_you_mean() {
+    let a = app();
+    for (name, want) in [
+        ("heurstic", "did you mean heuristic?"),
+        ("ismtcs:500", "did you mean ismcts?"),
+        ("pimc-dd-ifn", "did you mean pimc-dd-inf?"),
+    ] {
+        let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": [name] }));
+        assert_eq!(s, 422, "{e}");
+        let text = error_of(&e);
+        assert!(text.ends_with(want), "{name}: {text}");
+    }
+    let (s, e) = call(&a, "POST", "/api/games", json!({ "bots": ["stockfish"] }));
+    assert_eq!(s, 422, "{e}");
+    assert_eq!(error_of(&e), "bot \"stockfish\": there is no such bot");
 }
 
 #[test]

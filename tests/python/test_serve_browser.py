@@ -215,8 +215,8 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
     done = tmp_path / "done.json"
     d.value.save_as(done)
     page.set_input_files("#load-file", str(done))
-    page.wait_for_selector("#message.error")
-    assert "over" in page.inner_text("#message")
+    page.wait_for_selector("#notice:not(.hidden)")
+    assert "over" in page.inner_text("#notice")
     assert errors == []
     page.close()
 
@@ -394,8 +394,8 @@ def test_the_seed_shown_deals_the_same_game_again(browser, server, tmp_path):
     n = len(requests)
     page.fill("#seed", "18446744073709551616")
     page.click("#start")
-    page.wait_for_selector("#message.error")
-    assert "The seed must be a whole number from 0 to 18446744073709551615" in page.inner_text("#message")
+    page.wait_for_selector("#notice:not(.hidden)")
+    assert "The seed must be a whole number from 0 to 18446744073709551615" in page.inner_text("#notice")
     # The watched game's bots go on stepping; no new game was asked for.
     assert [r for r in requests[n:] if r.endswith("/api/games")] == []
     assert errors == [] and CONSOLE[page] == []
@@ -419,13 +419,72 @@ def test_the_forms_checks_are_said_in_the_page(browser, server):
         page.fill("#max-rounds", "")
         page.fill(f"#{field}", value)
         page.click("#start")
-        page.wait_for_selector("#message.error")
-        assert page.inner_text("#message").startswith(words), page.inner_text("#message")
+        page.wait_for_selector("#notice:not(.hidden)")
+        assert page.inner_text("#notice").startswith(words), page.inner_text("#notice")
         assert page.get_attribute(f"#{field}", "aria-invalid") == "true"
         assert page.evaluate("() => game") is None
     assert len(requests) == n
     assert page.evaluate("() => document.getElementById('new-form').noValidate")
     assert errors == [] and CONSOLE[page] == []
+    page.close()
+
+
+def refusal_where_the_eye_is(page, control):
+    """The refusal's banner: shown whole inside the window, just under the form whose
+    `control` it outlines; its text."""
+    page.wait_for_selector("#notice:not(.hidden)")
+    box = page.locator("#notice").bounding_box()
+    form = page.locator("header").bounding_box()
+    view = page.viewport_size
+    assert 0 <= box["y"] and box["y"] + box["height"] <= view["height"], box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], box
+    assert abs(box["y"] - (form["y"] + form["height"])) < 2, (box, form)
+    whole = page.evaluate("() => { const n = document.getElementById('notice');"
+                          " return n.scrollHeight <= n.clientHeight && n.scrollWidth <= n.clientWidth; }")
+    assert whole
+    assert page.get_attribute(f"#{control}", "aria-invalid") == "true"
+    return page.inner_text("#notice")
+
+
+def test_refusals_are_shown_next_to_the_form_whole(browser, server, tmp_path):
+    """Issue 64: a refused New game or load is said in a banner under the form, whole, in
+    a 1400x900 window, until the next action; a typo'd bot name gets its correction, a
+    file name a player's answer, the list of bots only when asked for."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server)
+    assert "PATH" not in page.get_attribute("#bots", "title")
+    page.select_option("#variant", "4p")
+    page.fill("#bots", "heurstic")
+    page.click("#start")
+    text = refusal_where_the_eye_is(page, "bots")
+    assert text.startswith('New game refused: bot "heurstic"') and "did you mean heuristic?" in text, text
+    assert "random, heuristic" not in text
+    # The list, on request.
+    page.click("#notice summary")
+    page.wait_for_function("() => document.querySelector('#notice details span').textContent !== ''")
+    assert "pimc-dd" in page.inner_text("#notice details")
+    refusal_where_the_eye_is(page, "bots")
+    page.fill("#bots", "nn:/etc/passwd")
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('passwd')")
+    text = refusal_where_the_eye_is(page, "bots")
+    assert "does not load bots from files" in text and "request" not in text, text
+    # A record that is not one: the load control.
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"variant": "4p"}')
+    page.set_input_files("#load-file", str(bad))
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('notes.json')")
+    text = refusal_where_the_eye_is(page, "load-file")
+    assert text.startswith("Could not load notes.json: "), text
+    assert page.get_attribute("#bots", "aria-invalid") is None
+    # The next action clears it.
+    page.fill("#bots", "heuristic")
+    page.click("#start")
+    page.wait_for_function("() => game !== null")
+    assert page.locator("#notice").is_hidden()
+    assert errors == []
     page.close()
 
 
