@@ -261,6 +261,37 @@ fn the_hands_left_are_shown_once_the_game_is_over() {
         .collect();
     assert_eq!(sizes, counted);
     assert_eq!(left[0], json!(hand(&s)));
+    // The picture draws them face up, every seat's, with the deciding trick on the table.
+    let svg = s["svg"].as_str().unwrap();
+    assert!(!svg.contains("card-back"), "a hand is drawn face down");
+    for (p, h) in left.iter().enumerate() {
+        let start = svg
+            .find(&format!(r#"<g class="hand" data-seat="{p}">"#))
+            .unwrap_or_else(|| panic!("no hand of seat {p}"));
+        let drawn = &svg[start..start + svg[start..].find("</g>").unwrap()];
+        for c in h.as_array().unwrap() {
+            let c = c.as_str().unwrap();
+            assert!(
+                drawn.contains(&format!(r#"data-card="{c}""#)),
+                "seat {p}: {c}"
+            );
+        }
+    }
+    let deciding = s["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "trick")
+        .unwrap();
+    for c in deciding["cards"].as_array().unwrap() {
+        let code = c["card"].as_str().unwrap();
+        let seat = &c["seat"];
+        assert!(
+            svg.contains(&format!(r#"data-card="{code}" data-seat="{seat}""#)),
+            "the deciding trick's {code}"
+        );
+    }
 }
 
 #[test]

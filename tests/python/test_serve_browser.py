@@ -68,8 +68,13 @@ def state(page) -> dict:
 
 
 def wait_settled(page):
-    """Until the person must act or the game is over (the bots move on their own)."""
-    page.wait_for_function("() => game && !busy && (game.over || game.your_turn)", timeout=60_000)
+    """Until the person must act or the game is over (the bots move on their own); a
+    finished round's result, held until the person moves on, is moved on from."""
+    page.wait_for_function("() => game && !busy && (game.over || game.your_turn || held !== null)",
+                           timeout=60_000)
+    if page.evaluate("() => held") is not None:
+        page.click("#next-deal")
+        wait_settled(page)
 
 
 def new_game(page, variant, seed, **fields):
@@ -484,6 +489,57 @@ def test_refusals_are_shown_next_to_the_form_whole(browser, server, tmp_path):
     page.click("#start")
     page.wait_for_function("() => game !== null")
     assert page.locator("#notice").is_hidden()
+    assert errors == []
+    page.close()
+
+
+def test_the_deciding_trick_is_shown_until_the_person_moves_on(browser, server):
+    """Issue 64: when a card ends a round, its trick (labelled as in the log, the winner
+    marked) and the round's result (winners, points per team, bosses) stay on the table
+    until the person moves on; at the game's end every hand left is drawn face up."""
+    page, _, _, errors = open_page(browser, server)
+    new_game(page, "4p", 5, **{"max-rounds": 2})
+    rounds_held = 0
+    while True:
+        page.wait_for_function("() => game && !busy && (game.over || game.your_turn || held !== null)",
+                               timeout=60_000)
+        s = state(page)
+        if s["over"]:
+            break
+        if page.evaluate("() => held") is None:
+            click_card(page)
+            continue
+        box = page.locator("#round-over")
+        assert box.is_visible() and page.locator("#board").is_hidden()
+        text = box.inner_text()
+        trick = [e for e in s["events"] if e["kind"] == "trick"][-1]
+        names = {0: "you", 1: "seat 1", 2: "partner 2", 3: "seat 3"}
+        line = page.inner_text("#round-over .trick-line")
+        assert line.startswith(f"The deciding trick (trick {trick['trick'] + 1}): "), line
+        for x in trick["cards"]:
+            assert f"{names[x['seat']]} {x['card']}" in line, (x, line)
+        assert line.endswith(f"→ {names[trick['winner']]} take" + ("" if trick["winner"] == 0 else "s")
+                             + " it" + (", with " + " ".join(trick["bosses"]) if trick["bosses"] else "") + "."), line
+        assert "Points this round: team 0 (you and partner 2) " in text, text
+        assert "Bosses taken: team 0 (you and partner 2) " in text, text
+        # The bots wait: nothing moves until the person does.
+        n = page.evaluate("() => shown")
+        page.wait_for_timeout(1200)
+        assert page.evaluate("() => shown") == n and page.evaluate("() => held") is not None
+        page.click("#next-deal")
+        assert box.is_hidden() and page.locator("#board").is_visible()
+        rounds_held += 1
+    assert rounds_held == 1
+    # The game's end: its deciding trick and result stay, every hand drawn face up.
+    page.wait_for_selector("#round-over .trick-line")
+    assert page.locator("#next-deal").count() == 0
+    assert page.locator("#board .card-back").count() == 0
+    left = state(page)["hands_left"]
+    assert sum(map(len, left)) > 0
+    for p, h in enumerate(left):
+        drawn = page.eval_on_selector_all(f'#board .hand[data-seat="{p}"] use.card',
+                                          "us => us.map((u) => u.dataset.card)")
+        assert sorted(drawn) == sorted(h), (p, drawn, h)
     assert errors == []
     page.close()
 
