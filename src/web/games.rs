@@ -272,7 +272,7 @@ impl Game {
         let saved = Match::from_json(json).map_err(|e| bad(format!("record: {e}")))?;
         if saved.state().is_over() {
             return Err(bad(
-                "record: this game is over (open it in the replay viewer)",
+                "record: this game is over: it opens in the replay viewer (POST /api/replay)",
             ));
         }
         let record = saved.record();

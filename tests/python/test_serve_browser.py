@@ -214,14 +214,23 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
         assert resumed[k] == saved_state[k], k
     end2 = play_to_end(page, lambda page, s: None)
     assert end2["over"]
-    # A finished game's record is refused for resuming, with the reason.
+    # A finished game's record is not resumed: the load hands it to the replay viewer,
+    # which opens in a new tab at a click (issue 64).
     with page.expect_download() as d:
         page.click("#save")
     done = tmp_path / "done.json"
     d.value.save_as(done)
     page.set_input_files("#load-file", str(done))
-    page.wait_for_selector("#notice:not(.hidden)")
-    assert "over" in page.inner_text("#notice")
+    page.wait_for_selector("#notice.info #open-replay")
+    assert page.inner_text("#notice").startswith("done.json is a finished game: it opens in the replay viewer")
+    with page.context.expect_page() as opened:
+        page.click("#open-replay")
+    viewer = opened.value
+    viewer.wait_for_selector("#slider")
+    last = viewer.evaluate("() => document.getElementById('slider').max")
+    assert int(last) > 10
+    assert viewer.locator("svg").count() > 0
+    viewer.close()
     assert errors == []
     page.close()
 
