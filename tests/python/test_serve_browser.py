@@ -155,7 +155,12 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
             page.click("#hint-btn")
             page.wait_for_function("() => document.getElementById('hint').textContent.startsWith('Hint (')")
             hint = page.inner_text("#hint")
-            assert "Values (" in hint, hint
+            # The card and how sure the search is first; its values behind "details".
+            assert re.search(r"\. (Ahead of \w+ by about [\d.]+( round points)?|Too close to call: \w+ "
+                             r"is within [\d.]+( round points)?|Forced: your only playable card)\.", hint), hint
+            assert "Values (" not in hint
+            page.click("#hint summary")
+            assert "Values (" in page.inner_text("#hint"), page.inner_text("#hint")
             # The hinted card is marked in the hand, and only it.
             card = re.match(r"Hint \([^)]*\): play (\w+)", hint).group(1)
             assert page.locator("#hand .card.hinted").count() == 1
@@ -296,18 +301,38 @@ def check_the_review(page, end, rnd, picture=None):
     # Every play scored: no skip left; each estimate says why it is not exact.
     statuses = {p["status"] for p in plays}
     assert statuses <= {"solved", "estimated", "forced"}, statuses
-    how = [rows.nth(k + 1).locator("td").nth(3).inner_text() for k in range(len(plays))]
-    assert how == [{"solved": "exact", "estimated": "estimated", "forced": "forced"}[p["status"]] for p in plays]
+    # Values in round points (2 units a point; seals as they are), exact ones bare,
+    # estimates marked with a legend (issue 64).
+    per_point = 1 if end["variant"].startswith("seal") else 2
     for k, p in enumerate(plays):
-        value = rows.nth(k + 1).locator("td").nth(4).inner_text()
+        value = rows.nth(k + 1).locator("td").nth(3).inner_text()
         if p["status"] == "estimated":
-            assert value.startswith("~") and p["values"] and p["forecast"] > review["budget"], (value, p)
+            assert value.startswith("≈") and p["values"] and p["forecast"] > review["budget"], (value, p)
             title = rows.nth(k + 1).locator("td").nth(3).get_attribute("title")
             assert "over the budget" in title and f"{p['worlds']} worlds" in title, title
         elif p["status"] == "solved":
-            assert value == ("+" if p["chosen"] >= 0 else "") + str(p["chosen"])
-    note = page.inner_text("#review .note")
-    assert "for the side of the player who moved" in note, note
+            pts = p["chosen"] / per_point
+            assert value == ("+" if pts >= 0 else "") + (f"{pts:.0f}" if pts == int(pts) else f"{pts:.1f}"), (value, p)
+        else:
+            assert value == "forced"
+    legend = page.inner_text("#review .legend")
+    assert "for the side of the player who moved" in legend and "No mark: exact · ≈ estimated" in legend, legend
+    # The first line: the person's costliest play of the round, in points.
+    summary = page.inner_text("#review .summary")
+    mine = [p for p in plays if p["seat"] == end["seat"] and (
+        p["status"] == "solved" and p["cost"] > 0 or p["status"] == "estimated" and p["cost"] >= 1)]
+    if mine:
+        worst = max(mine, key=lambda p: p["cost"])
+        assert summary.startswith(f"Your biggest mistake this round: trick {worst['trick'] + 1}, "
+                                  f"{worst['code']}; {' or '.join(worst['best_codes'])} was worth "), summary
+        assert summary.endswith(" more.") and ("point" in summary or "seal" in summary), summary
+    else:
+        assert summary == "You made no costly play this round.", summary
+    # The technical notes behind "details".
+    assert "double dummy" not in page.inner_text("#review")
+    page.click("#review details summary")
+    note = page.inner_text("#review details .note")
+    assert "double dummy" in note, note
     if "estimated" in statuses:
         assert "forecast at" in note and "over the budget" in note, note
     # The deal: every seat's hand as dealt, each card once.
