@@ -146,7 +146,8 @@ def test_budgets_over_the_cap_are_refused_and_the_flags_are_checked():
     finally:
         p.send_signal(signal.SIGINT)
         p.communicate(timeout=30)
-    for bad in [["--max-think-ms", "0"], ["--workers", "0"], ["--models", "/nonexistent-dir"]]:
+    for bad in [["--max-think-ms", "0"], ["--workers", "0"], ["--models", "/nonexistent-dir"],
+                ["--max-connections", "15"], ["--max-connections", "4097"]]:
         r = subprocess.run([sys.executable, "-m", "yokai_septet", "serve", "--port", "0", *bad],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2, (bad, r.stderr)
