@@ -377,7 +377,13 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner(browser, server):
     assert len(trick["cards"]) == 4
     board = page.inner_html("#board")
     assert page.locator("#board .trick-winner").count() == 1
-    assert page.text_content("#board .trick-winner") == f"seat {trick['winner']} takes the trick"
+    # Named as in the log (issue 64): "you", "partner 2", "seat 1".
+    names = {0: "you", 1: "seat 1", 2: "partner 2", 3: "seat 3"}
+    w = trick["winner"]
+    assert page.text_content("#board .trick-winner") == f"{names[w]} take{'' if w == 0 else 's'} the trick"
+    labels = page.eval_on_selector_all("#board text.trick-seat", "els => els.map(e => e.textContent)")
+    assert sorted(labels) == sorted(names[c["seat"]] + (" led" if k == 0 else "")
+                                    for k, c in enumerate(trick["cards"])), labels
     on_table = page.eval_on_selector_all("#board .trick use.card", "els => els.map(e => e.dataset.card)")
     assert sorted(on_table) == sorted(c["card"] for c in trick["cards"]), (on_table, board[:200])
     shot = page.screenshot()
