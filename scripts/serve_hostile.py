@@ -3,13 +3,15 @@
 
     python scripts/serve_hostile.py            # the whole battery, about two minutes
     python scripts/serve_hostile.py --quick    # without the core-hold measure, the slow
-                                               # clients and the 50 clients
+                                               # clients, the lockout and the 50 clients
+    python scripts/serve_hostile.py --lockout  # the lockout measure alone, twice
 
 Each check prints one line, ``ok`` or ``FAIL``; the exit status is 1 if any failed. It
 tries: ``Host`` and ``Origin`` forms, bodies, records, paths, bot names that import code
 or read files, client-chosen budgets, requests that would block threads, memory, hidden
-cards in every variant, concurrent reviews and hints, slow clients, 50 clients at once,
-the game cap. It measures the server's RSS after each request class (target: no request
+cards in every variant, concurrent reviews and hints, slow clients, another local
+process holding 500 idle and 200 slow connections while the person's requests are timed
+(each must be answered within 1 s), 50 clients at once, the game cap. It measures the server's RSS after each request class (target: no request
 moves it by more than 16 MiB) and how long the server keeps a core busy after a client
 that asked for the longest search has gone (target: at most ``--max-think-ms`` + 100 ms;
 the server's CPU time, from ``/proc``, so Linux only). On a shared machine the CPU hold
@@ -183,8 +185,7 @@ def bot_names(s: Server, marker: Path) -> None:
     gid, _ = my_turn(s)
     hints = [s.request("POST", f"/api/games/{gid}/hint", {"bot": n}, timeout=10)[0] for n in names]
     check(all(h == 422 for h in hints), "hints refuse them too", hints)
-    # 600 that would each block a thread on stdin, 100 at a time (one client address may
-    # hold 128 connections).
+    # 600 that would each block a thread on stdin, 100 at a time.
     before = s.rss()
     results: list[int] = []
 
@@ -384,6 +385,75 @@ def slow_clients(s: Server) -> None:
     check(text.startswith("HTTP/1.1 408"), "a slow body is cut (408)", text[:20])
 
 
+# Another local program (loopback: the same address as the person's browser) holding
+# idle connections and connections that send a request's headers one byte a second;
+# closed ones are opened again. It prints "ready" once all are open, then every second
+# how many it has opened again in all.
+HOLDER = r"""
+import resource, select, socket, sys, time
+port, idle, slow = map(int, sys.argv[1:4])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+head = b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % port + b"x" * 10000
+def conn():
+    c = socket.create_connection(("127.0.0.1", port))
+    c.setblocking(False)
+    return c
+idles = [conn() for _ in range(idle)]
+slows = [[conn(), 0] for _ in range(slow)]
+print("ready", flush=True)
+reopened = 0
+while True:
+    t = time.monotonic()
+    closed, _, _ = select.select(idles, [], [], 0)
+    for c in closed:
+        c.close()
+        idles[idles.index(c)] = conn()
+        reopened += 1
+    for s in slows:
+        try:
+            s[0].send(head[s[1]:s[1] + 1])
+            s[1] += 1
+        except OSError:
+            s[0].close()
+            s[:] = [conn(), 0]
+            reopened += 1
+    print(reopened, flush=True)
+    time.sleep(max(0.0, 1 - (time.monotonic() - t)))
+"""
+
+
+def lockout(s: Server, idle: int = 500, slow: int = 200, n: int = 40) -> None:
+    """Issue 64: while another local process holds `idle` idle and `slow` slow
+    connections, the person's `n` requests (a new connection each, as a page's after
+    its idle ones are closed), a quarter of a second apart, are each answered within 1 s."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(s.port), str(idle), str(slow)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        check(holder.stdout.readline().strip() == "ready", f"another process holds {idle} idle "
+              f"and {slow} slow connections")
+        times: list[float] = []
+        for k in range(n):
+            t = time.monotonic()
+            try:
+                path = "/api/options" if k % 2 else "/"
+                ok = s.request("GET", path, timeout=1)[0] == 200
+            except OSError:
+                ok = False
+            if ok and time.monotonic() - t <= 1:
+                times.append(time.monotonic() - t)
+            time.sleep(0.25)
+        holder.terminate()
+        reopened = holder.communicate(timeout=10)[0].split()[-1]
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+    times.sort()
+    check(len(times) == n, f"the person's requests meanwhile: {len(times)} of {n} answered within 1 s",
+          f"median {times[len(times) // 2] * 1e3:.1f} ms, max {times[-1] * 1e3:.1f} ms; the other "
+          f"process's connections closed by the server and opened again: {reopened}" if times else "")
+
+
 def many_clients(s: Server, n: int = 50) -> None:
     errors: list[object] = []
 
@@ -421,11 +491,25 @@ def main() -> int:
     global SERVER
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
-                    help="skip the core-hold measure, the slow clients and the 50 clients")
+                    help="skip the core-hold measure, the slow clients, the lockout and the 50 clients")
+    ap.add_argument("--lockout", action="store_true",
+                    help="only the lockout measure (issue 64): at the default cap of open "
+                         "connections, then at --max-connections 256")
     ap.add_argument("--server", default=SERVER,
                     help="the command that starts the server (--port 0 and the rest appended)")
     args = ap.parse_args()
     SERVER = args.server
+    if args.lockout:
+        for extra in [[], ["--max-connections", "256"]]:
+            s = Server(*extra)
+            try:
+                print(f"server {' '.join(extra) or 'at its default cap'}, load {os.getloadavg()[0]:.1f}")
+                lockout(s)
+                check(s.alive(), "the server lives")
+            finally:
+                s.stop()
+        print("FAILED: " + ", ".join(FAILURES) if FAILURES else "the lockout measure is clean")
+        return 1 if FAILURES else 0
     with tempfile.TemporaryDirectory() as tmp:
         marker = Path(tmp) / "imported"
         (Path(tmp) / "ys_hostile_probe.py").write_text(
@@ -447,6 +531,7 @@ def main() -> int:
             bot_names(s, marker)
             if not args.quick:
                 slow_clients(s)
+                lockout(s)
                 many_clients(s)
             game_cap(s)
             check(s.alive(), "the server lives at the end")

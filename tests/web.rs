@@ -339,7 +339,7 @@ fn bad_requests_are_refused_and_the_server_keeps_serving() {
             "/api/games",
             br#"{"bots": ["nn:/no/such/model.safetensors"]}"#.to_vec(),
             422,
-            "not a model of this server",
+            "does not load bots from files",
         ),
         (
             "POST",

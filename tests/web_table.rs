@@ -261,6 +261,37 @@ fn the_hands_left_are_shown_once_the_game_is_over() {
         .collect();
     assert_eq!(sizes, counted);
     assert_eq!(left[0], json!(hand(&s)));
+    // The picture draws them face up, every seat's, with the deciding trick on the table.
+    let svg = s["svg"].as_str().unwrap();
+    assert!(!svg.contains("card-back"), "a hand is drawn face down");
+    for (p, h) in left.iter().enumerate() {
+        let start = svg
+            .find(&format!(r#"<g class="hand" data-seat="{p}">"#))
+            .unwrap_or_else(|| panic!("no hand of seat {p}"));
+        let drawn = &svg[start..start + svg[start..].find("</g>").unwrap()];
+        for c in h.as_array().unwrap() {
+            let c = c.as_str().unwrap();
+            assert!(
+                drawn.contains(&format!(r#"data-card="{c}""#)),
+                "seat {p}: {c}"
+            );
+        }
+    }
+    let deciding = s["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "trick")
+        .unwrap();
+    for c in deciding["cards"].as_array().unwrap() {
+        let code = c["card"].as_str().unwrap();
+        let seat = &c["seat"];
+        assert!(
+            svg.contains(&format!(r#"data-card="{code}" data-seat="{seat}""#)),
+            "the deciding trick's {code}"
+        );
+    }
 }
 
 #[test]
@@ -306,4 +337,48 @@ fn a_rounds_review_shows_its_deal_and_scores_every_play() {
             assert!(!p["best_codes"].as_array().unwrap().is_empty());
         }
     }
+}
+
+/// A finished game's record is drawn in the replay viewer (the page's load hands it over,
+/// issue 64); a game in progress, or what is not a record, is refused with why.
+#[test]
+fn a_finished_record_opens_in_the_replay_viewer() {
+    let app = app();
+    let mut s = start(&app, json!({"seed": 8, "episode": "round"}));
+    let id = s["id"].as_str().unwrap().to_string();
+    let record = good(&app, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    let (status, v) = send(&app, "POST", "/api/replay", record);
+    assert_eq!(status, 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("not over"), "{v}");
+    while s["over"] == false {
+        s = advance(&app, &s);
+    }
+    let record = good(&app, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    let (status, headers, page) = web_helpers::call_full(
+        &app,
+        "POST",
+        "/api/replay",
+        record.to_string().into_bytes(),
+        &[],
+    );
+    assert_eq!(status, 200);
+    assert!(headers["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .contains("default-src 'none'"));
+    let page = page.as_str().unwrap();
+    assert!(page.starts_with("<!DOCTYPE html") || page.starts_with("<!doctype html"));
+    assert!(page.contains(r#"id="slider""#));
+    // The same viewer as the finished game's own.
+    let (_, _, own) = web_helpers::call_full(
+        &app,
+        "GET",
+        &format!("/api/games/{id}/replay"),
+        Vec::new(),
+        &[],
+    );
+    assert_eq!(own.as_str().unwrap(), page);
+    let (status, v) = send(&app, "POST", "/api/replay", json!({"variant": "4p"}));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().starts_with("record: "), "{v}");
 }

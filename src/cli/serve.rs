@@ -37,6 +37,11 @@ pub(super) struct ServeArgs {
     /// Requests name no other file.
     #[arg(long, value_name = "DIR")]
     models: Option<PathBuf>,
+    /// Connections open at once, at most, from every client together (default: what the
+    /// process's file descriptors allow, up to 4096). When all are open, the one idle
+    /// longest is closed for the newcomer.
+    #[arg(long)]
+    max_connections: Option<usize>,
 }
 
 pub(super) fn serve_cmd(
@@ -53,6 +58,15 @@ pub(super) fn serve_cmd(
             "--max-think-ms, --workers and --idle-minutes must be at least 1",
         ));
     }
+    let max_connections = a
+        .max_connections
+        .unwrap_or_else(crate::web::default_max_connections);
+    if !(16..=crate::web::MAX_CONNECTIONS).contains(&max_connections) {
+        return Err(Failure::usage(format!(
+            "--max-connections must be between 16 and {}",
+            crate::web::MAX_CONNECTIONS
+        )));
+    }
     // The server runs the built-in bots only: the registry's makers (the console script's
     // `module:function` policies) are not passed on.
     let _ = registry;
@@ -66,6 +80,7 @@ pub(super) fn serve_cmd(
         queue: 2 * workers,
         idle: Duration::from_secs(60 * a.idle_minutes),
         models: a.models,
+        max_connections,
     };
     // A bad --models folder is a usage error, found before the server starts.
     let _checked = crate::web::router(&opts).map_err(Failure::usage)?;

@@ -534,7 +534,9 @@ impl Canvas {
                 cx,
                 y + CARD_H + 14.0,
                 11,
-                r##"text-anchor="middle" fill="#fff""##,
+                &format!(
+                    r##"text-anchor="middle" fill="#fff" class="trick-seat" data-seat="{seat}""##
+                ),
                 &label,
             );
         }
@@ -544,7 +546,9 @@ impl Canvas {
                 WIDTH as f32 / 2.0,
                 236.0 + if t.num_players() == 3 { 0.0 } else { -36.0 },
                 13,
-                r##"text-anchor="middle" font-weight="bold" fill="#ffd23f" class="trick-winner""##,
+                &format!(
+                    r##"text-anchor="middle" font-weight="bold" fill="#ffd23f" class="trick-winner" data-seat="{w}""##
+                ),
                 &format!("seat {w} takes the trick"),
             );
         }

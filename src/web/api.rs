@@ -13,6 +13,7 @@
 //! | `GET /api/games/ID/record` | | the record (JSON) as a download |
 //! | `GET /api/games/ID/replay` | | the replay viewer (when no hand is hidden any more) |
 //! | `DELETE /api/games/ID` | | ends the game |
+//! | `POST /api/replay` | a finished game's record | its replay viewer (the page's load) |
 //!
 //! Every refusal is a JSON object `{"error": "..."}` with a 4xx status (`card` too for an
 //! illegal card, 422, whose `error` is the rule text of [`crate::IllegalAction`]).
@@ -46,6 +47,10 @@ pub const SMALL_BODY: usize = 16 * 1024;
 /// The largest record `POST /api/games/load` reads (a long game's record is tens of KB).
 pub const RECORD_BODY: usize = 1024 * 1024;
 
+/// The most rounds of a record `POST /api/replay` draws (its viewer draws every trick:
+/// about 200 KB a round, measured on a `4p` game of bots; 13 MB at the cap).
+pub const REPLAY_ROUNDS: usize = 64;
+
 /// The longest a record's replay may take (its bots' decisions are played again).
 const LOAD_TIME: Duration = Duration::from_secs(30);
 
@@ -68,6 +73,10 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
+        .route(
+            "/api/replay",
+            post(replay_record).layer(DefaultBodyLimit::max(RECORD_BODY)),
+        )
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(SMALL_BODY))
         .with_state(state)
@@ -207,13 +216,18 @@ async fn create(
     created(&state, game)
 }
 
+/// A record's body as text (at most [`RECORD_BODY`] bytes, UTF-8).
+fn record_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
+    let body = bytes(body, "record", RECORD_BODY)?;
+    String::from_utf8(body.to_vec())
+        .map_err(|e| ApiError::bad(format!("record: not UTF-8 text: {e}")))
+}
+
 async fn load(
     State(state): State<Shared>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
-    let body = bytes(body, "record", RECORD_BODY)?;
-    let text = String::from_utf8(body.to_vec())
-        .map_err(|e| ApiError::bad(format!("record: not UTF-8 text: {e}")))?;
+    let text = record_text(body)?;
     let st = state.clone();
     let left = Departure::new();
     let flag = left.0.clone();
@@ -476,13 +490,48 @@ async fn replay(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
         }
         g.as_match().clone()
     };
-    let page = crate::picture::replay_html(&m);
-    Ok((
+    Ok(viewer(crate::picture::replay_html(&m)))
+}
+
+/// The replay viewer's page, with its Content Security Policy.
+fn viewer(page: String) -> Response {
+    (
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CONTENT_SECURITY_POLICY, super::page::REPLAY_CSP),
         ],
         page,
     )
-        .into_response())
+        .into_response()
+}
+
+/// The replay viewer of a finished game's record (the page's load of one): the record is
+/// checked as a load's is (every card replayed by the rules), on a worker.
+async fn replay_record(
+    State(state): State<Shared>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let text = record_text(body)?;
+    let page = state
+        .bots
+        .run(move || {
+            let m = crate::record::Match::from_json(&text)
+                .map_err(|e| ApiError::bad(format!("record: {e}")))?;
+            if !m.state().is_over() {
+                return Err(ApiError::conflict(
+                    "record: this game is not over; load it at the table to play it on (the \
+                     replay viewer shows every hand)",
+                ));
+            }
+            let rounds = m.record().rounds.len();
+            if rounds > REPLAY_ROUNDS {
+                return Err(ApiError::refused(format!(
+                    "record: {rounds} rounds; the replay viewer here draws at most \
+                     {REPLAY_ROUNDS} (`yokai-septet replay --html` draws any)"
+                )));
+            }
+            Ok(crate::picture::replay_html(&m))
+        })
+        .await?;
+    Ok(viewer(page))
 }

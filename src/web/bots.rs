@@ -164,31 +164,40 @@ impl Bots {
         REVIEW_NODES_PER_MS * self.max_think_ms()
     }
 
-    /// What the server runs, for a refusal: the names and the caps.
-    fn allowed(&self) -> String {
-        let caps: Vec<String> = CAPS
-            .iter()
-            .map(|c| format!("{}:N up to {} {}", c.heads[0], self.cap_of(c), c.unit))
-            .collect();
-        let models = self.model_names();
-        format!(
-            "this server runs the built-in bots {}, with a budget of at most {} ms \
-             (pimc:{}ms, --max-think-ms) or {} (the same for the -inf names), and the \
-             models of --models: {}",
-            BUILT_IN_BOTS.join(", "),
-            self.max_think_ms(),
-            self.max_think_ms(),
-            caps.join(", "),
-            if models.is_empty() {
-                "none".to_string()
-            } else {
-                models.join(", ")
-            }
-        )
+    fn not_run(&self, name: &str, why: &str) -> ApiError {
+        ApiError::refused(format!("bot {}: {why}", shown(name)))
     }
 
-    fn not_run(&self, name: &str, why: &str) -> ApiError {
-        ApiError::refused(format!("bot {}: {why}; {}", shown(name), self.allowed()))
+    /// The refusal of a name with no built-in head: "did you mean …?" when a built-in
+    /// name (or a model's) is a typo away, else a short answer (the page lists the bots
+    /// on request, from `GET /api/options`).
+    fn unknown(&self, name: &str) -> ApiError {
+        let head = name.split(':').next().unwrap_or(name);
+        let models = self.model_names();
+        let names = BUILT_IN_BOTS
+            .iter()
+            .copied()
+            .chain(models.iter().map(String::as_str));
+        match closest(head, names) {
+            Some(near) => {
+                self.not_run(name, &format!("there is no such bot; did you mean {near}?"))
+            }
+            None => self.not_run(name, "there is no such bot"),
+        }
+    }
+
+    /// Why a name after `nn:` (or another `:`) that is not one of the server's models is
+    /// refused, in a player's words.
+    fn no_file(&self) -> String {
+        let models = self.model_names();
+        format!(
+            "the table does not load bots from files; nn plays the shipped model{}",
+            if models.is_empty() {
+                String::new()
+            } else {
+                format!(", and this server offers {}", models.join(", "))
+            }
+        )
     }
 
     /// The name the registry builds for `name`, once it is found to be a built-in name
@@ -201,7 +210,7 @@ impl Bots {
         };
         // A family's head, perhaps with the `-inf` modifier: the caps are the family's.
         let Some((family, _)) = family_of(head) else {
-            return Err(self.not_run(name, "not a built-in bot"));
+            return Err(self.unknown(name));
         };
         let head = family.head;
         let Some(arg) = arg else {
@@ -212,9 +221,7 @@ impl Bots {
         if head == "nn" {
             return match self.models.get(arg) {
                 Some(path) => Ok(format!("nn:{}", path.display())),
-                None => {
-                    Err(self.not_run(name, "not a model of this server (a request names no file)"))
-                }
+                None => Err(self.not_run(name, &self.no_file())),
             };
         }
         if BARE.contains(&head) {
@@ -233,8 +240,11 @@ impl Bots {
         if !pass_ok || !budget_ok {
             return Err(self.not_run(
                 name,
-                "not a built-in bot name (a budget is N or Nms, perhaps then /P or /nn; \
-                 a request names no file)",
+                &format!(
+                    "a budget is a number of steps (like {head}:500) or of milliseconds \
+                     (like {head}:500ms); {}",
+                    self.no_file()
+                ),
             ));
         }
         self.within(name, head, Some(budget), pass.and_then(digits))?;
@@ -297,7 +307,7 @@ impl Bots {
         self.registry
             .build(&resolved, seed, variant)
             .map_err(|e| match e {
-                BotError::Unknown(_) => self.not_run(name, "not a built-in bot name"),
+                BotError::Unknown(_) => self.unknown(name),
                 // Never the file's path: the request named the model, not the file.
                 BotError::Weights { .. } => self.not_run(name, "its model cannot be read"),
                 e => ApiError::refused(format!("bot {}: {e}", shown(name))),
@@ -363,6 +373,71 @@ impl Bots {
                 format!("internal error (please report it): {e}"),
             ))
         })
+    }
+}
+
+/// The one of `names` a typo away from `name` (an edit distance of 1, or 2 for names of
+/// five letters or more; swapping two letters is one edit), when exactly one is nearest.
+fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let most = if name.chars().count() >= 5 { 2 } else { 1 };
+    let mut best: Option<(usize, &str, bool)> = None;
+    for n in names {
+        let d = edit_distance(name, n);
+        match best {
+            _ if d > most => {}
+            Some((b, _, _)) if d > b => {}
+            Some((b, _, _)) if d == b => best = Some((b, n, true)),
+            _ => best = Some((d, n, false)),
+        }
+    }
+    best.and_then(|(_, n, tied)| (!tied).then_some(n))
+}
+
+/// The optimal-string-alignment distance of `a` and `b`: insertions, deletions,
+/// substitutions and swaps of two neighbouring letters, one each.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // d[i][j]: the distance of a[..i] and b[..j].
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let same = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + same);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{closest, edit_distance};
+
+    #[test]
+    fn a_typo_is_one_or_two_edits_from_the_name_it_meant() {
+        assert_eq!(edit_distance("heurstic", "heuristic"), 1);
+        assert_eq!(edit_distance("ismtcs", "ismcts"), 1);
+        assert_eq!(edit_distance("pimc", "pimc"), 0);
+        assert_eq!(edit_distance("", "nn"), 2);
+        let names = || ["random", "heuristic", "nn", "pimc", "pimc-dd", "ismcts"].into_iter();
+        assert_eq!(closest("heurstic", names()), Some("heuristic"));
+        assert_eq!(closest("Heuristik", names()), Some("heuristic"));
+        assert_eq!(closest("pimcdd", names()), Some("pimc-dd"));
+        // Far from every name, or as near to two: no guess.
+        assert_eq!(closest("os", names()), None);
+        assert_eq!(closest("stockfish", names()), None);
+        assert_eq!(closest("pimc-d", ["pimc-dd", "pimc-dx"].into_iter()), None);
     }
 }
 

@@ -196,7 +196,11 @@ impl Game {
         let names = req.bots.as_ref().unwrap_or(&default);
         let bot_seats = n - usize::from(me.is_some());
         let names: Vec<String> = match names.len() {
-            1 => vec![names[0].clone(); bot_seats],
+            1 => {
+                // One name for every seat: a refusal of it names no seat.
+                registry.check(&names[0])?;
+                vec![names[0].clone(); bot_seats]
+            }
             k if k == bot_seats => names.clone(),
             k => {
                 return Err(bad(format!(
@@ -268,7 +272,7 @@ impl Game {
         let saved = Match::from_json(json).map_err(|e| bad(format!("record: {e}")))?;
         if saved.state().is_over() {
             return Err(bad(
-                "record: this game is over (open it in the replay viewer)",
+                "record: this game is over: it opens in the replay viewer (POST /api/replay)",
             ));
         }
         let record = saved.record();

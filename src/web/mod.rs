@@ -10,7 +10,8 @@
 //! - `guard`: the safety checks in front of every request (`Host`, `Origin`,
 //!   `Sec-Fetch-Site`, `Content-Type`, the body's read time).
 //! - `page`: the page itself, plain HTML, CSS and JS compiled into the binary.
-//! - `server`: the accept loop (a header read timeout, a cap on one client's connections).
+//! - `server`: the accept loop (a header read timeout that also ends idle keep-alive
+//!   connections, a cap on open connections that closes the one idle longest first).
 //!
 //! The server is axum on a small tokio runtime. Bots think on at most `--workers` of
 //! tokio's blocking threads, never on the threads that answer requests, and never while
@@ -185,6 +186,9 @@ pub struct ServeOptions {
     pub idle: Duration,
     /// A folder whose `.safetensors` files become the bots `nn:NAME`.
     pub models: Option<PathBuf>,
+    /// Connections open at once, at most (from all addresses together): when all are
+    /// open, the one idle longest is closed for a new one.
+    pub max_connections: usize,
 }
 
 /// The cores this process may use (at least 1).
@@ -204,6 +208,7 @@ impl Default for ServeOptions {
             queue: 2 * workers,
             idle: Duration::from_secs(60 * IDLE_MINUTES),
             models: None,
+            max_connections: server::default_max_connections(),
         }
     }
 }
@@ -225,4 +230,4 @@ pub fn router(opts: &ServeOptions) -> Result<Router, String> {
         .layer(axum::middleware::from_fn(guard::nosniff)))
 }
 
-pub use server::{serve, CONNECTIONS_PER_CLIENT, HEADER_TIMEOUT};
+pub use server::{default_max_connections, serve, HEADER_TIMEOUT, MAX_CONNECTIONS};

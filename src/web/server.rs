@@ -1,66 +1,159 @@
-//! The accept loop: hyper's HTTP/1 connections, each with a header read timeout (a client
-//! that sends its headers slowly is cut), at most [`CONNECTIONS_PER_CLIENT`] open at once
-//! from one address, on a runtime of two request threads and `--workers` blocking threads
-//! (the bots' and the solver's; see `bots.rs`). `axum::serve` has neither limit, so the
-//! loop is hyper's own, as axum's is.
+//! The accept loop: hyper's HTTP/1 connections, at most `max_connections` open at once
+//! (by default what the process's file descriptors allow, up to [`MAX_CONNECTIONS`]); when
+//! they are all open, the one idle longest is closed for the newcomer. A connection that
+//! sends no request for [`HEADER_TIMEOUT`] (an idle keep-alive one, or one that sends its
+//! headers slowly) is cut. It runs on a runtime of two request threads and `--workers`
+//! blocking threads (the bots' and the solver's; see `bots.rs`). `axum::serve` has none of
+//! this, so the loop is hyper's own, as axum's is.
+//!
+//! There is no cap per client address: on loopback every local process is the same
+//! address, so such a cap let any local program lock the person's page out by holding
+//! idle connections (issue 64).
 
 use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use hyper::service::Service as _;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use tokio::sync::Notify;
 
 use super::{router, ServeOptions};
 
-/// The connections one client address may hold open at once (a browser opens about six;
-/// every local script shares 127.0.0.1, and the load test opens 100). One more is closed
-/// at once.
-pub const CONNECTIONS_PER_CLIENT: usize = 128;
+/// The most connections open at once, whatever the file descriptors allow (each holds
+/// its buffers, some kilobytes).
+pub const MAX_CONNECTIONS: usize = 4096;
 
-/// How long a client may take to send a request's headers (then its connection is cut).
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The file descriptors kept back from connections: the listener, the runtime's, the
+/// standard streams, and the connections being closed.
+const FDS_KEPT: usize = 64;
+
+/// How long a connection may go without sending a whole request's headers: an idle
+/// keep-alive connection (hyper's timer starts as it waits for the next request) or one
+/// that sends its headers slowly is then cut. A browser opens a new one when it needs it.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The largest read buffer of a connection (hyper's floor is 8 KiB; headers larger than
 /// this are refused).
 const READ_BUFFER: usize = 64 * 1024;
 
-/// The open connections of each client address.
-#[derive(Clone, Default)]
-struct Clients(Arc<Mutex<HashMap<IpAddr, usize>>>);
-
-/// One open connection, counted against its address until dropped.
-struct Slot {
-    clients: Clients,
-    ip: IpAddr,
+/// The default cap on open connections: the process's file descriptors (its soft
+/// `RLIMIT_NOFILE`) less [`FDS_KEPT`], at most [`MAX_CONNECTIONS`], at least 16.
+pub fn default_max_connections() -> usize {
+    fd_limit()
+        .map_or(MAX_CONNECTIONS, |n| n.saturating_sub(FDS_KEPT))
+        .clamp(16, MAX_CONNECTIONS)
 }
 
-impl Clients {
-    /// A slot for a connection from `ip`, or `None` when it holds its cap already.
-    fn open(&self, ip: IpAddr) -> Option<Slot> {
-        let mut open = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let n = open.entry(ip).or_insert(0);
-        if *n >= CONNECTIONS_PER_CLIENT {
-            return None;
+/// The soft limit on this process's file descriptors, where the system says it.
+#[allow(unsafe_code)]
+fn fd_limit() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut lim = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `getrlimit` writes the limit into `lim`, a valid `rlimit`.
+        let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0;
+        if ok && lim.rlim_cur != libc::RLIM_INFINITY {
+            return usize::try_from(lim.rlim_cur).ok();
         }
-        *n += 1;
+    }
+    None
+}
+
+/// One open connection, as the accept loop sees it.
+struct Conn {
+    /// Its requests being answered now.
+    in_flight: AtomicUsize,
+    /// When a request of it last began or ended (or it opened): milliseconds since the
+    /// loop started.
+    last: AtomicU64,
+    /// Told when the loop closes it for a newcomer.
+    close: Notify,
+}
+
+/// The open connections, and which to close when there are too many.
+struct Connections {
+    cap: usize,
+    start: Instant,
+    open: Mutex<(u64, HashMap<u64, Arc<Conn>>)>,
+}
+
+/// A connection's place in [`Connections`], given up when its task ends.
+struct Slot {
+    table: Arc<Connections>,
+    id: u64,
+    conn: Arc<Conn>,
+}
+
+impl Connections {
+    fn now(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// A place for a new connection: when all `cap` are taken, the one idle longest (no
+    /// request in flight) is told to close and gives its place up; when every one is
+    /// answering a request, `None` (the newcomer is closed).
+    fn open(self: &Arc<Self>) -> Option<Slot> {
+        let mut guard = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let (next, open) = &mut *guard;
+        if open.len() >= self.cap {
+            let (&victim, _) = open
+                .iter()
+                .filter(|(_, c)| c.in_flight.load(Ordering::Acquire) == 0)
+                .min_by_key(|(_, c)| c.last.load(Ordering::Acquire))?;
+            if let Some(c) = open.remove(&victim) {
+                c.close.notify_one();
+            }
+        }
+        let conn = Arc::new(Conn {
+            in_flight: AtomicUsize::new(0),
+            last: AtomicU64::new(self.now()),
+            close: Notify::new(),
+        });
+        *next += 1;
+        open.insert(*next, conn.clone());
         Some(Slot {
-            clients: self.clone(),
-            ip,
+            table: self.clone(),
+            id: *next,
+            conn,
         })
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut open = self.clients.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(n) = open.get_mut(&self.ip) {
-            *n -= 1;
-            if *n == 0 {
-                open.remove(&self.ip);
-            }
+        let mut guard = self.table.open.lock().unwrap_or_else(|e| e.into_inner());
+        guard.1.remove(&self.id);
+    }
+}
+
+/// A request in flight on a connection: it is not idle until the answer is given.
+struct Busy {
+    conn: Arc<Conn>,
+    table: Arc<Connections>,
+}
+
+impl Busy {
+    fn start(slot: &Slot) -> Busy {
+        slot.conn.in_flight.fetch_add(1, Ordering::AcqRel);
+        slot.conn.last.store(slot.table.now(), Ordering::Release);
+        Busy {
+            conn: slot.conn.clone(),
+            table: slot.table.clone(),
         }
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.conn.last.store(self.table.now(), Ordering::Release);
+        self.conn.in_flight.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -108,14 +201,18 @@ pub fn serve(
             "Yokai Septet: http://{shown}/  (Ctrl-C stops the server)"
         )?;
         out.flush()?;
-        let clients = Clients::default();
+        let table = Arc::new(Connections {
+            cap: opts.max_connections.max(1),
+            start: Instant::now(),
+            open: Mutex::new((0, HashMap::new())),
+        });
         let stop = tokio::signal::ctrl_c();
         tokio::pin!(stop);
         loop {
-            let (stream, peer) = tokio::select! {
+            let stream = tokio::select! {
                 _ = &mut stop => break,
                 accepted = listener.accept() => match accepted {
-                    Ok(a) => a,
+                    Ok((stream, _)) => stream,
                     // Out of file descriptors and the like: wait, then go on.
                     Err(_) => {
                         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -123,20 +220,34 @@ pub fn serve(
                     }
                 },
             };
-            let Some(slot) = clients.open(peer.ip()) else {
+            let Some(slot) = table.open() else {
                 drop(stream);
                 continue;
             };
             let _ = stream.set_nodelay(true);
-            let service = TowerToHyperService::new(app.clone());
+            let app = TowerToHyperService::new(app.clone());
             tokio::spawn(async move {
-                let _slot = slot;
-                let _ = hyper::server::conn::http1::Builder::new()
+                let slot = Arc::new(slot);
+                let counted = slot.clone();
+                let app = hyper::service::service_fn(move |req| {
+                    let busy = Busy::start(&counted);
+                    let answer = app.call(req);
+                    async move {
+                        let answer = answer.await;
+                        drop(busy);
+                        answer
+                    }
+                });
+                let conn = hyper::server::conn::http1::Builder::new()
                     .timer(TokioTimer::new())
                     .header_read_timeout(HEADER_TIMEOUT)
                     .max_buf_size(READ_BUFFER)
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
+                    .serve_connection(TokioIo::new(stream), app);
+                // Closed for a newcomer: dropped (it has no request in flight).
+                tokio::select! {
+                    _ = conn => {}
+                    _ = slot.conn.close.notified() => {}
+                }
             });
         }
         Ok::<(), std::io::Error>(())

@@ -44,19 +44,29 @@ pub fn round_deal(m: &Match, round: usize) -> Value {
 /// The table's picture with the trick just finished still on it, its winner marked, as
 /// `viewer` sees it (`None`: every hand): while no card of the next trick is played, and
 /// `events` (the game's public events) end with that trick. `None` otherwise (a new
-/// round's deal is never drawn under the last round's trick).
+/// round's deal is never drawn under the last round's trick). Once the game is over: its
+/// deciding trick (the last), with every hand left face up (nothing is hidden any more).
 pub fn finished_trick_svg(s: &State, viewer: Option<usize>, events: &[Event]) -> Option<String> {
+    let over = s.is_over();
+    let last = if over {
+        events
+            .iter()
+            .rev()
+            .find(|e| matches!(e, Event::Trick { .. }))
+    } else {
+        events.last()
+    };
     let Some(Event::Trick {
         round,
         leader,
         cards,
         winner,
         ..
-    }) = events.last()
+    }) = last
     else {
         return None;
     };
-    if *round != s.round() || s.phase() != Phase::Play || !s.trick_cards().is_empty() {
+    if !over && (*round != s.round() || s.phase() != Phase::Play || !s.trick_cards().is_empty()) {
         return None;
     }
     let cards: Vec<Card> = cards
@@ -64,8 +74,8 @@ pub fn finished_trick_svg(s: &State, viewer: Option<usize>, events: &[Event]) ->
         .map(|c| c.card.parse().ok())
         .collect::<Option<_>>()?;
     let mut t = match viewer {
-        Some(p) => Table::from_view(&s.view(p)),
-        None => Table::from_state(s),
+        Some(p) if !over => Table::from_view(&s.view(p)),
+        _ => Table::from_state(s),
     };
     t.trick = cards;
     t.trick_leader = Some(usize::from(*leader));

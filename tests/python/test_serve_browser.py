@@ -68,8 +68,13 @@ def state(page) -> dict:
 
 
 def wait_settled(page):
-    """Until the person must act or the game is over (the bots move on their own)."""
-    page.wait_for_function("() => game && !busy && (game.over || game.your_turn)", timeout=60_000)
+    """Until the person must act or the game is over (the bots move on their own); a
+    finished round's result, held until the person moves on, is moved on from."""
+    page.wait_for_function("() => game && !busy && (game.over || game.your_turn || held !== null)",
+                           timeout=60_000)
+    if page.evaluate("() => held") is not None:
+        page.click("#next-deal")
+        wait_settled(page)
 
 
 def new_game(page, variant, seed, **fields):
@@ -150,7 +155,12 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
             page.click("#hint-btn")
             page.wait_for_function("() => document.getElementById('hint').textContent.startsWith('Hint (')")
             hint = page.inner_text("#hint")
-            assert "Values (" in hint, hint
+            # The card and how sure the search is first; its values behind "details".
+            assert re.search(r"\. (Ahead of \w+ by about [\d.]+( round points)?|Too close to call: \w+ "
+                             r"is within [\d.]+( round points)?|Forced: your only playable card)\.", hint), hint
+            assert "Values (" not in hint
+            page.click("#hint summary")
+            assert "Values (" in page.inner_text("#hint"), page.inner_text("#hint")
             # The hinted card is marked in the hand, and only it.
             card = re.match(r"Hint \([^)]*\): play (\w+)", hint).group(1)
             assert page.locator("#hand .card.hinted").count() == 1
@@ -209,14 +219,23 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
         assert resumed[k] == saved_state[k], k
     end2 = play_to_end(page, lambda page, s: None)
     assert end2["over"]
-    # A finished game's record is refused for resuming, with the reason.
+    # A finished game's record is not resumed: the load hands it to the replay viewer,
+    # which opens in a new tab at a click (issue 64).
     with page.expect_download() as d:
         page.click("#save")
     done = tmp_path / "done.json"
     d.value.save_as(done)
     page.set_input_files("#load-file", str(done))
-    page.wait_for_selector("#message.error")
-    assert "over" in page.inner_text("#message")
+    page.wait_for_selector("#notice.info #open-replay")
+    assert page.inner_text("#notice").startswith("done.json is a finished game: it opens in the replay viewer")
+    with page.context.expect_page() as opened:
+        page.click("#open-replay")
+    viewer = opened.value
+    viewer.wait_for_selector("#slider")
+    last = viewer.evaluate("() => document.getElementById('slider').max")
+    assert int(last) > 10
+    assert viewer.locator("svg").count() > 0
+    viewer.close()
     assert errors == []
     page.close()
 
@@ -282,18 +301,38 @@ def check_the_review(page, end, rnd, picture=None):
     # Every play scored: no skip left; each estimate says why it is not exact.
     statuses = {p["status"] for p in plays}
     assert statuses <= {"solved", "estimated", "forced"}, statuses
-    how = [rows.nth(k + 1).locator("td").nth(3).inner_text() for k in range(len(plays))]
-    assert how == [{"solved": "exact", "estimated": "estimated", "forced": "forced"}[p["status"]] for p in plays]
+    # Values in round points (2 units a point; seals as they are), exact ones bare,
+    # estimates marked with a legend (issue 64).
+    per_point = 1 if end["variant"].startswith("seal") else 2
     for k, p in enumerate(plays):
-        value = rows.nth(k + 1).locator("td").nth(4).inner_text()
+        value = rows.nth(k + 1).locator("td").nth(3).inner_text()
         if p["status"] == "estimated":
-            assert value.startswith("~") and p["values"] and p["forecast"] > review["budget"], (value, p)
+            assert value.startswith("≈") and p["values"] and p["forecast"] > review["budget"], (value, p)
             title = rows.nth(k + 1).locator("td").nth(3).get_attribute("title")
             assert "over the budget" in title and f"{p['worlds']} worlds" in title, title
         elif p["status"] == "solved":
-            assert value == ("+" if p["chosen"] >= 0 else "") + str(p["chosen"])
-    note = page.inner_text("#review .note")
-    assert "for the side of the player who moved" in note, note
+            pts = p["chosen"] / per_point
+            assert value == ("+" if pts >= 0 else "") + (f"{pts:.0f}" if pts == int(pts) else f"{pts:.1f}"), (value, p)
+        else:
+            assert value == "forced"
+    legend = page.inner_text("#review .legend")
+    assert "for the side of the player who moved" in legend and "No mark: exact · ≈ estimated" in legend, legend
+    # The first line: the person's costliest play of the round, in points.
+    summary = page.inner_text("#review .summary")
+    mine = [p for p in plays if p["seat"] == end["seat"] and (
+        p["status"] == "solved" and p["cost"] > 0 or p["status"] == "estimated" and p["cost"] >= 1)]
+    if mine:
+        worst = max(mine, key=lambda p: p["cost"])
+        assert summary.startswith(f"Your biggest mistake this round: trick {worst['trick'] + 1}, "
+                                  f"{worst['code']}; {' or '.join(worst['best_codes'])} was worth "), summary
+        assert summary.endswith(" more.") and ("point" in summary or "seal" in summary), summary
+    else:
+        assert summary == "You made no costly play this round.", summary
+    # The technical notes behind "details".
+    assert "double dummy" not in page.inner_text("#review")
+    page.click("#review details summary")
+    note = page.inner_text("#review details .note")
+    assert "double dummy" in note, note
     if "estimated" in statuses:
         assert "forecast at" in note and "over the budget" in note, note
     # The deal: every seat's hand as dealt, each card once.
@@ -338,7 +377,13 @@ def test_a_finished_trick_stays_on_the_table_with_its_winner(browser, server):
     assert len(trick["cards"]) == 4
     board = page.inner_html("#board")
     assert page.locator("#board .trick-winner").count() == 1
-    assert page.text_content("#board .trick-winner") == f"seat {trick['winner']} takes the trick"
+    # Named as in the log (issue 64): "you", "partner 2", "seat 1".
+    names = {0: "you", 1: "seat 1", 2: "partner 2", 3: "seat 3"}
+    w = trick["winner"]
+    assert page.text_content("#board .trick-winner") == f"{names[w]} take{'' if w == 0 else 's'} the trick"
+    labels = page.eval_on_selector_all("#board text.trick-seat", "els => els.map(e => e.textContent)")
+    assert sorted(labels) == sorted(names[c["seat"]] + (" led" if k == 0 else "")
+                                    for k, c in enumerate(trick["cards"])), labels
     on_table = page.eval_on_selector_all("#board .trick use.card", "els => els.map(e => e.dataset.card)")
     assert sorted(on_table) == sorted(c["card"] for c in trick["cards"]), (on_table, board[:200])
     shot = page.screenshot()
@@ -394,8 +439,8 @@ def test_the_seed_shown_deals_the_same_game_again(browser, server, tmp_path):
     n = len(requests)
     page.fill("#seed", "18446744073709551616")
     page.click("#start")
-    page.wait_for_selector("#message.error")
-    assert "The seed must be a whole number from 0 to 18446744073709551615" in page.inner_text("#message")
+    page.wait_for_selector("#notice:not(.hidden)")
+    assert "The seed must be a whole number from 0 to 18446744073709551615" in page.inner_text("#notice")
     # The watched game's bots go on stepping; no new game was asked for.
     assert [r for r in requests[n:] if r.endswith("/api/games")] == []
     assert errors == [] and CONSOLE[page] == []
@@ -419,13 +464,123 @@ def test_the_forms_checks_are_said_in_the_page(browser, server):
         page.fill("#max-rounds", "")
         page.fill(f"#{field}", value)
         page.click("#start")
-        page.wait_for_selector("#message.error")
-        assert page.inner_text("#message").startswith(words), page.inner_text("#message")
+        page.wait_for_selector("#notice:not(.hidden)")
+        assert page.inner_text("#notice").startswith(words), page.inner_text("#notice")
         assert page.get_attribute(f"#{field}", "aria-invalid") == "true"
         assert page.evaluate("() => game") is None
     assert len(requests) == n
     assert page.evaluate("() => document.getElementById('new-form').noValidate")
     assert errors == [] and CONSOLE[page] == []
+    page.close()
+
+
+def refusal_where_the_eye_is(page, control):
+    """The refusal's banner: shown whole inside the window, just under the form whose
+    `control` it outlines; its text."""
+    page.wait_for_selector("#notice:not(.hidden)")
+    box = page.locator("#notice").bounding_box()
+    form = page.locator("header").bounding_box()
+    view = page.viewport_size
+    assert 0 <= box["y"] and box["y"] + box["height"] <= view["height"], box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"], box
+    assert abs(box["y"] - (form["y"] + form["height"])) < 2, (box, form)
+    whole = page.evaluate("() => { const n = document.getElementById('notice');"
+                          " return n.scrollHeight <= n.clientHeight && n.scrollWidth <= n.clientWidth; }")
+    assert whole
+    assert page.get_attribute(f"#{control}", "aria-invalid") == "true"
+    return page.inner_text("#notice")
+
+
+def test_refusals_are_shown_next_to_the_form_whole(browser, server, tmp_path):
+    """Issue 64: a refused New game or load is said in a banner under the form, whole, in
+    a 1400x900 window, until the next action; a typo'd bot name gets its correction, a
+    file name a player's answer, the list of bots only when asked for."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server)
+    assert "PATH" not in page.get_attribute("#bots", "title")
+    page.select_option("#variant", "4p")
+    page.fill("#bots", "heurstic")
+    page.click("#start")
+    text = refusal_where_the_eye_is(page, "bots")
+    assert text.startswith('New game refused: bot "heurstic"') and "did you mean heuristic?" in text, text
+    assert "random, heuristic" not in text
+    # The list, on request.
+    page.click("#notice summary")
+    page.wait_for_function("() => document.querySelector('#notice details span').textContent !== ''")
+    assert "pimc-dd" in page.inner_text("#notice details")
+    refusal_where_the_eye_is(page, "bots")
+    page.fill("#bots", "nn:/etc/passwd")
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('passwd')")
+    text = refusal_where_the_eye_is(page, "bots")
+    assert "does not load bots from files" in text and "request" not in text, text
+    # A record that is not one: the load control.
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"variant": "4p"}')
+    page.set_input_files("#load-file", str(bad))
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('notes.json')")
+    text = refusal_where_the_eye_is(page, "load-file")
+    assert text.startswith("Could not load notes.json: "), text
+    assert page.get_attribute("#bots", "aria-invalid") is None
+    # The next action clears it.
+    page.fill("#bots", "heuristic")
+    page.click("#start")
+    page.wait_for_function("() => game !== null")
+    assert page.locator("#notice").is_hidden()
+    assert errors == []
+    page.close()
+
+
+def test_the_deciding_trick_is_shown_until_the_person_moves_on(browser, server):
+    """Issue 64: when a card ends a round, its trick (labelled as in the log, the winner
+    marked) and the round's result (winners, points per team, bosses) stay on the table
+    until the person moves on; at the game's end every hand left is drawn face up."""
+    page, _, _, errors = open_page(browser, server)
+    new_game(page, "4p", 5, **{"max-rounds": 2})
+    rounds_held = 0
+    while True:
+        page.wait_for_function("() => game && !busy && (game.over || game.your_turn || held !== null)",
+                               timeout=60_000)
+        s = state(page)
+        if s["over"]:
+            break
+        if page.evaluate("() => held") is None:
+            click_card(page)
+            continue
+        box = page.locator("#round-over")
+        assert box.is_visible() and page.locator("#board").is_hidden()
+        text = box.inner_text()
+        trick = [e for e in s["events"] if e["kind"] == "trick"][-1]
+        names = {0: "you", 1: "seat 1", 2: "partner 2", 3: "seat 3"}
+        line = page.inner_text("#round-over .trick-line")
+        assert line.startswith(f"The deciding trick (trick {trick['trick'] + 1}): "), line
+        for x in trick["cards"]:
+            assert f"{names[x['seat']]} {x['card']}" in line, (x, line)
+        assert line.endswith(f"→ {names[trick['winner']]} take" + ("" if trick["winner"] == 0 else "s")
+                             + " it" + (", with " + " ".join(trick["bosses"]) if trick["bosses"] else "") + "."), line
+        assert "Points this round: team 0 (you and partner 2) " in text, text
+        assert "Bosses taken: team 0 (you and partner 2) " in text, text
+        # The bots wait: nothing moves until the person does.
+        n = page.evaluate("() => shown")
+        page.wait_for_timeout(1200)
+        assert page.evaluate("() => shown") == n and page.evaluate("() => held") is not None
+        page.click("#next-deal")
+        assert box.is_hidden() and page.locator("#board").is_visible()
+        rounds_held += 1
+    assert rounds_held == 1
+    # The game's end: its deciding trick and result stay, every hand drawn face up.
+    page.wait_for_selector("#round-over .trick-line")
+    assert page.locator("#next-deal").count() == 0
+    assert page.locator("#board .card-back").count() == 0
+    left = state(page)["hands_left"]
+    assert sum(map(len, left)) > 0
+    for p, h in enumerate(left):
+        drawn = page.eval_on_selector_all(f'#board .hand[data-seat="{p}"] use.card',
+                                          "us => us.map((u) => u.dataset.card)")
+        assert sorted(drawn) == sorted(h), (p, drawn, h)
+    assert errors == []
     page.close()
 
 
