@@ -11,14 +11,14 @@ from gymnasium import spaces
 
 from . import _core
 from ._core import Bot, Game, IllegalActionError, InvalidValueError, StateError
-from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, check_seat, render
+from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, check_seat, render
 
 # The env's settings (src/python/env_settings.rs): its signature's defaults and the
 # parsing of its arguments come from this table.
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["gym"]}
 
 
-class YokaiSeptetEnv(gym.Env):
+class YokaiSeptetEnv(KeywordsChecked, gym.Env):
     """Yokai Septet for one learner against built-in bots.
 
     Observations are the learner seat's float32 information-state vector
@@ -46,6 +46,8 @@ class YokaiSeptetEnv(gym.Env):
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    _settings_table = "gym"  # a misspelt keyword names the closest setting
 
     def __init__(
         self,

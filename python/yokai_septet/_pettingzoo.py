@@ -11,7 +11,9 @@ from pettingzoo.utils import wrappers
 
 from . import _core
 from ._core import Game, IllegalActionError, InvalidTypeError
-from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, check_seat, render
+from ._env_common import (
+    OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, check_seat, keywords_checked, render,
+)
 
 # The settings of env() (src/python/env_settings.rs): its signature's defaults and the
 # parsing of its arguments come from this table; raw_env takes all but the two settings
@@ -51,6 +53,7 @@ class AECEnvProtocol(Protocol):
     def close(self) -> None: ...
 
 
+@keywords_checked("aec")
 def env(
     *,
     variant: str = _SETTINGS["variant"]["default"],
@@ -109,7 +112,7 @@ class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
             base._ended_by_illegal_action = True
 
 
-class raw_env(AECEnv):
+class raw_env(KeywordsChecked, AECEnv):
     """Yokai Septet as a PettingZoo AEC environment.
 
     Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is a dict with
@@ -145,6 +148,8 @@ class raw_env(AECEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+    _settings_table = "aec"  # a misspelt keyword names the closest setting
 
     def __init__(
         self,

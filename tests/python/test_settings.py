@@ -126,6 +126,36 @@ def test_the_single_envs_enforce_their_tables_naming_the_setting(kind):
         make(no_such=1)
 
 
+@pytest.mark.parametrize("make, kwargs, meant", [
+    (lambda **kw: ys.VectorEnv(8, "4p", **kw), {"opponent": "heuristic"}, "opponents"),
+    (lambda **kw: gymnasium.make("YokaiSeptet-v0", **kw), {"opponent": "heuristic"},
+     "opponents"),
+    (lambda **kw: gymnasium.make_vec("YokaiSeptet-v0", num_envs=2, **kw),
+     {"opponent": "heuristic"}, "opponents"),
+    (lambda **kw: gymnasium.make_vec("YokaiSeptet-v0", num_envs=2,
+                                     vectorization_mode="sync", **kw),
+     {"learnr_seat": 1}, "learner_seat"),
+    (lambda **kw: ys.env(**kw), {"reward_mod": "points"}, "reward_mode"),
+    (lambda **kw: ys.raw_env(**kw), {"varient": "3p"}, "variant"),
+    (lambda **kw: ys.VectorEnv(2, **kw), {"illegal_actions": "raise"}, "illegal_action"),
+])
+def test_a_misspelt_keyword_names_the_setting_meant(make, kwargs, meant):
+    """Every env constructor, as users call it: a TypeError that says "did you mean ...?"
+    (and nothing is built)."""
+    with pytest.raises(TypeError, match=f"unexpected keyword argument '{next(iter(kwargs))}'; "
+                                        f"did you mean '{meant}'\\?"):
+        make(**kwargs)
+
+
+def test_a_keyword_like_no_setting_gets_no_suggestion():
+    with pytest.raises(TypeError) as e:
+        ys.VectorEnv(2, zzzz=1)
+    assert "did you mean" not in str(e.value)
+    with pytest.raises(TypeError) as e:
+        ys.env(zzzz=1)
+    assert str(e.value) == "env() got an unexpected keyword argument 'zzzz'"
+
+
 def test_the_stub_has_the_tables_parameters_and_defaults():
     """stubtest checks that the compiled ``__new__(*args, **kwargs)`` takes the stub's
     parameters; this checks their order, kinds and defaults against the table."""
