@@ -114,7 +114,15 @@ class YokaiSeptetEnv(KeywordsChecked, gym.Env):
     # ------------------------------------------------------------------ API
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions now (bool, shape ``(num_actions,)``)."""
+        """The learner's legal actions now (bool, shape ``(num_actions,)``). Once the
+        episode has ended the mask offers one action, ``0``, as ``VectorEnv``'s ended rows
+        do: a vector env of these envs resets such an env at its next step whatever the
+        action (gymnasium's ``NEXT_STEP`` autoreset), and a row with no action would make
+        a masked softmax NaN. (``step`` itself refuses until ``reset``.)"""
+        if self._done:
+            mask = np.zeros(self.game.num_actions, dtype=bool)
+            mask[0] = True  # VectorEnv's IGNORED_ACTION (src/rl/vector/slot.rs)
+            return mask
         if self.game.current_player != self.learner_seat:
             return np.zeros(self.game.num_actions, dtype=bool)
         return self.game.legal_mask()
@@ -161,7 +169,6 @@ class YokaiSeptetEnv(KeywordsChecked, gym.Env):
         info = self._info()
         if illegal:
             info["illegal_action"] = True
-            info["action_mask"] = np.zeros(g.num_actions, dtype=bool)
         if self.render_mode == "human":
             self.render()
         return g.observation(self.learner_seat), float(reward), terminated, truncated, info

@@ -238,9 +238,10 @@ def reference(n, mode, seed, **kw):
 
 def assert_same_step(ours, theirs, next_step=False):
     """One step's results of the VectorEnv and of the reference agree: observations,
-    rewards, flags, the masks gymnasium sets, and final_obs/final_info where set. Under
-    ``next_step`` (NEXT_STEP), an env the step ended offers action 0 alone, the one its
-    next step ignores, where the single env's finished game offers none (issue 60)."""
+    rewards, flags, the masks gymnasium sets, and final_obs/final_info where set. A
+    single env whose episode has ended offers action 0 alone (issue 64), as the
+    VectorEnv's NEXT_STEP rows do (the one action the next step ignores, issue 60); the
+    VectorEnv's DISABLED rows and SAME_STEP ``final_info`` offer none (no step follows)."""
     (oa, ra, ta, ua, ia), (ob, rb, tb, ub, ib) = ours, theirs
     np.testing.assert_array_equal(oa, ob)
     np.testing.assert_allclose(ra, rb)
@@ -248,10 +249,11 @@ def assert_same_step(ours, theirs, next_step=False):
     np.testing.assert_array_equal(ua, ub)
     have = ib.get("_action_mask", np.ones(len(oa), bool))
     want = np.array(ib["action_mask"], dtype=bool)
-    if next_step:
-        ended = np.asarray(ta) | np.asarray(ua)
-        assert not want[ended].any()
-        want[ended, 0] = True
+    ended = np.asarray(ta) | np.asarray(ua)
+    if "final_obs" not in ib:  # NEXT_STEP or DISABLED: the rows hold the ended games
+        assert (want[ended].sum(axis=1) == 1).all() and want[ended, 0].all()
+        if not next_step:
+            want[ended] = False
     np.testing.assert_array_equal(ia["action_mask"][have], want[have])
     assert ("final_obs" in ia) == ("final_obs" in ib)
     if "final_obs" in ib:
@@ -259,7 +261,9 @@ def assert_same_step(ours, theirs, next_step=False):
         np.testing.assert_array_equal(ia["_final_obs"], ended)
         np.testing.assert_array_equal(ia["_final_info"], ib["_final_info"])
         fa, fb = ia["final_info"], ib["final_info"]
-        np.testing.assert_array_equal(fa["action_mask"][ended], fb["action_mask"][ended])
+        single = np.array(fb["action_mask"][ended], dtype=bool)
+        assert single[:, 0].all() and (single.sum(axis=1) == 1).all()
+        np.testing.assert_array_equal(fa["action_mask"][ended], np.zeros_like(single))
         for i in np.flatnonzero(ended):
             np.testing.assert_array_equal(ia["final_obs"][i], ib["final_obs"][i])
         assert all(x is None for x in ia["final_obs"][~ended])

@@ -94,6 +94,29 @@ def test_same_step_rows_always_offer_an_action_and_disabled_ended_rows_none():
     assert ended_off > 0
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_gymnasiums_own_vector_envs_over_the_single_env_never_hand_out_an_empty_row(mode):
+    # make_vec's sync and async modes vectorize the single env under gymnasium's default
+    # NEXT_STEP autoreset: the step that ends an episode hands out its info, whose mask
+    # offers action 0 alone (issue 64), as VectorEnv's ended rows do.
+    envs = gymnasium.make_vec("YokaiSeptet-v0", num_envs=3, vectorization_mode=mode,
+                              episode="round", opponents="heuristic")
+    rng = np.random.default_rng(2)
+    obs, info = envs.reset(seed=2)
+    ended_rows = 0
+    for _ in range(300):
+        mask = info["action_mask"]
+        assert mask.any(axis=1).all()
+        p = masked_softmax(rng.normal(size=mask.shape), mask)
+        assert not np.isnan(p).any()
+        obs, r, term, trunc, info = envs.step(sample(p, rng))
+        for i in (term | trunc).nonzero()[0]:
+            ended_rows += 1
+            assert np.flatnonzero(info["action_mask"][i]).tolist() == [0]
+    envs.close()
+    assert ended_rows >= 3
+
+
 # ------------------------------------------------------------ self-play reward wrappers
 
 
