@@ -147,7 +147,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         del obs, masks  # let the first set of buffers be reused
 
     def _rewards(self, r: np.ndarray) -> np.ndarray:
-        return r if self.self_play else r[:, 0]
+        return r.view(SelfPlayRewards) if self.self_play else r[:, 0]
 
     def _result(self, outs: tuple[Any, ...]) -> tuple[Any, ...]:
         """``(obs, rewards, terminated, truncated, infos)`` from the arrays of every output
@@ -324,6 +324,44 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (the threads end with the object)."""
+
+
+class SelfPlayRewards(np.ndarray):
+    """A self-play step's rewards, ``(num_envs, num_players)``: a numpy array in every
+    way but one. Gymnasium's reward wrappers (``RecordEpisodeStatistics``,
+    ``NormalizeReward``) keep one value per env and combine it with the rewards, which
+    numpy would refuse with a shape message or, where ``num_envs`` equals the number of
+    seats, broadcast into nonsense; so any arithmetic between these rewards and an array
+    of one value per env (``(num_envs,)``, or as many rows as the rewards have) raises a
+    ``TypeError`` naming ``ys.SeatReward``, the per-seat view those wrappers need.
+    ``rewards[:, seat]``, scalars, ``(num_envs, k)`` arrays, and per-seat vectors (when
+    ``num_envs`` differs from the number of seats; else ``weights[None, :]``) work as
+    on any array, and results are plain arrays."""
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        outs = kwargs.get("out", ())
+        for x in (*inputs, *outs):
+            if isinstance(x, SelfPlayRewards) and x.ndim == 2:
+                rows = x.shape[0]
+                if any(
+                    isinstance(y, np.ndarray) and not isinstance(y, SelfPlayRewards)
+                    and y.ndim == 1 and y.shape[0] == rows
+                    for y in (*inputs, *outs)
+                ):
+                    raise InvalidTypeError(
+                        "self-play rewards are one per seat, (num_envs, num_players), and "
+                        f"{ufunc.__name__} met an array of one value per env: a reward "
+                        "wrapper (RecordEpisodeStatistics, NormalizeReward) needs one "
+                        "reward per env, so wrap the env in ys.SeatReward(env, seat) "
+                        "first (docs/vector.md); for a per-seat vector use "
+                        "weights[None, :]"
+                    )
+        plain = tuple(x.view(np.ndarray) if isinstance(x, SelfPlayRewards) else x for x in inputs)
+        if outs:
+            kwargs["out"] = tuple(
+                x.view(np.ndarray) if isinstance(x, SelfPlayRewards) else x for x in outs
+            )
+        return getattr(ufunc, method)(*plain, **kwargs)
 
 
 class SeatReward(gymnasium.vector.VectorRewardWrapper):
