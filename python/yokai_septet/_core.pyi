@@ -208,6 +208,8 @@ class VectorEnv:
         learner_team: Optional[_Int] = None,
         opponents: Union[str, Sequence[str], None] = "random",
         reward_mode: str = "win",
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
         num_threads: Optional[_Int] = None,
         obs_dtype: str = "float32",
         env_offset: int = 0,

@@ -32,10 +32,12 @@ class YokaiSeptetEnv(KeywordsChecked, gym.Env):
         opponents: a bot name for every other seat, or a list of one name per seat (the
             learner's entry is ignored). Default ``"random"``.
         reward_mode: ``"win"`` (+1/-1 at the end) or ``"points"`` (per round, zero-sum).
-        illegal_action: ``"raise"`` (the default, as for every env of the package:
-            ``IllegalActionError``, nothing changes) or ``"lose"`` (the episode ends with
-            reward ``illegal_reward`` and ``info["illegal_action"] = True``; for clients
-            that step unmasked random actions, such as gymnasium's ``check_env``).
+        illegal_action: what an action outside the mask does: ``"lose"`` (the default,
+            as for every env of the package) ends the episode as lost, with reward
+            ``illegal_reward`` and ``info["illegal_action"] = True`` (Gymnasium's contract:
+            ``step`` accepts every element of ``action_space``, and its ``check_env``
+            steps unmasked random actions); ``"raise"`` raises ``IllegalActionError``
+            and changes nothing (for debugging a policy that should never do it).
         illegal_reward: the reward of an illegal action under ``"lose"``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text),
             ``"human"`` (prints it) or ``"rgb_array"`` (``render()`` returns the table's

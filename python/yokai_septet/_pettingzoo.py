@@ -69,19 +69,20 @@ def env(
     observation_key: str = _SETTINGS["observation_key"]["default"],
 ) -> AECEnvProtocol:
     """The Yokai Septet AEC environment, wrapped as PettingZoo's own environments are: in
-    ``OrderEnforcingWrapper``, and with ``illegal_action="lose"`` in
-    ``TerminateIllegalWrapper`` too.
+    ``OrderEnforcingWrapper`` and (by default, ``illegal_action="lose"``)
+    ``TerminateIllegalWrapper``.
 
     Keyword arguments (its settings table's, src/python/env_settings.rs): those of
     :class:`raw_env`, and
 
-    - ``illegal_action``: ``"raise"`` (the default, as for every env of the package:
-      ``IllegalActionError``, nothing changes) or ``"lose"``: PettingZoo's
+    - ``illegal_action``: what an action outside the mask does. ``"lose"`` (the default,
+      as for every env of the package; PettingZoo's convention): PettingZoo's
       ``TerminateIllegalWrapper`` ends the game at once, every agent terminated (and
       truncated, as that wrapper marks them), the offender rewarded ``illegal_reward`` and
-      the others 0, with ``infos[offender]["illegal_action"] = True``. For clients that
-      step unmasked random actions (RLlib's environment pre-check). An action that is no
-      card id (not an integer, or out of range) is refused either way
+      the others 0, with ``infos[offender]["illegal_action"] = True`` (clients that step
+      unmasked random actions, such as RLlib's environment pre-check, need it).
+      ``"raise"``: ``IllegalActionError``, nothing changes (for debugging). An action
+      that is no card id (not an integer, or out of range) is refused either way
       (``InvalidTypeError`` / ``IllegalActionError``).
     - ``illegal_reward``: the offender's reward under ``"lose"``.
     """
@@ -120,8 +121,8 @@ class raw_env(KeywordsChecked, AECEnv):
     ``Game.layout()``; the key is ``observation_key``) and ``action_mask`` (int8, 1 for
     the legal actions of the agent to move, all 0 for the others). Actions are card ids
     (``Discrete(num_actions)``); passing picks are actions too. An illegal action raises
-    ``yokai_septet.IllegalActionError`` and changes nothing (:func:`env` with
-    ``illegal_action="lose"`` ends the game instead). :meth:`state` (with :attr:`state_space`) is the
+    ``yokai_septet.IllegalActionError`` and changes nothing (:func:`env`, by default,
+    ends the game instead: ``illegal_action="lose"``). :meth:`state` (with :attr:`state_space`) is the
     privileged full-information state, for centralized critics (docs/state_tensor.md).
 
     Rewards (``reward_mode``): ``"win"`` gives +1 to the winners and -1 to the others when

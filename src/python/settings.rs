@@ -73,6 +73,14 @@ impl Values {
         }
     }
 
+    /// A float's value (`None` for anything else).
+    pub(crate) fn float(&self, name: &str) -> Option<f64> {
+        match self.get(name) {
+            Value::Float(v) => Some(*v),
+            _ => None,
+        }
+    }
+
     /// Every value as a Python dict (`ArenaSpec` keeps these normalized values).
     pub(crate) fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);

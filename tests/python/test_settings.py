@@ -83,7 +83,7 @@ def test_the_single_envs_signatures_are_their_tables():
 def test_every_env_agrees_on_every_default_of_the_tables():
     """One default per setting: the Gymnasium env, the PettingZoo env, ``make_vec`` and
     ``VectorEnv`` share each setting they have in common, ``illegal_action`` included
-    (``"raise"``: the only one the vector env has)."""
+    (``"lose"``: Gymnasium's contract and PettingZoo's convention)."""
     from yokai_septet._vector import make_vec
 
     tables = {"gym": GYM, "aec": AEC, "vector": VECTOR}
@@ -98,14 +98,19 @@ def test_every_env_agrees_on_every_default_of_the_tables():
     assert defaults.pop("seed") == {"aec": None, "vector": 0}
     for name, by in defaults.items():
         assert len(set(map(repr, by.values()))) == 1, (name, by)
-    assert defaults["illegal_action"] == {"gym": "raise", "aec": "raise"}
+    assert defaults["illegal_action"] == {"gym": "lose", "aec": "lose", "vector": "lose"}
+    assert defaults["illegal_reward"] == {"gym": -1.0, "aec": -1.0, "vector": -1.0}
     vec = inspect.signature(make_vec).parameters
     for name, p in vec.items():
         if name in defaults and p.default is not EMPTY:
             assert repr(p.default) == repr(next(iter(defaults[name].values()))), name
-    assert vec["illegal_action"].default == "raise"
-    assert gymnasium.make("YokaiSeptet-v0").unwrapped.illegal_action == "raise"
-    assert type(ys.env().unwrapped) is ys.raw_env  # no TerminateIllegalWrapper by default
+    assert vec["illegal_action"].default == "lose"
+    assert gymnasium.make("YokaiSeptet-v0").unwrapped.illegal_action == "lose"
+    assert gymnasium.make_vec("YokaiSeptet-v0").illegal_action == "lose"
+    assert ys.VectorEnv(1).illegal_action == "lose"
+    from pettingzoo.utils.wrappers import TerminateIllegalWrapper
+
+    assert isinstance(ys.env().env, TerminateIllegalWrapper)  # PettingZoo's, by default
 
 
 @pytest.mark.parametrize("kind", ["gym", "aec"])
