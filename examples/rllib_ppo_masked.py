@@ -8,8 +8,9 @@ Two options of ``yokai_septet.env`` make it plain RLlib, with no subclass:
 
 - ``observation_key="observations"``: the observation dict is ``{"observations",
   "action_mask"}``, what RLlib's ``ActionMaskingTorchRLModule`` reads;
-- ``illegal_action="lose"``: RLlib's environment pre-check steps unmasked random actions;
-  such an action ends the game (the offender gets -1) instead of raising.
+- ``illegal_action="lose"`` (the default, spelt out): RLlib's environment pre-check steps
+  unmasked random actions; such an action ends the game (the offender gets -1) instead of
+  raising.
 
 All four seats share one policy (``"shared"``). Episodes are single rounds with
 ``reward_mode="points"`` (dense and zero-sum). After training, the module's greedy

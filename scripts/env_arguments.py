@@ -60,7 +60,7 @@ def table():
         [BEGIN, "", *lines, "",
          "`make_vec` also takes every `ys.VectorEnv` option (`seed`, `num_threads`, ...); "
          "of the single-env options it cannot honour it accepts only the values shown and "
-         "refuses `illegal_reward` and `render_seat`, saying what to use instead. "
+         "refuses `render_seat`, saying what to use instead. "
          "`ys.raw_env` takes the `ys.env` options but `illegal_action` and `illegal_reward` "
          "(`ys.env` gives those to PettingZoo's `TerminateIllegalWrapper`). Each default is "
          "its settings table's (`_core._settings_spec()`).", "", END]
@@ -75,6 +75,8 @@ def _values(row):
         shown = ", ".join(f"`{c!r}`" for c in row["choices"])
     elif row["type"] == "bool":
         shown = "`True`, `False`"
+    elif row["type"] == "float":
+        shown = "a finite number"
     else:
         shown = "a bot name, or one per seat"
     return shown + (", `None`" if row["nullable"] else "")

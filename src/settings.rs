@@ -109,6 +109,17 @@ impl Setting {
     }
 }
 
+impl Setting {
+    /// The same row, also given by position (a table whose settings all are, such as
+    /// the single envs', shares a keyword-only table's row this way).
+    pub const fn by_position(self) -> Setting {
+        Setting {
+            positional: true,
+            ..self
+        }
+    }
+}
+
 /// The setting called `name` in `table`.
 pub const fn find(table: &'static [Setting], name: &str) -> &'static Setting {
     let mut i = 0;

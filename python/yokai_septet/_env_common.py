@@ -6,8 +6,10 @@ table or of one seat's view (the other hands hidden)."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
-from typing import Any, Optional
+from typing import Any, Callable, Optional, TypeVar, cast
 
 import numpy as np
 
@@ -46,6 +48,49 @@ class EpisodeSeeds:
         seeds = _core._episode_seeds(master, episode, num_players)  # checks the seed first
         self.master, self.episode = master, episode
         return seeds
+
+
+def check_keywords(kind: str, f: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    """Refuses a keyword argument that ``f`` does not take before Python binds the call,
+    with the settings table ``kind``'s error: a ``TypeError`` naming the closest setting
+    ("did you mean 'opponents'?"). The others, and every keyword of an ``f`` that takes
+    ``**kwargs`` (a subclass's ``__init__``), are left to the call."""
+    params = inspect.signature(f).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return
+    unknown = {k: v for k, v in kwargs.items() if k not in params}
+    if unknown:
+        _core._check_settings(kind, f.__qualname__.split(".")[0], unknown)
+
+
+class KeywordsChecked:
+    """A base of the env classes: a misspelt keyword argument gets :func:`check_keywords`'s
+    error (against the settings table ``_settings_table``) before Python binds the call to
+    ``__init__``, which, defined by the env class itself, stays the signature that
+    ``inspect`` and type checkers show."""
+
+    _settings_table = ""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        check_keywords(cls._settings_table, cls.__init__, kwargs)
+        return super().__new__(cls)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def keywords_checked(kind: str) -> Callable[[_F], _F]:
+    """A function whose misspelt keyword arguments get :func:`check_keywords`'s error."""
+
+    def wrap(f: _F) -> _F:
+        @functools.wraps(f)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            check_keywords(kind, f, kwargs)
+            return f(*args, **kwargs)
+
+        return cast(_F, checked)
+
+    return wrap
 
 
 def check_seat(seat: Any, num_players: int, what: str = "render_seat") -> Optional[int]:

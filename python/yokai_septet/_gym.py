@@ -11,14 +11,14 @@ from gymnasium import spaces
 
 from . import _core
 from ._core import Bot, Game, IllegalActionError, InvalidValueError, StateError
-from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, check_seat, render
+from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, check_seat, render
 
 # The env's settings (src/python/env_settings.rs): its signature's defaults and the
 # parsing of its arguments come from this table.
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["gym"]}
 
 
-class YokaiSeptetEnv(gym.Env):
+class YokaiSeptetEnv(KeywordsChecked, gym.Env):
     """Yokai Septet for one learner against built-in bots.
 
     Observations are the learner seat's float32 information-state vector
@@ -32,10 +32,12 @@ class YokaiSeptetEnv(gym.Env):
         opponents: a bot name for every other seat, or a list of one name per seat (the
             learner's entry is ignored). Default ``"random"``.
         reward_mode: ``"win"`` (+1/-1 at the end) or ``"points"`` (per round, zero-sum).
-        illegal_action: ``"raise"`` (the default, as for every env of the package:
-            ``IllegalActionError``, nothing changes) or ``"lose"`` (the episode ends with
-            reward ``illegal_reward`` and ``info["illegal_action"] = True``; for clients
-            that step unmasked random actions, such as gymnasium's ``check_env``).
+        illegal_action: what an action outside the mask does: ``"lose"`` (the default,
+            as for every env of the package) ends the episode as lost, with reward
+            ``illegal_reward`` and ``info["illegal_action"] = True`` (Gymnasium's contract:
+            ``step`` accepts every element of ``action_space``, and its ``check_env``
+            steps unmasked random actions); ``"raise"`` raises ``IllegalActionError``
+            and changes nothing (for debugging a policy that should never do it).
         illegal_reward: the reward of an illegal action under ``"lose"``.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text),
             ``"human"`` (prints it) or ``"rgb_array"`` (``render()`` returns the table's
@@ -46,6 +48,8 @@ class YokaiSeptetEnv(gym.Env):
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    _settings_table = "gym"  # a misspelt keyword names the closest setting
 
     def __init__(
         self,
@@ -112,7 +116,15 @@ class YokaiSeptetEnv(gym.Env):
     # ------------------------------------------------------------------ API
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions now (bool, shape ``(num_actions,)``)."""
+        """The learner's legal actions now (bool, shape ``(num_actions,)``). Once the
+        episode has ended the mask offers one action, ``0``, as ``VectorEnv``'s ended rows
+        do: a vector env of these envs resets such an env at its next step whatever the
+        action (gymnasium's ``NEXT_STEP`` autoreset), and a row with no action would make
+        a masked softmax NaN. (``step`` itself refuses until ``reset``.)"""
+        if self._done:
+            mask = np.zeros(self.game.num_actions, dtype=bool)
+            mask[0] = True  # VectorEnv's IGNORED_ACTION (src/rl/vector/slot.rs)
+            return mask
         if self.game.current_player != self.learner_seat:
             return np.zeros(self.game.num_actions, dtype=bool)
         return self.game.legal_mask()
@@ -159,7 +171,6 @@ class YokaiSeptetEnv(gym.Env):
         info = self._info()
         if illegal:
             info["illegal_action"] = True
-            info["action_mask"] = np.zeros(g.num_actions, dtype=bool)
         if self.render_mode == "human":
             self.render()
         return g.observation(self.learner_seat), float(reward), terminated, truncated, info

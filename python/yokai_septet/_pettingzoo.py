@@ -11,7 +11,9 @@ from pettingzoo.utils import wrappers
 
 from . import _core
 from ._core import Game, IllegalActionError, InvalidTypeError
-from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, check_seat, render
+from ._env_common import (
+    OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, check_seat, keywords_checked, render,
+)
 
 # The settings of env() (src/python/env_settings.rs): its signature's defaults and the
 # parsing of its arguments come from this table; raw_env takes all but the two settings
@@ -51,6 +53,7 @@ class AECEnvProtocol(Protocol):
     def close(self) -> None: ...
 
 
+@keywords_checked("aec")
 def env(
     *,
     variant: str = _SETTINGS["variant"]["default"],
@@ -66,19 +69,20 @@ def env(
     observation_key: str = _SETTINGS["observation_key"]["default"],
 ) -> AECEnvProtocol:
     """The Yokai Septet AEC environment, wrapped as PettingZoo's own environments are: in
-    ``OrderEnforcingWrapper``, and with ``illegal_action="lose"`` in
-    ``TerminateIllegalWrapper`` too.
+    ``OrderEnforcingWrapper`` and (by default, ``illegal_action="lose"``)
+    ``TerminateIllegalWrapper``.
 
     Keyword arguments (its settings table's, src/python/env_settings.rs): those of
     :class:`raw_env`, and
 
-    - ``illegal_action``: ``"raise"`` (the default, as for every env of the package:
-      ``IllegalActionError``, nothing changes) or ``"lose"``: PettingZoo's
+    - ``illegal_action``: what an action outside the mask does. ``"lose"`` (the default,
+      as for every env of the package; PettingZoo's convention): PettingZoo's
       ``TerminateIllegalWrapper`` ends the game at once, every agent terminated (and
       truncated, as that wrapper marks them), the offender rewarded ``illegal_reward`` and
-      the others 0, with ``infos[offender]["illegal_action"] = True``. For clients that
-      step unmasked random actions (RLlib's environment pre-check). An action that is no
-      card id (not an integer, or out of range) is refused either way
+      the others 0, with ``infos[offender]["illegal_action"] = True`` (clients that step
+      unmasked random actions, such as RLlib's environment pre-check, need it).
+      ``"raise"``: ``IllegalActionError``, nothing changes (for debugging). An action
+      that is no card id (not an integer, or out of range) is refused either way
       (``InvalidTypeError`` / ``IllegalActionError``).
     - ``illegal_reward``: the offender's reward under ``"lose"``.
     """
@@ -109,7 +113,7 @@ class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
             base._ended_by_illegal_action = True
 
 
-class raw_env(AECEnv):
+class raw_env(KeywordsChecked, AECEnv):
     """Yokai Septet as a PettingZoo AEC environment.
 
     Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is a dict with
@@ -117,8 +121,8 @@ class raw_env(AECEnv):
     ``Game.layout()``; the key is ``observation_key``) and ``action_mask`` (int8, 1 for
     the legal actions of the agent to move, all 0 for the others). Actions are card ids
     (``Discrete(num_actions)``); passing picks are actions too. An illegal action raises
-    ``yokai_septet.IllegalActionError`` and changes nothing (:func:`env` with
-    ``illegal_action="lose"`` ends the game instead). :meth:`state` (with :attr:`state_space`) is the
+    ``yokai_septet.IllegalActionError`` and changes nothing (:func:`env`, by default,
+    ends the game instead: ``illegal_action="lose"``). :meth:`state` (with :attr:`state_space`) is the
     privileged full-information state, for centralized critics (docs/state_tensor.md).
 
     Rewards (``reward_mode``): ``"win"`` gives +1 to the winners and -1 to the others when
@@ -145,6 +149,8 @@ class raw_env(AECEnv):
         "is_parallelizable": False,
         "render_fps": 1,
     }
+
+    _settings_table = "aec"  # a misspelt keyword names the closest setting
 
     def __init__(
         self,

@@ -56,6 +56,14 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
       (``infos["to_play"]``); observations are that seat's. Rewards have shape
       ``(num_envs, num_players)``: every seat's reward for the step.
 
+    ``illegal_action`` says what an action outside an env's mask does: ``"lose"`` (the
+    default, as for every env of the package; Gymnasium's contract is that ``step``
+    takes every element of ``action_space``) ends that env's episode as lost
+    (``terminated``, the acting seat, or team, rewarded ``illegal_reward``, the other
+    seats 0, ``infos["illegal_action"]`` set for it) and the others step as usual;
+    ``"raise"`` (for debugging) raises ``IllegalActionError`` naming the env, and nothing
+    changes.
+
     ``autoreset_mode`` (a ``gymnasium.vector.AutoresetMode``, its value, or
     ``"same_step"``, ``"next_step"``, ``"disabled"``) says what a step does to an env whose
     episode it ends, as gymnasium's ``SyncVectorEnv`` does:
@@ -129,6 +137,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         # The Rust constructor (__new__) has already validated and built everything.
         self.autoreset_mode = AutoresetMode(self._autoreset_mode)
+        # (Rust has checked it.)
+        self.illegal_action = kwargs.get("illegal_action", _SETTINGS["illegal_action"]["default"])
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         obs, masks = self.observations, self.masks
         self.single_action_space_n = int(masks.shape[1])
@@ -147,7 +157,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         del obs, masks  # let the first set of buffers be reused
 
     def _rewards(self, r: np.ndarray) -> np.ndarray:
-        return r if self.self_play else r[:, 0]
+        return r.view(SelfPlayRewards) if self.self_play else r[:, 0]
 
     def _result(self, outs: tuple[Any, ...]) -> tuple[Any, ...]:
         """``(obs, rewards, terminated, truncated, infos)`` from the arrays of every output
@@ -202,7 +212,9 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One action per env. Returns ``(obs, rewards, terminated, truncated, infos)``;
-        ``infos["action_mask"]`` holds the next legal actions. An illegal action raises
+        ``infos["action_mask"]`` holds the next legal actions. An action outside an env's
+        mask ends its episode as lost (``illegal_action="lose"``, the default:
+        ``infos["illegal_action"]`` marks it) or, with ``illegal_action="raise"``, raises
         ``IllegalActionError`` naming the env, and nothing changes; non-integer actions
         raise ``TypeError``. Under ``NEXT_STEP`` the action of an env whose episode the
         last step ended is ignored (its mask offers one action, 0; any integer will do); under
@@ -228,11 +240,15 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def _python_ints(self, a: np.ndarray) -> np.ndarray:
         """Python ints too large for int64 make an object array: out of range, so
-        IllegalActionError naming the env (a non-integer is left to the TypeError)."""
+        IllegalActionError naming the env, or with ``illegal_action="lose"`` -1, an
+        illegal action like any other (a non-integer is left to the TypeError)."""
         if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in a):
             return a
+        a = a.copy()  # (np.asarray may have returned the caller's array)
         for i, x in enumerate(a):
-            if not 0 <= x < self.single_action_space_n:
+            if not 0 <= x < self.single_action_space_n and self.illegal_action == "lose":
+                a[i] = -1
+            elif not 0 <= x < self.single_action_space_n:
                 from ._core import IllegalActionError
 
                 raise IllegalActionError(
@@ -260,8 +276,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         while you compute (where its background thread was asleep, the batch is stepped
         before ``send`` returns, as :meth:`step` would: docs/vector.md). ``env_id``: the envs of one batch :meth:`recv` returned, in any
         order, one action each (``None``: the batch it returned last, actions in its
-        order). The actions are checked first: an illegal one raises
-        ``IllegalActionError`` naming the env, and nothing is sent."""
+        order). The actions are checked first: with ``illegal_action="raise"`` an illegal
+        one raises ``IllegalActionError`` naming the env, and nothing is sent."""
         b = self.batch_size
         a = actions
         if not (type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == 1):
@@ -278,7 +294,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
     def step_async(self, actions: Any) -> None:
         """Starts stepping every env with ``actions`` (one per env) in the background and
         returns (as :meth:`send` does); :meth:`step_wait` returns the results. Actions are checked first
-        (an illegal one raises and nothing starts)."""
+        (with ``illegal_action="raise"`` an illegal one raises and nothing starts)."""
         a = self._actions(actions, self.num_envs)
         b = self.batch_size
         if self._stepping_async:
@@ -324,6 +340,44 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release (the threads end with the object)."""
+
+
+class SelfPlayRewards(np.ndarray):
+    """A self-play step's rewards, ``(num_envs, num_players)``: a numpy array in every
+    way but one. Gymnasium's reward wrappers (``RecordEpisodeStatistics``,
+    ``NormalizeReward``) keep one value per env and combine it with the rewards, which
+    numpy would refuse with a shape message or, where ``num_envs`` equals the number of
+    seats, broadcast into nonsense; so any arithmetic between these rewards and an array
+    of one value per env (``(num_envs,)``, or as many rows as the rewards have) raises a
+    ``TypeError`` naming ``ys.SeatReward``, the per-seat view those wrappers need.
+    ``rewards[:, seat]``, scalars, ``(num_envs, k)`` arrays, and per-seat vectors (when
+    ``num_envs`` differs from the number of seats; else ``weights[None, :]``) work as
+    on any array, and results are plain arrays."""
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        outs = kwargs.get("out", ())
+        for x in (*inputs, *outs):
+            if isinstance(x, SelfPlayRewards) and x.ndim == 2:
+                rows = x.shape[0]
+                if any(
+                    isinstance(y, np.ndarray) and not isinstance(y, SelfPlayRewards)
+                    and y.ndim == 1 and y.shape[0] == rows
+                    for y in (*inputs, *outs)
+                ):
+                    raise InvalidTypeError(
+                        "self-play rewards are one per seat, (num_envs, num_players), and "
+                        f"{ufunc.__name__} met an array of one value per env: a reward "
+                        "wrapper (RecordEpisodeStatistics, NormalizeReward) needs one "
+                        "reward per env, so wrap the env in ys.SeatReward(env, seat) "
+                        "first (docs/vector.md); for a per-seat vector use "
+                        "weights[None, :]"
+                    )
+        plain = tuple(x.view(np.ndarray) if isinstance(x, SelfPlayRewards) else x for x in inputs)
+        if outs:
+            kwargs["out"] = tuple(
+                x.view(np.ndarray) if isinstance(x, SelfPlayRewards) else x for x in outs
+            )
+        return getattr(ufunc, method)(*plain, **kwargs)
 
 
 class SeatReward(gymnasium.vector.VectorRewardWrapper):
@@ -450,7 +504,8 @@ def make_vec(
     learner_seat: Optional[int] = _SETTINGS["learner_seat"]["default"],
     opponents: Union[str, Sequence[str]] = _SETTINGS["opponents"]["default"],
     reward_mode: str = _SETTINGS["reward_mode"]["default"],
-    illegal_action: str = _SINGLE["illegal_action"]["default"],
+    illegal_action: str = _SETTINGS["illegal_action"]["default"],
+    illegal_reward: float = _SETTINGS["illegal_reward"]["default"],
     render_mode: Optional[str] = _SINGLE["render_mode"]["default"],
     max_episode_steps: Optional[int] = None,
     **vector_options: Any,
@@ -458,21 +513,9 @@ def make_vec(
     """``gymnasium.make_vec("YokaiSeptet-v0", num_envs=N, ...)``'s vector entry point:
     the Rust-backed :class:`VectorEnv`, taking ``gymnasium.make``'s options (same names,
     same defaults: the settings tables', checked by the tests) and any other ``VectorEnv``
-    option (``seed``, ``num_threads``, ``obs_dtype``, ``autoreset_mode``, ...). Options of the single env that a vector env cannot honour are
-    refused with the reason: an illegal action always raises ``IllegalActionError`` (use
-    ``infos["action_mask"]``), and there is no rendering."""
-    if illegal_action != "raise":
-        raise InvalidValueError(
-            f"illegal_action={illegal_action!r} is not available in the vector env: an "
-            "illegal action raises IllegalActionError naming the env; pick legal actions "
-            "with infos['action_mask'] (or use vectorization_mode='sync' for "
-            "per-env illegal-action handling)"
-        )
-    if vector_options.pop("illegal_reward", None) is not None:
-        raise InvalidValueError(
-            "illegal_reward is not available in the vector env: illegal actions raise "
-            "IllegalActionError (use vectorization_mode='sync' for it)"
-        )
+    option (``seed``, ``num_threads``, ``obs_dtype``, ``autoreset_mode``, ...). Options of
+    the single env that a vector env cannot honour are refused with the reason: there is
+    no rendering, and episodes are shortened by ``max_rounds``."""
     if render_mode is not None or vector_options.pop("render_seat", None) is not None:
         raise InvalidValueError(
             "the vector env does not render: use VectorEnv.render_env(i) for one env's "
@@ -492,5 +535,7 @@ def make_vec(
         learner_seat=learner_seat,
         opponents=opponents,
         reward_mode=reward_mode,
+        illegal_action=illegal_action,
+        illegal_reward=illegal_reward,
         **vector_options,
     )

@@ -205,12 +205,13 @@ def _collect_slice(
     bot = isinstance(policy, str)
     # SAME_STEP: every step of the rollout is a decision (NEXT_STEP would add a step with
     # no decision, its mask offering only the ignored action 0, after each episode).
+    # "raise": a policy's illegal action is its bug, not a lost game in the data.
     env = VectorEnv(
         n,
         self_play=True,
         env_offset=env_start,
         opponents=policy if bot else "random",
-        **{"autoreset_mode": "same_step", **env_kwargs},
+        **{"autoreset_mode": "same_step", "illegal_action": "raise", **env_kwargs},
     )
     obs, infos = env.reset()
     mask = infos["action_mask"]
@@ -289,8 +290,10 @@ def collect(
     - ``last_observations [E, D]``, ``last_masks [E, A]``, ``last_seats [E]``: the state
       after the last step, for bootstrapping.
 
-    With a deterministic policy the result depends only on the arguments, never on
-    ``num_tasks``; ``max_retries`` and ``retry_exceptions`` are as in :func:`arena`.
+    An action outside the mask raises ``IllegalActionError`` (a policy's bug, not a lost
+    game in the data). With a deterministic policy the result depends only on the
+    arguments, never on ``num_tasks``; ``max_retries`` and ``retry_exceptions`` are as in
+    :func:`arena`.
     """
     _ensure_ray()
     num_steps = _positive(num_steps, "num_steps")

@@ -8,11 +8,7 @@
 use crate::rl::reward::RewardMode;
 use crate::rules::config::{Episode, Scoring, Variant};
 use crate::settings::{DefaultValue, Kind, Setting};
-
-/// What an env does with an illegal action: `raise` (`IllegalActionError`, nothing
-/// changes; the only one the vector env has) or `lose` (the episode ends, the offender
-/// rewarded `illegal_reward`).
-pub(crate) const ILLEGAL_ACTIONS: [&str; 2] = ["raise", "lose"];
+use crate::vector::settings;
 
 /// The render modes of the single envs.
 pub(crate) const RENDER_MODES: [&str; 3] = ["ansi", "human", "rgb_array"];
@@ -65,24 +61,9 @@ const REWARD_MODE: Setting = Setting::new(
     "str",
     "rewards: the game's win (+1/-1/0) or its points",
 );
-const ILLEGAL_ACTION: Setting = Setting::new(
-    "illegal_action",
-    Kind::Choice(&ILLEGAL_ACTIONS),
-    false,
-    DefaultValue::Str("raise"),
-    true,
-    "str",
-    "an illegal action raises IllegalActionError (nothing changes) or loses the episode",
-);
-const ILLEGAL_REWARD: Setting = Setting::new(
-    "illegal_reward",
-    Kind::Float,
-    false,
-    DefaultValue::Float(-1.0),
-    true,
-    "float",
-    "the offender's reward under illegal_action='lose'",
-);
+// Every env's, the vector env's included (one row: `crate::vector::settings`).
+const ILLEGAL_ACTION: Setting = settings::ILLEGAL_ACTION.by_position();
+const ILLEGAL_REWARD: Setting = settings::ILLEGAL_REWARD.by_position();
 const RENDER_MODE: Setting = Setting::new(
     "render_mode",
     Kind::Choice(&RENDER_MODES),

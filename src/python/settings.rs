@@ -73,6 +73,14 @@ impl Values {
         }
     }
 
+    /// A float's value (`None` for anything else).
+    pub(crate) fn float(&self, name: &str) -> Option<f64> {
+        match self.get(name) {
+            Value::Float(v) => Some(*v),
+            _ => None,
+        }
+    }
+
     /// Every value as a Python dict (`ArenaSpec` keeps these normalized values).
     pub(crate) fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -277,9 +285,7 @@ pub(crate) fn bind(
         for (k, v) in kwargs.iter() {
             let key = k.extract::<String>()?;
             let Some(i) = table.iter().position(|s| s.name == key) else {
-                return Err(InvalidTypeError::new_err(format!(
-                    "{what}() got an unexpected keyword argument '{key}'"
-                )));
+                return Err(unexpected_keyword(table, what, &key, args.py()));
             };
             if objs[i].is_some() {
                 return Err(InvalidTypeError::new_err(format!(
@@ -290,6 +296,24 @@ pub(crate) fn bind(
         }
     }
     values(table, what, objs)
+}
+
+/// Python's error for a keyword argument `key` that `table` has no row for, naming the
+/// closest row (as `difflib.get_close_matches` finds it): "did you mean 'opponents'?".
+fn unexpected_keyword(table: &[Setting], what: &str, key: &str, py: Python<'_>) -> PyErr {
+    let names: Vec<&str> = table.iter().map(|s| s.name).collect();
+    let close = py
+        .import("difflib")
+        .and_then(|d| d.call_method1("get_close_matches", (key, names, 1)))
+        .and_then(|m| m.extract::<Vec<String>>())
+        .unwrap_or_default();
+    let hint = close
+        .first()
+        .map(|c| format!("; did you mean '{c}'?"))
+        .unwrap_or_default();
+    InvalidTypeError::new_err(format!(
+        "{what}() got an unexpected keyword argument '{key}'{hint}"
+    ))
 }
 
 /// Reads every row of `table` from the attributes of `spec` (an `ArenaSpec`, or any

@@ -374,8 +374,9 @@ def test_vector_env_stepped_while_another_thread_reads(obs_dtype):
     """One thread steps; another reads the buffers and calls the other methods meanwhile.
     Reads either work or raise VectorEnvInUseError; the stepping thread's
     trajectory is exactly the single-threaded one."""
+    # "raise": the intruder's illegal actions are refused, never played.
     kw = dict(num_envs=256, variant="4p", seed=5, self_play=True, num_threads=2,
-              obs_dtype=obs_dtype)
+              obs_dtype=obs_dtype, illegal_action="raise")
     steps = 150
     v = ys.VectorEnv(**kw)
     v.reset()

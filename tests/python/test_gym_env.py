@@ -79,11 +79,17 @@ def test_registered():
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_check_env(variant):
-    # check_env steps unmasked random actions: illegal_action="lose" ends the episode
-    # instead of raising (the default, "raise", is every env's).
-    env = gym.make("YokaiSeptet-v0", variant=variant, max_rounds=2, illegal_action="lose")
-    check_env(env.unwrapped, skip_render_check=True)
+def test_check_env_passes_on_the_default_env(variant):
+    """Gymnasium's checker steps unmasked random actions (its contract: ``step`` takes
+    every element of ``action_space``): the env as users make it, with no extra
+    argument, passes (the default ``illegal_action="lose"`` ends such an episode)."""
+    check_env(gym.make("YokaiSeptet-v0", variant=variant))
+
+
+def test_check_env_fails_where_illegal_actions_raise():
+    """The check above can fail: the opt-in ``"raise"`` does not meet that contract."""
+    with pytest.raises(ys.IllegalActionError):
+        check_env(gym.make("YokaiSeptet-v0", illegal_action="raise"))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -104,23 +110,29 @@ def test_masked_episodes(variant):
 
 
 def test_gym_illegal_modes():
-    env = gym.make("YokaiSeptet-v0", illegal_action="lose").unwrapped
+    env = gym.make("YokaiSeptet-v0").unwrapped
+    assert env.illegal_action == "lose"  # the default, as for every env of the package
     env.reset(seed=1)
     bad = int(np.flatnonzero(~env.action_masks())[0])
-    _, r, term, _, info = env.step(bad)
-    assert term and r == -1.0 and info["illegal_action"]
+    _, r, term, trunc, info = env.step(bad)
+    assert term and not trunc and r == -1.0 and info["illegal_action"]
+    # the ended episode's mask offers one action, as VectorEnv's ended rows do
+    assert np.flatnonzero(info["action_mask"]).tolist() == [0]
+    with pytest.raises(ys.StateError, match="reset"):
+        env.step(0)
     # out of range is illegal too; a non-integer is a type error, not a lost episode
     env.reset(seed=1)
     assert env.step(999)[2]
     env.reset(seed=1)
     with pytest.raises(ys.InvalidTypeError):
         env.step(1.0)
-    # the default is "raise", as for the PettingZoo env and make_vec
-    env = gym.make("YokaiSeptet-v0").unwrapped
-    assert env.illegal_action == "raise"
+    # "raise", the opt-in for debugging: the error, and nothing changes
+    env = gym.make("YokaiSeptet-v0", illegal_action="raise").unwrapped
     env.reset(seed=1)
+    before = env.game.record()
     with pytest.raises(ys.IllegalActionError):
         env.step(bad)
+    assert env.game.record() == before
     with pytest.raises(TypeError):
         env.step(1.0)
     for kw in [dict(opponents="genius"), dict(learner_seat=4), dict(reward_mode="x"),

@@ -283,7 +283,7 @@ def test_vector_env_reset_and_queries_hostile():
     (np.array([56, 56, 56], dtype=np.int8), ys.IllegalActionError),
 ])
 def test_vector_env_hostile_actions_change_nothing(actions, exc):
-    v = ys.VectorEnv(3, seed=1, self_play=True, num_threads=1)
+    v = ys.VectorEnv(3, seed=1, self_play=True, num_threads=1, illegal_action="raise")
     v.reset()
     snap = [np.array(x, copy=True) for x in (v.observations, v.masks, v.to_play, v.rewards)]
     episodes = v.episodes()

@@ -49,19 +49,21 @@ def test_render_modes():
         ys.env(render_mode="rgb")
 
 
-def test_illegal_action_raises_and_changes_nothing():
-    e = ys.env()
+def test_illegal_action_raise_changes_nothing():
+    e = ys.env(illegal_action="raise")
     e.reset(seed=1)
     obs = e.observe(e.agent_selection)
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(ys.IllegalActionError):
         e.step(bad)
     assert (e.observe(e.agent_selection)["observation"] == obs["observation"]).all()
+    assert not any(e.terminations.values())
+    assert type(e.unwrapped) is ys.raw_env and not isinstance(e.env, TerminateIllegalWrapper)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_illegal_action_lose_ends_the_game_for_every_agent(variant):
-    e = ys.env(variant=variant, illegal_action="lose", illegal_reward=-2.0, max_rounds=2)
+    e = ys.env(variant=variant, illegal_reward=-2.0, max_rounds=2)  # "lose": the default
     e.reset(seed=1)
     offender = e.agent_selection
     obs, *_ = e.last()
@@ -77,19 +79,12 @@ def test_illegal_action_lose_ends_the_game_for_every_agent(variant):
         e.step(None)
     assert e.agents == []
     with pytest.raises(TypeError):
-        e2 = ys.env(variant=variant, illegal_action="lose")
+        e2 = ys.env(variant=variant)
         e2.reset(seed=1)
         e2.step(1.5)
 
 
-def test_illegal_action_raise_is_the_default_and_changes_nothing():
-    e = ys.env()
-    e.reset(seed=1)
-    obs, *_ = e.last()
-    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    with pytest.raises(ys.IllegalActionError):
-        e.step(illegal)
-    assert not any(e.terminations.values())
+def test_illegal_action_values_are_checked():
     with pytest.raises(ValueError, match="illegal_action"):
         ys.env(illegal_action="ignore")
 

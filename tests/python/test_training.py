@@ -39,14 +39,25 @@ def _run_train_baseline(config: Path, out: Path, **kwargs):
                           **{"cwd": ROOT, **kwargs})
 
 
+@pytest.mark.parametrize("variant", ["4p", "3p", "seal", "seal-short"])
+def test_sb3_check_env_passes_on_the_default_env(variant):
+    """SB3's checker, like gymnasium's, steps unmasked random actions: the env as users
+    make it, with no extra argument, passes (illegal_action="lose", the default)."""
+    import gymnasium
+    from stable_baselines3.common.env_checker import check_env
+
+    check_env(gymnasium.make("YokaiSeptet-v0", variant=variant))
+
+
 def test_maskable_ppo_trains_on_the_vector_env_with_its_masks():
     from sb3_contrib import MaskablePPO
     from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 
     from yokai_septet.sb3 import SB3VecEnv
 
+    # "raise": a masked policy never plays an illegal action, and this proves it.
     env = SB3VecEnv(8, variant="4p", seed=1, episode="round", opponents="random",
-                    obs_dtype="uint8", num_threads=2)
+                    obs_dtype="uint8", num_threads=2, illegal_action="raise")
     assert is_masking_supported(env)
     calls = []
     original = env.env_method

@@ -56,79 +56,65 @@ def test_mypy_strict_catches_a_wrong_call(tmp_path):
     assert 'Argument "games" to "ArenaSpec"' in r.stdout
 
 
-# The optional modules and the module each needs (its extra's).
-EXTRAS = {"distributed": "ray", "openspiel": "pyspiel", "sb3": "stable_baselines3"}
-
-# What stubtest cannot see in an optional module whose extra is installed (it checks the
-# module then): `except ModuleNotFoundError as e` at module level binds `e` for mypy only
-# (Python deletes it after the block), and pyspiel's Game and State are pybind11 classes,
-# whose metaclass mypy does not know.
-PRESENT_EXTRA = {
-    "distributed": ["yokai_septet.distributed.e"],
-    "openspiel": [
-        "yokai_septet.openspiel.e",
-        "yokai_septet.openspiel.YokaiSeptetGame",
-        "yokai_septet.openspiel.YokaiSeptetState",
-    ],
-}
+ALLOWLIST = HERE / "typing" / "stubtest_allowlist.txt"
 
 
-def allowlists(core, tmp: "Path | None" = None) -> list[Path]:
-    """The allowlists for this build: the common one, the entries of the features it was
-    built without, and (with ``tmp``: the whole package) the modules of missing extras."""
-    import importlib.util
+def documented_stubtest() -> tuple[Path, list[str]]:
+    """The stubtest command of docs/api.md ("Typing"), as written there: its directory
+    (``cd ...``) and arguments (``python`` is this interpreter)."""
+    import re
+    import shlex
 
-    out = [HERE / "typing" / "stubtest_allowlist.txt"]
-    if not hasattr(core, "_error_examples"):
-        out.append(HERE / "typing" / "stubtest_allowlist_no_test_helpers.txt")
-    if tmp is not None:
-        missing = [m for m, dep in EXTRAS.items() if importlib.util.find_spec(dep) is None]
-        extras = tmp / "stubtest_allowlist_extras.txt"
-        extras.write_text(
-            (HERE / "typing" / "stubtest_allowlist_extras.txt").read_text()
-            + "".join(f"yokai_septet.{m}\n" for m in missing)
-            + "".join(
-                f"{entry}\n"
-                for m, entries in PRESENT_EXTRA.items()
-                if m not in missing
-                for entry in entries
-            )
-        )
-        out.append(extras)
-    return out
+    text = (ROOT / "docs" / "api.md").read_text()
+    block = re.search(r"```sh\n(cd [^\n]*mypy\.stubtest[^`]*)```", text)
+    assert block, "docs/api.md shows the stubtest command"
+    words = shlex.split(block.group(1).replace("\\\n", " "))
+    assert words[0] == "cd" and words[2] == "&&" and words[3] == "python", words
+    return ROOT / words[1], [sys.executable, *words[4:]]
 
 
-def stubtest(*allowlists: Path) -> subprocess.CompletedProcess:
-    args = [sys.executable, "-m", "mypy.stubtest", "yokai_septet._core", "--concise"]
-    for a in allowlists:
-        args += ["--allowlist", str(a)]
+def stubtest(*args: str) -> subprocess.CompletedProcess:
     # Outside the repository: the installed module, not the source tree's files.
-    return subprocess.run(args, cwd=HERE / "typing", capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", *args, "--concise"],
+        cwd=HERE / "typing", capture_output=True, text=True,
+    )
 
 
 def test_core_stub_matches_the_compiled_module():
     """mypy's stubtest: every name, signature and default in _core.pyi is the compiled
-    module's (the allowlists say why for each exception)."""
+    module's (the allowlist says why for each exception)."""
     from yokai_septet import _core
 
     assert hasattr(_core, "bench_arena"), "every build ships the bench functions"
-    r = stubtest(*allowlists(_core))
+    r = stubtest("yokai_septet._core", "--allowlist", str(ALLOWLIST))
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_the_whole_package_passes_stubtest_as_documented(tmp_path):
-    """``python -m mypy.stubtest yokai_septet`` with the project's config (docs/api.md,
-    "Typing"): every module's annotations and signatures are the running package's, the
-    pure-Python ones (their source is their stub) and the compiled one (_core.pyi); a
-    module whose extra is not installed is left out (it cannot be imported)."""
+def test_the_whole_package_passes_stubtest_as_documented():
+    """The command docs/api.md shows, run as written (from its directory, against the
+    installed package, with the project's config and the one allowlist): every module's
+    annotations and signatures are the running package's, the pure-Python ones (their
+    source is their stub) and the compiled one (_core.pyi). The same command passes on
+    the plain wheel, without the test helpers or any extra (the allowlist's entries match
+    the empty string, and the test helper is in no ``__all__``): the wheels tier
+    (tests/python/test_wheels.py) runs it there."""
+    cwd, args = documented_stubtest()
+    assert "--allowlist" in args and "--mypy-config-file" in args, args
+    r = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_test_helper_is_in_no_all():
+    """The stub declares ``_core._error_examples`` (the test build's helper) but neither
+    ``__all__`` names it, so stubtest checks it where it exists and passes over it in the
+    wheel, which lacks it."""
     from yokai_septet import _core
 
-    args = [sys.executable, "-m", "mypy.stubtest", "yokai_septet", "--concise",
-            "--mypy-config-file", str(ROOT / "pyproject.toml")]
-    for a in allowlists(_core, tmp_path):
-        args += ["--allowlist", str(a)]
-    r = subprocess.run(args, cwd=HERE / "typing", capture_output=True, text=True)
-    assert r.returncode == 0, r.stdout + r.stderr
+    assert "_error_examples" not in _core.__all__
+    stub = (ROOT / "python" / "yokai_septet" / "_core.pyi").read_text()
+    assert "def _error_examples(" in stub
+    assert '"_error_examples"' not in stub
 
 
 def test_importing_main_runs_nothing():

@@ -238,9 +238,10 @@ def reference(n, mode, seed, **kw):
 
 def assert_same_step(ours, theirs, next_step=False):
     """One step's results of the VectorEnv and of the reference agree: observations,
-    rewards, flags, the masks gymnasium sets, and final_obs/final_info where set. Under
-    ``next_step`` (NEXT_STEP), an env the step ended offers action 0 alone, the one its
-    next step ignores, where the single env's finished game offers none (issue 60)."""
+    rewards, flags, the masks gymnasium sets, and final_obs/final_info where set. A
+    single env whose episode has ended offers action 0 alone (issue 64), as the
+    VectorEnv's NEXT_STEP rows do (the one action the next step ignores, issue 60); the
+    VectorEnv's DISABLED rows and SAME_STEP ``final_info`` offer none (no step follows)."""
     (oa, ra, ta, ua, ia), (ob, rb, tb, ub, ib) = ours, theirs
     np.testing.assert_array_equal(oa, ob)
     np.testing.assert_allclose(ra, rb)
@@ -248,10 +249,11 @@ def assert_same_step(ours, theirs, next_step=False):
     np.testing.assert_array_equal(ua, ub)
     have = ib.get("_action_mask", np.ones(len(oa), bool))
     want = np.array(ib["action_mask"], dtype=bool)
-    if next_step:
-        ended = np.asarray(ta) | np.asarray(ua)
-        assert not want[ended].any()
-        want[ended, 0] = True
+    ended = np.asarray(ta) | np.asarray(ua)
+    if "final_obs" not in ib:  # NEXT_STEP or DISABLED: the rows hold the ended games
+        assert (want[ended].sum(axis=1) == 1).all() and want[ended, 0].all()
+        if not next_step:
+            want[ended] = False
     np.testing.assert_array_equal(ia["action_mask"][have], want[have])
     assert ("final_obs" in ia) == ("final_obs" in ib)
     if "final_obs" in ib:
@@ -259,7 +261,9 @@ def assert_same_step(ours, theirs, next_step=False):
         np.testing.assert_array_equal(ia["_final_obs"], ended)
         np.testing.assert_array_equal(ia["_final_info"], ib["_final_info"])
         fa, fb = ia["final_info"], ib["final_info"]
-        np.testing.assert_array_equal(fa["action_mask"][ended], fb["action_mask"][ended])
+        single = np.array(fb["action_mask"][ended], dtype=bool)
+        assert single[:, 0].all() and (single.sum(axis=1) == 1).all()
+        np.testing.assert_array_equal(fa["action_mask"][ended], np.zeros_like(single))
         for i in np.flatnonzero(ended):
             np.testing.assert_array_equal(ia["final_obs"][i], ib["final_obs"][i])
         assert all(x is None for x in ia["final_obs"][~ended])
@@ -464,7 +468,8 @@ def test_async_and_sync_give_identical_per_env_trajectories(kw, threads, batch):
 
 
 def test_async_refusals_change_nothing():
-    v = ys.VectorEnv(8, seed=1, self_play=True, batch_size=4, num_threads=2)
+    v = ys.VectorEnv(8, seed=1, self_play=True, batch_size=4, num_threads=2,
+                     illegal_action="raise")
     with pytest.raises(RuntimeError, match="nothing sent"):
         v.recv()
     v.async_reset()
@@ -502,8 +507,9 @@ def test_async_refusals_change_nothing():
 
 def test_step_async_step_wait_with_batches_match_step():
     a = ys.VectorEnv(12, seed=3, batch_size=4, num_threads=2, max_rounds=1,
-                     autoreset_mode="same_step")
-    b = ys.VectorEnv(12, seed=3, max_rounds=1, autoreset_mode="same_step")
+                     autoreset_mode="same_step", illegal_action="raise")
+    b = ys.VectorEnv(12, seed=3, max_rounds=1, autoreset_mode="same_step",
+                     illegal_action="raise")
     _, ia = a.reset()
     _, ib = b.reset()
     rng = np.random.default_rng(5)
@@ -565,8 +571,6 @@ def test_make_vec_takes_makes_options_with_makes_defaults():
 @pytest.mark.parametrize(
     "kw, words",
     [
-        ({"illegal_action": "lose"}, "IllegalActionError"),
-        ({"illegal_reward": -2.0}, "IllegalActionError"),
         ({"render_mode": "ansi"}, "render_env"),
         ({"max_episode_steps": 10}, "max_rounds"),
     ],
@@ -623,8 +627,9 @@ def test_make_vec_defaults_are_makes():
     vec = inspect.signature(make_vec).parameters
     single = inspect.signature(YokaiSeptetEnv).parameters
     # Vector-only refusals aside, every option of make is an option of make_vec, same
-    # default (illegal_action's included: "raise" for both).
-    for name in set(single) - {"illegal_reward", "render_seat"}:
+    # default (illegal_action's included: "lose" for both).
+    assert vec["illegal_action"].default == "lose"
+    for name in set(single) - {"render_seat"}:
         assert vec[name].default == single[name].default, name
 
 
@@ -717,7 +722,7 @@ def test_vector_errors():
                dict(self_play=True, learner_seat=1), dict(opponents=["random"] * 2)]:
         with pytest.raises(ValueError):
             ys.VectorEnv(2, **kw)
-    v = ys.VectorEnv(2, seed=1)
+    v = ys.VectorEnv(2, seed=1, illegal_action="raise")
     obs, info = v.reset()
     before = obs.copy()
     bad = np.flatnonzero(~info["action_mask"][1])[0]
@@ -918,3 +923,97 @@ def test_every_property_is_the_current_state_after_every_stepping_path(mode):
     v.step(v.masks.argmax(1))
     twin.step(twin.masks.argmax(1))
     assert_state(state_now(v), state_now(twin))
+
+
+# ------------------------------------------------------------------ illegal actions
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(self_play=True), dict(learner_team=1),
+                                dict(autoreset_mode="same_step"),
+                                dict(autoreset_mode="disabled", illegal_reward=-2.5)])
+def test_an_action_outside_the_mask_loses_that_envs_episode_by_default(kw):
+    """The default, illegal_action="lose" (Gymnasium's contract: step takes every
+    element of action_space): env 1's episode ends as lost, the acting seat (team)
+    rewarded illegal_reward and the other seats 0, its game as it was; the other envs
+    step exactly as a twin stepped with legal actions only."""
+    penalty = kw.get("illegal_reward", -1.0)
+    v = ys.VectorEnv(4, "4p", seed=2, num_threads=1, **kw)
+    twin = ys.VectorEnv(4, "4p", seed=2, num_threads=1, **kw)
+    assert v.illegal_action == "lose"
+    obs, info = v.reset(seed=2)
+    twin.reset(seed=2)
+    mask, seat = info["action_mask"], info["to_play"][1]
+    acts = mask.argmax(1)
+    twin_out = twin.step(acts)
+    acts[1] = np.flatnonzero(~mask[1])[0]
+    obs2, r, term, trunc, info2 = v.step(acts)
+    assert info2["illegal_action"].tolist() == [False, True, False, False]
+    assert term[1] and not trunc[1] and v.episodes()[1] == 1
+    if kw.get("self_play"):
+        assert r[1].tolist() == [penalty if p == seat else 0.0 for p in range(4)]
+    else:
+        assert r[1] == penalty
+    others = [0, 2, 3]
+    np.testing.assert_array_equal(obs2[others], twin_out[0][others])
+    np.testing.assert_array_equal(r[others], twin_out[1][others])
+    mode = v.autoreset_mode
+    if mode is AutoresetMode.SAME_STEP:
+        np.testing.assert_array_equal(info2["final_obs"][1], obs[1])  # the offender's view
+        assert info2["action_mask"][1].any() and info2["to_play"][1] >= 0
+        return
+    np.testing.assert_array_equal(obs2[1], obs[1])  # the game as it was
+    assert info2["to_play"][1] == -1
+    offered = np.flatnonzero(info2["action_mask"][1]).tolist()
+    assert offered == ([0] if mode is AutoresetMode.NEXT_STEP else [])
+    if mode is AutoresetMode.DISABLED:
+        return
+    acts = info2["action_mask"].argmax(1)
+    _, r3, term3, _, info3 = v.step(acts)  # env 1's action is ignored: its next game
+    assert not info3["illegal_action"].any() and not term3[1] and (r3[1] == 0).all()
+    assert info3["to_play"][1] >= 0 and info3["action_mask"][1].any()
+
+
+@pytest.mark.parametrize("bad", [99, -5, 2**63 - 1, 2**70, -(2**70)])
+def test_every_out_of_range_integer_loses_too(bad):
+    """Not a card id of the variant: as illegal as any other action under "lose" (the
+    single env does the same), whatever its size; non-integers stay a TypeError."""
+    v = ys.VectorEnv(3, seed=1, num_threads=1)
+    _, info = v.reset()
+    acts = [int(a) for a in info["action_mask"].argmax(1)]
+    acts[2] = bad
+    given = np.array(acts, dtype=object)
+    _, r, term, _, info = v.step(given)
+    assert term.tolist() == [False, False, True] and r[2] == -1.0
+    assert given[2] == bad, "the caller's array is left as it was"
+    with pytest.raises(TypeError):
+        v.step([0.5, 0, 0])
+
+
+def test_raise_is_the_opt_in_and_changes_nothing():
+    v = ys.VectorEnv(3, seed=1, num_threads=1, illegal_action="raise")
+    obs, info = v.reset()
+    acts = info["action_mask"].argmax(1)
+    acts[1] = np.flatnonzero(~info["action_mask"][1])[0]
+    with pytest.raises(ys.IllegalActionError, match="env 1"):
+        v.step(acts)
+    np.testing.assert_array_equal(v.observations, obs)
+    assert v.episodes() == [0, 0, 0]
+    assert "illegal_action" not in v.step(info["action_mask"].argmax(1))[4]
+    with pytest.raises(ValueError, match="illegal_action"):
+        ys.VectorEnv(2, illegal_action="ignore")
+    with pytest.raises(ValueError, match="illegal_reward"):
+        ys.VectorEnv(2, illegal_reward=float("nan"))
+
+
+def test_make_vec_takes_illegal_action_and_illegal_reward():
+    v = gymnasium.make_vec("YokaiSeptet-v0", num_envs=2, illegal_reward=-3.0)
+    assert type(v) is ys.VectorEnv and v.illegal_action == "lose"
+    _, info = v.reset(seed=0)
+    acts = info["action_mask"].argmax(1)
+    acts[0] = np.flatnonzero(~info["action_mask"][0])[0]
+    _, r, term, _, info = v.step(acts)
+    assert term[0] and r[0] == -3.0 and info["illegal_action"][0]
+    strict = gymnasium.make_vec("YokaiSeptet-v0", num_envs=2, illegal_action="raise")
+    _, info = strict.reset(seed=0)
+    with pytest.raises(ys.IllegalActionError):
+        strict.step(acts)

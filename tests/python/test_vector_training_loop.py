@@ -94,6 +94,29 @@ def test_same_step_rows_always_offer_an_action_and_disabled_ended_rows_none():
     assert ended_off > 0
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_gymnasiums_own_vector_envs_over_the_single_env_never_hand_out_an_empty_row(mode):
+    # make_vec's sync and async modes vectorize the single env under gymnasium's default
+    # NEXT_STEP autoreset: the step that ends an episode hands out its info, whose mask
+    # offers action 0 alone (issue 64), as VectorEnv's ended rows do.
+    envs = gymnasium.make_vec("YokaiSeptet-v0", num_envs=3, vectorization_mode=mode,
+                              episode="round", opponents="heuristic")
+    rng = np.random.default_rng(2)
+    obs, info = envs.reset(seed=2)
+    ended_rows = 0
+    for _ in range(300):
+        mask = info["action_mask"]
+        assert mask.any(axis=1).all()
+        p = masked_softmax(rng.normal(size=mask.shape), mask)
+        assert not np.isnan(p).any()
+        obs, r, term, trunc, info = envs.step(sample(p, rng))
+        for i in (term | trunc).nonzero()[0]:
+            ended_rows += 1
+            assert np.flatnonzero(info["action_mask"][i]).tolist() == [0]
+    envs.close()
+    assert ended_rows >= 3
+
+
 # ------------------------------------------------------------ self-play reward wrappers
 
 
@@ -163,13 +186,34 @@ def test_reward_wrappers_work_directly_where_rewards_are_one_per_env():
         assert episodes > 0
 
 
-def test_reward_wrappers_on_bare_self_play_fail_as_documented():
-    # docs/vector.md says so: self-play rewards are (num_envs, num_players), and gymnasium's
-    # reward wrappers add them to one running value per env. SeatReward is the way.
-    envs = RecordEpisodeStatistics(ys.VectorEnv(4, "4p", seed=0, self_play=True))
+@pytest.mark.parametrize("wrapper", [RecordEpisodeStatistics, NormalizeReward])
+@pytest.mark.parametrize("num_envs", [4, 6])
+def test_reward_wrappers_on_bare_self_play_name_seat_reward(wrapper, num_envs):
+    # Self-play rewards are (num_envs, num_players), and gymnasium's reward wrappers add
+    # them to one running value per env: a TypeError naming ys.SeatReward, the way, at
+    # the first step; with as many envs as seats (4) numpy alone would have broadcast
+    # NormalizeReward's sum into a (4, 4) array without a word.
+    envs = wrapper(ys.VectorEnv(num_envs, "4p", seed=0, self_play=True))
     _, info = envs.reset(seed=0)
-    with pytest.raises(ValueError, match="broadcast"):
+    with pytest.raises(TypeError, match=r"ys\.SeatReward"):
         envs.step(info["action_mask"].argmax(1))
+
+
+def test_self_play_rewards_are_an_array_for_everything_else():
+    """What a training loop does with self-play rewards works as on a plain array, and
+    gives plain arrays: a seat's column, scalars, per-seat rows, sums, in-place sums."""
+    envs = ys.VectorEnv(6, "4p", seed=1, self_play=True, episode="round")
+    _, info = envs.reset(seed=1)
+    returns = np.zeros((6, 4))
+    for _ in range(40):
+        _, r, _, _, info = envs.step(info["action_mask"].argmax(1))
+        returns += r
+        returns[:, 0] += r[:, 0]
+        assert isinstance(r, np.ndarray) and r.shape == (6, 4)
+        assert type(r * 0.99) is np.ndarray and type(r.sum(axis=1)) is np.ndarray
+        np.testing.assert_array_equal(r * np.ones(4), np.asarray(r))  # a per-seat vector
+        np.testing.assert_array_equal(r + np.zeros((6, 1)), np.asarray(r))
+    assert np.abs(returns).sum() > 0
 
 
 def test_seat_reward_refuses_what_it_cannot_view():

@@ -74,3 +74,17 @@ def test_the_sdist_builds_and_runs_with_a_toolchain(tmp_path):
     run = subprocess.run([str(python), str(SMOKE)], capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "smoke: ok" in run.stdout
+
+
+def test_the_wheel_passes_stubtest_as_documented(tmp_path):
+    """docs/api.md's stubtest command, run as written against the plain wheel (no test
+    helpers, no extras) in a fresh virtualenv with only mypy beside it."""
+    from test_typing import documented_stubtest
+
+    wheel = artifact("*.whl")
+    python = fresh_venv(tmp_path / "venv")
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel), "mypy>=1.18"],
+                   check=True)
+    cwd, args = documented_stubtest()
+    run = subprocess.run([str(python), *args[1:]], cwd=cwd, capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr

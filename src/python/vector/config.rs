@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::python::convert::game_config;
 use crate::python::settings::{bind, Value, Values};
 use crate::rl::reward::RewardMode;
-use crate::rl::vector::settings::{AUTORESETS, AUTORESET_NAMES, SETTINGS};
+use crate::rl::vector::settings::{illegal, AUTORESETS, AUTORESET_NAMES, SETTINGS};
 use crate::rl::vector::{Autoreset, Learner, Shared, Spin};
 
 /// What a `VectorEnv` is built from.
@@ -78,6 +78,12 @@ pub(super) fn parse(
             reward,
             env_offset: s.int("env_offset").unwrap_or(0),
             autoreset,
+            illegal: illegal(
+                s.name("illegal_action")
+                    .unwrap_or_else(|| unreachable!("not nullable")),
+                s.float("illegal_reward")
+                    .unwrap_or_else(|| unreachable!("not nullable")),
+            ),
         },
         num_envs,
         opponents,

@@ -113,6 +113,19 @@ impl Autoreset {
     }
 }
 
+/// What a step does with an action outside an env's legal-action mask.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum Illegal {
+    /// The batch is refused ([`StepError::Illegal`] names the first such env) and
+    /// nothing changes.
+    #[default]
+    Raise,
+    /// The env's episode ends (`terminated`), as a game lost: the acting seat (in team
+    /// mode its team) is rewarded this, the other seats 0, and the env moves on as at any
+    /// episode's end ([`Autoreset`]). The other envs step as usual.
+    Lose(f32),
+}
+
 /// What every env shares.
 #[derive(Clone, Copy, Debug)]
 pub struct Shared {
@@ -129,10 +142,12 @@ pub struct Shared {
     pub env_offset: u64,
     /// What a step does at an episode's end.
     pub autoreset: Autoreset,
+    /// What a step does with an illegal action.
+    pub illegal: Illegal,
 }
 
 impl Shared {
-    /// Self-play with win rewards and no env offset.
+    /// Self-play with win rewards, no env offset, and illegal actions refused.
     pub fn self_play(config: GameConfig, seed: u64) -> Shared {
         Shared {
             config,
@@ -141,6 +156,7 @@ impl Shared {
             reward: RewardMode::Win,
             env_offset: 0,
             autoreset: Autoreset::SameStep,
+            illegal: Illegal::Raise,
         }
     }
 
@@ -447,18 +463,18 @@ impl VecCore {
         Deal::for_reset(seed, &mut self.shared.seed, &mut self.fresh)
     }
 
-    /// `Err` for a batch that is not one legal action per env (the first illegal one is
-    /// named, with the reason [`State::apply_action`] gives). Checked in parallel.
+    /// `Err` for a batch that is not one action per env, or (under [`Illegal::Raise`])
+    /// not one legal action per env (the first illegal one is named, with the reason
+    /// [`State::apply_action`] gives). Checked in parallel.
     pub fn check_actions(&mut self, actions: &[i64]) -> Result<(), StepError> {
         // A step follows: the workers it will need wake while the actions are checked.
         self.pool.prepare(crate::pool::Kind::Step);
-        let autoreset = self.shared.autoreset;
         check_actions(
             &self.pool,
+            &self.shared,
             &mut self.slots,
             actions,
             self.chunk_len,
-            autoreset,
         )
     }
 
@@ -467,8 +483,9 @@ impl VecCore {
     /// games as [`Shared::autoreset`] says (under [`Autoreset::SameStep`] they are reset:
     /// the row's flags and rewards describe the step that ended them, its observation is
     /// the new game's) and writes every row. Every action is checked first, in parallel:
-    /// if any is illegal (or steps a finished env under [`Autoreset::Disabled`]), nothing
-    /// changes.
+    /// if any is illegal under [`Illegal::Raise`] (or steps a finished env under
+    /// [`Autoreset::Disabled`]), nothing changes; under [`Illegal::Lose`] an illegal
+    /// action ends its env's episode instead.
     ///
     /// Panics if a buffer has the wrong size.
     pub fn step<T: ObsValue + Elem>(

@@ -284,6 +284,10 @@ outputs! {
     /// Each row's env index (the asynchronous pipeline's batches hold some envs, in any
     /// order); only with `Extras::env_ids`.
     env_id: i64, Value, info Some("env_id"), optional, |sh, ex| usize::from(ex.env_ids);
+    /// Whether the step's action was illegal, which ended the episode as lost; only under
+    /// `Illegal::Lose`.
+    illegal: bool, Value, info Some("illegal_action"), optional,
+        |sh, ex| usize::from(matches!(sh.illegal, super::Illegal::Lose(_)));
     /// The last observation of the episode the step ended, in the observation dtype, for
     /// rows whose `terminated` or `truncated` is set (other rows are left as they were:
     /// read them through the flags); only with `Extras::final_obs`.

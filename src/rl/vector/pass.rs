@@ -4,8 +4,7 @@
 use std::sync::Mutex;
 
 use super::slot::{Deal, Slot};
-use super::{Autoreset, Elem, Outputs, Shared, Slices, StepError, NUM_OUTPUTS};
-use crate::cards::Card;
+use super::{Autoreset, Elem, Illegal, Outputs, Shared, Slices, StepError, NUM_OUTPUTS};
 use crate::encoding::observation::ObsValue;
 use crate::pool::{Kind, Pool};
 
@@ -21,25 +20,29 @@ pub(super) enum Op {
     Step,
 }
 
-/// `Err` naming the first env of `slots` (numbered from `first`) whose action is not
-/// legal there, with the reason [`State::apply_action`] gives, or that holds a finished
-/// episode under [`Autoreset::Disabled`]. A finished env's action is ignored under
-/// [`Autoreset::NextStep`] (its step deals the next game), so any value passes.
+/// `Err` naming the first env of `slots` (numbered from `first`) that holds a finished
+/// episode under [`Autoreset::Disabled`], or (under [`Illegal::Raise`]) whose action is
+/// not legal there, with the reason [`State::apply_action`] gives. A finished env's
+/// action is ignored under [`Autoreset::NextStep`] (its step deals the next game), so any
+/// value passes; under [`Illegal::Lose`] so does any other (an illegal one ends its
+/// episode: [`Slot::step`]).
 pub(super) fn check_range(
+    sh: &Shared,
     slots: &[Slot],
     actions: &[i64],
     first: usize,
-    autoreset: Autoreset,
 ) -> Result<(), StepError> {
     for (i, (slot, &a)) in slots.iter().zip(actions).enumerate() {
         if slot.over {
-            if autoreset == Autoreset::Disabled {
+            if sh.autoreset == Autoreset::Disabled {
                 return Err(StepError::Over { env: first + i });
             }
             continue;
         }
-        let legal = slot.state.legal_actions();
-        if !(0..56).contains(&a) || !Card::new(a as u8).is_some_and(|c| legal.contains(c)) {
+        if matches!(sh.illegal, Illegal::Lose(_)) {
+            continue;
+        }
+        if !slot.is_legal(a) {
             // The quick test above only filters: the engine's own check, on a copy, says
             // whether and why the action is illegal.
             let mut probe = slot.state;
@@ -122,10 +125,10 @@ pub(super) fn pass<T: ObsValue + Elem>(
 /// changed; `&mut`: the bots make an env `Send` but not `Sync`).
 pub(super) fn check_actions(
     pool: &Pool,
+    sh: &Shared,
     slots: &mut [Slot],
     actions: &[i64],
     chunk_len: usize,
-    autoreset: Autoreset,
 ) -> Result<(), StepError> {
     if actions.len() != slots.len() {
         return Err(StepError::Length {
@@ -137,7 +140,7 @@ pub(super) fn check_actions(
     let first: Mutex<Option<StepError>> = Mutex::new(None);
     let items = slots.chunks_mut(ch).zip(actions.chunks(ch)).enumerate();
     pool.run(Kind::Check, items.collect(), |(k, (s, a))| {
-        if let Err(e) = check_range(s, a, k * ch, autoreset) {
+        if let Err(e) = check_range(sh, s, a, k * ch) {
             let mut f = first.lock().unwrap_or_else(|p| p.into_inner());
             // Keep the lowest env index, whichever thread finds what first.
             if f.as_ref().is_none_or(|g| g.env() > e.env()) {

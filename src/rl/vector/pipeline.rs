@@ -458,8 +458,7 @@ impl<T: ObsValue + Elem> Pipeline<T> {
                 .zip(legal)
                 .all(|(&a, &l)| (0..64).contains(&a) && l >> a & 1 == 1);
         if !quick_ok {
-            check_range(slots, &actions, group * b, self.shared.autoreset)
-                .map_err(PipelineError::Step)?;
+            check_range(&self.shared, slots, &actions, group * b).map_err(PipelineError::Step)?;
         }
         self.submit(group, actions, Op::Step)
     }
@@ -547,10 +546,10 @@ impl<T: ObsValue + Elem> Pipeline<T> {
             let slots = slots.as_mut().expect("nothing in flight");
             check_actions(
                 &self.pool,
+                &self.shared,
                 slots,
                 &actions[g * b..(g + 1) * b],
                 self.chunk_len,
-                self.shared.autoreset,
             )
             .map_err(|e| PipelineError::Step(e.offset(g * b)))?;
         }

@@ -4,7 +4,7 @@
 //! table come from it. Adding a setting is a row here and its use where the binding
 //! builds the [`super::Shared`] and the [`super::VecCore`].
 
-use super::Autoreset;
+use super::{Autoreset, Illegal};
 use crate::rl::reward::RewardMode;
 use crate::rules::config::{Episode, Scoring, Variant};
 use crate::settings::{DefaultValue, Kind, Setting};
@@ -29,9 +29,47 @@ pub const AUTORESETS: [Autoreset; 3] = [
 /// The observation dtypes, by numpy name: `float32`, `uint8`.
 pub const OBS_DTYPES: [&str; 2] = ["float32", "uint8"];
 
+/// What an env does with an action outside the mask, by name: `lose` ([`Illegal::Lose`]:
+/// the episode ends as lost, the acting seat rewarded `illegal_reward`) or `raise`
+/// ([`Illegal::Raise`]: `IllegalActionError`, nothing changes).
+pub const ILLEGAL_ACTIONS: [&str; 2] = ["lose", "raise"];
+
+/// Every env's `illegal_action` (the single envs' too: one row, one default). `lose` is
+/// the default because Gymnasium's contract is that `step` accepts every element of the
+/// action space (its checkers step unmasked random actions), and PettingZoo's convention
+/// is its `TerminateIllegalWrapper`.
+pub const ILLEGAL_ACTION: Setting = Setting::new(
+    "illegal_action",
+    Kind::Choice(&ILLEGAL_ACTIONS),
+    false,
+    DefaultValue::Str("lose"),
+    false,
+    "str",
+    "an action outside the mask: 'lose' ends the episode as lost, 'raise' raises IllegalActionError",
+);
+
+/// Every env's `illegal_reward`.
+pub const ILLEGAL_REWARD: Setting = Setting::new(
+    "illegal_reward",
+    Kind::Float,
+    false,
+    DefaultValue::Float(-1.0),
+    false,
+    "float",
+    "the acting seat's reward for it under illegal_action='lose'",
+);
+
+/// [`Illegal`] from the `illegal_action` and `illegal_reward` settings' values.
+pub fn illegal(action: &str, reward: f64) -> Illegal {
+    match action {
+        "raise" => Illegal::Raise,
+        _ => Illegal::Lose(reward as f32),
+    }
+}
+
 /// Every setting of `VectorEnv(...)`, in signature order (the positional ones first).
 #[rustfmt::skip]
-pub const SETTINGS: [Setting; 19] = [
+pub const SETTINGS: [Setting; 21] = [
     Setting::new("num_envs", Kind::Int { lo: 1, hi: MAX_ENVS }, false, DefaultValue::Required, true,
         "int", "games stepped together"),
     Setting::new("variant", Kind::Choice(&Variant::NAMES), false, DefaultValue::Str("4p"), true,
@@ -54,6 +92,7 @@ pub const SETTINGS: [Setting; 19] = [
         "Union[str, Sequence[str], None]", "the bots' names: one for every seat, or one per seat"),
     Setting::new("reward_mode", Kind::Choice(&RewardMode::NAMES), false, DefaultValue::Str("win"), false,
         "str", "rewards: the game's win (+1/-1/0) or its points"),
+    ILLEGAL_ACTION, ILLEGAL_REWARD,
     Setting::new("num_threads", Kind::Int { lo: 1, hi: MAX_THREADS }, true, DefaultValue::None, false,
         "Optional[int]", "threads that step the envs, the caller's included (None: every core)"),
     Setting::new("obs_dtype", Kind::Choice(&OBS_DTYPES), false, DefaultValue::Str("float32"), false,

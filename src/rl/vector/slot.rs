@@ -1,7 +1,7 @@
 //! One env of the vector env: its game, counters, learner seat and bots, and what a reset
 //! or a step does to it and writes into its row of the outputs.
 
-use super::{Autoreset, Elem, Learner, Outputs, Shared, Slices};
+use super::{Autoreset, Elem, Illegal, Learner, Outputs, Shared, Slices};
 use crate::bots::Bot;
 use crate::cards::{side_mask, Card};
 use crate::encoding::observation::{encode, write_mask_bool, ObsValue};
@@ -94,17 +94,31 @@ impl Slot {
     pub fn learner_seat(&self, sh: &Shared) -> i64 {
         match sh.learner {
             Learner::Seat(_) => self.learner as i64,
-            Learner::SelfPlay | Learner::Team(_) => {
-                self.state.current_player().map_or(-1, |p| p as i64)
-            }
+            Learner::SelfPlay | Learner::Team(_) => self.to_play(),
+        }
+    }
+
+    /// The seat that decides now: `-1` once the episode is over.
+    fn to_play(&self) -> i64 {
+        match self.state.current_player() {
+            Some(p) if !self.over => p as i64,
+            _ => -1,
         }
     }
 
     /// The action this env's bot for the seat to move would choose (nothing is applied);
     /// `None` when no decision is pending.
     pub fn bot_action(&mut self) -> Option<Card> {
-        let p = self.state.current_player()?;
+        let p = usize::try_from(self.to_play()).ok()?;
         Some(bot_act(&mut self.bots[p], &self.state.view(p)))
+    }
+
+    /// Whether `action` is a legal action of the game now.
+    pub(super) fn is_legal(&self, action: i64) -> bool {
+        u8::try_from(action)
+            .ok()
+            .and_then(Card::new)
+            .is_some_and(|c| self.state.legal_actions().contains(c))
     }
 
     /// This env's position in its core (its index less the offset).
@@ -178,15 +192,20 @@ impl Slot {
     pub(super) fn write<T: ObsValue + Elem>(&self, sh: &Shared, row: &mut Outputs<Slices<'_>, T>) {
         let view = self.state.view(self.observer(sh));
         encode(&view, row.obs);
-        write_mask_bool(view.legal_actions(), row.mask);
-        if self.over && sh.autoreset == Autoreset::NextStep {
-            // The env's next step ignores its action and deals the next game: that step
-            // is one action, so the row offers exactly one (gymnasium's convention). An
-            // empty row would make the usual masked softmax (`logits.masked_fill(~mask,
-            // -inf)`) all -inf, and `Categorical` of it NaN.
-            row.mask[IGNORED_ACTION] = true;
+        if self.over {
+            // No seat decides (a game ended by an illegal action still has one to move).
+            row.mask.fill(false);
+            if sh.autoreset == Autoreset::NextStep {
+                // The env's next step ignores its action and deals the next game: that
+                // step is one action, so the row offers exactly one (gymnasium's
+                // convention). An empty row would make the usual masked softmax
+                // (`logits.masked_fill(~mask, -inf)`) all -inf, and `Categorical` of it NaN.
+                row.mask[IGNORED_ACTION] = true;
+            }
+        } else {
+            write_mask_bool(view.legal_actions(), row.mask);
         }
-        row.to_play[0] = self.state.current_player().map_or(-1, |p| p as i64);
+        row.to_play[0] = self.to_play();
         if !row.state.is_empty() {
             encode_state(&self.state, row.state);
         }
@@ -222,6 +241,7 @@ impl Slot {
         row.reward.fill(0.0);
         row.terminated[0] = false;
         row.truncated[0] = false;
+        row.illegal.fill(false);
         self.write(sh, row);
     }
 
@@ -240,6 +260,12 @@ impl Slot {
             self.write_first(sh, row);
             return;
         }
+        if let Illegal::Lose(penalty) = sh.illegal {
+            if !self.is_legal(action) {
+                return self.lose(sh, penalty, row);
+            }
+        }
+        row.illegal.fill(false);
         let mut acc = [0f32; 4];
         let card = Card::new(action as u8).expect("checked");
         let out = self.state.apply(card).expect("checked legal");
@@ -253,18 +279,46 @@ impl Slot {
         row.terminated[0] = crate::rl::reward::terminated(&self.state);
         row.truncated[0] = crate::rl::reward::truncated(&self.state);
         if self.state.is_over() {
-            self.episode += 1;
-            match sh.autoreset {
-                Autoreset::SameStep => {
-                    if !row.final_obs.is_empty() {
-                        encode(&self.state.view(self.observer(sh)), row.final_obs);
-                    }
-                    self.next_game(sh);
-                }
-                Autoreset::NextStep | Autoreset::Disabled => self.over = true,
-            }
+            self.end_episode(sh, row);
         }
         self.write(sh, row);
+    }
+
+    /// An illegal action under [`Illegal::Lose`]: the game is left as it was and the
+    /// episode ends as lost, the acting seat (its team, in team mode) rewarded `penalty`
+    /// and the other seats 0.
+    fn lose<T: ObsValue + Elem>(
+        &mut self,
+        sh: &Shared,
+        penalty: f32,
+        row: &mut Outputs<Slices<'_>, T>,
+    ) {
+        row.reward.fill(0.0);
+        match sh.learner {
+            Learner::Seat(_) | Learner::Team(_) => row.reward[0] = penalty,
+            Learner::SelfPlay => row.reward[self.observer(sh)] = penalty,
+        }
+        row.terminated[0] = true;
+        row.truncated[0] = false;
+        row.illegal.fill(true);
+        self.end_episode(sh, row);
+        self.write(sh, row);
+    }
+
+    /// The episode ended: counted, then the env holds its final state or (under
+    /// [`Autoreset::SameStep`]) writes its last observation to `final_obs` and deals the
+    /// next game.
+    fn end_episode<T: ObsValue + Elem>(&mut self, sh: &Shared, row: &mut Outputs<Slices<'_>, T>) {
+        self.episode += 1;
+        match sh.autoreset {
+            Autoreset::SameStep => {
+                if !row.final_obs.is_empty() {
+                    encode(&self.state.view(self.observer(sh)), row.final_obs);
+                }
+                self.next_game(sh);
+            }
+            Autoreset::NextStep | Autoreset::Disabled => self.over = true,
+        }
     }
 }
 

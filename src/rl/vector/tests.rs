@@ -326,3 +326,109 @@ fn every_mask_row_offers_an_action_but_a_disabled_ended_env() {
         }
     }
 }
+
+/// An action outside env 1's mask under `Illegal::Lose(-2)`, in every autoreset mode and
+/// learner mode: that env's episode ends as lost (the acting seat rewarded -2, the other
+/// seats 0, `terminated`, `illegal` set, the episode counted), its game unchanged; the
+/// other envs step as usual.
+#[test]
+fn an_illegal_action_loses_the_episode_under_lose() {
+    let modes = [
+        Autoreset::NextStep,
+        Autoreset::SameStep,
+        Autoreset::Disabled,
+    ];
+    for (autoreset, learner) in modes.into_iter().flat_map(|a| {
+        [
+            Learner::SelfPlay,
+            Learner::Seat(Some(1)),
+            Learner::Team(Some(0)),
+        ]
+        .map(|l| (a, l))
+    }) {
+        let mut shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 3);
+        (shared.learner, shared.autoreset) = (learner, autoreset);
+        shared.illegal = Illegal::Lose(-2.0);
+        let mut core = VecCore::new(shared, 3, &["random"; 4], 1).unwrap();
+        let extras = Extras {
+            final_obs: true,
+            ..Extras::default()
+        };
+        let layout = core.layout(extras);
+        let (d, a) = (
+            layout.widths[Output::obs as usize],
+            layout.widths[Output::mask as usize],
+        );
+        let mut b = Outputs::<_, u8>::owned(&layout);
+        core.reset(None, b.as_slices());
+        let offender = b.to_play[1];
+        let obs1 = b.obs[d..2 * d].to_vec();
+        let illegal = (0..a as i64).find(|&c| !b.mask[a + c as usize]).unwrap();
+        let mut acts = core.bot_actions();
+        acts[1] = illegal;
+        core.step(&acts, b.as_slices()).unwrap();
+        let what = format!("{autoreset:?} {learner:?}");
+        assert_eq!(b.illegal, [false, true, false], "{what}");
+        assert_eq!((b.terminated[1], b.truncated[1]), (true, false), "{what}");
+        assert_eq!(core.episodes(), [0, 1, 0], "{what}");
+        let w = b.reward.len() / 3;
+        let mut lost = vec![0.0; w];
+        lost[if w == 1 { 0 } else { offender as usize }] = -2.0;
+        assert_eq!(b.reward[w..2 * w], lost[..], "{what}");
+        match autoreset {
+            Autoreset::SameStep => {
+                assert_eq!(
+                    b.final_obs[d..2 * d],
+                    obs1[..],
+                    "{what}: the offender's last view"
+                );
+                assert_eq!(core.slots()[1].deal(), 1, "{what}: the next game is dealt");
+                assert!(b.mask[a..2 * a].iter().any(|&m| m) && b.to_play[1] >= 0);
+            }
+            Autoreset::NextStep | Autoreset::Disabled => {
+                assert_eq!(b.obs[d..2 * d], obs1[..], "{what}: the game is unchanged");
+                assert_eq!(b.to_play[1], -1, "{what}");
+                assert_eq!(core.bot_actions()[1], -1, "{what}: no seat decides");
+                let offered: Vec<usize> = (0..a).filter(|&c| b.mask[a + c]).collect();
+                let expect = if autoreset == Autoreset::NextStep {
+                    vec![IGNORED_ACTION]
+                } else {
+                    vec![]
+                };
+                assert_eq!(offered, expect, "{what}");
+            }
+        }
+        let mut acts = core.bot_actions();
+        acts[1] = 0;
+        if autoreset == Autoreset::Disabled {
+            assert_eq!(
+                core.step(&acts, b.as_slices()),
+                Err(StepError::Over { env: 1 })
+            );
+            continue;
+        }
+        core.step(&acts, b.as_slices()).unwrap();
+        if autoreset == Autoreset::NextStep {
+            assert_eq!(
+                core.slots()[1].deal(),
+                1,
+                "{what}: the ignored step deals the next game"
+            );
+            assert_eq!(b.reward[w..2 * w], vec![0.0; w][..]);
+            assert!(!b.terminated[1] && !b.illegal[1] && b.to_play[1] >= 0);
+        }
+    }
+}
+
+/// Under `Illegal::Raise` (the Rust default) there is no `illegal` output, and an illegal
+/// action is refused (`illegal_actions_change_nothing`).
+#[test]
+fn raise_has_no_illegal_output() {
+    let shared = Shared::self_play(GameConfig::new(Variant::ThreePlayer, 0), 1);
+    assert_eq!(shared.illegal, Illegal::Raise);
+    let core = VecCore::new(shared, 2, &["random"; 3], 1).unwrap();
+    assert_eq!(
+        core.layout(Extras::default()).widths[Output::illegal as usize],
+        0
+    );
+}
