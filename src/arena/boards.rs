@@ -14,7 +14,7 @@
 //! (a win 1, a draw ½).
 //!
 //! Everything kept per board is an integer sum, so that boards counted on any thread,
-//! process or machine merge exactly ([`BoardCounts::merge`]); a board whose games were
+//! process or machine merge exactly (as [`super::ArenaCounts::merge`] does); a board whose games were
 //! counted in different slices stays open until its last game arrives.
 //!
 //! The sequential stop ([`SequentialTest`]) watches the first entry's board win shares in
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 /// (declaring one stronger) in at most this share of runs, however long they run.
 pub const SEQUENTIAL_ERROR_RATE: f64 = 0.05;
 
-/// A game's win share is counted in twelfths ([`GameScore::share`]): 12 is divisible by
+/// A game's win share is counted in twelfths ([`BoardCounts::share`]): 12 is divisible by
 /// every number of winners (1 to 3) and of seats (3 or 4), so shares stay integers.
 pub const SHARE_UNIT: u64 = 12;
 
@@ -42,7 +42,7 @@ pub(super) struct GameScore {
     pub(super) margin: [i64; 4],
 }
 
-/// The factor [`GameScore::margin`] carries: an entry holding `k` of the `n` seats has
+/// The factor [`BoardCounts::margin`] carries: an entry holding `k` of the `n` seats has
 /// margin `(n − k)·Σ its seats' points − k·Σ the others'`, which is `k·(n − k)` times the
 /// difference of the per-seat means (0 where it holds every seat).
 pub fn margin_scale(seats: u32, players: u32) -> u32 {
