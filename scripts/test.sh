@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --locked --workspace --features cli
+# The crate's default build (the engine alone, no shipped models): a test that needs a
+# feature says so with `cfg`.
+cargo test --locked --workspace
 # The declared rust-version (Cargo.toml) really builds the crate: no std or core API newer
 # than it.
 cargo clippy --locked --all-targets --features python,cli,raster -- -A clippy::all -D clippy::incompatible_msrv

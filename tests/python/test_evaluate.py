@@ -63,7 +63,9 @@ def test_summary_has_win_rate_interval_elo_and_points():
     assert me["wins"] + them["wins"] + me["draws"] == s["games"]
     assert 0 <= me["ci95"][0] <= me["win_rate"] <= me["ci95"][1] <= 1
     assert me["elo"] == pytest.approx(-them["elo"])
-    assert me["points_per_game"] >= 0
+    # With teams the margin per game is the difference of the teams' points per game.
+    margin = me["points_per_game"] - them["points_per_game"]
+    assert me["board_margin"]["mean"] == pytest.approx(margin)
 
 
 def test_one_entry_per_seat_mixing_all_three_shapes():

@@ -124,8 +124,15 @@ def test_every_numpy_integer_width_is_an_action(variant):
     for g in games:
         assert g.record() == ref.record()
     # IntEnum is an int subclass: accepted as an int
-    g = ys.Game(variant, seed=4)
-    assert Color.RED not in g.legal_actions() or g.step(Color.RED) is None
+    g, ref = ys.Game(variant, seed=4), ys.Game(variant, seed=4)
+    if int(Color.RED) in ref.legal_actions():
+        g.step(Color.RED)
+        ref.step(int(Color.RED))
+        assert g.record() == ref.record()
+    else:
+        with pytest.raises(ys.IllegalActionError):
+            g.step(Color.RED)
+        assert g.record() == ref.record()
 
 
 @SETTINGS
