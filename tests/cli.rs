@@ -1098,6 +1098,59 @@ fn arena_refuses_a_single_bot() {
     assert_eq!(code, 0, "{err}");
 }
 
+/// `arena --rounds --sequential` prints the boards and the stop's verdict, in the table
+/// and in the JSON; a sequential stop of more than two entries is a usage error.
+#[test]
+fn arena_plays_single_rounds_and_stops_sequentially() {
+    let args = [
+        "arena",
+        "--bots",
+        "heuristic,random",
+        "--games",
+        "2000",
+        "--seed",
+        "3",
+        "--rounds",
+        "--sequential",
+        "--threads",
+        "2",
+    ];
+    let (code, out, err) = cli(&args, "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("single rounds of 4p"), "{out}");
+    assert!(out.contains("(paired 95% intervals over boards):"), "{out}");
+    assert!(
+        out.contains("sequential stop (5% error rate): stopped after")
+            && out.contains("of 1000 boards"),
+        "{out}"
+    );
+    let (code, json, err) = cli(&[&args[..], &["--json"]].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let q = &v["summary"]["sequential"];
+    assert_eq!(q["decided"], true, "{q}");
+    assert_eq!(q["boards"], v["summary"]["boards"]);
+    assert!(
+        v["summary"]["entries"][0]["board_win_rate"]["ci95"][0]
+            .as_f64()
+            .unwrap()
+            > 0.5
+    );
+    let (code, _, err) = cli(
+        &[
+            "arena",
+            "--bots",
+            "random,random,random,random",
+            "--games",
+            "8",
+            "--sequential",
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("a sequential stop compares two bots"), "{err}");
+}
+
 /// `replay --html` checks its output path up front (exit code 2, nothing written), as
 /// `analyze --html` and `ladder --out` do.
 #[test]

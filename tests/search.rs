@@ -159,7 +159,10 @@ fn value_leaf_options_round_trip_and_bad_ones_are_refused() {
             ("ismcts:300:v100", "ismcts:300:v100".to_string()),
             ("ismcts:300:t2:v50", "ismcts:300:v50:t2".to_string()),
             ("ismcts:300:fade:v100", "ismcts:300:v100:fade".to_string()),
-            ("ismcts:300:v50:classic", "ismcts:300:classic:v50".to_string()),
+            (
+                "ismcts:300:v50:classic",
+                "ismcts:300:classic:v50".to_string(),
+            ),
         ]);
     }
     for (spec, canonical) in names {
