@@ -214,7 +214,7 @@ impl PairedMean {
 
 /// The 97.5% quantile of Student's t distribution with `df` degrees of freedom (the
 /// two-sided 95% factor): the printed table up to 30, then the Cornish–Fisher expansion
-/// around the normal quantile (within 1e-4 there).
+/// around the normal quantile (within 2e-4 of the table there, as tested).
 pub fn t975(df: u64) -> f64 {
     const TABLE: [f64; 30] = [
         12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281, 2.2010,

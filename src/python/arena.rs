@@ -172,6 +172,23 @@ fn report_to_py<'py>(
         .call1((summary, report.to_string(), warning))
 }
 
+/// The optional `labels` and `seconds` of the summary functions (`None`: the bot names,
+/// and no timing line).
+fn labels_and_seconds(
+    labels: Option<Bound<'_, PyAny>>,
+    seconds: Option<Bound<'_, PyAny>>,
+) -> PyResult<(Option<Vec<String>>, f64)> {
+    let labels = labels
+        .filter(|l| !l.is_none())
+        .map(|l| l.extract())
+        .transpose()?;
+    let seconds = match seconds.filter(|s| !s.is_none()) {
+        Some(s) => s.extract::<f64>()?,
+        None => 0.0,
+    };
+    Ok((labels, seconds))
+}
+
 /// Refuses to play `config` in slices where it stops sequentially: the board it stops at
 /// depends on every board before it.
 fn whole_only(config: &ArenaConfig, what: &str) -> PyResult<()> {
@@ -310,11 +327,7 @@ arena_fn!(
         for c in &counts {
             merged.merge(&counts_from_py(c)?)?;
         }
-        let labels = labels.filter(|l| !l.is_none()).map(|l| l.extract()).transpose()?;
-        let seconds = match seconds.filter(|s| !s.is_none()) {
-            Some(s) => s.extract::<f64>()?,
-            None => 0.0,
-        };
+        let (labels, seconds) = labels_and_seconds(labels, seconds)?;
         summary_to_py(py, &config, &merged, seconds, labels)
     }
 );
@@ -357,11 +370,7 @@ arena_fn!(
         if !seq.done() {
             return Ok(py.None().into_bound(py));
         }
-        let labels = labels.filter(|l| !l.is_none()).map(|l| l.extract()).transpose()?;
-        let seconds = match seconds.filter(|s| !s.is_none()) {
-            Some(s) => s.extract::<f64>()?,
-            None => 0.0,
-        };
+        let (labels, seconds) = labels_and_seconds(labels, seconds)?;
         let threads = crate::cli::progress::worker_threads(config.threads);
         report_to_py(py, seq.report(&config, seconds, threads)?, labels)
     }
