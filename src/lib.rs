@@ -29,7 +29,7 @@
 //!   and pixels (feature `raster`), and the HTML replay viewer ([`picture::replay_html`]).
 //! - [`simd`]: the CPU level the vector kernels run at.
 //! - `cli` (feature `cli`): the `yokai-septet` command-line tool (`arena`, `play`,
-//!   `replay`, `bench`), shared by the binary and the Python console script.
+//!   `replay`, `analyze`, `bench`, `rules`, `ladder`, `serve`), shared by the binary and the Python console script.
 //!
 //! ```
 //! use yokai_septet::{GameConfig, State, Variant};
@@ -43,7 +43,8 @@
 
 // Every `unsafe` lives in `simd` (CPU-specific instructions behind a detection token),
 // `pool` (the vector env's fork-join pool: one dereference of a pass's closure, and
-// `sched_getcpu`) and `web/server.rs` (one `mallopt`: the server returns large blocks).
+// `sched_getcpu`) and `web/server.rs` (`mallopt`: the server returns large blocks;
+// `getrlimit`: its connection cap fits the process's open-file limit).
 #![deny(unsafe_code)]
 // Every public item says what it is.
 #![warn(missing_docs)]
