@@ -3,8 +3,8 @@
 //! this table, the binding parses a spec by walking it, and the Python package reads it
 //! (`_core._settings_spec()`) for `ArenaSpec`'s defaults and limits.
 
-use crate::rules::config::{Scoring, Variant};
-use crate::settings::{find, DefaultValue, Kind, Setting};
+use crate::rules::config::Scoring;
+use crate::settings::{find, game, DefaultValue, Setting};
 
 /// The most games one arena plays.
 pub const MAX_GAMES: u64 = 1 << 48;
@@ -14,28 +14,23 @@ pub const MAX_THREADS: u64 = 1024;
 
 /// Every setting of an arena, in the order of `ArenaSpec`'s fields (the positional ones
 /// of the arena functions first).
-#[rustfmt::skip]
 pub const SETTINGS: [Setting; 10] = [
-    Setting::new("variant", Kind::Choice(&Variant::NAMES), false, DefaultValue::Str("4p"), true,
-        "str", "the game's variant"),
-    Setting::new("games", Kind::Int { lo: 1, hi: MAX_GAMES }, false, DefaultValue::Int(1000), true,
-        "int", "how many games (rounded up to whole duplicate groups)"),
-    Setting::new("seed", Kind::Int { lo: 0, hi: u64::MAX }, false, DefaultValue::Int(0), true,
-        "int", "where every deal and bot seed comes from"),
-    Setting::new("scoring", Kind::Choice(&Scoring::NAMES), true, DefaultValue::Str("advanced"), false,
-        "Optional[str]", "the scoring (the seal variants ignore it; None only there)"),
-    Setting::new("max_rounds", Kind::Int { lo: 1, hi: u32::MAX as u64 }, true, DefaultValue::Int(100), false,
-        "Optional[int]", "the round cap of each game (None: none)"),
-    Setting::new("duplicate", Kind::Bool, false, DefaultValue::Bool(true), false,
-        "bool", "each deal played once per seating of the line-up"),
-    Setting::new("rounds", Kind::Bool, false, DefaultValue::Bool(false), false,
-        "bool", "single rounds from fresh deals, scored by round points, instead of whole games"),
-    Setting::new("sequential", Kind::Bool, false, DefaultValue::Bool(false), false,
-        "bool", "stop once the paired board interval excludes the fair share (5% error rate); games is the budget"),
-    Setting::new("threads", Kind::Int { lo: 0, hi: MAX_THREADS }, true, DefaultValue::None, false,
-        "Optional[int]", "worker threads (None or 0: every core); never changes the result"),
-    Setting::new("batch_size", Kind::Int { lo: 1, hi: u64::MAX }, false, DefaultValue::Int(256), false,
-        "int", "games evaluate() plays at once for a batched Python policy (not the Rust arena's)"),
+    game::VARIANT.positional(),
+    Setting::int("games", 1, MAX_GAMES).default_int(1000).positional()
+        .doc("how many games (rounded up to whole duplicate groups)"),
+    game::SEED.positional().doc("where every deal and bot seed comes from"),
+    game::SCORING,
+    // A game between two passive bots may never end (R10): an arena caps it.
+    game::MAX_ROUNDS.default_int(100).doc("the round cap of each game (None: none)"),
+    Setting::flag("duplicate", true).doc("each deal played once per seating of the line-up"),
+    Setting::flag("rounds", false)
+        .doc("single rounds from fresh deals, scored by round points, instead of whole games"),
+    Setting::flag("sequential", false)
+        .doc("stop once the paired board interval excludes the fair share (5% error rate); games is the budget"),
+    Setting::int("threads", 0, MAX_THREADS).default_none()
+        .doc("worker threads (None or 0: every core); never changes the result"),
+    Setting::int("batch_size", 1, u64::MAX).default_int(256)
+        .doc("games evaluate() plays at once for a batched Python policy (not the Rust arena's)"),
 ];
 
 /// The default scoring.
@@ -46,8 +41,8 @@ pub(super) fn default_scoring() -> Scoring {
     }
 }
 
-/// The default round cap.
-pub(super) const DEFAULT_MAX_ROUNDS: u32 = find(&SETTINGS, "max_rounds").default.int() as u32;
+/// The default round cap (an arena's, also the `arena` command's).
+pub const DEFAULT_MAX_ROUNDS: u32 = find(&SETTINGS, "max_rounds").default.int() as u32;
 
 /// Whether deals are played in every seating by default.
 pub(super) const DEFAULT_DUPLICATE: bool = find(&SETTINGS, "duplicate").default.bool();
@@ -61,6 +56,7 @@ pub(super) const DEFAULT_SEQUENTIAL: bool = find(&SETTINGS, "sequential").defaul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::config::Variant;
 
     #[test]
     fn the_table_is_well_formed_and_gives_the_configs_defaults() {

@@ -37,7 +37,7 @@ use indicatif::ProgressBar;
 use crate::arena::estimate::Estimate;
 use crate::arena::{run_arena, ArenaConfig};
 use crate::bots::BotRegistry;
-use crate::{Scoring, Variant};
+use crate::Variant;
 
 pub mod analyze;
 pub mod bench;
@@ -48,9 +48,11 @@ pub mod replay;
 pub mod rules;
 mod serve;
 pub mod style;
+mod game_args;
 
 pub use style::Style;
 
+use game_args::{round_cap, GameArgs};
 use progress::{worker_threads, GameProgress};
 
 #[derive(Parser)]
@@ -92,12 +94,8 @@ enum Command {
 
 #[derive(Args)]
 struct LadderArgs {
-    /// Variant: 4p, 3p, seal, seal-short.
-    #[arg(long, default_value = "4p")]
-    variant: String,
-    /// Scoring for 4p/3p: advanced or basic.
-    #[arg(long, default_value = "advanced")]
-    scoring: String,
+    #[command(flatten)]
+    game: GameArgs,
     /// Comma-separated bot names (default: every built-in bot at its default budget).
     #[arg(long, long_help = ladder_bots_help())]
     bots: Option<String>,
@@ -108,9 +106,6 @@ struct LadderArgs {
     /// either way, but other threads compete for shared caches and memory.
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Master seed of every pairing's deals and bots.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Round cap per game (0 = none).
     #[arg(long, default_value_t = 30)]
     max_rounds: u32,
@@ -136,12 +131,8 @@ struct LadderArgs {
 
 #[derive(Args)]
 struct ArenaArgs {
-    /// Variant: 4p, 3p, seal, seal-short.
-    #[arg(long, default_value = "4p")]
-    variant: String,
-    /// Scoring for 4p/3p: advanced or basic.
-    #[arg(long, default_value = "advanced")]
-    scoring: String,
+    #[command(flatten)]
+    game: GameArgs,
     /// Comma-separated bot names, one per side (or one per seat), e.g. heuristic,random.
     #[arg(long, default_value = "heuristic,random", long_help = arena_bots_help())]
     bots: String,
@@ -151,11 +142,8 @@ struct ArenaArgs {
     /// Worker threads (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Master seed: every deal and bot seed derives from it.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Round cap per game (0 = none).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = crate::arena::settings::DEFAULT_MAX_ROUNDS)]
     max_rounds: u32,
     /// Play every deal once only instead of once per seat rotation.
     #[arg(long)]
@@ -175,12 +163,8 @@ struct ArenaArgs {
 
 #[derive(Args)]
 struct PlayArgs {
-    /// Variant: 4p, 3p, seal, seal-short.
-    #[arg(long, default_value = "4p")]
-    variant: String,
-    /// Scoring for 4p/3p: advanced (game to 7) or basic (game to 2).
-    #[arg(long, default_value = "advanced")]
-    scoring: String,
+    #[command(flatten)]
+    game: GameArgs,
     /// Bots for the other seats: one name for all, or one per other seat in seat order
     /// (comma-separated); through the Python console script also a Python policy,
     /// module:attribute.
@@ -191,9 +175,6 @@ struct PlayArgs {
     /// [default: 0; with --load: the saved game's].
     #[arg(long)]
     seat: Option<usize>,
-    /// Seed of the deals and the bots.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Stop after this many rounds (0 = play the game to its end).
     #[arg(long, default_value_t = 0)]
     max_rounds: u32,
@@ -388,22 +369,14 @@ where
     }
 }
 
-fn parse_variant(s: &str) -> Result<Variant, Failure> {
-    s.parse().map_err(|e| Failure::usage(format!("{e}")))
-}
-
-fn parse_scoring(s: &str) -> Result<Scoring, Failure> {
-    s.parse().map_err(|e| Failure::usage(format!("{e}")))
-}
-
 fn arena(
     a: ArenaArgs,
     registry: &BotRegistry,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let variant = parse_variant(&a.variant)?;
-    let scoring = parse_scoring(&a.scoring)?;
+    let variant = a.game.variant()?;
+    let scoring = a.game.scoring()?;
     let bots: Vec<&str> = a.bots.split(',').map(str::trim).collect();
     if let [one] = bots[..] {
         // One name would seat it everywhere: a table of the bot against itself.
@@ -412,10 +385,10 @@ fn arena(
              one per seat; {one},{one} to play the bot against itself)"
         )));
     }
-    let mut config = ArenaConfig::new(variant, &bots, a.games, a.seed);
+    let mut config = ArenaConfig::new(variant, &bots, a.games, a.game.seed);
     config.scoring = scoring;
     config.threads = a.threads;
-    config.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
+    config.max_rounds = round_cap(a.max_rounds);
     config.duplicate = !a.no_duplicate;
     config.rounds = a.rounds;
     config.sequential = a.sequential;
@@ -474,7 +447,7 @@ fn play_cmd(
     out: &mut dyn Write,
     style: Style,
 ) -> Result<(), Failure> {
-    let variant = parse_variant(&a.variant)?;
+    let variant = a.game.variant()?;
     if let Some(path) = &a.save {
         check_writable("--save", path)?;
     } else if let Some(path) = a.load.as_ref().filter(|p| p.exists()) {
@@ -486,13 +459,13 @@ fn play_cmd(
     }
     let opts = play::PlayOptions {
         variant,
-        scoring: parse_scoring(&a.scoring)?,
+        scoring: a.game.scoring()?,
         bots: a
             .bots
             .map(|b| b.split(',').map(|s| s.trim().to_string()).collect()),
         seat: a.seat,
-        seed: a.seed,
-        max_rounds: (a.max_rounds > 0).then_some(a.max_rounds),
+        seed: a.game.seed,
+        max_rounds: round_cap(a.max_rounds),
         save: a.save,
         load: a.load,
         style,
@@ -549,7 +522,7 @@ fn bench_cmd(a: BenchArgs, out: &mut dyn Write) -> Result<(), Failure> {
         )));
     }
     let variants = match a.variant {
-        Some(v) => vec![parse_variant(&v)?],
+        Some(v) => vec![v.parse().map_err(|e| Failure::usage(format!("{e}")))?],
         None => Variant::ALL.to_vec(),
     };
     bench::bench(&variants, a.seconds, out)
@@ -693,9 +666,9 @@ fn ladder_cmd(
             .collect(),
     };
     let names: Vec<&str> = bots.iter().map(String::as_str).collect();
-    let mut arena = ArenaConfig::new(parse_variant(&a.variant)?, &names, a.games, a.seed);
-    arena.scoring = parse_scoring(&a.scoring)?;
-    arena.max_rounds = (a.max_rounds > 0).then_some(a.max_rounds);
+    let mut arena = ArenaConfig::new(a.game.variant()?, &names, a.games, a.game.seed);
+    arena.scoring = a.game.scoring()?;
+    arena.max_rounds = round_cap(a.max_rounds);
     arena.threads = a.threads;
     arena.rounds = a.rounds;
     arena.sequential = a.sequential;
@@ -779,7 +752,7 @@ fn ladder_cmd(
             writeln!(
                 out,
                 "appended the {} ladder to {}",
-                a.variant,
+                a.game.variant,
                 path.display()
             )?;
         }

@@ -3,28 +3,22 @@
 //! and arena tables: each name, what it takes, its default and its doc, declared once.
 //! `Game::new` reads its defaults from it, and a test checks the body's fields against it.
 
-use crate::rules::config::{Episode, Scoring, Variant};
-use crate::settings::{find, DefaultValue, Kind, Setting};
+use crate::settings::{find, game, DefaultValue, Setting};
 
 /// The settings of a new game (every one optional in the body).
-#[rustfmt::skip]
 pub const NEW_GAME: &[Setting] = &[
-    Setting::new("variant", Kind::Choice(&Variant::NAMES), false, DefaultValue::Str("4p"), false, "str",
-        "The variant."),
-    Setting::new("scoring", Kind::Choice(&Scoring::NAMES), false, DefaultValue::Str("advanced"), false, "str",
-        "The scoring (the seal variants ignore it)."),
-    Setting::new("episode", Kind::Choice(&Episode::NAMES), false, DefaultValue::Str("game"), false, "str",
-        "A whole game, or one round."),
-    Setting::new("seed", Kind::Int { lo: 0, hi: u64::MAX }, true, DefaultValue::None, false, "int | str",
-        "The deals' and bots' seed, a number or its decimal string; null: a random one."),
-    Setting::new("seat", Kind::Seat(&[]), true, DefaultValue::Int(0), false, "int",
-        "The person's seat; null (with watch): none."),
-    Setting::new("watch", Kind::Bool, false, DefaultValue::Bool(false), false, "bool",
-        "Bots only: every seat is a bot, the page watches."),
-    Setting::new("bots", Kind::Names, false, DefaultValue::Str("heuristic"), false, "str | list[str]",
-        "One bot name for every bot seat, or one per bot seat in seat order."),
-    Setting::new("max_rounds", Kind::Int { lo: 1, hi: u32::MAX as u64 }, true, DefaultValue::None, false, "int",
-        "A round cap; null: none."),
+    game::VARIANT,
+    game::SCORING,
+    game::EPISODE,
+    game::SEED.default_none().py("int | str")
+        .doc("the deals' and bots' seed, a number or its decimal string (None: a random one)"),
+    Setting::seat("seat", &[]).or_none().default_int(0)
+        .doc("the person's seat (None, with watch: none)"),
+    Setting::flag("watch", false).doc("bots only: every seat is a bot, the page watches"),
+    Setting::bot_names("bots").default_str("heuristic")
+        .py("str | list[str]")
+        .doc("one bot name for every bot seat, or one per bot seat in seat order"),
+    game::MAX_ROUNDS,
 ];
 
 /// The default of the named setting, a name (`variant`, `scoring`, `episode`, `bots`).

@@ -5,6 +5,11 @@
 //! Python binding parses arguments by walking them, `_settings_spec()` hands them to the
 //! Python package (signatures, `ArenaSpec`, the generated constructor table), and the
 //! Rust defaults are read from them.
+//!
+//! The settings of the game itself (variant, scoring, seed, episode, round cap) are one
+//! section, [`game`], that every table includes rather than restates.
+
+pub mod game;
 
 /// What values a setting takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +63,14 @@ impl DefaultValue {
         }
     }
 
+    /// The default as a name (`const`, for a flag's default in the command-line tool).
+    pub const fn str(self) -> &'static str {
+        match self {
+            DefaultValue::Str(v) => v,
+            _ => panic!("not a name default"),
+        }
+    }
+
     /// The default as a flag.
     pub const fn bool(self) -> bool {
         match self {
@@ -86,37 +99,134 @@ pub struct Setting {
     pub doc: &'static str,
 }
 
-impl Setting {
-    /// A row (in the tables' column order).
-    pub const fn new(
-        name: &'static str,
-        kind: Kind,
-        nullable: bool,
-        default: DefaultValue,
-        positional: bool,
-        py_type: &'static str,
-        doc: &'static str,
-    ) -> Setting {
-        Setting {
-            name,
-            kind,
-            nullable,
-            default,
-            positional,
-            py_type,
-            doc,
-        }
+/// The Python annotation of a kind's values, `Optional[...]` where `None` is one too:
+/// what a row shows unless [`Setting::py`] says otherwise.
+const fn py_type_of(kind: Kind, nullable: bool) -> &'static str {
+    match (kind, nullable) {
+        (Kind::Bool, false) => "bool",
+        (Kind::Bool, true) => "Optional[bool]",
+        (Kind::Int { .. }, false) => "int",
+        (Kind::Int { .. }, true) => "Optional[int]",
+        (Kind::Choice(_) | Kind::Mode(_), false) => "str",
+        (Kind::Choice(_) | Kind::Mode(_), true) => "Optional[str]",
+        (Kind::Float, false) => "float",
+        (Kind::Float, true) => "Optional[float]",
+        (Kind::Names, false) => "Union[str, Sequence[str]]",
+        (Kind::Names, true) => "Union[str, Sequence[str], None]",
+        (Kind::Seat(_), false) => "int",
+        (Kind::Seat(_), true) => "Optional[int]",
     }
 }
 
+/// Rows are built by name: a constructor for the kind (`Setting::int("games", 1, MAX)`),
+/// then what differs from its plain form (`.or_none()`, `.default_int(1000)`,
+/// `.positional()`, `.doc("...")`). A row starts required, keyword-only, without `None`.
 impl Setting {
-    /// The same row, also given by position (a table whose settings all are, such as
-    /// the single envs', shares a keyword-only table's row this way).
-    pub const fn by_position(self) -> Setting {
+    const fn of(name: &'static str, kind: Kind) -> Setting {
+        Setting {
+            name,
+            kind,
+            nullable: false,
+            default: DefaultValue::Required,
+            positional: false,
+            py_type: py_type_of(kind, false),
+            doc: "",
+        }
+    }
+
+    /// `true` or `false`, by default `default`.
+    pub const fn flag(name: &'static str, default: bool) -> Setting {
+        Setting::of(name, Kind::Bool).default(DefaultValue::Bool(default))
+    }
+
+    /// An integer in `lo..=hi`.
+    pub const fn int(name: &'static str, lo: u64, hi: u64) -> Setting {
+        Setting::of(name, Kind::Int { lo, hi })
+    }
+
+    /// One of `names`, exactly.
+    pub const fn choice(name: &'static str, names: &'static [&'static str]) -> Setting {
+        Setting::of(name, Kind::Choice(names))
+    }
+
+    /// One of `names`, read loosely ([`Kind::Mode`]).
+    pub const fn mode(name: &'static str, names: &'static [&'static str]) -> Setting {
+        Setting::of(name, Kind::Mode(names))
+    }
+
+    /// A bot name, or one per seat.
+    pub const fn bot_names(name: &'static str) -> Setting {
+        Setting::of(name, Kind::Names)
+    }
+
+    /// A number.
+    pub const fn float(name: &'static str) -> Setting {
+        Setting::of(name, Kind::Float)
+    }
+
+    /// A seat number, or one of `names`.
+    pub const fn seat(name: &'static str, names: &'static [&'static str]) -> Setting {
+        Setting::of(name, Kind::Seat(names))
+    }
+
+    /// The same row with `None` among its values (and in its annotation).
+    pub const fn or_none(self) -> Setting {
+        Setting {
+            nullable: true,
+            py_type: py_type_of(self.kind, true),
+            ..self
+        }
+    }
+
+    /// The same row with this default.
+    pub const fn default(self, default: DefaultValue) -> Setting {
+        Setting { default, ..self }
+    }
+
+    /// The same row, by default `None`.
+    pub const fn default_none(self) -> Setting {
+        self.or_none().default(DefaultValue::None)
+    }
+
+    /// The same row, by default the number `v`.
+    pub const fn default_int(self, v: u64) -> Setting {
+        self.default(DefaultValue::Int(v))
+    }
+
+    /// The same row, by default the name `v`.
+    pub const fn default_str(self, v: &'static str) -> Setting {
+        self.default(DefaultValue::Str(v))
+    }
+
+    /// The same row, by default the number `v`.
+    pub const fn default_float(self, v: f64) -> Setting {
+        self.default(DefaultValue::Float(v))
+    }
+
+    /// The same row, also given by position (the positional ones come first in a table).
+    pub const fn positional(self) -> Setting {
         Setting {
             positional: true,
             ..self
         }
+    }
+
+    /// The same row, by keyword only.
+    pub const fn keyword(self) -> Setting {
+        Setting {
+            positional: false,
+            ..self
+        }
+    }
+
+    /// The same row with another Python annotation than its kind's.
+    pub const fn py(self, py_type: &'static str) -> Setting {
+        Setting { py_type, ..self }
+    }
+
+    /// The same row with this one-line doc.
+    pub const fn doc(self, doc: &'static str) -> Setting {
+        Setting { doc, ..self }
     }
 }
 
