@@ -4,10 +4,16 @@
 //! `rules`). Module `a` depends on module `b` when `a`'s code names something of `b`: a
 //! `use` path or a path written in the code (`crate::rng::…`, `super::…`, a child module's
 //! `child::…`), a name reached through a re-export (`pub use`) counting as a use of the
-//! module that defines it. Test-only code (`#[cfg(test)]` items and modules) is left out,
-//! and so are a module's uses of its own descendants: Rust's module tree already has every
-//! parent know its children (it declares them), so only uses across the tree can close a
-//! circle that matters.
+//! module that defines it. Test-only code (`#[cfg(test)]` items and modules) is left out.
+//! A parent's uses of its children are edges like any other (declaring a child with
+//! `mod child;` is not a use).
+//!
+//! A circle is a loop of such edges that leaves a folder and comes back: its modules'
+//! nearest common ancestor is not one of them (`python::bot` → `python::game` →
+//! `python::game::play` → `python::bot` is one, through the parent's use of its child). A
+//! loop between a folder's `mod.rs` and the files under it (the `mod.rs` calling a file
+//! that names the `mod.rs`'s types) stays inside that folder, which is its unit: not a
+//! circle.
 //!
 //! Folders stack: each folder of `src/` (a top-level file such as `rng.rs` counts as one)
 //! names only folders below it in [`FOLDER_ORDER`], so the layout reads bottom to top
@@ -389,7 +395,7 @@ fn graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
                 continue;
             };
             if let Some(target) = resolve(&mods, &reexports, &abs, 0) {
-                if !target.starts_with(name) {
+                if &target != name {
                     deps.insert(target.join("::"));
                 }
             }
@@ -398,9 +404,9 @@ fn graph(files: &[(String, String)]) -> BTreeMap<String, BTreeSet<String>> {
     g
 }
 
-/// The circles of `g`: its strongly connected components of more than one module.
-fn circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
-    // Two modules share a circle when each reaches the other.
+/// The strongly connected components of `g` of more than one module.
+fn components(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    // Two modules share a component when each reaches the other.
     let reach = |from: &String| -> BTreeSet<String> {
         let mut seen = BTreeSet::new();
         let mut todo = vec![from.clone()];
@@ -419,14 +425,58 @@ fn circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
         if out.iter().any(|c| c.contains(m)) {
             continue;
         }
-        let circle: BTreeSet<String> = reaches[m]
+        let component: BTreeSet<String> = reaches[m]
             .iter()
             .filter(|o| *o != m && reaches.get(*o).is_some_and(|r| r.contains(m)))
             .cloned()
             .chain([m.clone()])
             .collect();
-        if circle.len() > 1 {
-            out.push(circle);
+        if component.len() > 1 {
+            out.push(component);
+        }
+    }
+    out
+}
+
+/// The child of module `parent` that module `m` lies under (`m` itself when a child),
+/// `None` unless `m` is a strict descendant of `parent` (every module is one of the
+/// crate root's, the module with the empty name).
+fn child_under<'m>(parent: &str, m: &'m str) -> Option<&'m str> {
+    let rest = if parent.is_empty() {
+        (!m.is_empty()).then_some(m)?
+    } else {
+        m.strip_prefix(parent)?.strip_prefix("::")?
+    };
+    Some(rest.split("::").next().unwrap_or(rest))
+}
+
+/// The circles of `g` (see the module docs): for each module, the components of the graph
+/// between its strict descendants that reach under two or more of its children. A circle
+/// of modules that share an ancestor within the circle (a folder's `mod.rs` and its
+/// files) is that folder's own business; one whose nearest common ancestor is not in it
+/// leaves a folder and comes back, whatever its edges (a parent's use of its child, a
+/// child's of its parent, or a use across the tree).
+fn circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    let mut out: Vec<BTreeSet<String>> = Vec::new();
+    let root = String::new();
+    for parent in g.keys().chain([&root]) {
+        let below = |m: &String| child_under(parent, m).is_some();
+        let sub: BTreeMap<String, BTreeSet<String>> = g
+            .iter()
+            .filter(|(m, _)| below(m))
+            .map(|(m, deps)| {
+                (
+                    m.clone(),
+                    deps.iter().filter(|d| below(d)).cloned().collect(),
+                )
+            })
+            .collect();
+        for c in components(&sub) {
+            let children: BTreeSet<&str> =
+                c.iter().filter_map(|m| child_under(parent, m)).collect();
+            if children.len() > 1 && !out.contains(&c) {
+                out.push(c);
+            }
         }
     }
     out
@@ -660,7 +710,7 @@ fn the_check_finds_circles_through_uses_paths_and_reexports() {
 }
 
 #[test]
-fn the_check_leaves_out_tests_comments_strings_and_descendants() {
+fn the_check_leaves_out_tests_comments_strings_and_loops_inside_one_folder() {
     let g = graph(&files(&[
         (
             "a.rs",
@@ -672,13 +722,50 @@ fn the_check_leaves_out_tests_comments_strings_and_descendants() {
             "use crate::a::S;\npub struct X;\n#[cfg(test)]\nmod only;",
         ),
         ("b/only.rs", "use crate::b::X;"),
-        // A parent's glue using its child, the child using its parent: the tree itself.
+        // A parent's glue using its child, the child using its parent: the folder itself.
         ("p/mod.rs", "mod c;\nfn f() { c::g(); }\npub struct P;"),
         ("p/c.rs", "use super::P;\npub fn g() {}"),
     ]));
     assert!(circles(&g).is_empty(), "{g:?}");
+    assert!(
+        g["p"].contains("p::c"),
+        "a parent's use of its child is an edge"
+    );
     assert!(!g.contains_key("b::only"), "test-only modules are left out");
     assert_eq!(g["b"], BTreeSet::from(["a".to_string()]));
+}
+
+#[test]
+fn the_check_finds_a_circle_through_a_parents_use_of_its_child() {
+    // The shape `python::bot` -> `python::game` -> `python::game::play` -> `python::bot`
+    // once had: the bot reads a game's state, the game's `mod.rs` calls its child `play`,
+    // and `play` seats bots.
+    let tree = |parent_calls_child: bool| {
+        let game = if parent_calls_child {
+            "mod play;\npub struct Game;\npub fn state_of() {}\nfn f() { play::run(); }"
+        } else {
+            "mod play;\npub struct Game;\npub fn state_of() {}"
+        };
+        graph(&files(&[
+            ("py/mod.rs", "mod bot;\nmod game;"),
+            ("py/bot.rs", "use super::game::state_of;\npub struct Bot;"),
+            ("py/game/mod.rs", game),
+            (
+                "py/game/play.rs",
+                "use crate::py::bot::Bot;\nuse super::Game;\npub fn run() {}",
+            ),
+        ]))
+    };
+    assert_eq!(
+        circles(&tree(true)),
+        vec![BTreeSet::from([
+            "py::bot".to_string(),
+            "py::game".to_string(),
+            "py::game::play".to_string(),
+        ])]
+    );
+    // Declaring the child is no use of it: `play` then sits above both, no circle.
+    assert!(circles(&tree(false)).is_empty());
 }
 
 #[test]

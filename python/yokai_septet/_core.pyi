@@ -2,7 +2,7 @@
 
 from typing import Any, Callable, Optional, Sequence, Union, final
 
-from typing_extensions import disjoint_base
+from typing_extensions import deprecated, disjoint_base
 
 import numpy as np
 import numpy.typing as npt
@@ -146,6 +146,7 @@ class Game:
         max_rounds: Optional[_Int] = None,
     ) -> "Game": ...
     def apply_deal(self, hands: Sequence[Sequence[_Int]], trump_card: Optional[_Int] = None) -> None: ...
+    @deprecated("Game.redeal is deprecated and will be removed: use Game.apply_deal")
     def redeal(self, hands: Sequence[Sequence[_Int]], trump_card: Optional[_Int] = None) -> None: ...
     def step_in_round(self, a: _Int) -> None: ...
     def received(self, seat: _Int) -> list[int]: ...

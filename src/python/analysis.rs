@@ -1,10 +1,9 @@
 //! `yokai_septet.analyze`: the double-dummy analysis of a record ([`crate::analysis`]),
 //! as `yokai-septet analyze --json` prints it.
 
-use crate::python::errors::InvalidValueError;
 use pyo3::prelude::*;
 
-use super::errors::guard;
+use super::errors::{guard, Class};
 use super::game::match_from_record;
 use super::json::json_to_py;
 use crate::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
@@ -25,7 +24,7 @@ pub fn analyze<'py>(
     budget: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     if budget == 0 {
-        return Err(InvalidValueError::new_err("budget must be at least 1 node"));
+        return Err(Class::InvalidValue.err("budget must be at least 1 node"));
     }
     let m = match_from_record(py, rec, "analyze")?;
     let value = py.allow_threads(|| {

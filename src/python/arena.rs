@@ -2,13 +2,12 @@
 //! counts of a slice of the games (`_arena_counts`) and the summary of merged counts
 //! (`_arena_summary`). All three take the same arena arguments.
 
-use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
 use super::convert::game_config;
-use super::errors::{borrow, guard};
+use super::errors::{borrow, guard, Class};
 use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
 use super::settings::{from_spec, Values};
@@ -70,7 +69,7 @@ pub(super) fn parse_arena(
                 .map(|b| b.trim().to_string())
                 .collect(),
             Err(_) => b.extract().map_err(|_| {
-                InvalidValueError::new_err(
+                Class::InvalidValue.err(
                     "bots must be a list of bot names (one per side or one per seat), \
                      or a comma-separated string",
                 )
@@ -95,14 +94,13 @@ pub(super) fn parse_arena(
 }
 
 fn counts_to_py<'py>(py: Python<'py>, c: &ArenaCounts) -> PyResult<Bound<'py, PyAny>> {
-    let v = serde_json::to_value(c).map_err(|e| InvalidValueError::new_err(e.to_string()))?;
+    let v = serde_json::to_value(c).map_err(|e| Class::InvalidValue.err(e.to_string()))?;
     json_to_py(py, &v)
 }
 
 fn counts_from_py(obj: &Bound<'_, PyAny>) -> PyResult<ArenaCounts> {
     let v = py_to_json(obj, &mut String::new())?;
-    serde_json::from_value(v)
-        .map_err(|e| InvalidValueError::new_err(format!("invalid counts: {e}")))
+    serde_json::from_value(v).map_err(|e| Class::InvalidValue.err(format!("invalid counts: {e}")))
 }
 
 /// An arena function of Python: `(extra positional arguments, the line-up, then the
@@ -153,7 +151,7 @@ fn report_to_py<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     if let Some(labels) = labels {
         if labels.len() != report.summary.entries.len() {
-            return Err(InvalidValueError::new_err(format!(
+            return Err(Class::InvalidValue.err(format!(
                 "labels has {} names for {} line-up entries",
                 labels.len(),
                 report.summary.entries.len()
@@ -164,7 +162,7 @@ fn report_to_py<'py>(
         }
     }
     let v = serde_json::to_value(&report.summary)
-        .map_err(|e| InvalidValueError::new_err(e.to_string()))?;
+        .map_err(|e| Class::InvalidValue.err(e.to_string()))?;
     let summary = json_to_py(py, &v)?;
     let warning = report.summary.truncation_warning(report.config.max_rounds);
     py.import("yokai_septet._arena_result")?
@@ -193,7 +191,7 @@ fn labels_and_seconds(
 /// depends on every board before it.
 fn whole_only(config: &ArenaConfig, what: &str) -> PyResult<()> {
     if config.sequential {
-        return Err(InvalidValueError::new_err(format!(
+        return Err(Class::InvalidValue.err(format!(
             "{what} plays an arena in slices, and a sequential arena stops at a board that \
              depends on every board before it: play it whole (yokai_septet.arena, or \
              yokai_septet.evaluate), or set sequential=False"
@@ -237,7 +235,7 @@ fn with_progress<T: Send>(
         return py.allow_threads(|| guard(what, || work(&|| {})));
     };
     if !callback.is_callable() {
-        return Err(InvalidTypeError::new_err(format!(
+        return Err(Class::InvalidType.err(format!(
             "progress must be a callable progress(done, total), True, False or None, not {}",
             callback.repr()?
         )));
@@ -269,7 +267,7 @@ fn with_progress<T: Send>(
         }
         let result = handle
             .join()
-            .unwrap_or_else(|_| Err(InvalidValueError::new_err("the arena's thread failed")));
+            .unwrap_or_else(|_| Err(Class::InvalidValue.err("the arena's thread failed")));
         match failed {
             Some(e) => Err(e),
             None => result,
@@ -346,13 +344,13 @@ arena_fn!(
             let c = counts_from_py(c)?;
             let [first, last] = match c.ranges[..] {
                 [[start, end]] if start < end => [start, end - 1],
-                _ => return Err(InvalidValueError::new_err(format!(
+                _ => return Err(Class::InvalidValue.err(format!(
                     "counts of games {:?}: give the counts of single games",
                     c.ranges
                 ))),
             };
             if first / size != last / size {
-                return Err(InvalidValueError::new_err(format!(
+                return Err(Class::InvalidValue.err(format!(
                     "counts of games {first}..={last} span several boards of {size} games"
                 )));
             }
@@ -391,7 +389,7 @@ arena_fn!(
     arena_setup, "_arena_setup", (index: u64), |py, config| {
         let total = config.total_games();
         if index >= total {
-            return Err(InvalidValueError::new_err(format!(
+            return Err(Class::InvalidValue.err(format!(
                 "game {index} is not within 0..{total}"
             )));
         }
@@ -405,10 +403,9 @@ arena_fn!(
 /// Up to four per-seat numbers as the engine's fixed-size array.
 fn per_seat(v: &[u64], what: &str) -> PyResult<[u64; 4]> {
     if v.len() > 4 {
-        return Err(InvalidValueError::new_err(format!(
-            "{what} has {} entries: give one per seat",
-            v.len()
-        )));
+        return Err(
+            Class::InvalidValue.err(format!("{what} has {} entries: give one per seat", v.len()))
+        );
     }
     let mut out = [0; 4];
     out[..v.len()].copy_from_slice(v);
@@ -450,7 +447,7 @@ arena_fn!(
     /// ``progress``: as for :func:`arena`.
     imitation_data, "_imitation_data", (teacher: String, labelled: Vec<usize>), [progress], |py, config| {
         if config.sequential {
-            return Err(InvalidValueError::new_err(
+            return Err(Class::InvalidValue.err(
                 "imitation_data records every game of the arena: a sequential stop does not \
                  apply (set sequential=False)",
             ));
@@ -468,7 +465,7 @@ fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<B
     use numpy::ndarray::Array2;
     use numpy::{IntoPyArray, PyArray2};
     let n = d.len();
-    let shape_err = |e: numpy::ndarray::ShapeError| InvalidValueError::new_err(e.to_string());
+    let shape_err = |e: numpy::ndarray::ShapeError| Class::InvalidValue.err(e.to_string());
     let observations =
         Array2::from_shape_vec((n, d.observation_size), d.observations).map_err(shape_err)?;
     let values = Array2::from_shape_vec((n, actions), d.values).map_err(shape_err)?;

@@ -3,6 +3,7 @@
 
 use pyo3::prelude::*;
 
+use super::errors::{guard, Class};
 use crate::rl::observation::{encode, observation_size, write_mask_bool, ObsValue};
 use crate::rules::config::{GameConfig, Variant};
 use crate::rules::state::State;
@@ -10,11 +11,10 @@ use crate::rules::state::State;
 mod yardstick;
 use yardstick::yardstick_pass;
 
-/// A variant name for the benchmark functions (ValueError listing the valid names).
+/// A variant name for the benchmark functions (an `InvalidValueError` listing the valid
+/// names).
 fn bench_variant(name: &str) -> PyResult<Variant> {
-    name.parse().map_err(|e: crate::error::ConfigError| {
-        pyo3::exceptions::PyValueError::new_err(e.to_string())
-    })
+    Ok(name.parse::<Variant>()?)
 }
 
 /// ``bench_random_playouts(variant, seconds, seed=0)``: plays uniformly random games of
@@ -29,7 +29,11 @@ fn bench_random_playouts(
     seed: u64,
 ) -> PyResult<(u64, u64, f64)> {
     let v = bench_variant(variant)?;
-    let s = py.allow_threads(|| crate::arena::random_playouts(v, seconds, seed));
+    let s = py.allow_threads(|| {
+        guard("bench_random_playouts", || {
+            Ok(crate::arena::random_playouts(v, seconds, seed))
+        })
+    })?;
     Ok((s.games, s.decisions, s.seconds))
 }
 
@@ -70,13 +74,16 @@ fn bench_step_parts(
     }
     let v = bench_variant(variant)?;
     let n = num_games.max(1);
-    match dtype {
-        "uint8" => Ok(py.allow_threads(|| run::<u8>(v, seconds, n))),
-        "float32" => Ok(py.allow_threads(|| run::<f32>(v, seconds, n))),
-        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
-        ))),
-    }
+    let run = match dtype {
+        "uint8" => run::<u8>,
+        "float32" => run::<f32>,
+        other => {
+            return Err(Class::InvalidValue.err(format!(
+                "unknown dtype {other:?}: valid dtypes are \"float32\", \"uint8\""
+            )))
+        }
+    };
+    py.allow_threads(|| guard("bench_step_parts", || Ok(run(v, seconds, n))))
 }
 
 /// ``bench_arena(variant, bots, games, threads)``: runs a duplicate arena in Rust (GIL
@@ -94,11 +101,12 @@ fn bench_arena(
     let names: Vec<&str> = bots.iter().map(String::as_str).collect();
     let mut config = crate::arena::ArenaConfig::new(v, &names, games, 1);
     config.threads = threads;
-    let report = py
-        .allow_threads(|| {
-            crate::arena::run_arena(&config, &crate::bots::BotRegistry::new(), &|| {})
+    let report = py.allow_threads(|| {
+        guard("bench_arena", || {
+            let registry = crate::bots::BotRegistry::new();
+            Ok(crate::arena::run_arena(&config, &registry, &|| {})?)
         })
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    })?;
     Ok((
         report.summary.games,
         report.summary.decisions,

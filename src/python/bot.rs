@@ -2,12 +2,11 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use crate::python::errors::{InvalidTypeError, StateError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::convert::extract_seed;
-use super::errors::{guard, IllegalActionError};
+use super::errors::{guard, Class};
 use super::game::game_state;
 use crate::bots::{Bot, BotRegistry, BOT_NAMES};
 use crate::cards::Card;
@@ -61,7 +60,7 @@ impl PyBot {
     fn lock(&self) -> PyResult<MutexGuard<'_, Seeded>> {
         self.inner
             .lock()
-            .map_err(|_| StateError::new_err("this bot failed earlier (poisoned)"))
+            .map_err(|_| Class::State.err("this bot failed earlier (poisoned)"))
     }
 
     /// The bot's decision for `view`'s seat (called with the GIL released).
@@ -101,9 +100,7 @@ impl PyBot {
     fn act(&self, py: Python<'_>, game: &Bound<'_, PyAny>) -> PyResult<u8> {
         let state = game_state(game)?;
         let Some(seat) = state.current_player() else {
-            return Err(IllegalActionError::new_err(
-                "the game is over: there is no decision to make",
-            ));
+            return Err(Class::IllegalAction.err("the game is over: there is no decision to make"));
         };
         let card = py.allow_threads(|| guard("Bot.act", || self.act_on(&state.view(seat))))?;
         Ok(card.id())
@@ -131,7 +128,7 @@ impl PyBot {
             (inner.seed, inner.bot.snapshot())
         };
         let Some(words) = words else {
-            return Err(InvalidTypeError::new_err(format!(
+            return Err(Class::InvalidType.err(format!(
                 "cannot pickle Bot({:?}): it keeps no state that can be saved; build it \
                  again by name in the other process instead",
                 me.name

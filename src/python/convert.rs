@@ -3,7 +3,7 @@
 //! seats, names among a list, a `Game`'s configuration, and the `Arg` wrapper that tells
 //! an explicit `None` from an argument not given.
 
-use crate::python::errors::{InvalidTypeError, InvalidValueError};
+use crate::python::errors::Class;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
@@ -31,7 +31,7 @@ pub(crate) fn extract_integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Op
     }
     let py = obj.py();
     if obj.is_instance_of::<PyBool>() {
-        return Err(InvalidTypeError::new_err(format!(
+        return Err(Class::InvalidType.err(format!(
             "{what} must be an int or a numpy integer, not bool ({})",
             obj.repr()?
         )));
@@ -42,7 +42,7 @@ pub(crate) fn extract_integer(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Op
             return Ok(i.extract::<i128>().ok());
         }
     }
-    Err(InvalidTypeError::new_err(format!(
+    Err(Class::InvalidType.err(format!(
         "{what} must be an int or a numpy integer, not {} ({})",
         obj.get_type().name()?,
         obj.repr()?
@@ -60,7 +60,7 @@ pub(crate) fn index<'py>(obj: &Bound<'py, PyAny>) -> Option<Bound<'py, PyInt>> {
 pub(crate) fn extract_seed(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     match extract_integer(obj, "seed")? {
         Some(v) if (0..=u64::MAX as i128).contains(&v) => Ok(v as u64),
-        _ => Err(InvalidValueError::new_err(format!(
+        _ => Err(Class::InvalidValue.err(format!(
             "seed {} is out of range: a seed is an integer in 0..2**64-1",
             obj.repr()?
         ))),
@@ -71,7 +71,7 @@ pub(crate) fn extract_seed(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
 pub(crate) fn extract_seat(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<usize> {
     match extract_integer(obj, "seat")? {
         Some(v) if (0..n as i128).contains(&v) => Ok(v as usize),
-        _ => Err(InvalidValueError::new_err(format!(
+        _ => Err(Class::InvalidValue.err(format!(
             "seat {} is out of range: seats are 0..{}",
             obj.repr()?,
             n - 1
@@ -101,7 +101,7 @@ fn extract_choice<T: Copy>(
             return Ok(*v);
         }
     }
-    Err(InvalidValueError::new_err(format!(
+    Err(Class::InvalidValue.err(format!(
         "unknown {what} {}: valid {what}s are {}",
         obj.repr()?,
         quoted_list(valid.iter().map(|v| name(*v)))
@@ -138,7 +138,7 @@ pub(crate) fn parse_config(
         Some(m) => match extract_integer(m, "max_rounds")? {
             Some(v) if (1..=u32::MAX as i128).contains(&v) => Some(v as u32),
             _ => {
-                return Err(InvalidValueError::new_err(format!(
+                return Err(Class::InvalidValue.err(format!(
                     "max_rounds {} is out of range: a round cap is an integer >= 1, or None",
                     m.repr()?
                 )))
@@ -186,7 +186,7 @@ pub(crate) fn parse_reward_mode(s: &str) -> PyResult<crate::rl::reward::RewardMo
         .into_iter()
         .find(|m| m.name() == s)
         .ok_or_else(|| {
-            InvalidValueError::new_err(format!(
+            Class::InvalidValue.err(format!(
                 "unknown reward_mode {s:?}: valid reward modes are {}",
                 quoted_list(RewardMode::ALL.map(RewardMode::name))
             ))
@@ -203,7 +203,7 @@ pub(crate) fn game_config(
     seed: u64,
 ) -> PyResult<GameConfig> {
     let named = |what: &str, v: &str| {
-        InvalidValueError::new_err(format!(
+        Class::InvalidValue.err(format!(
             "unknown {what} {v:?}: not one of the table's names"
         ))
     };
@@ -212,7 +212,7 @@ pub(crate) fn game_config(
         Some(s) => Scoring::from_name(s).ok_or_else(|| named("scoring", s))?,
         None if variant.is_seal() => Scoring::Advanced,
         None => {
-            return Err(InvalidValueError::new_err(format!(
+            return Err(Class::InvalidValue.err(format!(
                 "scoring None is only for the seal variants: valid scorings for {:?} are {}",
                 variant.name(),
                 quoted_list(Scoring::NAMES)

@@ -1,16 +1,20 @@
 //! Every Python exception the extension raises for a Rust error, decided here and only
-//! here: the exception classes of the package, the one mapping from each public Rust
-//! error type to its class (`From<…> for PyErr`, an exhaustive match per type, so a new
-//! variant must be given its class), the typed "in use" errors of borrowed objects, and
-//! [`guard`], which turns a Rust panic into a `RuntimeError` (a bug, outside the
-//! family: `yokai_septet.Error` is what the package raises on purpose).
+//! here: the exception classes of the package (one enum, [`Class`]: each class raises
+//! its errors with [`Class::err`]), the one mapping from each public Rust error type to
+//! its class (`From<…> for PyErr`, an exhaustive match per type, so a new variant must
+//! be given its class), the typed "in use" errors of borrowed objects, and [`guard`],
+//! which turns a Rust panic into a `RuntimeError` (a bug, outside the family:
+//! `yokai_septet.Error` is what the package raises on purpose).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyException, PyModuleNotFoundError, PyRuntimeError, PyTypeError, PyValueError,
+};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::PyTypeInfo;
 
 use crate::arena::ArenaError;
 use crate::bots::{BotError, WeightsError};
@@ -18,16 +22,33 @@ use crate::picture::RasterError;
 use crate::vector::{PipelineError, StepError, VecCoreError};
 use crate::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
 
+/// The builtin exception a class of the family also derives from.
+type Builtin = for<'py> fn(Python<'py>) -> Bound<'py, PyType>;
+
+/// The builtin exception `T` (a [`Builtin`]).
+fn builtin<T: PyTypeInfo>(py: Python<'_>) -> Bound<'_, PyType> {
+    py.get_type::<T>()
+}
+
+/// A class of the family, its name, its base in the family, its builtin base, its doc.
+type Member = (
+    Class,
+    &'static str,
+    Option<Class>,
+    Option<Builtin>,
+    &'static str,
+);
+
 /// The exception classes of the package, in creation order (each base before its
 /// subclasses): `yokai_septet.Error` and its subclasses, each also a subclass of the
 /// builtin exception the package raised before the family existed, so that `except
 /// ValueError` still catches an illegal action.
-const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
+const FAMILY: [Member; 9] = [
     (
         Class::Error,
         "Error",
         None,
-        Builtin::Exception,
+        Some(builtin::<PyException>),
         "The base of every exception yokai_septet raises on purpose: ``except \
          yokai_septet.Error`` catches them all (a bug, an internal ``RuntimeError`` saying \
          so, is not one of them).",
@@ -36,7 +57,7 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::InvalidValue,
         "InvalidValueError",
         Some(Class::Error),
-        Builtin::Value,
+        Some(builtin::<PyValueError>),
         "An argument or input with a wrong value (out of range, an unknown name, a \
          malformed record or weights file), named in the message.\n\n\
          A subclass of yokai_septet.Error and of ValueError.",
@@ -45,7 +66,7 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::InvalidType,
         "InvalidTypeError",
         Some(Class::Error),
-        Builtin::Type,
+        Some(builtin::<PyTypeError>),
         "An argument of the wrong type, named in the message.\n\n\
          A subclass of yokai_septet.Error and of TypeError.",
     ),
@@ -53,7 +74,7 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::State,
         "StateError",
         Some(Class::Error),
-        Builtin::Runtime,
+        Some(builtin::<PyRuntimeError>),
         "A call the object's present state refuses (an ended episode not reset, batches \
          in flight, a bot that failed before), or that the machine could not serve (no \
          thread pool).\n\n\
@@ -63,7 +84,7 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::IllegalAction,
         "IllegalActionError",
         Some(Class::InvalidValue),
-        Builtin::None,
+        None,
         "An action that is not legal now (not in hand, wrong suit, out of range, game \
          over).\n\n\
          A subclass of InvalidValueError (so of yokai_septet.Error and of ValueError). The \
@@ -73,7 +94,7 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::InUse,
         "InUseError",
         Some(Class::State),
-        Builtin::None,
+        None,
         "An object used by two threads (or by a call made from inside another call on it) \
          at once.\n\n\
          A subclass of StateError (so of yokai_septet.Error and of RuntimeError); the \
@@ -84,7 +105,7 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::GameInUse,
         "GameInUseError",
         Some(Class::InUse),
-        Builtin::None,
+        None,
         "A Game used by two threads (or by a call made from inside another call on it) at \
          once.\n\n\
          A subclass of InUseError (and so of RuntimeError); the game is unchanged. Give \
@@ -94,7 +115,7 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::VectorEnvInUse,
         "VectorEnvInUseError",
         Some(Class::InUse),
-        Builtin::None,
+        None,
         "A VectorEnv used by two threads (or by a call made from inside another call on it) \
          at once.\n\n\
          A subclass of InUseError (and so of RuntimeError); the env is unchanged. Give \
@@ -104,14 +125,14 @@ const FAMILY: [(Class, &str, Option<Class>, Builtin, &str); 9] = [
         Class::MissingExtra,
         "MissingExtraError",
         Some(Class::Error),
-        Builtin::ModuleNotFound,
+        Some(builtin::<PyModuleNotFoundError>),
         "A feature whose optional dependency is not installed; the message names the extra \
          of yokai-septet that installs it.\n\n\
          A subclass of yokai_septet.Error and of ModuleNotFoundError.",
     ),
 ];
 
-/// A class of the family ([`FAMILY`]).
+/// A class of the family ([`FAMILY`]): what a Rust error becomes in Python.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Class {
     Error,
@@ -123,31 +144,6 @@ pub(crate) enum Class {
     GameInUse,
     VectorEnvInUse,
     MissingExtra,
-}
-
-/// The builtin exception a class of the family also derives from.
-#[derive(Clone, Copy)]
-enum Builtin {
-    None,
-    Exception,
-    Value,
-    Type,
-    Runtime,
-    ModuleNotFound,
-}
-
-impl Builtin {
-    fn get(self, py: Python<'_>) -> Option<Bound<'_, PyType>> {
-        use pyo3::exceptions::{PyException, PyModuleNotFoundError, PyTypeError};
-        Some(match self {
-            Builtin::None => return None,
-            Builtin::Exception => py.get_type::<PyException>(),
-            Builtin::Value => py.get_type::<PyValueError>(),
-            Builtin::Type => py.get_type::<PyTypeError>(),
-            Builtin::Runtime => py.get_type::<PyRuntimeError>(),
-            Builtin::ModuleNotFound => py.get_type::<PyModuleNotFoundError>(),
-        })
-    }
 }
 
 /// The family's classes, created once (in [`FAMILY`]'s order) with their two bases each.
@@ -162,7 +158,7 @@ fn classes(py: Python<'_>) -> PyResult<&Vec<Py<PyType>>> {
             if let Some(parent) = parent {
                 bases.push(made[parent as usize].bind(py).clone());
             }
-            bases.extend(builtin.get(py));
+            bases.extend(builtin.map(|b| b(py)));
             let dict = PyDict::new(py);
             dict.set_item("__doc__", doc)?;
             dict.set_item("__module__", "yokai_septet")?;
@@ -199,27 +195,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     Ok(())
 }
-
-macro_rules! family_constructors {
-    ($($ty:ident => $class:ident),+ $(,)?) => {$(
-        #[doc = concat!("`yokai_septet.", stringify!($ty), "`, built as pyo3's exceptions are.")]
-        pub(crate) struct $ty;
-        impl $ty {
-            pub(crate) fn new_err(message: impl Into<String>) -> PyErr {
-                Class::$class.err(message)
-            }
-        }
-    )+};
-}
-
-family_constructors!(
-    InvalidValueError => InvalidValue,
-    InvalidTypeError => InvalidType,
-    StateError => State,
-    IllegalActionError => IllegalAction,
-    GameInUseError => GameInUse,
-    VectorEnvInUseError => VectorEnvInUse,
-);
 
 /// A Python class whose methods borrow the object through [`borrow`] / [`borrow_mut`]:
 /// a call that finds it borrowed by another thread (which released the GIL meanwhile) or
@@ -261,34 +236,11 @@ pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<
     }
 }
 
-/// The Python class a Rust error becomes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Exception {
-    /// `InvalidValueError` (a `ValueError`): a bad argument or input, named in the message.
-    Value,
-    /// `StateError` (a `RuntimeError`): the object's state refuses the call (or the
-    /// machine failed).
-    Runtime,
-    /// `IllegalActionError` (an `InvalidValueError`): an action that is not legal now.
-    IllegalAction,
-}
-
-impl Exception {
-    /// The exception, with `message`.
-    pub(crate) fn err(self, message: String) -> PyErr {
-        match self {
-            Exception::Value => Class::InvalidValue.err(message),
-            Exception::Runtime => Class::State.err(message),
-            Exception::IllegalAction => Class::IllegalAction.err(message),
-        }
-    }
-}
-
 /// A Rust error's Python class (and message: its `Display`, unless [`Classify::message`]
 /// says more).
 pub(crate) trait Classify: std::fmt::Display {
     /// The class.
-    fn exception(&self) -> Exception;
+    fn class(&self) -> Class;
     /// The message.
     fn message(&self) -> String {
         self.to_string()
@@ -297,14 +249,16 @@ pub(crate) trait Classify: std::fmt::Display {
 
 /// `e` as a Python exception whose message starts with `context` (what was being done).
 pub(crate) fn in_context(context: &str, e: impl Classify) -> PyErr {
-    e.exception().err(format!("{context}: {}", e.message()))
+    e.class().err(format!("{context}: {}", e.message()))
 }
 
+// A macro because a blanket `impl<E: Classify> From<E> for PyErr` is refused (both the
+// trait and `PyErr` are pyo3's).
 macro_rules! into_py_err {
     ($($ty:ty),+) => {$(
         impl From<$ty> for PyErr {
             fn from(e: $ty) -> PyErr {
-                e.exception().err(e.message())
+                e.class().err(e.message())
             }
         }
     )+};
@@ -326,8 +280,8 @@ into_py_err!(
 );
 
 impl Classify for IllegalAction {
-    fn exception(&self) -> Exception {
-        Exception::IllegalAction
+    fn class(&self) -> Class {
+        Class::IllegalAction
     }
     fn message(&self) -> String {
         format!("illegal action: {self}")
@@ -335,18 +289,18 @@ impl Classify for IllegalAction {
 }
 
 impl Classify for ConfigError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
             ConfigError::UnknownVariant(_)
             | ConfigError::UnknownScoring(_)
             | ConfigError::UnknownEpisode(_)
-            | ConfigError::ZeroRoundCap => Exception::Value,
+            | ConfigError::ZeroRoundCap => Class::InvalidValue,
         }
     }
 }
 
 impl Classify for DealError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
             DealError::WrongHandCount { .. }
             | DealError::WrongHandSize { .. }
@@ -355,103 +309,103 @@ impl Classify for DealError {
             | DealError::TrumpCardExpected
             | DealError::TrumpCardUnexpected
             | DealError::NotAscending { .. }
-            | DealError::MissingCards { .. } => Exception::Value,
+            | DealError::MissingCards { .. } => Class::InvalidValue,
             // The game's phase refuses a deal it could take later (or never): the deal
             // itself may be fine, so still the argument's error, as `apply_deal` documents.
-            DealError::GameOver | DealError::RoundInProgress => Exception::Value,
+            DealError::GameOver | DealError::RoundInProgress => Class::InvalidValue,
         }
     }
 }
 
 impl Classify for ParseCardError {
-    fn exception(&self) -> Exception {
-        Exception::Value
+    fn class(&self) -> Class {
+        Class::InvalidValue
     }
 }
 
 impl Classify for RasterError {
-    fn exception(&self) -> Exception {
-        Exception::Value
+    fn class(&self) -> Class {
+        Class::InvalidValue
     }
 }
 
 impl Classify for RecordError {
-    fn exception(&self) -> Exception {
-        Exception::Value
+    fn class(&self) -> Class {
+        Class::InvalidValue
     }
 }
 
 impl Classify for WeightsError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
             WeightsError::Io { .. }
             | WeightsError::NotSafetensors(_)
             | WeightsError::Metadata { .. }
-            | WeightsError::Tensor { .. } => Exception::Value,
+            | WeightsError::Tensor { .. } => Class::InvalidValue,
         }
     }
 }
 
 impl Classify for BotError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
             BotError::Unknown(_)
             | BotError::Weights { .. }
             | BotError::NoShippedModels { .. }
             | BotError::Unsupported { .. }
             | BotError::External { .. }
-            | BotError::Snapshot { .. } => Exception::Value,
+            | BotError::Snapshot { .. } => Class::InvalidValue,
             // A bot asked to move where its seat has no decision.
-            BotError::NoDecision { .. } => Exception::IllegalAction,
+            BotError::NoDecision { .. } => Class::IllegalAction,
         }
     }
 }
 
 impl Classify for ArenaError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
-            ArenaError::Bot(e) => e.exception(),
+            ArenaError::Bot(e) => e.class(),
             ArenaError::Lineup(_)
             | ArenaError::Range(_)
             | ArenaError::Merge(_)
-            | ArenaError::Settings(_) => Exception::Value,
-            ArenaError::ThreadPool(_) => Exception::Runtime,
+            | ArenaError::Settings(_) => Class::InvalidValue,
+            ArenaError::ThreadPool(_) => Class::State,
         }
     }
 }
 
 impl Classify for VecCoreError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
-            VecCoreError::Bot(e) => e.exception(),
+            VecCoreError::Bot(e) => e.class(),
             VecCoreError::Opponents { .. }
             | VecCoreError::LearnerSeat { .. }
-            | VecCoreError::LearnerTeam { .. } => Exception::Value,
-            VecCoreError::ThreadPool(_) => Exception::Runtime,
+            | VecCoreError::LearnerTeam { .. } => Class::InvalidValue,
+            VecCoreError::ThreadPool(_) => Class::State,
         }
     }
 }
 
 impl Classify for StepError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
-            StepError::Length { .. } => Exception::Value,
-            StepError::Illegal { .. } => Exception::IllegalAction,
+            StepError::Length { .. } => Class::InvalidValue,
+            StepError::Illegal { .. } => Class::IllegalAction,
             // An env whose episode ended waits for a reset (autoreset disabled).
-            StepError::Over { .. } => Exception::Runtime,
+            StepError::Over { .. } => Class::State,
         }
     }
 }
 
 impl Classify for PipelineError {
-    fn exception(&self) -> Exception {
+    fn class(&self) -> Class {
         match self {
-            PipelineError::Step(e) => e.exception(),
-            PipelineError::EnvIds(_) | PipelineError::BatchSize { .. } => Exception::Value,
+            PipelineError::Step(e) => e.class(),
+            PipelineError::EnvIds(_) | PipelineError::BatchSize { .. } => Class::InvalidValue,
             PipelineError::InFlight { .. }
             | PipelineError::NothingSent
             | PipelineError::NotHeld { .. }
-            | PipelineError::Failed(_) => Exception::Runtime,
+            | PipelineError::Failed(_) => Class::State,
         }
     }
     fn message(&self) -> String {

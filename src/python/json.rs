@@ -1,6 +1,6 @@
 //! Conversions between JSON values (records) and Python objects.
 
-use crate::python::errors::InvalidValueError;
+use crate::python::errors::Class;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
@@ -46,7 +46,7 @@ fn bad(path: &str, what: String) -> PyErr {
     } else {
         path
     };
-    InvalidValueError::new_err(format!("invalid record at {at}: {what}"))
+    Class::InvalidValue.err(format!("invalid record at {at}: {what}"))
 }
 
 /// How deeply dicts and lists may nest in a record given as Python objects (a real record

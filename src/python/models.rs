@@ -1,6 +1,6 @@
 //! The `nn` bot's weights from Python: read the shipped or a saved model, save one.
 
-use crate::python::errors::InvalidValueError;
+use crate::python::errors::Class;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -28,11 +28,7 @@ pub(crate) fn model_read<'py>(
             Mlp::from_bytes(Mlp::shipped_bytes(v))?
         }
         (None, Some(p)) => Mlp::load(&p)?,
-        _ => {
-            return Err(InvalidValueError::new_err(
-                "give exactly one of variant and path",
-            ))
-        }
+        _ => return Err(Class::InvalidValue.err("give exactly one of variant and path")),
     };
     let widths = mlp.widths();
     let mut layers = Vec::new();
@@ -74,7 +70,7 @@ pub(crate) fn model_write(
     let layers = owned_layers(&layers)?;
     let bytes = if belief {
         if inputs != Inputs::ObservationAndPlayLog {
-            return Err(InvalidValueError::new_err(
+            return Err(Class::InvalidValue.err(
                 "a belief model reads the observation and the play log: inputs must be \
                  'observation+play_log'",
             ));
@@ -94,7 +90,7 @@ pub(crate) fn model_write(
         mlp.to_bytes()
     };
     std::fs::write(&path, bytes)
-        .map_err(|e| InvalidValueError::new_err(format!("cannot write '{}': {e}", path.display())))
+        .map_err(|e| Class::InvalidValue.err(format!("cannot write '{}': {e}", path.display())))
 }
 
 /// The layers as owned `(weight, bias)` vectors, rows checked against the biases.
@@ -105,7 +101,7 @@ fn owned_layers(
     for (i, (w, b)) in layers.iter().enumerate() {
         let (w, b) = (w.as_array(), b.as_array());
         if w.nrows() != b.len() {
-            return Err(InvalidValueError::new_err(format!(
+            return Err(Class::InvalidValue.err(format!(
                 "layer {i}: weight has {} rows but bias has {} values",
                 w.nrows(),
                 b.len()

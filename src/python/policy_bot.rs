@@ -57,7 +57,7 @@ impl PolicyBot {
             .and_then(Card::new)
             .filter(|c| legal.contains(*c));
         card.ok_or_else(|| {
-            super::errors::IllegalActionError::new_err(format!(
+            super::errors::Class::IllegalAction.err(format!(
                 "the policy chose {}, which is not a legal action now (legal: {:?})",
                 action.repr().map(|r| r.to_string()).unwrap_or_default(),
                 legal.iter().map(Card::id).collect::<Vec<_>>()

@@ -3,7 +3,7 @@
 //! value), and `_settings_spec()`, the tables as Python data for the package
 //! (`VectorEnv`'s signature, `ArenaSpec`, docs/api.md's constructor table).
 
-use crate::python::errors::{InvalidTypeError, InvalidValueError};
+use crate::python::errors::Class;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 
@@ -153,7 +153,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     return Ok(Value::Bool(b));
                 }
             }
-            Err(InvalidTypeError::new_err(format!(
+            Err(Class::InvalidType.err(format!(
                 "{name} must be a bool, not {} ({})",
                 type_name(obj),
                 obj.repr()?
@@ -161,7 +161,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         }
         Kind::Int { lo, hi } => match extract_integer(obj, name)? {
             Some(v) if (lo as i128..=hi as i128).contains(&v) => Ok(Value::Int(v as u64)),
-            _ => Err(InvalidValueError::new_err(format!(
+            _ => Err(Class::InvalidValue.err(format!(
                 "{name} {} is out of range: it must be an integer in {lo}..{}{}",
                 obj.repr()?,
                 bound(hi),
@@ -175,7 +175,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     return Ok(Value::Name(n));
                 }
             }
-            Err(InvalidValueError::new_err(format!(
+            Err(Class::InvalidValue.err(format!(
                 "unknown {name} {}: valid {name}s are {}",
                 obj.repr()?,
                 quoted_list(names.iter().copied())
@@ -193,7 +193,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     return Ok(Value::Name(n));
                 }
             }
-            Err(InvalidValueError::new_err(format!(
+            Err(Class::InvalidValue.err(format!(
                 "unknown {name} {}: valid values are {} (any case, or an enum member whose \
                  value is one, such as gymnasium.vector.AutoresetMode's)",
                 obj.repr()?,
@@ -205,11 +205,11 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                 && (obj.is_instance_of::<PyFloat>() || extract_integer(obj, name).is_ok());
             match obj.extract::<f64>() {
                 Ok(v) if number && v.is_finite() => Ok(Value::Float(v)),
-                Ok(_) if number => Err(InvalidValueError::new_err(format!(
+                Ok(_) if number => Err(Class::InvalidValue.err(format!(
                     "{name} must be a finite number, not {}",
                     obj.repr()?
                 ))),
-                _ => Err(InvalidTypeError::new_err(format!(
+                _ => Err(Class::InvalidType.err(format!(
                     "{name} must be a number, not {} ({})",
                     type_name(obj),
                     obj.repr()?
@@ -221,7 +221,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                 let t = t.to_cow()?;
                 return match names.iter().find(|n| **n == t) {
                     Some(n) => Ok(Value::Name(n)),
-                    None => Err(InvalidValueError::new_err(format!(
+                    None => Err(Class::InvalidValue.err(format!(
                         "unknown {name} {}: it must be a seat number{}",
                         obj.repr()?,
                         if names.is_empty() {
@@ -234,7 +234,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
             }
             match extract_integer(obj, name)? {
                 Some(v) if (0..=3).contains(&v) => Ok(Value::Int(v as u64)),
-                _ => Err(InvalidValueError::new_err(format!(
+                _ => Err(Class::InvalidValue.err(format!(
                     "{name} {} is out of range: seats are 0..3 at most",
                     obj.repr()?
                 ))),
@@ -252,7 +252,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
             list.filter(|l| !l.is_empty())
                 .map(Value::Names)
                 .ok_or_else(|| {
-                    InvalidValueError::new_err(format!(
+                    Class::InvalidValue.err(format!(
                         "{name} must be a bot name or a list of one bot name per seat, not {}",
                         obj.repr().map(|r| r.to_string()).unwrap_or_default()
                     ))
@@ -272,7 +272,7 @@ pub(crate) fn bind(
 ) -> PyResult<Values> {
     let positional = table.iter().take_while(|s| s.positional).count();
     if args.len() > positional {
-        return Err(InvalidTypeError::new_err(format!(
+        return Err(Class::InvalidType.err(format!(
             "{what}() takes at most {positional} positional arguments ({} given)",
             args.len()
         )));
@@ -288,9 +288,8 @@ pub(crate) fn bind(
                 return Err(unexpected_keyword(table, what, &key, args.py()));
             };
             if objs[i].is_some() {
-                return Err(InvalidTypeError::new_err(format!(
-                    "{what}() got multiple values for argument '{key}'"
-                )));
+                return Err(Class::InvalidType
+                    .err(format!("{what}() got multiple values for argument '{key}'")));
             }
             objs[i] = Some(v);
         }
@@ -311,7 +310,7 @@ fn unexpected_keyword(table: &[Setting], what: &str, key: &str, py: Python<'_>) 
         .first()
         .map(|c| format!("; did you mean '{c}'?"))
         .unwrap_or_default();
-    InvalidTypeError::new_err(format!(
+    Class::InvalidType.err(format!(
         "{what}() got an unexpected keyword argument '{key}'{hint}"
     ))
 }
@@ -327,7 +326,7 @@ pub(crate) fn from_spec(
         .iter()
         .map(|s| {
             spec.getattr(s.name).map(Some).map_err(|_| {
-                InvalidTypeError::new_err(format!(
+                Class::InvalidType.err(format!(
                     "spec must be a yokai_septet.{kind}: {} has no field {:?}",
                     type_name(spec),
                     s.name
@@ -350,10 +349,7 @@ fn values(
         values.push(match obj {
             Some(o) => parse(s, &o)?,
             None => default_value(s).ok_or_else(|| {
-                InvalidTypeError::new_err(format!(
-                    "{what}() missing required argument '{}'",
-                    s.name
-                ))
+                Class::InvalidType.err(format!("{what}() missing required argument '{}'", s.name))
             })?,
         });
     }
@@ -398,7 +394,7 @@ fn table(kind: &str) -> PyResult<&'static [Setting]> {
         "gym" => &super::env_settings::GYM,
         "aec" => &super::env_settings::AEC,
         _ => {
-            return Err(InvalidValueError::new_err(format!(
+            return Err(Class::InvalidValue.err(format!(
                 "unknown settings table {kind:?}: valid tables are 'vector', 'arena', 'gym', 'aec'"
             )))
         }

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benches" / "encode_ratio.py"
 
 
@@ -145,6 +147,20 @@ def test_the_normal_build_has_the_bench_functions():
     assert games == 3 and decisions > 0
     decisions, dt = _core.bench_step_parts("4p", 0.01, "uint8", 8)
     assert decisions >= 8
+
+
+def test_the_bench_functions_raise_the_package_errors():
+    """A bad argument is an ``InvalidValueError`` (so a ``ValueError`` and a
+    ``yokai_septet.Error``), as everywhere else in the package."""
+    import yokai_septet as ys
+    from yokai_septet import _core
+
+    with pytest.raises(ys.InvalidValueError, match='unknown variant "5p"'):
+        _core.bench_random_playouts("5p", 0.01, 1)
+    with pytest.raises(ys.InvalidValueError, match='unknown dtype "int8"'):
+        _core.bench_step_parts("4p", 0.01, "int8", 8)
+    with pytest.raises(ys.InvalidValueError, match="no-such-bot"):
+        _core.bench_arena("4p", ["no-such-bot", "random"], 1, 1)
 
 
 def test_compare_peers_here_measures_the_rust_and_arena_rows():

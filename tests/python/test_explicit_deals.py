@@ -1,4 +1,4 @@
-"""Deals from outside (``Game.from_deal``, ``Game.redeal``) and the determinization sampler
+"""Deals from outside (``Game.from_deal``, ``Game.apply_deal``) and the determinization sampler
 (``Game.sample_determinization``): what OpenSpiel's chance nodes and IS-MCTS build on."""
 
 import pickle
@@ -49,26 +49,37 @@ def test_from_deal_rejects_bad_deals_saying_what_is_wrong():
         ys.Game.from_deal(hands, trump, variant="5p")
 
 
-def test_redeal_replaces_the_round_in_progress_before_its_first_pick():
+def test_apply_deal_replaces_the_round_in_progress_before_its_first_pick():
     g = ys.Game("4p", seed=2)
     hands, trump = deal_of(ys.Game("4p", seed=9))
-    g.redeal(hands, trump)
+    g.apply_deal(hands, trump)
     assert deal_of(g) == (hands, trump)
     g.step(g.legal_actions()[0])
     before = g.record()
     with pytest.raises(ValueError, match="before its first passing pick"):
-        g.redeal(hands, trump)
+        g.apply_deal(hands, trump)
     with pytest.raises(ValueError, match="invalid deal"):
-        g.redeal(hands[:2], trump)
+        g.apply_deal(hands[:2], trump)
     assert g.record() == before
     # A later round: deal it when it starts.
     while g.round == 0:
         g.step(g.legal_actions()[0])
     if g.phase != "over":
         next_hands, next_trump = deal_of(ys.Game("4p", seed=10))
-        g.redeal(next_hands, next_trump)
+        g.apply_deal(next_hands, next_trump)
         assert deal_of(g) == (next_hands, next_trump)
         assert ys.Game.from_record(g.record()).record() == g.record()
+
+
+def test_redeal_is_a_deprecated_alias_of_apply_deal():
+    g = ys.Game("4p", seed=2)
+    hands, trump = deal_of(ys.Game("4p", seed=9))
+    with pytest.warns(DeprecationWarning, match="use Game.apply_deal"):
+        g.redeal(hands, trump)
+    assert deal_of(g) == (hands, trump)
+    g.step(g.legal_actions()[0])
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="before its first"):
+        g.redeal(hands, trump)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

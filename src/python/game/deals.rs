@@ -1,16 +1,13 @@
-//! A `Game`'s explicit deals (`from_deal`, `apply_deal`, `redeal`, the round change by
-//! hand) and its determinizations.
-//!
-//! Each `pub(super) fn` is the body of the `Game` method of the same name (its doc is
-//! there, on the method in `mod.rs`).
+//! A `Game`'s explicit deals (`from_deal`, `apply_deal`, the round change by hand) and
+//! what a seat may believe: its determinizations and the belief model's probabilities.
 
-use crate::python::errors::{InvalidTypeError, InvalidValueError};
 use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
 
-use super::PyGame;
-use crate::python::convert::{extract_integer, extract_seat, extract_seed};
-use crate::python::errors::{borrow, borrow_mut, guard, in_context};
+use super::{game_config, PyGame};
+use crate::python::convert::{extract_integer, extract_seat, extract_seed, Arg};
+use crate::python::errors::{borrow, borrow_mut, guard, in_context, Class};
 use crate::record::Match;
 use crate::rules::config::Variant;
 use crate::rules::deal::Deal;
@@ -25,13 +22,13 @@ fn deal_card_id(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
 
 /// A deal given from Python: one list of card ids per seat, and the face-up card (`None`
 /// in the seal variants), validated by [`Deal::from_ids`].
-pub(super) fn parse_deal(
+fn parse_deal(
     variant: Variant,
     hands: &Bound<'_, PyAny>,
     trump_card: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Deal> {
     let lists: Vec<Vec<Bound<'_, PyAny>>> = hands.extract().map_err(|_| {
-        InvalidTypeError::new_err("hands must be a list of lists of card ids, one list per seat")
+        Class::InvalidType.err("hands must be a list of lists of card ids, one list per seat")
     })?;
     let ids: Vec<Vec<i64>> = lists
         .iter()
@@ -44,109 +41,179 @@ pub(super) fn parse_deal(
     Deal::from_ids(variant, &ids, trump).map_err(|e| in_context("invalid deal", e))
 }
 
-pub(super) fn apply_deal(
-    slf: &Bound<'_, PyGame>,
-    hands: &Bound<'_, PyAny>,
-    trump_card: Option<&Bound<'_, PyAny>>,
-) -> PyResult<()> {
-    let mut this = borrow_mut(slf)?;
-    let deal = parse_deal(this.state().variant(), hands, trump_card)?;
-    this.m
-        .apply_deal(deal)
-        .map_err(|e| in_context("cannot deal", e))
-}
+#[pymethods]
+impl PyGame {
+    /// A new game whose first round is dealt ``hands`` (one list of card ids per seat)
+    /// with the face-up card ``trump_card`` (``None`` in the seal variants); later rounds
+    /// come from the seed, or from :meth:`apply_deal`. Other arguments as for ``Game``. A
+    /// deal that is not exactly the variant's deck in hands of the right sizes is a
+    /// ``ValueError`` saying what is wrong.
+    #[staticmethod]
+    #[pyo3(
+        signature = (hands, trump_card = None, variant = Arg(None), scoring = Arg(None), seed = Arg(None), *, episode = Arg(None), max_rounds = Arg(None)),
+        text_signature = "(hands, trump_card=None, variant='4p', scoring='advanced', seed=0, *, episode='game', max_rounds=None)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn from_deal(
+        py: Python<'_>,
+        hands: &Bound<'_, PyAny>,
+        trump_card: Option<&Bound<'_, PyAny>>,
+        variant: Arg<'_>,
+        scoring: Arg<'_>,
+        seed: Arg<'_>,
+        episode: Arg<'_>,
+        max_rounds: Arg<'_>,
+    ) -> PyResult<PyGame> {
+        let config = game_config(py, variant, scoring, seed, episode, max_rounds)?;
+        let deal = parse_deal(config.variant, hands, trump_card)?;
+        let mut m = Match::new(config);
+        m.apply_deal(deal)
+            .map_err(|e| in_context("cannot deal", e))?;
+        Ok(PyGame { m })
+    }
 
-pub(super) fn redeal(
-    slf: &Bound<'_, PyGame>,
-    hands: &Bound<'_, PyAny>,
-    trump_card: Option<&Bound<'_, PyAny>>,
-) -> PyResult<()> {
-    PyGame::apply_deal(slf, hands, trump_card)
-}
+    /// Deals ``hands`` and ``trump_card`` (as for :meth:`from_deal`): the next round when
+    /// a round is over (``phase == "round_over"``, after :meth:`step_in_round`), or a new
+    /// deal for the round in progress before its first passing pick, e.g. when the deal
+    /// of each round comes from outside. At any other time, or for an invalid deal, a
+    /// ``ValueError``, and the game is unchanged.
+    #[pyo3(signature = (hands, trump_card = None))]
+    fn apply_deal(
+        slf: &Bound<'_, Self>,
+        hands: &Bound<'_, PyAny>,
+        trump_card: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
+        let deal = parse_deal(this.state().variant(), hands, trump_card)?;
+        this.m
+            .apply_deal(deal)
+            .map_err(|e| in_context("cannot deal", e))
+    }
 
-pub(super) fn step_in_round(slf: &Bound<'_, PyGame>, a: &Bound<'_, PyAny>) -> PyResult<()> {
-    let mut this = borrow_mut(slf)?;
-    let action = this.action_of(a)?;
-    let card = this
-        .m
-        .state()
-        .card_for_action(action)
-        .map_err(PyErr::from)?;
-    this.m.apply_in_round(card).map(|_| ()).map_err(PyErr::from)
-}
+    /// Deprecated: the former name of :meth:`apply_deal`, which it calls after a
+    /// ``DeprecationWarning``.
+    #[pyo3(signature = (hands, trump_card = None))]
+    fn redeal(
+        slf: &Bound<'_, Self>,
+        hands: &Bound<'_, PyAny>,
+        trump_card: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let py = slf.py();
+        PyErr::warn(
+            py,
+            &py.get_type::<PyDeprecationWarning>(),
+            c"Game.redeal is deprecated and will be removed: use Game.apply_deal",
+            1,
+        )?;
+        Self::apply_deal(slf, hands, trump_card)
+    }
 
-pub(super) fn sample_determinization(
-    slf: &Bound<'_, PyGame>,
-    py: Python<'_>,
-    seat: &Bound<'_, PyAny>,
-    seed: Option<&Bound<'_, PyAny>>,
-    belief: bool,
-) -> PyResult<PyGame> {
-    let this = borrow(slf)?;
-    let seat = extract_seat(seat, this.state().num_players())?;
-    let seed = match seed {
-        Some(s) => extract_seed(s)?,
-        None => 0,
-    };
-    let state = *this.state();
-    drop(this); // the copy is worked on: other threads may use the game meanwhile
-    let mut worlds = crate::bots::worlds::Worlds::default();
-    if belief {
+    /// As :meth:`step`, but an action that ends a round (and not the game) stops at the
+    /// finished round's last position: ``phase`` is ``"round_over"`` (captures, scores and
+    /// the last trick still visible) until :meth:`apply_deal` deals the next round.
+    fn step_in_round(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mut this = borrow_mut(slf)?;
+        let action = this.action_of(a)?;
+        let card = this
+            .m
+            .state()
+            .card_for_action(action)
+            .map_err(PyErr::from)?;
+        this.m.apply_in_round(card).map(|_| ()).map_err(PyErr::from)
+    }
+
+    /// A copy of this game in which every card ``seat`` cannot see is re-dealt at random,
+    /// consistently with all that ``seat`` knows (hand sizes, shown voids, cards it passed),
+    /// each consistent deal equally likely; ``seed`` fixes the draw. During passing the
+    /// other seats' hidden picks are drawn too. Later rounds are dealt from a seed drawn
+    /// from ``seed`` (the true one would reveal them). For search bots (IS-MCTS,
+    /// determinized playouts). The copy plays on like any game but has no
+    /// :meth:`record`. With ``belief=True`` the deals of the play phase are drawn in
+    /// proportion to the shipped belief model's probabilities (:meth:`belief`; the `-inf`
+    /// bots' worlds, ``docs/inference.md``), under the same constraints; ``ValueError``
+    /// for a variant with no belief model.
+    #[pyo3(signature = (seat, seed = None, belief = false))]
+    fn sample_determinization(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        seed: Option<&Bound<'_, PyAny>>,
+        belief: bool,
+    ) -> PyResult<PyGame> {
+        let this = borrow(slf)?;
+        let seat = extract_seat(seat, this.state().num_players())?;
+        let seed = match seed {
+            Some(s) => extract_seed(s)?,
+            None => 0,
+        };
+        let state = *this.state();
+        drop(this); // the copy is worked on: other threads may use the game meanwhile
+        let mut worlds = crate::bots::worlds::Worlds::default();
+        if belief {
+            worlds.infer(crate::bots::BeliefSource::Shipped);
+            worlds
+                .check(state.config().variant)
+                .map_err(|e| Class::InvalidValue.err(e))?;
+        }
+        let det = py.allow_threads(|| {
+            guard("Game.sample_determinization", || {
+                let mut rng = crate::rng::determinization_rng(seed);
+                let view = state.view(seat);
+                let mut det = worlds
+                    .sample(&view, &mut rng)
+                    .map_err(|e| Class::InvalidValue.err(e.why))?;
+                // A determinization played on past its round needs a seed, and the real
+                // one would reveal every deal.
+                det.replace_seed(rand_core::RngCore::next_u64(&mut rng));
+                Ok(det)
+            })
+        })?;
+        Ok(PyGame {
+            m: Match::determinization(det),
+        })
+    }
+
+    /// What ``seat`` believes about the cards it cannot see, by the shipped belief model of
+    /// the variant (``docs/inference.md``): a ``float32`` array ``[num_actions,
+    /// num_players]``, the exact probability that each seat holds each card in the deals
+    /// that ``sample_determinization(seat, belief=True)`` draws. For every card ``seat``
+    /// cannot see the row sums to 1 over the seats that may hold it (hand sizes, voids,
+    /// cards passed); a card whose holder is known has 1 there; other rows (its own cards,
+    /// cards played) are 0. ``ValueError`` for a variant with no belief model.
+    fn belief<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
+        let this = borrow(slf)?;
+        let s = *this.state();
+        drop(this);
+        let seat = extract_seat(seat, s.num_players())?;
+        let variant = s.variant();
+        let mut worlds = crate::bots::worlds::Worlds::default();
         worlds.infer(crate::bots::BeliefSource::Shipped);
         worlds
-            .check(state.config().variant)
-            .map_err(InvalidValueError::new_err)?;
-    }
-    let det = py.allow_threads(|| {
-        guard("Game.sample_determinization", || {
-            let mut rng = crate::rng::determinization_rng(seed);
-            let view = state.view(seat);
-            let mut det = worlds
-                .sample(&view, &mut rng)
-                .map_err(|e| InvalidValueError::new_err(e.why))?;
-            // A determinization played on past its round needs a seed, and the real
-            // one would reveal every deal.
-            det.replace_seed(rand_core::RngCore::next_u64(&mut rng));
-            Ok(det)
-        })
-    })?;
-    Ok(PyGame {
-        m: Match::determinization(det),
-    })
-}
-
-/// `Game.belief`: the shipped belief model's card × seat probabilities for `seat`.
-pub(super) fn belief<'py>(
-    slf: &Bound<'py, PyGame>,
-    py: Python<'py>,
-    seat: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
-    let this = borrow(slf)?;
-    let s = *this.state();
-    drop(this);
-    let seat = extract_seat(seat, s.num_players())?;
-    let variant = s.variant();
-    let mut worlds = crate::bots::worlds::Worlds::default();
-    worlds.infer(crate::bots::BeliefSource::Shipped);
-    worlds.check(variant).map_err(InvalidValueError::new_err)?;
-    let view = s.view(seat);
-    let belief = py.allow_threads(|| {
-        guard("Game.belief", || {
-            worlds
-                .marginals(&view)
-                .map_err(|e| InvalidValueError::new_err(e.why))
-        })
-    })?;
-    let n = variant.num_players();
-    let cards = variant.num_actions();
-    let mut out = vec![0f32; cards * n];
-    let unseen = view.unknown_cards();
-    for c in variant.deck() {
-        if unseen.contains(c) {
-            for p in 0..n {
-                out[c.id() as usize * n + p] = belief.weight(c, p);
+            .check(variant)
+            .map_err(|e| Class::InvalidValue.err(e))?;
+        let view = s.view(seat);
+        let belief = py.allow_threads(|| {
+            guard("Game.belief", || {
+                worlds
+                    .marginals(&view)
+                    .map_err(|e| Class::InvalidValue.err(e.why))
+            })
+        })?;
+        let n = variant.num_players();
+        let cards = variant.num_actions();
+        let mut out = vec![0f32; cards * n];
+        let unseen = view.unknown_cards();
+        for c in variant.deck() {
+            if unseen.contains(c) {
+                for p in 0..n {
+                    out[c.id() as usize * n + p] = belief.weight(c, p);
+                }
             }
         }
+        PyArray1::from_vec(py, out).reshape([cards, n])
     }
-    PyArray1::from_vec(py, out).reshape([cards, n])
 }

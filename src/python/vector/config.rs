@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::python::errors::InvalidValueError;
+use crate::python::errors::Class;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -56,7 +56,7 @@ pub(super) fn parse(
     };
     let batch_size = s.int("batch_size").map_or(num_envs, |b| b as usize);
     if !num_envs.is_multiple_of(batch_size) {
-        return Err(InvalidValueError::new_err(format!(
+        return Err(Class::InvalidValue.err(format!(
             "batch_size {batch_size} must divide num_envs {num_envs}"
         )));
     }
@@ -108,7 +108,7 @@ fn learner(s: &Values) -> PyResult<Learner> {
         if (s.given("learner_seat") && *s.get("learner_seat") != Value::None)
             || s.given("learner_team")
         {
-            return Err(InvalidValueError::new_err(
+            return Err(Class::InvalidValue.err(
                 "learner_seat and learner_team make no sense with self_play=True \
                  (the caller plays every seat)",
             ));
@@ -117,9 +117,7 @@ fn learner(s: &Values) -> PyResult<Learner> {
     }
     if s.given("learner_team") {
         if s.given("learner_seat") {
-            return Err(InvalidValueError::new_err(
-                "give learner_seat or learner_team, not both",
-            ));
+            return Err(Class::InvalidValue.err("give learner_seat or learner_team, not both"));
         }
         return Ok(Learner::Team(team));
     }

@@ -8,13 +8,12 @@
 
 use std::sync::Mutex;
 
-use crate::python::errors::{InvalidValueError, StateError};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::python::convert::extract_seed;
-use crate::python::errors::{borrow, borrow_mut, guard, InUse, VectorEnvInUseError};
+use crate::python::errors::{borrow, borrow_mut, guard, Class, InUse};
 use crate::rl::vector::{
     Autoreset, Extras, Layout, Output, Outputs, Per, PipelineError, Spin, VecCore, OUTPUTS,
 };
@@ -65,7 +64,7 @@ pub struct PyVectorEnv {
 
 impl InUse for PyVectorEnv {
     fn in_use_error() -> PyErr {
-        VectorEnvInUseError::new_err(
+        Class::VectorEnvInUse.err(
             "this VectorEnv is in use by another thread or call (a VectorEnv is not shared: \
              a thread may use it only while no other thread or call does): give each thread \
              its own VectorEnv (with env_offset to split one master-seeded batch), or guard \
@@ -184,7 +183,7 @@ impl PyVectorEnv {
         let mut this = borrow_mut(slf)?;
         let mask = mask.as_array().to_vec();
         if mask.len() != this.num_envs {
-            return Err(InvalidValueError::new_err(format!(
+            return Err(Class::InvalidValue.err(format!(
                 "reset_mask has {} entries, expected one per env ({})",
                 mask.len(),
                 this.num_envs
@@ -289,7 +288,7 @@ impl PyVectorEnv {
                 None => match last {
                     Some(g) => (g, acts),
                     None => {
-                        return Err(StateError::new_err(
+                        return Err(Class::State.err(
                             "send(actions) without env_ids sends the batch recv() returned \
                              last, and nothing was received",
                         ))

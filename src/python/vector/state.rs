@@ -4,7 +4,6 @@
 //! next set of arrays, and the properties read the last pass's set (or, after
 //! asynchronous stepping, the batches received, joined).
 
-use crate::python::errors::{InvalidValueError, StateError};
 use numpy::{PyReadonlyArray1, PyReadwriteArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -12,7 +11,7 @@ use pyo3::types::PyTuple;
 use super::arrays::{target, to_tuple, with_sets, Arrays, Borrow, GuardSlices, Named, Sets};
 use super::PyVectorEnv;
 use crate::python::convert::extract_integer;
-use crate::python::errors::guard;
+use crate::python::errors::{guard, Class};
 use crate::rl::observation::ObsValue;
 use crate::rl::vector::{Elem, Extras, Output, Outputs, Pipeline, Slot, VecCore, OUTPUTS};
 
@@ -26,7 +25,7 @@ pub(super) enum Mode {
 }
 
 pub(super) fn poisoned() -> PyErr {
-    StateError::new_err(
+    Class::State.err(
         "this VectorEnv failed earlier (an internal error left it inconsistent): create a new one",
     )
 }
@@ -219,7 +218,7 @@ impl PyVectorEnv {
             _ => 0,
         };
         if in_flight > 0 {
-            return Err(StateError::new_err(format!(
+            return Err(Class::State.err(format!(
                 "{what} is not known while batches are being stepped: {in_flight} of the {} \
                  batches sent are not received yet. Use the arrays recv() returned (their \
                  env ids are infos[\"env_id\"]), or recv() every batch first",
@@ -325,7 +324,7 @@ impl PyVectorEnv {
             .and_then(|k| usize::try_from(k).ok())
             .filter(|&k| k < n)
             .ok_or_else(|| {
-                InvalidValueError::new_err(format!(
+                Class::InvalidValue.err(format!(
                     "env {} is out of range: envs are 0..{}",
                     i.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
                     n.saturating_sub(1)
@@ -342,7 +341,7 @@ impl PyVectorEnv {
             Mode::Moving => None,
         };
         slot.map(f).ok_or_else(|| {
-            StateError::new_err(format!(
+            Class::State.err(format!(
                 "env {k} is being stepped (its batch was sent): recv() it first"
             ))
         })
