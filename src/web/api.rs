@@ -50,8 +50,26 @@ use crate::rules::config::{Episode, Scoring, Variant};
 
 /// The largest body of a request that is not a record.
 pub const SMALL_BODY: usize = 16 * 1024;
-/// The largest record `POST /api/games/load` reads (a long game's record is tens of KB).
+/// The largest record `POST /api/games/load` and `POST /api/replay` read (a long game's
+/// record is tens of KB).
 pub const RECORD_BODY: usize = 1024 * 1024;
+
+/// The route that resumes a saved game from its record.
+const LOAD_ROUTE: &str = "/api/games/load";
+/// The route that opens a finished game's record in the replay viewer.
+const REPLAY_ROUTE: &str = "/api/replay";
+/// The routes whose body is a record (capped at [`RECORD_BODY`] in [`routes`]).
+const RECORD_ROUTES: [&str; 2] = [LOAD_ROUTE, REPLAY_ROUTE];
+
+/// The largest body the route at `path` reads: what the guard reads in front of it
+/// (`guard::read_body_in_time`), one byte past which the route refuses it (413).
+pub fn body_cap(path: &str) -> usize {
+    if RECORD_ROUTES.contains(&path) {
+        RECORD_BODY
+    } else {
+        SMALL_BODY
+    }
+}
 
 /// The most rounds of a record `POST /api/replay` draws (its viewer draws every trick:
 /// about 200 KB a round, measured on a `4p` game of bots; 13 MB at the cap).
@@ -68,7 +86,7 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/options", get(options))
         .route("/api/games", post(create))
         .route(
-            "/api/games/load",
+            LOAD_ROUTE,
             post(load).layer(DefaultBodyLimit::max(RECORD_BODY)),
         )
         .route("/api/games/{id}", get(state_of).delete(remove))
@@ -80,7 +98,7 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
         .route(
-            "/api/replay",
+            REPLAY_ROUTE,
             post(replay_record).layer(DefaultBodyLimit::max(RECORD_BODY)),
         )
         .fallback(not_found)

@@ -16,7 +16,7 @@
 //!
 //! **Workers.** The decisions of the search bots, hints, reviews and the replays of
 //! loaded records share `--workers` blocking threads (a bot that searches nothing, and
-//! the creation of a game, take microseconds: they run on the request's own thread), and at most `--queue` requests wait for one; beyond
+//! the creation of a game, take microseconds: they run beside the renders, `render.rs`), and at most `--queue` requests wait for one; beyond
 //! that the answer is 503 with `Retry-After`. A job takes its permits before its thread,
 //! so the blocking threads never grow with the requests, and a request whose client
 //! leaves while it waits gives its place up.

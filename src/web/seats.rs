@@ -265,3 +265,31 @@ impl Turn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Seat, Seats};
+    use crate::rules::config::{GameConfig, Variant};
+    use crate::rules::State;
+    use crate::web::{bots::Bots, ServeOptions};
+
+    #[test]
+    fn a_bot_that_cannot_be_revived_gets_its_seat_back_as_it_was() {
+        let bots = Bots::new(&ServeOptions::default()).unwrap();
+        let config = GameConfig::new(Variant::FourPlayer, 7);
+        let players = vec![None, Some("pimc:10".to_string()), None, None];
+        let mut seats = Seats::build(players, &config, &bots).unwrap();
+        let s = State::new(config);
+        let mut turn = seats.take_turn(1, s).unwrap();
+        assert_eq!(seats.thinking(), Some(1));
+        // A snapshot that is not the bot's: its revival fails.
+        turn.kept = Seat::Parked(Some(vec![1]));
+        let decided = turn.decide(&bots);
+        let e = seats.hand_back(decided).unwrap_err();
+        assert_eq!(e.status, 500, "{}", e.message);
+        assert_eq!(seats.thinking(), None);
+        assert!(matches!(seats.bots[1], Some(Seat::Parked(Some(ref w))) if w == &[1]));
+        // The seat may move again (and fail again the same way until the cause is fixed).
+        assert_eq!(seats.may_move(1).ok(), Some(false));
+    }
+}
