@@ -559,16 +559,9 @@ fn a_parked_search_bot_decides_as_one_kept_alive() {
 #[test]
 fn a_record_over_16_kib_sent_in_pieces_opens_in_the_replay_viewer() {
     let a = app();
-    let mut g = ok(
-        &a,
-        "POST",
-        "/api/games",
-        json!({"seed": 3, "watch": true, "bots": ["random"], "episode": "round"}),
-    );
-    let id = g["id"].as_str().unwrap().to_string();
-    while g["over"] == false {
-        g = ok(&a, "POST", &format!("/api/games/{id}/step"), Value::Null);
-    }
+    let watched = json!({"seed": 3, "watch": true, "bots": ["random"], "episode": "round"});
+    let g = play_out(&a, ok(&a, "POST", "/api/games", watched), &mut |_| {});
+    let id = g["id"].as_str().unwrap();
     let record = ok(&a, "GET", &format!("/api/games/{id}/record"), Value::Null);
     // Leading blanks: still the same JSON, now over 40 KB, the record itself at its end.
     let body = format!("{}{record}", " ".repeat(40_000));
