@@ -583,6 +583,10 @@ fn a_record_over_16_kib_sent_in_pieces_opens_in_the_replay_viewer() {
     }
     let mut text = String::new();
     let _ = s.read_to_string(&mut text);
-    assert!(text.starts_with("HTTP/1.1 200"), "{}", &text[..text.len().min(400)]);
+    assert!(
+        text.starts_with("HTTP/1.1 200"),
+        "{}",
+        &text[..text.len().min(400)]
+    );
     assert!(text.contains(r#"id="slider""#));
 }

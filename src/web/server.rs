@@ -42,7 +42,8 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 const READ_BUFFER: usize = 64 * 1024;
 
 /// The default cap on open connections: the process's file descriptors (its soft
-/// `RLIMIT_NOFILE`) less [`FDS_KEPT`], at most [`MAX_CONNECTIONS`], at least 16.
+/// `RLIMIT_NOFILE`) less the few kept back (`FDS_KEPT`), at most [`MAX_CONNECTIONS`], at
+/// least 16.
 pub fn default_max_connections() -> usize {
     fd_limit()
         .map_or(MAX_CONNECTIONS, |n| n.saturating_sub(FDS_KEPT))
