@@ -213,6 +213,18 @@ fn the_models_of_the_models_folder_are_the_only_files_a_name_reaches() {
     .err()
     .unwrap();
     assert!(e.contains("broken.safetensors"), "{e}");
+    // `serve` refuses it the same way before it listens: it prints no URL.
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let opts = ServeOptions {
+        models: Some(dir.0.clone()),
+        port: 0,
+        ..ServeOptions::default()
+    };
+    match yokai_septet::web::serve(&opts, &mut out, &mut err) {
+        Err(yokai_septet::web::ServeError::Models(why)) => assert_eq!(why, e),
+        other => panic!("{other:?}"),
+    }
+    assert!(out.is_empty() && err.is_empty());
 }
 
 #[test]
