@@ -313,6 +313,8 @@ fn bad_options_are_usage_errors() {
         vec!["play", "--scoring", "hard"],
         vec!["bench", "--seconds", "0"],
         vec!["replay", "/nonexistent/record.json"],
+        // Found before the server listens (on port 8000 here).
+        vec!["serve", "--models", "/nonexistent/models"],
     ] {
         let (code, _, err) = cli(&args, "");
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -213,6 +213,18 @@ fn the_models_of_the_models_folder_are_the_only_files_a_name_reaches() {
     .err()
     .unwrap();
     assert!(e.contains("broken.safetensors"), "{e}");
+    // `serve` refuses it the same way before it listens: it prints no URL.
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let opts = ServeOptions {
+        models: Some(dir.0.clone()),
+        port: 0,
+        ..ServeOptions::default()
+    };
+    match yokai_septet::web::serve(&opts, &mut out, &mut err) {
+        Err(yokai_septet::web::ServeError::Models(why)) => assert_eq!(why, e),
+        other => panic!("{other:?}"),
+    }
+    assert!(out.is_empty() && err.is_empty());
 }
 
 #[test]
@@ -551,4 +563,42 @@ fn a_parked_search_bot_decides_as_one_kept_alive() {
         alive.push(card);
     }
     assert_eq!(served, alive);
+}
+
+/// A record over the 16 KiB of a body that is not a record reaches `POST /api/replay`
+/// whole when it arrives in pieces over a socket (as a large file from the page does):
+/// the body's read in front of the routes stops at the record routes' own cap.
+#[test]
+fn a_record_over_16_kib_sent_in_pieces_opens_in_the_replay_viewer() {
+    let a = app();
+    let watched = json!({"seed": 3, "watch": true, "bots": ["random"], "episode": "round"});
+    let g = play_out(&a, ok(&a, "POST", "/api/games", watched), &mut |_| {});
+    let id = g["id"].as_str().unwrap();
+    let record = ok(&a, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    // Leading blanks: still the same JSON, now over 40 KB, the record itself at its end.
+    let body = format!("{}{record}", " ".repeat(40_000));
+    let addr = start_server(ServeOptions::default());
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "POST /api/replay HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    for piece in body.as_bytes().chunks(4096) {
+        // A server that answers before the whole body is read closes the connection.
+        if s.write_all(piece).and_then(|()| s.flush()).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let mut text = String::new();
+    let _ = s.read_to_string(&mut text);
+    assert!(
+        text.starts_with("HTTP/1.1 200"),
+        "{}",
+        &text[..text.len().min(400)]
+    );
+    assert!(text.contains(r#"id="slider""#));
 }

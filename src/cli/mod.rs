@@ -354,7 +354,7 @@ where
             .write_all(rules::render(RULES, style).as_bytes())
             .map_err(Failure::from),
         Command::Ladder(a) => ladder_cmd(a, registry, out, err),
-        Command::Serve(a) => serve::serve_cmd(a, registry, out, err),
+        Command::Serve(a) => serve::serve_cmd(a, out, err),
     };
     let _ = out.flush();
     match result {

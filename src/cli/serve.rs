@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::Failure;
-use crate::bots::BotRegistry;
+use crate::web::ServeError;
 
 #[derive(Args)]
 pub(super) struct ServeArgs {
@@ -44,9 +44,10 @@ pub(super) struct ServeArgs {
     max_connections: Option<usize>,
 }
 
+/// Runs the server. It takes no bot registry: it runs the built-in bots only, so the
+/// console script's `module:function` policies are never imported from a request.
 pub(super) fn serve_cmd(
     a: ServeArgs,
-    registry: &BotRegistry,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), Failure> {
@@ -67,9 +68,6 @@ pub(super) fn serve_cmd(
             crate::web::MAX_CONNECTIONS
         )));
     }
-    // The server runs the built-in bots only: the registry's makers (the console script's
-    // `module:function` policies) are not passed on.
-    let _ = registry;
     let workers = a.workers.unwrap_or_else(crate::web::usable_cores);
     let opts = crate::web::ServeOptions {
         host: a.host,
@@ -82,8 +80,9 @@ pub(super) fn serve_cmd(
         models: a.models,
         max_connections,
     };
-    // A bad --models folder is a usage error, found before the server starts.
-    let _checked = crate::web::router(&opts).map_err(Failure::usage)?;
-    crate::web::serve(&opts, out, err)
-        .map_err(|e| Failure::runtime(format!("serve on {}:{}: {e}", a.host, a.port)))
+    crate::web::serve(&opts, out, err).map_err(|e| match e {
+        // A bad --models folder is a usage error, found before the server listens.
+        ServeError::Models(why) => Failure::usage(why),
+        ServeError::Io(e) => Failure::runtime(format!("serve on {}:{}: {e}", a.host, a.port)),
+    })
 }

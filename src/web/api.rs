@@ -10,6 +10,7 @@
 //! | `POST /api/games/ID/step` | | one bot decision: the new state and `last_move` |
 //! | `POST /api/games/ID/hint` | `{"bot": "ismcts"}` (optional) | the bot's card and values |
 //! | `POST /api/games/ID/review` | `{"round": 0}` | the double-dummy review of a finished round |
+//! | `POST /api/games/ID/undo` | | takes back the person's last passing pick: the new state |
 //! | `GET /api/games/ID/record` | | the record (JSON) as a download |
 //! | `GET /api/games/ID/replay` | | the replay viewer (when no hand is hidden any more) |
 //! | `DELETE /api/games/ID` | | ends the game |
@@ -17,24 +18,29 @@
 //!
 //! Every refusal is a JSON object `{"error": "..."}` with a 4xx status (`card` too for an
 //! illegal card, 422, whose `error` is the rule text of [`crate::IllegalAction`]).
+//!
+//! A handler takes what it needs through the extractors of `extract.rs` (the body, the
+//! game named in the path); what draws runs off the threads that answer requests
+//! (`render.rs`), and what searches on a worker (`bots.rs`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use serde::de::DeserializeOwned;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::answers::{BudgetCap, CardValue, Costly, Ended, HintAnswer, Options, Stepped};
 use super::bots::{decides_at_once, CAPS};
-use super::games::{lock, Game, NewGame, Seat};
+use super::extract::{JsonBody, NamedGame, RecordText};
+use super::games::Game;
+use super::new_game::NewGame;
+use super::projection::project;
 use super::undo::undo_pick;
 use super::{ApiError, AppState};
 use crate::analysis::analyze_rounds;
@@ -44,8 +50,26 @@ use crate::rules::config::{Episode, Scoring, Variant};
 
 /// The largest body of a request that is not a record.
 pub const SMALL_BODY: usize = 16 * 1024;
-/// The largest record `POST /api/games/load` reads (a long game's record is tens of KB).
+/// The largest record `POST /api/games/load` and `POST /api/replay` read (a long game's
+/// record is tens of KB).
 pub const RECORD_BODY: usize = 1024 * 1024;
+
+/// The route that resumes a saved game from its record.
+const LOAD_ROUTE: &str = "/api/games/load";
+/// The route that opens a finished game's record in the replay viewer.
+const REPLAY_ROUTE: &str = "/api/replay";
+/// The routes whose body is a record (capped at [`RECORD_BODY`] in [`routes`]).
+const RECORD_ROUTES: [&str; 2] = [LOAD_ROUTE, REPLAY_ROUTE];
+
+/// The largest body the route at `path` reads: what the guard reads in front of it
+/// (`guard::read_body_in_time`), one byte past which the route refuses it (413).
+pub fn body_cap(path: &str) -> usize {
+    if RECORD_ROUTES.contains(&path) {
+        RECORD_BODY
+    } else {
+        SMALL_BODY
+    }
+}
 
 /// The most rounds of a record `POST /api/replay` draws (its viewer draws every trick:
 /// about 200 KB a round, measured on a `4p` game of bots; 13 MB at the cap).
@@ -62,7 +86,7 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/options", get(options))
         .route("/api/games", post(create))
         .route(
-            "/api/games/load",
+            LOAD_ROUTE,
             post(load).layer(DefaultBodyLimit::max(RECORD_BODY)),
         )
         .route("/api/games/{id}", get(state_of).delete(remove))
@@ -74,7 +98,7 @@ pub fn routes(state: Shared) -> Router {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/replay", get(replay))
         .route(
-            "/api/replay",
+            REPLAY_ROUTE,
             post(replay_record).layer(DefaultBodyLimit::max(RECORD_BODY)),
         )
         .fallback(not_found)
@@ -98,7 +122,8 @@ pub fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
     }
 }
 
-fn ok(body: &impl Serialize) -> Response {
+/// A JSON answer of status 200.
+pub fn ok(body: &impl Serialize) -> Response {
     json_response(StatusCode::OK, body)
 }
 
@@ -107,41 +132,6 @@ async fn not_found() -> ApiError {
         StatusCode::NOT_FOUND,
         "no such page or API route (the API is documented in docs/play.md)",
     )
-}
-
-/// The body's bytes, or why there are none (`what`: what the body is, for the message).
-fn bytes(body: Result<Bytes, BytesRejection>, what: &str, limit: usize) -> Result<Bytes, ApiError> {
-    body.map_err(|r| {
-        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("{what} too large: at most {limit} bytes"),
-            )
-        } else {
-            ApiError::new(r.status(), format!("{what}: {}", r.body_text()))
-        }
-    })
-}
-
-/// Reads a JSON body (empty: `{}`), refusing what is too large or malformed with a message
-/// that says what and where.
-fn read<T: DeserializeOwned>(
-    body: Result<Bytes, BytesRejection>,
-    limit: usize,
-) -> Result<T, ApiError> {
-    let body = bytes(body, "request body", limit)?;
-    let text = if body.iter().all(u8::is_ascii_whitespace) {
-        &b"{}"[..]
-    } else {
-        &body[..]
-    };
-    // A JSON object: serde would also read a struct from an array of its fields in order.
-    if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::bad(
-            "request body: a JSON object ({...}) or nothing",
-        ));
-    }
-    serde_json::from_slice(text).map_err(|e| ApiError::bad(format!("request body: {e}")))
 }
 
 /// Sets a flag when dropped before [`Departure::done`]: the request's client has gone
@@ -191,66 +181,59 @@ async fn options(State(state): State<Shared>) -> Response {
     })
 }
 
-/// A new game's answer: 201 and its state.
+/// A new game's answer: 201 and its state (it draws: on a blocking thread).
 fn created(state: &Shared, game: Game) -> Result<Response, ApiError> {
     let (id, game) = state.games.insert(game)?;
-    let g = lock(&game);
-    Ok(json_response(StatusCode::CREATED, &g.state(&id)))
+    let g = super::games::lock(&game);
+    Ok(json_response(StatusCode::CREATED, &project(&g, &id)))
 }
 
 async fn create(
     State(state): State<Shared>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<NewGame>,
 ) -> Result<Response, ApiError> {
-    let req: NewGame = read(body, SMALL_BODY)?;
-    // Building the bots that search nothing takes microseconds: on the request's own
-    // thread. A search bot's build allocates its tables (a solver's are megabytes): on a
-    // worker.
-    let names = req.bots.as_deref().unwrap_or_default();
-    let game = if names.iter().all(|n| decides_at_once(n)) {
-        Game::new(&req, &state.bots)?
+    // Building the bots that search nothing takes microseconds: beside the renders. A
+    // search bot's build allocates its tables (a solver's are megabytes): on a worker.
+    let at_once = req
+        .bots
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .all(|n| decides_at_once(n));
+    let st = state.clone();
+    let build = move || created(&st, Game::new(&req, &st.bots)?);
+    if at_once {
+        state.render.run(build).await
     } else {
-        let st = state.clone();
-        state.bots.run(move || Game::new(&req, &st.bots)).await?
-    };
-    created(&state, game)
-}
-
-/// A record's body as text (at most [`RECORD_BODY`] bytes, UTF-8).
-fn record_text(body: Result<Bytes, BytesRejection>) -> Result<String, ApiError> {
-    let body = bytes(body, "record", RECORD_BODY)?;
-    String::from_utf8(body.to_vec())
-        .map_err(|e| ApiError::bad(format!("record: not UTF-8 text: {e}")))
+        state.bots.run(build).await
+    }
 }
 
 async fn load(
     State(state): State<Shared>,
-    body: Result<Bytes, BytesRejection>,
+    RecordText(text): RecordText,
 ) -> Result<Response, ApiError> {
-    let text = record_text(body)?;
     let st = state.clone();
     let left = Departure::new();
     let flag = left.0.clone();
-    let game = state
+    let answer = state
         .bots
-        .run(move || Game::load(&text, &st.bots, flag, Instant::now() + LOAD_TIME))
+        .run(move || {
+            let game = Game::load(&text, &st.bots, flag, Instant::now() + LOAD_TIME)?;
+            created(&st, game)
+        })
         .await;
     left.done();
-    created(&state, game?)
+    answer
 }
 
-async fn state_of(
-    State(state): State<Shared>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    let game = state.games.get(&id)?;
-    let g = lock(&game);
-    Ok(ok(&g.state(&id)))
+async fn state_of(State(state): State<Shared>, game: NamedGame) -> Result<Response, ApiError> {
+    state.render.run(move || game.answer(|_| Ok(()))).await
 }
 
-async fn remove(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    state.games.remove(&id)?;
-    Ok(ok(&Ended { ended: &id }))
+async fn remove(State(state): State<Shared>, game: NamedGame) -> Result<Response, ApiError> {
+    state.games.remove(&game.id)?;
+    Ok(ok(&Ended { ended: &game.id }))
 }
 
 #[derive(Deserialize)]
@@ -261,14 +244,13 @@ struct PlayBody {
 
 async fn play(
     State(state): State<Shared>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    game: NamedGame,
+    JsonBody(req): JsonBody<PlayBody>,
 ) -> Result<Response, ApiError> {
-    let req: PlayBody = read(body, SMALL_BODY)?;
-    let game = state.games.get(&id)?;
-    let mut g = lock(&game);
-    g.play(&req.card)?;
-    Ok(ok(&g.state(&id)))
+    state
+        .render
+        .run(move || game.answer(|g| g.play(&req.card)))
+        .await
 }
 
 /// Takes back the person's last passing pick while more are to come: the new state, or
@@ -276,62 +258,39 @@ async fn play(
 /// quick: no worker is taken.
 async fn undo(
     State(state): State<Shared>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    game: NamedGame,
+    _: JsonBody<IgnoredAny>,
 ) -> Result<Response, ApiError> {
-    let _: serde::de::IgnoredAny = read(body, SMALL_BODY)?;
-    let game = state.games.get(&id)?;
-    let mut g = lock(&game);
-    undo_pick(&mut g)?;
-    Ok(ok(&g.state(&id)))
+    state.render.run(move || game.answer(undo_pick)).await
 }
 
 async fn step(
     State(state): State<Shared>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    game: NamedGame,
+    _: JsonBody<IgnoredAny>,
 ) -> Result<Response, ApiError> {
-    let _: serde::de::IgnoredAny = read(body, SMALL_BODY)?;
-    let game = state.games.get(&id)?;
     // Refused at once when there is nothing to think about (no worker is taken).
-    let p = lock(&game).bot_to_move()?;
+    let at_once = game.lock().bot_to_move()?;
     let st = state.clone();
     let decide = move || {
-        let (p, seat, s, name, seed) = lock(&game).take_turn()?;
+        let turn = game.lock().take_turn()?;
         // The bot thinks without the game's lock: GET answers meanwhile.
-        let mut bot = match seat {
-            Seat::Live(bot) => bot,
-            Seat::Parked(words) => match st.bots.revive(&name, seed, s.variant(), words.as_deref())
-            {
-                Ok(bot) => bot,
-                Err(e) => {
-                    // The seat as it was; the game goes on once the error is fixed.
-                    let message = e.message.clone();
-                    let err = Err(crate::bots::BotError::External { name, message });
-                    let _ = lock(&game).finish_turn(p, Seat::Parked(words), err, 0.0);
-                    return Err(e);
-                }
-            },
-        };
-        let start = Instant::now();
-        let card = bot.act(&s.view(p));
-        let think_ms = start.elapsed().as_secs_f64() * 1e3;
-        // Parked (its tables dropped) before the lock is taken again.
-        let seat = Seat::park(bot, &name);
-        let mut g = lock(&game);
-        let last_move = g.finish_turn(p, seat, card, think_ms)?;
+        let decided = turn.decide(&st.bots);
+        let mut g = game.lock();
+        let last_move = g.finish_turn(decided)?;
         Ok(ok(&Stepped {
-            state: g.state(&id),
+            state: project(&g, &game.id),
             last_move,
         }))
     };
-    // A bot that does not search decides in microseconds: on the request's own thread.
-    if p.1 {
-        decide()
+    // A bot that does not search decides in microseconds: beside the renders.
+    if at_once {
+        state.render.run(decide).await
     } else {
         state.bots.run(decide).await
     }
 }
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HintBody {
@@ -341,18 +300,16 @@ struct HintBody {
 
 async fn hint(
     State(state): State<Shared>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    game: NamedGame,
+    JsonBody(req): JsonBody<HintBody>,
 ) -> Result<Response, ApiError> {
-    let req: HintBody = read(body, SMALL_BODY)?;
     let name = req.bot.unwrap_or_else(|| HINT_BOT.to_string());
     let resolved = state.bots.check(&name).map_err(|e| ApiError {
         message: format!("bot: {}", e.message),
         ..e
     })?;
-    let game = state.games.get(&id)?;
     // The position is copied out under the lock; the search runs without it.
-    let (s, me) = lock(&game).hint_position()?;
+    let (s, me) = game.lock().hint_position()?;
     let st = state.clone();
     state
         .bots
@@ -403,14 +360,12 @@ struct Review {
 
 async fn review(
     State(state): State<Shared>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    game: NamedGame,
+    JsonBody(req): JsonBody<ReviewBody>,
 ) -> Result<Response, ApiError> {
-    let req: ReviewBody = read(body, SMALL_BODY)?;
-    let game = state.games.get(&id)?;
     // The match is copied out under the lock; the solver runs without holding the game.
     let m = {
-        let g = lock(&game);
+        let g = game.lock();
         if req.round >= g.finished_rounds() {
             return Err(ApiError::conflict(format!(
                 "round {} is not over: a round is reviewed once it is over (its hands are \
@@ -458,15 +413,26 @@ async fn review(
         .await
 }
 
-async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let game = state.games.get(&id)?;
-    let record = lock(&game).record();
-    let text = serde_json::to_string_pretty(&record).expect("a record serialises") + "\n";
+/// The record as a download (serialised beside the renders).
+async fn record(State(state): State<Shared>, game: NamedGame) -> Result<Response, ApiError> {
     // The id is the server's own (hex digits): it was found in the table.
     let disposition = format!(
         "attachment; filename=\"yokai-septet-{}.json\"",
-        &id[..8.min(id.len())]
+        &game.id[..8.min(game.id.len())]
     );
+    let text = state
+        .render
+        .run(move || {
+            let record = game.lock().record();
+            serde_json::to_string_pretty(&record).map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("internal error (please report it): {e}"),
+                )
+            })
+        })
+        .await?
+        + "\n";
     Ok((
         StatusCode::OK,
         [
@@ -478,19 +444,25 @@ async fn record(State(state): State<Shared>, Path(id): Path<String>) -> Result<R
         .into_response())
 }
 
-async fn replay(State(state): State<Shared>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let game = state.games.get(&id)?;
-    let m = {
-        let g = lock(&game);
-        if !g.may_show_all() {
-            return Err(ApiError::conflict(
-                "the replay viewer shows every hand: it opens when the game is over (or for \
-                 a game of bots only)",
-            ));
-        }
-        g.as_match().clone()
-    };
-    Ok(viewer(crate::picture::replay_html(&m)))
+/// The replay viewer of a game whose every hand may be shown (drawn beside the renders).
+async fn replay(State(state): State<Shared>, game: NamedGame) -> Result<Response, ApiError> {
+    let page = state
+        .render
+        .run(move || {
+            let m = {
+                let g = game.lock();
+                if !g.may_show_all() {
+                    return Err(ApiError::conflict(
+                        "the replay viewer shows every hand: it opens when the game is over \
+                         (or for a game of bots only)",
+                    ));
+                }
+                g.as_match().clone()
+            };
+            Ok(crate::picture::replay_html(&m))
+        })
+        .await?;
+    Ok(viewer(page))
 }
 
 /// The replay viewer's page, with its Content Security Policy.
@@ -509,9 +481,8 @@ fn viewer(page: String) -> Response {
 /// checked as a load's is (every card replayed by the rules), on a worker.
 async fn replay_record(
     State(state): State<Shared>,
-    body: Result<Bytes, BytesRejection>,
+    RecordText(text): RecordText,
 ) -> Result<Response, ApiError> {
-    let text = record_text(body)?;
     let page = state
         .bots
         .run(move || {

@@ -16,7 +16,7 @@
 //!
 //! **Workers.** The decisions of the search bots, hints, reviews and the replays of
 //! loaded records share `--workers` blocking threads (a bot that searches nothing, and
-//! the creation of a game, take microseconds: they run on the request's own thread), and at most `--queue` requests wait for one; beyond
+//! the creation of a game, take microseconds: they run beside the renders, `render.rs`), and at most `--queue` requests wait for one; beyond
 //! that the answer is 503 with `Retry-After`. A job takes its permits before its thread,
 //! so the blocking threads never grow with the requests, and a request whose client
 //! leaves while it waits gives its place up.
@@ -314,27 +314,6 @@ impl Bots {
             })
     }
 
-    /// The bot called `name` with `seed`, continued from `words` (its snapshot; `None`:
-    /// as built): a parked search bot, for its next decision.
-    pub fn revive(
-        &self,
-        name: &str,
-        seed: u64,
-        variant: Variant,
-        words: Option<&[u64]>,
-    ) -> Result<Box<dyn Bot>, ApiError> {
-        let mut bot = self.build(name, seed, variant)?;
-        if let Some(words) = words {
-            bot.restore(words).map_err(|e| {
-                ApiError::new(
-                    axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                    format!("bot {}: {e}", shown(name)),
-                )
-            })?;
-        }
-        Ok(bot)
-    }
-
     /// The registry of the built-in bots (the hint builds its own bot from a checked
     /// name).
     pub fn registry(&self) -> &BotRegistry {
@@ -362,17 +341,7 @@ impl Bots {
             .acquire_owned()
             .await
             .map_err(|_| ApiError::busy("the server is stopping", retry))?;
-        tokio::task::spawn_blocking(move || {
-            let _permits = (admitted, running);
-            f()
-        })
-        .await
-        .unwrap_or_else(|e| {
-            Err(ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                format!("internal error (please report it): {e}"),
-            ))
-        })
+        super::render::blocking((admitted, running), f).await
     }
 }
 

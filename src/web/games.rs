@@ -1,107 +1,40 @@
 //! The games a server holds: one [`Game`] per page (a person at one seat, or bots only),
 //! and [`Games`], the capped table of them by id.
 //!
-//! Everything a game tells the page comes from [`Game::state`] (typed in `answers.rs`):
-//! the person's own [`SeatView`](crate::SeatView) (their hand, what they passed and
-//! received) and public events (cards played, tricks, captured bosses, scores, seals,
-//! round ends), never another seat's hand, nor the seed that deals them, before the game
-//! is over (R10). The whole table is shown only in a game without a person.
-//!
-//! A bot thinks without its game's lock ([`Game::take_turn`], then [`Game::finish_turn`]):
-//! the game answers `GET` meanwhile, as of its last move. A game untouched for
-//! `--idle-minutes` is dropped ([`Games`]).
+//! A game is its match, its seats ([`Seats`]: who sits where, and each bot alive or
+//! parked), its person's seat and its event log ([`EventLog`]); what it shows its page
+//! is projected from them in `projection.rs`. A bot thinks without its game's lock
+//! ([`Game::take_turn`], then [`Game::finish_turn`]): the game answers `GET` meanwhile,
+//! as of its last move. A game untouched for `--idle-minutes` is dropped ([`Games`]).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
+use axum::http::StatusCode;
 
-use super::answers::{Event, GameState, HandCard, LastMove, Passed, Passing, Played};
+use super::answers::LastMove;
 use super::bots::Bots;
-use super::settings::{default_name, default_seat};
+use super::events::EventLog;
+use super::new_game::NewGame;
+use super::random::new_id;
+use super::seats::{Decided, Seats, Turn};
 use super::{shown, ApiError};
 use crate::bots::resume::{resume, ResumeError, Seated};
 use crate::bots::Bot;
-use crate::cards::{left_of, partner_of, team_of, team_seats, Card, CardSet, Suit};
-use crate::picture::{reason_text, seat_svg, table_svg};
+use crate::cards::Card;
 use crate::record::{Match, Record};
-use crate::rng::play_bot_seed;
-use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
-use crate::rules::{Outcome, Phase, State};
+use crate::rules::State;
 
-/// What `POST /api/games` reads. Unknown fields are refused (a misspelt option must not be
-/// silently ignored). Its fields are the rows of `web/settings.rs`'s table.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct NewGame {
-    /// `4p`, `3p`, `seal`, `seal-short` (default `4p`).
-    #[serde(default)]
-    pub variant: Option<String>,
-    /// `advanced` or `basic` (default `advanced`; the seal variants ignore it).
-    #[serde(default)]
-    pub scoring: Option<String>,
-    /// The deals' and bots' seed, a whole number or its decimal string (JavaScript's
-    /// numbers lose the low digits of a large one); absent or null: a random one.
-    #[serde(default, deserialize_with = "super::table::seed")]
-    pub seed: Option<u64>,
-    /// The person's seat; absent: 0; null with `watch`: none (bots only).
-    #[serde(default)]
-    pub seat: Option<usize>,
-    /// Bots only: every seat is a bot, the page watches.
-    #[serde(default)]
-    pub watch: bool,
-    /// One bot name for every bot seat, or one per bot seat in seat order.
-    #[serde(default)]
-    pub bots: Option<Vec<String>>,
-    /// `game` (default) or `round` (one round).
-    #[serde(default)]
-    pub episode: Option<String>,
-    /// A round cap (absent or null: none).
-    #[serde(default)]
-    pub max_rounds: Option<u32>,
-}
-
-/// A bot seat's bot: alive, or parked between its decisions as its snapshot (`None`:
-/// as built from its seed), so that a waiting game holds no search's tables (a solver's
-/// are megabytes): a search bot is built again for each decision, on a worker, and goes
-/// on exactly as it would have ([`Bot::snapshot`]).
-pub enum Seat {
-    /// A bot that searches nothing (`random`, `heuristic`, `nn`), kept.
-    Live(Box<dyn Bot>),
-    /// A search bot between decisions.
-    Parked(Option<Vec<u64>>),
-}
-
-impl Seat {
-    /// `bot` (called `name`) as its seat keeps it until its next decision.
-    pub fn park(bot: Box<dyn Bot>, name: &str) -> Seat {
-        if super::bots::decides_at_once(name) {
-            return Seat::Live(bot);
-        }
-        match bot.snapshot() {
-            Some(words) => Seat::Parked(Some(words)),
-            None => Seat::Live(bot),
-        }
-    }
-}
-
-/// One game at the table: the match, its bots, the person's seat and the public events.
+/// One game at the table: the match, its seats, the person's seat and the public events.
 pub struct Game {
     m: Match,
-    bots: Vec<Option<Seat>>,
-    /// One per seat: a bot's name, or `None` for the person (the record's `players`).
-    players: Vec<Option<String>>,
+    seats: Seats,
     /// The person's seat; `None` in a game of bots only.
     me: Option<usize>,
-    /// What happened, as the person may know it, in order.
-    events: Vec<Event>,
-    /// The rounds that are over (their review can be asked for).
-    finished_rounds: usize,
-    /// The seat whose bot is thinking (its bot is out of `bots` meanwhile).
-    thinking: Option<usize>,
+    /// What happened, as the person may know it.
+    log: EventLog,
     /// A load's replay stops when this is set (its client left) or past this time.
     stop: Option<(Arc<AtomicBool>, Instant)>,
 }
@@ -115,104 +48,16 @@ pub fn lock(game: &Mutex<Game>) -> MutexGuard<'_, Game> {
     game.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A random seed for a game created without one: the standard library's per-process random
-/// hash keys (no extra dependency; this seed only has to differ between games).
-fn random_seed() -> u64 {
-    RandomState::new().hash_one(Instant::now())
-}
-
-/// A hard-to-guess game id (another page on the machine cannot name a game it did not
-/// create, even where it can reach the server).
-fn new_id() -> String {
-    format!(
-        "{:016x}{:016x}",
-        RandomState::new().hash_one(1u8),
-        RandomState::new().hash_one(Instant::now())
-    )
-}
-
-fn cards_json(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
-    cards.into_iter().map(|c| c.to_string()).collect()
-}
-
-fn suits_json(mask: u8) -> Vec<&'static str> {
-    Suit::ALL
-        .iter()
-        .filter(|&&s| mask >> s as u8 & 1 == 1)
-        .map(|s| s.name())
-        .collect()
-}
-
-/// The seats of each side: a team's two seats, or one seat.
-fn side_seats(v: Variant, side: usize) -> Vec<usize> {
-    if v.has_teams() {
-        team_seats(side).to_vec()
-    } else {
-        vec![side]
-    }
-}
-
 impl Game {
     /// A new game as `req` asks, its bots built from the names the server runs.
     pub fn new(req: &NewGame, registry: &Bots) -> Result<Game, ApiError> {
-        let parse = |what: &str, r: Result<(), String>| r.map_err(|e| bad(format!("{what}: {e}")));
-        // Absent settings take the table's defaults (`web/settings.rs`), read the same way.
-        let given = |v: &Option<String>, name: &str| -> String {
-            v.clone().unwrap_or_else(|| default_name(name).into())
-        };
-        let variant: Variant = given(&req.variant, "variant")
-            .parse()
-            .map_err(|e| bad(format!("variant: {e}")))?;
-        let scoring: Scoring = given(&req.scoring, "scoring")
-            .parse()
-            .map_err(|e| bad(format!("scoring: {e}")))?;
-        let episode: Episode = given(&req.episode, "episode")
-            .parse()
-            .map_err(|e| bad(format!("episode: {e}")))?;
-        let config = GameConfig::new(variant, req.seed.unwrap_or_else(random_seed))
-            .with_scoring(scoring)
-            .with_episode(episode)
-            .with_max_rounds(req.max_rounds);
-        parse("max_rounds", config.validate().map_err(|e| e.to_string()))?;
-        let n = variant.num_players();
-        let me = if req.watch {
-            if req.seat.is_some() {
-                return Err(bad(
-                    "seat: a watched game has no person's seat (leave seat out)",
-                ));
-            }
-            None
-        } else {
-            let seat = req.seat.unwrap_or_else(default_seat);
-            if seat >= n {
-                return Err(bad(format!(
-                    "seat: {seat} is out of range: {variant} has seats 0 to {}",
-                    n - 1
-                )));
-            }
-            Some(seat)
-        };
-        let default = vec![default_name("bots").to_string()];
-        let names = req.bots.as_ref().unwrap_or(&default);
-        let bot_seats = n - usize::from(me.is_some());
-        let names: Vec<String> = match names.len() {
-            1 => {
-                // One name for every seat: a refusal of it names no seat.
-                registry.check(&names[0])?;
-                vec![names[0].clone(); bot_seats]
-            }
-            k if k == bot_seats => names.clone(),
-            k => {
-                return Err(bad(format!(
-                    "bots: give one bot name, or {bot_seats} (one per bot seat); got {k}"
-                )))
-            }
-        };
-        let mut others = names.into_iter();
-        let players: Vec<Option<String>> = (0..n)
-            .map(|p| if Some(p) == me { None } else { others.next() })
-            .collect();
-        Game::seated(Match::new(config), players, me, registry)
+        let seating = req.seating(registry)?;
+        Game::seated(
+            Match::new(seating.config),
+            seating.players,
+            seating.me,
+            registry,
+        )
     }
 
     /// A game of `m` (not yet played) with these players, its bots built now (each name
@@ -223,35 +68,13 @@ impl Game {
         me: Option<usize>,
         registry: &Bots,
     ) -> Result<Game, ApiError> {
-        let config = *m.state().config();
-        let mut bots = Vec::with_capacity(players.len());
-        for (p, player) in players.iter().enumerate() {
-            bots.push(match player {
-                Some(name) => {
-                    let bot = registry
-                        .build(name, play_bot_seed(config.seed, p), config.variant)
-                        .map_err(|e| ApiError {
-                            message: format!("bots: seat {p}: {}", e.message),
-                            ..e
-                        })?;
-                    // Built from its seed again when it decides.
-                    Some(match Seat::park(bot, name) {
-                        Seat::Parked(_) => Seat::Parked(None),
-                        live => live,
-                    })
-                }
-                None => None,
-            });
-        }
-        m.set_players(Some(players.clone()));
+        let seats = Seats::build(players.clone(), m.state().config(), registry)?;
+        m.set_players(Some(players));
         Ok(Game {
             m,
-            bots,
-            players,
+            seats,
             me,
-            events: Vec::new(),
-            finished_rounds: 0,
-            thinking: None,
+            log: EventLog::default(),
             stop: None,
         })
     }
@@ -294,25 +117,14 @@ impl Game {
         let config = *saved.state().config();
         let mut g = Game::seated(Match::new(config), players, me, registry)?;
         // The replay asks each bot for its decisions: alive meanwhile, parked after.
-        for p in 0..g.bots.len() {
-            if let Some(Seat::Parked(_)) = g.bots[p] {
-                let name = g.players[p].clone().unwrap_or_default();
-                let bot = registry.build(&name, play_bot_seed(config.seed, p), config.variant)?;
-                g.bots[p] = Some(Seat::Live(bot));
-            }
-        }
+        g.seats.revive_all(registry, &config)?;
         g.stop = Some((stop, deadline));
         let done = resume(&mut g, &record);
         g.stop = None;
-        for p in 0..g.bots.len() {
-            if let Some(Seat::Live(bot)) = g.bots[p].take() {
-                let name = g.players[p].clone().unwrap_or_default();
-                g.bots[p] = Some(Seat::park(bot, &name));
-            }
-        }
+        g.seats.park_all();
         done.map_err(|e| match e {
             ResumeError::Bot { seat, error } => ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                StatusCode::INTERNAL_SERVER_ERROR,
                 format!("seat {seat}'s bot: {error}"),
             ),
             ResumeError::Stopped => ApiError::busy(
@@ -341,7 +153,7 @@ impl Game {
         self.me.is_none() || self.m.state().is_over()
     }
 
-    /// The match, for the replay viewer and the review.
+    /// The match, for the replay viewer, the review and the page's projection.
     pub fn as_match(&self) -> &Match {
         &self.m
     }
@@ -351,9 +163,24 @@ impl Game {
         &mut self.m
     }
 
+    /// The person's seat; `None` in a game of bots only.
+    pub fn me(&self) -> Option<usize> {
+        self.me
+    }
+
+    /// Who sits where, and the bot thinking now.
+    pub fn seats(&self) -> &Seats {
+        &self.seats
+    }
+
+    /// What happened so far, as the person may know it.
+    pub fn log(&self) -> &EventLog {
+        &self.log
+    }
+
     /// The rounds that are over.
     pub fn finished_rounds(&self) -> usize {
-        self.finished_rounds
+        self.log.finished_rounds()
     }
 
     /// The person's decision `card` (a card code such as `S13`, or its id).
@@ -364,10 +191,9 @@ impl Game {
                 "this game has no person's seat: bots play it",
             ));
         };
-        if s.is_over() {
+        let Some(to_act) = s.current_player() else {
             return Err(ApiError::conflict("the game is over"));
-        }
-        let to_act = s.current_player().expect("the game is not over");
+        };
         if to_act != me {
             return Err(ApiError::conflict(format!(
                 "it is seat {to_act}'s turn, not yours (seat {me}): let the bots move"
@@ -398,154 +224,51 @@ impl Game {
             .map_err(|e| ApiError::illegal(e.to_string(), Some(card)))
     }
 
-    /// Takes the bot whose turn it is out of the game, with the position it decides
-    /// from, its name and its seed: it thinks without the game's lock
-    /// ([`Game::finish_turn`] puts it back).
-    pub fn take_turn(&mut self) -> Result<(usize, Seat, State, String, u64), ApiError> {
-        let (p, _) = self.bot_to_move()?;
-        let seat = self.bots[p].take().expect("a bot's seat");
-        self.thinking = Some(p);
+    /// Takes the bot whose turn it is out of its seat, with the position it decides from:
+    /// it thinks without the game's lock ([`Turn::decide`]; [`Game::finish_turn`] hands
+    /// its seat back).
+    pub fn take_turn(&mut self) -> Result<Turn, ApiError> {
         let s = *self.m.state();
-        let name = self.players[p].clone().unwrap_or_default();
-        Ok((p, seat, s, name, play_bot_seed(s.config().seed, p)))
+        let Some(p) = s.current_player() else {
+            return Err(ApiError::conflict("the game is over"));
+        };
+        self.seats.take_turn(p, s)
     }
 
-    /// The seat of the bot to move and whether it decides at once (it does not search),
-    /// or why no bot may move now.
-    pub fn bot_to_move(&self) -> Result<(usize, bool), ApiError> {
+    /// Whether the bot to move decides at once (it does not search), or why no bot may
+    /// move now.
+    pub fn bot_to_move(&self) -> Result<bool, ApiError> {
         let Some(p) = self.m.state().current_player() else {
             return Err(ApiError::conflict("the game is over"));
         };
-        if self.thinking.is_some() {
-            return Err(ApiError::conflict(format!(
-                "seat {p}'s bot is thinking already: its move comes with the step in progress"
-            )));
-        }
-        if self.bots[p].is_none() {
-            return Err(ApiError::conflict("it is your turn: play a card"));
-        }
-        let name = self.players[p].as_deref().unwrap_or("");
-        Ok((p, super::bots::decides_at_once(name)))
+        self.seats.may_move(p)
     }
 
-    /// Puts `p`'s bot back (parked: [`Seat::park`]) and applies its decision `card`
-    /// (thought for `think_ms`), or the error of its revival.
-    pub fn finish_turn(
-        &mut self,
-        p: usize,
-        seat: Seat,
-        card: Result<Card, crate::bots::BotError>,
-        think_ms: f64,
-    ) -> Result<LastMove, ApiError> {
-        self.bots[p] = Some(seat);
-        self.thinking = None;
-        let internal = axum::http::StatusCode::INTERNAL_SERVER_ERROR;
-        let card = card.map_err(|e| ApiError::new(internal, format!("seat {p}'s bot: {e}")))?;
-        self.apply(card)
-            .map_err(|e| ApiError::new(internal, format!("seat {p}'s bot chose badly: {e}")))?;
+    /// Hands a decided turn's seat back and applies its card, or returns why there is none.
+    pub fn finish_turn(&mut self, decided: Decided) -> Result<LastMove, ApiError> {
+        let (p, think_ms) = (decided.seat, decided.think_ms);
+        let card = self.seats.hand_back(decided)?;
+        self.apply(card).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("seat {p}'s bot chose badly: {e}"),
+            )
+        })?;
         Ok(LastMove {
             seat: Some(p),
-            bot: bot_name(&self.players, p),
+            bot: bot_name(self.seats.players(), p),
             think_ms,
         })
     }
 
-    /// Applies `p`'s decision and logs what the person may know of it; a round's end is
+    /// Applies a decision and logs what the person may know of it; a round's end is
     /// logged from the finished round's last position, before the next deal.
     fn apply(&mut self, card: Card) -> Result<(), crate::IllegalAction> {
         let before = *self.m.state();
         let outcome = self.m.apply_in_round(card)?;
-        self.log(&before, &outcome);
+        self.log.log(&before, &outcome, self.m.state(), self.me);
         self.m.deal_next_round();
         Ok(())
-    }
-
-    fn log(&mut self, before: &State, outcome: &Outcome) {
-        let after = *self.m.state();
-        let v = after.variant();
-        let round = before.round();
-        if before.phase() == Phase::Pass {
-            if after.phase() == Phase::Pass {
-                return;
-            }
-            let mine = self.me.map(|me| after.view(me));
-            let passed = mine.as_ref().map(|view| {
-                view.my_passes()
-                    .map(|(c, to)| Passed {
-                        card: c.to_string(),
-                        to: Some(to),
-                        from: None,
-                    })
-                    .collect()
-            });
-            let received = mine.as_ref().map(|view| {
-                view.received()
-                    .map(|(c, from)| Passed {
-                        card: c.to_string(),
-                        to: None,
-                        from: Some(from),
-                    })
-                    .collect()
-            });
-            self.events.push(Event::Exchange {
-                round,
-                leader: after.round_leader(),
-                passed,
-                received,
-            });
-            return;
-        }
-        let Some(t) = outcome.trick else {
-            return;
-        };
-        let n = v.num_players();
-        let cards: Vec<Played> = t
-            .cards()
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| Played {
-                seat: left_of(t.leader as usize, i, n),
-                card: c.to_string(),
-            })
-            .collect();
-        self.events.push(Event::Trick {
-            round,
-            trick: before.tricks_played(),
-            leader: t.leader,
-            cards,
-            winner: t.winner,
-            bosses: cards_json(t.cards().iter().copied().filter(|c| c.is_boss())),
-            seals: suits_json(outcome.new_seals),
-            sealing_team: (outcome.new_seals != 0).then(|| team_of(t.winner as usize)),
-        });
-        if let Some(r) = outcome.round {
-            // `after` is the finished round's last position: its captures are still there.
-            let view = after.view(0);
-            let bosses: Vec<Vec<String>> = (0..v.num_sides())
-                .map(|side| {
-                    cards_json(
-                        side_seats(v, side)
-                            .into_iter()
-                            .flat_map(|q| view.won_cards(q).bosses().iter()),
-                    )
-                })
-                .collect();
-            self.events.push(Event::RoundEnd {
-                round,
-                winners: r.winner_seats().collect(),
-                reason: reason_text(r.reason, v),
-                points: r.points[..v.num_sides()].to_vec(),
-                scores: (0..v.num_sides()).map(|s| view.score(s)).collect(),
-                bosses,
-            });
-            self.finished_rounds = round as usize + 1;
-        }
-        if after.is_over() {
-            self.events.push(Event::GameOver {
-                winners: after.winners().collect(),
-                truncated: after.is_truncated(),
-            });
-        }
     }
 
     /// The position of the person's decision, for a hint (which runs without the lock).
@@ -561,113 +284,6 @@ impl Game {
         }
         Ok((s, me))
     }
-
-    /// The game as the person sees it (R10), or the whole table in a game of bots only.
-    pub fn state<'a>(&'a self, id: &'a str) -> GameState<'a> {
-        let s = self.m.state();
-        let c = s.config();
-        let v = c.variant;
-        let n = v.num_players();
-        let viewer = self.me.unwrap_or(0);
-        let view = s.view(viewer);
-        let mut hand = Vec::new();
-        // The trick just finished stays in the picture until the next card is played.
-        let kept = super::table::finished_trick_svg(s, self.me, &self.events);
-        let my_turn = self.me.is_some() && s.current_player() == self.me;
-        if self.me.is_some() {
-            let legal = if my_turn {
-                view.legal_actions()
-            } else {
-                CardSet::EMPTY
-            };
-            for card in view.hand().iter() {
-                // One probe gives both: the rule's text and the person's words.
-                let refused = (my_turn && !legal.contains(card))
-                    .then(|| {
-                        let mut probe = *s;
-                        probe.apply_in_round(card).err()
-                    })
-                    .flatten();
-                hand.push(HandCard {
-                    card: card.to_string(),
-                    id: card.id(),
-                    legal: legal.contains(card),
-                    reason: refused.map(|e| e.to_string()),
-                    words: refused.map(|e| e.in_words(legal)),
-                });
-            }
-        }
-        let svg = match kept {
-            Some(kept) => kept,
-            None if self.me.is_some() => seat_svg(&view),
-            None => table_svg(s),
-        };
-        let trick: Vec<Played> = match view.trick_leader() {
-            Some(l) => view
-                .trick_cards()
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| Played {
-                    seat: left_of(l, i, n),
-                    card: c.to_string(),
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        let passing = (s.phase() == Phase::Pass).then(|| Passing {
-            count: v.pass_count(),
-            picked: self.me.map(|_| cards_json(view.my_passes().map(|x| x.0))),
-            to: self.me.map(|me| super::table::pass_targets(v, me)),
-        });
-        GameState {
-            id,
-            variant: v.name(),
-            scoring: (!v.is_seal()).then(|| c.scoring.name()),
-            seed: self.may_show_all().then(|| c.seed.to_string()),
-            episode: c.episode.name(),
-            max_rounds: c.max_rounds,
-            players: &self.players,
-            seat: self.me,
-            partner: self.me.filter(|_| v.has_teams()).map(partner_of),
-            round: s.round(),
-            phase: match s.phase() {
-                Phase::Pass => "pass",
-                Phase::Play => "play",
-                Phase::RoundOver => "round_over",
-                Phase::Over => "over",
-            },
-            to_act: s.current_player(),
-            thinking: self.thinking,
-            your_turn: my_turn,
-            over: s.is_over(),
-            truncated: s.is_truncated(),
-            winners: s.winners().collect(),
-            scores: (0..v.num_sides()).map(|side| view.score(side)).collect(),
-            target: (!v.is_seal()).then(|| c.scoring.target()),
-            seals: if v.is_seal() {
-                (0..2).map(|t| suits_json(view.seals(t))).collect()
-            } else {
-                Vec::new()
-            },
-            trump_suit: view.trump_suit().map(|t| t.name()),
-            trump_card: view.trump_card().map(|t| t.to_string()),
-            tricks_played: view.tricks_played(),
-            tricks_per_round: v.tricks_per_round(),
-            tricks_won: (0..n).map(|p| view.tricks_won(p)).collect(),
-            bosses: (0..n)
-                .map(|p| cards_json(view.won_cards(p).bosses().iter()))
-                .collect(),
-            hand_len: (0..n).map(|p| view.hand_len(p)).collect(),
-            hands_left: super::table::hands_left(s),
-            hand,
-            trick,
-            passing,
-            events: &self.events,
-            reviewable: (0..self.finished_rounds).collect(),
-            replay: self.may_show_all(),
-            svg,
-        }
-    }
 }
 
 fn bot_name(players: &[Option<String>], p: usize) -> String {
@@ -680,11 +296,8 @@ impl Seated for Game {
     }
 
     fn bot(&mut self, seat: usize) -> Option<&mut (dyn Bot + 'static)> {
-        match &mut self.bots[seat] {
-            Some(Seat::Live(bot)) => Some(bot.as_mut()),
-            // `load` revives every bot before its replay.
-            _ => None,
-        }
+        // `load` revives every bot before its replay.
+        self.seats.live(seat)
     }
 
     fn apply(&mut self, card: Card) -> Result<(), crate::IllegalAction> {
@@ -743,7 +356,7 @@ impl Games {
                 60,
             ));
         }
-        let id = new_id();
+        let id = new_id()?;
         let game = Arc::new(Mutex::new(game));
         games.insert(
             id.clone(),
@@ -757,7 +370,7 @@ impl Games {
 
     fn missing(id: &str) -> ApiError {
         ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
+            StatusCode::NOT_FOUND,
             format!(
                 "no game {} on this server (ended, or dropped after it was left idle)",
                 shown(id)

@@ -27,7 +27,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::api::{RECORD_BODY, SMALL_BODY};
+use super::api::body_cap;
 use super::{shown, ApiError};
 
 /// How long a client may take to send a request's body.
@@ -145,11 +145,7 @@ pub async fn check(State(port): State<u16>, req: Request, next: Next) -> Respons
 /// and at most one byte past the route's cap (the route refuses it by size: 413).
 pub async fn read_body_in_time(req: Request, next: Next) -> Response {
     let (parts, mut body) = req.into_parts();
-    let cap = if parts.uri.path() == "/api/games/load" {
-        RECORD_BODY
-    } else {
-        SMALL_BODY
-    };
+    let cap = body_cap(parts.uri.path());
     let read = async {
         let mut bytes = Vec::new();
         while bytes.len() <= cap {

@@ -1,21 +1,36 @@
 //! `yokai-septet serve`: a local web app to play against the bots and study the game
 //! (feature `web`, on with `cli` and in the Python wheel).
 //!
-//! - `games`: the games a server holds, what each shows its person (R10), and their
-//!   expiry.
+//! - `api`: the JSON API under `/api/` that the page uses (and scripts may): its routes
+//!   and short handlers.
+//! - `extract`: the handlers' extractors: the JSON body, a record's text, the game named
+//!   in the path.
 //! - `answers`: the typed shapes of the API's answers (`#[derive(Serialize)]`).
-//! - `api`: the JSON API under `/api/` that the page uses (and scripts may).
+//! - `games`: one game at the table (its match, seats, person and event log, a saved
+//!   game's resumption) and the capped table of games by id, with their expiry.
+//! - `new_game`: what `POST /api/games` reads, and the table it asks for.
+//! - `settings`: the new-game body's settings table (names, defaults, docs).
+//! - `seats`: who sits where, each bot alive or parked between its decisions, and a bot's
+//!   turn taken out of its game to think and handed back.
+//! - `events`: a game's public event log (R10).
+//! - `projection`: what a game shows its person (R10), drawn as SVG.
+//! - `table`: what the page's table shows beyond the state (the finished trick kept, the
+//!   hands left, a passing pick's receivers, a round's deal for its review).
+//! - `undo`: taking back a passing pick.
 //! - `bots`: which bot names a request may give (the built-in bots, within the server's
 //!   budget cap) and the pool of workers every bot decision, hint and review runs on.
+//! - `render`: the blocking threads that build the answers that draw.
+//! - `random`: game ids and random seeds from the OS's random source.
 //! - `guard`: the safety checks in front of every request (`Host`, `Origin`,
-//!   `Sec-Fetch-Site`, `Content-Type`, the body's read time).
+//!   `Sec-Fetch-Site`, `Content-Type`, the body's read time, `nosniff`).
 //! - `page`: the page itself, plain HTML, CSS and JS compiled into the binary.
 //! - `server`: the accept loop (a header read timeout that also ends idle keep-alive
 //!   connections, a cap on open connections that closes the one idle longest first).
 //!
 //! The server is axum on a small tokio runtime. Bots think on at most `--workers` of
 //! tokio's blocking threads, never on the threads that answer requests, and never while
-//! holding their game's lock. It writes no file and reads none after its start: a record
+//! holding their game's lock; the answers that draw are built on blocking threads of their
+//! own (`render`). It writes no file and reads none after its start: a record
 //! leaves only as a download the person asks for.
 
 use std::net::IpAddr;
@@ -33,9 +48,16 @@ use crate::cards::Card;
 mod answers;
 mod api;
 mod bots;
+mod events;
+mod extract;
 mod games;
 mod guard;
+mod new_game;
 mod page;
+mod projection;
+mod random;
+mod render;
+mod seats;
 mod server;
 mod settings;
 mod table;
@@ -164,6 +186,30 @@ struct AppState {
     games: games::Games,
     /// The bots a request may name, and the workers they think on.
     bots: bots::Bots,
+    /// The threads that build the answers that draw.
+    render: render::Renderers,
+}
+
+impl AppState {
+    /// The state of a server with `opts`: refused (with why) when a model of `opts.models`
+    /// cannot be used (each is read once, here).
+    fn new(opts: &ServeOptions) -> Result<Arc<AppState>, String> {
+        Ok(Arc::new(AppState {
+            games: games::Games::new(opts.max_games, opts.idle),
+            bots: bots::Bots::new(opts)?,
+            render: render::Renderers::default(),
+        }))
+    }
+
+    /// The whole app on `state`: the page, the API and the guard in front of them, which
+    /// checks that `Host` names `port`.
+    fn router(state: Arc<AppState>, port: u16) -> Router {
+        api::routes(state)
+            .merge(page::routes())
+            .layer(axum::middleware::from_fn(guard::read_body_in_time))
+            .layer(axum::middleware::from_fn_with_state(port, guard::check))
+            .layer(axum::middleware::from_fn(guard::nosniff))
+    }
 }
 
 /// The server's options (the `serve` subcommand's flags).
@@ -216,18 +262,7 @@ impl Default for ServeOptions {
 /// The whole app: the page, the API and the guard in front of them; refused (with why)
 /// when a model of `opts.models` cannot be used.
 pub fn router(opts: &ServeOptions) -> Result<Router, String> {
-    let state = Arc::new(AppState {
-        games: games::Games::new(opts.max_games, opts.idle),
-        bots: bots::Bots::new(opts)?,
-    });
-    Ok(api::routes(state)
-        .merge(page::routes())
-        .layer(axum::middleware::from_fn(guard::read_body_in_time))
-        .layer(axum::middleware::from_fn_with_state(
-            opts.port,
-            guard::check,
-        ))
-        .layer(axum::middleware::from_fn(guard::nosniff)))
+    Ok(AppState::router(AppState::new(opts)?, opts.port))
 }
 
-pub use server::{default_max_connections, serve, HEADER_TIMEOUT, MAX_CONNECTIONS};
+pub use server::{default_max_connections, serve, ServeError, HEADER_TIMEOUT, MAX_CONNECTIONS};

@@ -21,7 +21,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::sync::Notify;
 
-use super::{router, ServeOptions};
+use super::render::RENDER_THREADS;
+use super::{AppState, ServeOptions};
 
 /// The most connections open at once, whatever the file descriptors allow (each holds
 /// its buffers, some kilobytes).
@@ -41,7 +42,8 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 const READ_BUFFER: usize = 64 * 1024;
 
 /// The default cap on open connections: the process's file descriptors (its soft
-/// `RLIMIT_NOFILE`) less [`FDS_KEPT`], at most [`MAX_CONNECTIONS`], at least 16.
+/// `RLIMIT_NOFILE`) less the few kept back (`FDS_KEPT`), at most [`MAX_CONNECTIONS`], at
+/// least 16.
 pub fn default_max_connections() -> usize {
     fd_limit()
         .map_or(MAX_CONNECTIONS, |n| n.saturating_sub(FDS_KEPT))
@@ -157,20 +159,55 @@ impl Drop for Busy {
     }
 }
 
+/// Why [`serve`] stopped without serving, or stopped early.
+#[derive(Debug)]
+pub enum ServeError {
+    /// A model of `--models` cannot be used (the message says which and why): found
+    /// before the server listens.
+    Models(String),
+    /// Listening, answering or printing failed.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Models(why) => f.write_str(why),
+            ServeError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ServeError::Models(_) => None,
+            ServeError::Io(e) => Some(e),
+        }
+    }
+}
+
+impl From<std::io::Error> for ServeError {
+    fn from(e: std::io::Error) -> ServeError {
+        ServeError::Io(e)
+    }
+}
+
 /// Serves until Ctrl-C: prints the URL on `out` (and a warning on `err` when the address
 /// is not loopback). Requests name only the built-in bots (and the models of
-/// `opts.models`), within `opts.max_think`.
+/// `opts.models`, each read once, before the server listens), within `opts.max_think`.
 pub fn serve(
     opts: &ServeOptions,
     out: &mut dyn std::io::Write,
     err: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
+) -> Result<(), ServeError> {
+    let state = AppState::new(opts).map_err(ServeError::Models)?;
     return_large_blocks();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
-        // Every blocking task is a worker's job (`bots.rs` takes a permit first): the
-        // blocking threads never grow with the requests.
-        .max_blocking_threads(opts.workers.max(1))
+        // Every blocking task is a worker's job or a render (`bots.rs` and `render.rs`
+        // take a permit first): the blocking threads never grow with the requests.
+        .max_blocking_threads(opts.workers.max(1) + RENDER_THREADS)
         .enable_io()
         .enable_time()
         .build()?;
@@ -178,11 +215,7 @@ pub fn serve(
         let listener = tokio::net::TcpListener::bind(SocketAddr::new(opts.host, opts.port)).await?;
         let addr = listener.local_addr()?;
         // The router checks that `Host` names the port it listens on.
-        let app = router(&ServeOptions {
-            port: addr.port(),
-            ..opts.clone()
-        })
-        .map_err(std::io::Error::other)?;
+        let app = AppState::router(state, addr.port());
         if !opts.host.is_loopback() {
             writeln!(
                 err,

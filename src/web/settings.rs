@@ -39,7 +39,9 @@ pub fn default_seat() -> usize {
 mod tests {
     use super::*;
     use crate::settings::check_table;
-    use crate::web::games::{Game, NewGame};
+    use crate::web::games::Game;
+    use crate::web::new_game::NewGame;
+    use crate::web::projection::project;
     use crate::web::{bots::Bots, ServeOptions};
 
     #[test]
@@ -68,7 +70,7 @@ mod tests {
         let bots = Bots::new(&ServeOptions::default()).unwrap();
         let body: NewGame = serde_json::from_str("{}").unwrap();
         let g = Game::new(&body, &bots).unwrap();
-        let s = serde_json::to_value(g.state("x")).unwrap();
+        let s = serde_json::to_value(project(&g, "x")).unwrap();
         assert_eq!(s["variant"], default_name("variant"));
         assert_eq!(s["scoring"], default_name("scoring"));
         assert_eq!(s["episode"], default_name("episode"));

@@ -1,4 +1,4 @@
-//! What the page's table needs beyond the game's state (`games.rs`), kept apart from it:
+//! What the page's table needs beyond the game's state (`projection.rs`), kept apart from it:
 //! the trick just finished kept on the table, the
 //! hands left when the game is over, a passing pick's receivers, a finished round's deal
 //! for its review, and a new game's seed read from a number or a decimal string.
