@@ -396,6 +396,7 @@ impl Classify for BotError {
     fn exception(&self) -> Exception {
         match self {
             BotError::Unknown(_)
+            | BotError::Spec { .. }
             | BotError::Weights { .. }
             | BotError::NoShippedModels { .. }
             | BotError::Unsupported { .. }
