@@ -425,7 +425,7 @@ fn a_bot_is_refused_at_build_for_a_variant_it_cannot_play() {
 // It plays the shipped models (`nn`, `ismcts-nn`): the feature `models`, on with `cli`.
 #[cfg(feature = "models")]
 fn guided_search_names_round_trip_and_bad_ones_are_refused() {
-    use yokai_septet::bots::BotError;
+    use yokai_septet::bots::{BotError, BotSpecError};
     let v = Variant::FourPlayer;
     let dir = std::env::temp_dir().join(format!("ys-guided-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -462,15 +462,24 @@ fn guided_search_names_round_trip_and_bad_ones_are_refused() {
             .name(),
         format!("ismcts-nn:{budget}:{file}")
     );
-    for bad in [
-        "ismcts-nn:",
-        "ismcts-nn:0",
-        "ismcts-nn:0ms",
-        "ismcts-nn:5:",
-        "ismcts-nn:0:x",
+    let zero = |budget: &str| BotSpecError::ZeroBudget {
+        budget: budget.into(),
+    };
+    for (bad, want) in [
+        ("ismcts-nn:", BotSpecError::MissingBudget),
+        ("ismcts-nn:0", zero("0")),
+        ("ismcts-nn:0ms", zero("0ms")),
+        (
+            "ismcts-nn:5:",
+            BotSpecError::MissingModel { head: "ismcts-nn" },
+        ),
+        ("ismcts-nn:0:x", zero("0")),
     ] {
         let e = registry.build(bad, 0, v).err().unwrap();
-        assert!(matches!(e, BotError::Unknown(_)), "{bad}: {e:?}");
+        assert!(
+            matches!(&e, BotError::Spec { error, .. } if *error == want),
+            "{bad}: {e:?}"
+        );
         assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
     }
     for bad in [
@@ -530,7 +539,7 @@ fn guided_search_beats_random() {
 #[cfg(feature = "models")]
 fn inference_bots_round_trip_their_names_and_replay_their_games() {
     use std::sync::Arc;
-    use yokai_septet::bots::{BeliefNet, BeliefSource, BotError, BotRegistry};
+    use yokai_septet::bots::{BeliefNet, BeliefSource, BotError, BotRegistry, BotSpecError};
     for v in Variant::ALL {
         let states = positions(v, 2, Scoring::Advanced);
         for name in [
@@ -562,17 +571,35 @@ fn inference_bots_round_trip_their_names_and_replay_their_games() {
             assert_eq!(bot.name(), uniform.replacen(':', "-inf:", 1), "{name}");
         }
     }
-    for bad in [
-        "heuristic-inf",
-        "random-inf",
-        "nn-inf",
-        "pimc-inf:0",
-        "pimc-inf:",
-        "-inf",
-        "pimc-inf-inf",
+    let spec_error = |e: &BotError| match e {
+        BotError::Spec { error, .. } => Some(error.clone()),
+        _ => None,
+    };
+    for (bad, want) in [
+        (
+            "heuristic-inf",
+            Some(BotSpecError::NoInference { head: "heuristic" }),
+        ),
+        (
+            "random-inf",
+            Some(BotSpecError::NoInference { head: "random" }),
+        ),
+        ("nn-inf", Some(BotSpecError::NoInference { head: "nn" })),
+        (
+            "pimc-inf:0",
+            Some(BotSpecError::ZeroBudget { budget: "0".into() }),
+        ),
+        ("pimc-inf:", Some(BotSpecError::MissingBudget)),
+        // no family's head: an unknown bot
+        ("-inf", None),
+        ("pimc-inf-inf", None),
     ] {
         let e = bot_by_name(bad, 0, Variant::FourPlayer).err().unwrap();
-        assert!(matches!(e, BotError::Unknown(_)), "{bad}: {e:?}");
+        assert_eq!(spec_error(&e), want, "{bad}: {e:?}");
+        assert!(
+            want.is_some() || matches!(e, BotError::Unknown(_)),
+            "{bad}: {e:?}"
+        );
         assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
     }
     let net = BeliefNet::shipped(Variant::FourPlayer).unwrap().clone();

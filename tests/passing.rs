@@ -8,7 +8,9 @@
 mod common;
 
 use yokai_septet::arena::{run_arena, ArenaConfig};
-use yokai_septet::bots::{bot_by_name, Bot, BotError, BotRegistry, Mlp, Scratch, BOT_FAMILIES};
+use yokai_septet::bots::{
+    bot_by_name, Bot, BotError, BotRegistry, BotSpecError, Mlp, Scratch, BOT_FAMILIES,
+};
 use yokai_septet::{Card, GameConfig, Phase, State, Variant};
 
 /// The families whose budgets take a pass suffix: every search bot.
@@ -103,7 +105,12 @@ fn a_pass_suffix_comes_before_an_ismcts_nn_model_path() {
         .build("ismcts-nn:12/x.safetensors", 0, v)
         .err()
         .unwrap();
-    assert!(matches!(e, BotError::Unknown(_)), "{e:?}");
+    let suffix = "x.safetensors".into();
+    let bad_suffix = BotSpecError::BadPassSuffix { suffix };
+    assert!(
+        matches!(&e, BotError::Spec { error, .. } if *error == bad_suffix),
+        "{e:?}"
+    );
     let e = registry
         .build("ismcts-nn:./12/x.safetensors", 0, v)
         .err()
@@ -112,28 +119,54 @@ fn a_pass_suffix_comes_before_an_ismcts_nn_model_path() {
     std::fs::remove_dir_all(dir.parent().unwrap().parent().unwrap()).ok();
 }
 
-/// A bad pass suffix, or one on a bot that does not search, is refused naming the bot
-/// and saying what a suffix may be.
+/// A bad pass suffix, or one on a bot that does not search, is refused naming the bot,
+/// the part that is wrong (`None`: a name no family's, an unknown bot) and what a suffix
+/// may be.
 #[test]
 fn a_bad_pass_suffix_is_refused_with_what_is_expected() {
-    for bad in [
-        "pimc:8/x",
-        "pimc:8/",
-        "pimc:8/0",
-        "pimc:8/nn/2",
-        "pimc:/nn",
-        "pimc-dd:2/nnx",
-        "epimc:2/-1",
-        "ismcts:5/40/nn",
-        "ismcts/nn",
-        "ismcts-inf:5/NN",
-        "ismcts-nn:30/xyz:model.safetensors",
-        "pimc-random:1/nn",
-        "heuristic/nn",
-        "random:1/40",
+    let suffix = |s: &str| {
+        Some(BotSpecError::BadPassSuffix {
+            suffix: s.to_string(),
+        })
+    };
+    for (bad, want) in [
+        ("pimc:8/x", suffix("x")),
+        ("pimc:8/", suffix("")),
+        ("pimc:8/0", Some(BotSpecError::ZeroPassPlayouts)),
+        ("pimc:8/nn/2", suffix("nn/2")),
+        (
+            "pimc:/nn",
+            Some(BotSpecError::BadBudget {
+                budget: "/nn".into(),
+            }),
+        ),
+        ("pimc-dd:2/nnx", suffix("nnx")),
+        ("epimc:2/-1", suffix("-1")),
+        ("ismcts:5/40/nn", suffix("40/nn")),
+        ("ismcts/nn", None),
+        ("ismcts-inf:5/NN", suffix("NN")),
+        ("ismcts-nn:30/xyz:model.safetensors", suffix("xyz")),
+        (
+            "pimc-random:1/nn",
+            Some(BotSpecError::NoPassSuffix {
+                head: "pimc-random",
+            }),
+        ),
+        ("heuristic/nn", None),
+        (
+            "random:1/40",
+            Some(BotSpecError::TakesNoArgument {
+                head: "random",
+                arg: "1/40".into(),
+            }),
+        ),
     ] {
         let e = bot_by_name(bad, 0, Variant::FourPlayer).err().unwrap();
-        assert!(matches!(e, BotError::Unknown(_)), "{bad}: {e:?}");
+        match (&e, &want) {
+            (BotError::Spec { error, .. }, Some(want)) => assert_eq!(error, want, "{bad}"),
+            (BotError::Unknown(_), None) => {}
+            _ => panic!("{bad}: {e:?}, expected {want:?}"),
+        }
         let msg = e.to_string();
         assert!(msg.contains(&format!("'{bad}'")), "{msg}");
         assert!(msg.contains("/P") && msg.contains("/nn"), "{msg}");

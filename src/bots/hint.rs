@@ -17,9 +17,9 @@
 //! does not fit that budget (early in a round) they are left out and the bot's values
 //! stand alone. A count budget: the same position always gets the same values.
 
-use crate::bots::registry::has_pass_suffix;
 use crate::bots::{
-    BotError, BotRegistry, PimcDdBot, PimcDdConfig, SearchValues, DEFAULT_WORLD_NODES,
+    BotError, BotRegistry, BotSpec, PassPicks, PimcDdBot, PimcDdConfig, SearchValues,
+    DEFAULT_WORLD_NODES,
 };
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
@@ -56,7 +56,11 @@ pub struct Hint {
 pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint, BotError> {
     let mut bot = registry.build(name, HINT_SEED, view.variant())?;
     let passing = view.phase() == Phase::Pass;
-    if passing && !has_pass_suffix(name) {
+    // A name the registry's makers know (a Python policy) has no pass suffix either.
+    let pass_suffix = name
+        .parse::<BotSpec>()
+        .is_ok_and(|spec| spec.pass != PassPicks::Heuristic);
+    if passing && !pass_suffix {
         let card = registry
             .build("heuristic", HINT_SEED, view.variant())?
             .act(view)?;

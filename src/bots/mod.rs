@@ -33,11 +33,13 @@
 //!
 //! A bot's name is the name it was built from, modifiers included, so names round-trip.
 //!
-//! Bots are built by name through a [`BotRegistry`], from one table of names
-//! ([`BOT_FAMILIES`]: each family's head, forms, doc line and builder): it parses the
-//! names, checks once that the bot can play the game's variant, owns the cache of
-//! `nn:PATH` models, and holds the makers of bots defined elsewhere (the console script's
-//! Python policies). There is no process-global registry: the arena, the vector env and
+//! A name is parsed once, in `spec.rs`, into a [`BotSpec`] (family, `-inf`, budget, pass
+//! suffix, options, model file; a malformed name is a [`BotSpecError`] naming the part that
+//! is wrong), after one table of names (`families.rs`, [`BOT_FAMILIES`]: each family's
+//! head, forms, doc line, and what its names take). Bots are built from a spec through a
+//! [`BotRegistry`]: it checks once that the bot can play the game's variant, owns the cache
+//! of `nn:PATH` models, and holds the makers of bots defined elsewhere (the console
+//! script's Python policies). There is no process-global registry: the arena, the vector env and
 //! the command-line tool each take one. Outside this folder no bot is built by its type
 //! (`tests/imports.rs` checks it).
 
@@ -52,6 +54,7 @@ use crate::rng::uniform_below;
 use crate::rules::config::Variant;
 
 mod epimc;
+mod families;
 mod heuristic;
 pub mod hint;
 mod ismcts;
@@ -63,9 +66,14 @@ pub(crate) mod registry;
 // Used by the front ends that resume saved games (`play --load`, the page's load).
 #[cfg(feature = "web")]
 pub(crate) mod resume;
+pub(crate) mod spec;
 mod stream;
 pub(crate) mod worlds;
 
+pub use families::{
+    bot_names_help, BotFamily, Counts, Family, Takes, BOT_FAMILIES, BOT_NAMES, BUILT_IN_BOTS,
+    DEFAULT_PLAYOUTS, DEFAULT_WORLDS, PASS_SEARCH,
+};
 pub use heuristic::HeuristicBot;
 pub use ismcts::{
     GuideConfig, IsmctsBot, IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS,
@@ -75,13 +83,10 @@ pub use nn::{
     encode_value_input, BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, ValueNet,
     ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT,
 };
-pub use passing::PassPicks;
 pub use pimc::{heuristic_round_values, round_value, PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
-pub use registry::{
-    bot_by_name, bot_names_help, decision_threads, with_threads, BotFamily, BotMaker, BotRegistry,
-    BOT_FAMILIES, BOT_NAMES, BUILT_IN_BOTS,
-};
+pub use registry::{bot_by_name, decision_threads, with_threads, BotMaker, BotRegistry};
+pub use spec::{BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
 pub(crate) use stream::BotStream;
 pub use worlds::BeliefSource;
 
@@ -169,8 +174,17 @@ impl SearchValues {
 /// Why a bot could not be built, or could not decide.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotError {
-    /// A name that is not in the registry.
+    /// A name that is not in the registry: no built-in family's head, and no maker knows
+    /// it.
     Unknown(String),
+    /// A name with a built-in family's head that is not one of its names: the spec error
+    /// says which part is wrong and why.
+    Spec {
+        /// The bot's name as given.
+        name: String,
+        /// What is wrong with it.
+        error: BotSpecError,
+    },
     /// `nn:PATH` whose weights file cannot be used.
     Weights {
         /// The bot's name as given.
@@ -224,7 +238,14 @@ impl fmt::Display for BotError {
                 "unknown bot '{name}': valid names are {} (N a number of playouts or worlds, \
                  or a time limit such as pimc:20ms). {}",
                 BOT_NAMES.join(", "),
-                registry::PASS_SUFFIX_HELP
+                families::modifiers_help()
+            ),
+            BotError::Spec { name, error } => write!(
+                f,
+                "bad bot name '{name}': {error}. Valid names are {} (N a number of playouts \
+                 or worlds, or a time limit such as pimc:20ms). {}",
+                BOT_NAMES.join(", "),
+                families::modifiers_help()
             ),
             BotError::Weights { name, error } => write!(f, "bot '{name}': {error}"),
             BotError::NoShippedModels { name } => write!(
@@ -248,18 +269,7 @@ impl fmt::Display for BotError {
 
 impl std::error::Error for BotError {}
 
-/// Parses a search budget: `N` (a positive count: reproducible) or `Nms` (a positive
-/// number of milliseconds per decision: depends on machine speed).
-pub(crate) fn parse_budget(arg: &str) -> Option<(u32, Option<Duration>)> {
-    if let Some(ms) = arg.strip_suffix("ms") {
-        let ms: u64 = ms.parse().ok().filter(|&m| m > 0)?;
-        return Some((u32::MAX, Some(Duration::from_millis(ms))));
-    }
-    let n: u32 = arg.parse().ok().filter(|&n| n > 0)?;
-    Some((n, None))
-}
-
-/// The budget as [`parse_budget`] reads it: `Nms` with a time limit, else the count `N`.
+/// The budget as a name writes it ([`Budget`]): `Nms` with a time limit, else the count `N`.
 pub(crate) fn budget_text(count: u32, time_limit: Option<Duration>) -> String {
     match time_limit {
         Some(t) => format!("{}ms", t.as_millis()),

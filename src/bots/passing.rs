@@ -3,10 +3,8 @@
 //! the game's variant (`/nn`). One grammar and one pass search for every search family.
 //!
 //! The suffix ends the budget, before any model path: `pimc:200/1400`, `ismcts:5000/nn`,
-//! `ismcts-nn:4600/nn:runs/4p.safetensors`. A budget is digits (perhaps then `ms`), so
-//! the first `:`-separated part of an `ismcts-nn` argument is a budget with a pass suffix
-//! exactly when it reads `DIGITS[ms]/…`; anything else there is a model path, `/`s and
-//! all (write a path that starts with digits and `/` as `./12/…`).
+//! `ismcts-nn:4600/nn:runs/4p.safetensors`; the name's parser reads it ([`PassPicks`],
+//! `spec.rs`).
 //!
 //! Passing is not where the search bots search: their card search plays tricks, and a
 //! pick shows its effect only over the whole round. So the picks are a policy of their
@@ -15,77 +13,11 @@
 
 use super::nn::NnBot;
 use super::pimc::{PimcBot, PimcConfig};
+use super::spec::{BotSpec, PassPicks};
 use super::{has_decision, Bot, BotError, BotStream, SearchValues};
 use crate::cards::Card;
 use crate::infoset::view::SeatView;
 use crate::rules::Phase;
-
-/// The source of a search bot's passing picks, as its name's pass suffix gives it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PassPicks {
-    /// The heuristic's picks (no suffix: every default name).
-    Heuristic,
-    /// `/P`: PIMC over full-round heuristic playouts, P per pick spread over the hand.
-    Searched(u32),
-    /// `/nn`: the argmax of the variant's shipped `nn` model among the legal picks.
-    Learned,
-}
-
-impl PassPicks {
-    /// Reads a pass suffix (the text after the `/`): `nn`, or a positive count.
-    fn parse(text: &str) -> Option<PassPicks> {
-        if text == "nn" {
-            return Some(PassPicks::Learned);
-        }
-        let p: u32 = text.parse().ok().filter(|&p| p > 0)?;
-        Some(PassPicks::Searched(p))
-    }
-
-    /// The suffix that names these picks after a budget (empty for the heuristic's).
-    pub fn suffix(self) -> String {
-        match self {
-            PassPicks::Heuristic => String::new(),
-            PassPicks::Searched(p) => format!("/{p}"),
-            PassPicks::Learned => "/nn".into(),
-        }
-    }
-}
-
-/// Splits the pass suffix off a search family's argument (`200/1400` → `200`, searched;
-/// `4600/nn:PATH` → `4600:PATH`, learned): the argument without it and the picks, or
-/// `None` for a suffix that is neither `nn` nor a positive count. An argument whose first
-/// `:`-part is not `DIGITS[ms]/…` has no suffix and is returned whole.
-pub(crate) fn split_pass(arg: &str) -> Option<(String, PassPicks)> {
-    let (first, path) = match arg.split_once(':') {
-        Some((first, path)) => (first, Some(path)),
-        None => (arg, None),
-    };
-    let Some((budget, pass)) = first.split_once('/') else {
-        return Some((arg.to_string(), PassPicks::Heuristic));
-    };
-    let digits = budget.strip_suffix("ms").unwrap_or(budget);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Some((arg.to_string(), PassPicks::Heuristic));
-    }
-    let picks = PassPicks::parse(pass)?;
-    let rest = match path {
-        Some(path) => format!("{budget}:{path}"),
-        None => budget.to_string(),
-    };
-    Some((rest, picks))
-}
-
-/// `name` (`HEAD:BUDGET` or `HEAD:BUDGET:PATH`) with `picks`' suffix after its budget.
-fn with_suffix(name: &str, picks: PassPicks) -> String {
-    let suffix = picks.suffix();
-    match name.split_once(':') {
-        Some((head, rest)) => match rest.split_once(':') {
-            Some((budget, path)) => format!("{head}:{budget}{suffix}:{path}"),
-            None => format!("{head}:{rest}{suffix}"),
-        },
-        None => format!("{name}{suffix}"),
-    }
-}
 
 /// What picks the passes of a [`PassingBot`].
 enum Picker {
@@ -130,8 +62,18 @@ fn pass_search(p: u32, seed: u64) -> PimcBot {
 }
 
 impl Bot for PassingBot {
+    /// The bot's name with the picks' suffix after its budget.
     fn name(&self) -> String {
-        with_suffix(&self.bot.name(), self.picks)
+        let name = self.bot.name();
+        match name.parse::<BotSpec>() {
+            Ok(spec) => BotSpec {
+                pass: self.picks,
+                ..spec
+            }
+            .to_string(),
+            // Never: the registry wraps its own search bots, whose names parse.
+            Err(_) => name,
+        }
     }
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {

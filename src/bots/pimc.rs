@@ -21,7 +21,9 @@ use crate::infoset::view::SeatView;
 use crate::rules::scoring::seals_to_win;
 use crate::rules::{Phase, RoundResult, State};
 
+use super::families::DEFAULT_PLAYOUTS;
 use super::heuristic::HeuristicBot;
+use super::spec::Budget;
 use super::worlds::{BeliefSource, Worlds};
 use super::{
     budget_text, first_best, has_decision, uniform_card, Bot, BotError, BotStream, SearchValues,
@@ -54,7 +56,7 @@ pub struct PimcConfig {
 impl Default for PimcConfig {
     fn default() -> PimcConfig {
         PimcConfig {
-            playouts: 200,
+            playouts: DEFAULT_PLAYOUTS,
             time_limit: None,
             playout: Playout::Heuristic,
             pass_playouts: None,
@@ -66,7 +68,7 @@ impl PimcConfig {
     /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds (a
     /// pass suffix, `/P` or `/nn`, is the registry's to read: `passing.rs`).
     pub fn parse_budget(arg: &str) -> Option<PimcConfig> {
-        let (playouts, time_limit) = super::parse_budget(arg)?;
+        let (playouts, time_limit) = arg.parse::<Budget>().ok()?.count_and_limit();
         Some(PimcConfig {
             playouts,
             time_limit,

@@ -40,12 +40,12 @@ use crate::rules::state::State;
 use crate::solver::{MoveValues, Solver};
 
 use super::epimc::delayed_total;
+use super::families::DEFAULT_WORLDS;
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
+use super::spec::Budget;
 use super::worlds::{BeliefSource, Worlds};
-use super::{
-    budget_text, has_decision, parse_budget, snapshot_words, Bot, BotError, BotStream, SearchValues,
-};
+use super::{budget_text, has_decision, snapshot_words, Bot, BotError, BotStream, SearchValues};
 
 /// Worlds per decision, an optional time limit, and when the solver takes over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +76,7 @@ pub const DEFAULT_WORLD_NODES: u64 = 40_000;
 impl Default for PimcDdConfig {
     fn default() -> PimcDdConfig {
         PimcDdConfig {
-            worlds: 20,
+            worlds: DEFAULT_WORLDS,
             time_limit: None,
             exact_tricks: None,
             world_nodes: DEFAULT_WORLD_NODES,
@@ -88,7 +88,7 @@ impl Default for PimcDdConfig {
 impl PimcDdConfig {
     /// Parses the budget of a `pimc-dd:BUDGET` name: `N` worlds, or `Nms` milliseconds.
     pub fn parse_budget(arg: &str) -> Option<PimcDdConfig> {
-        let (worlds, time_limit) = parse_budget(arg)?;
+        let (worlds, time_limit) = arg.parse::<Budget>().ok()?.count_and_limit();
         Some(PimcDdConfig {
             worlds,
             time_limit,

@@ -6,7 +6,7 @@
 use pyo3::prelude::*;
 
 use crate::arena::ArenaError;
-use crate::bots::{BotError, WeightsError};
+use crate::bots::{BotError, BotSpecError, WeightsError};
 use crate::picture::RasterError;
 use crate::vector::{PipelineError, StepError, VecCoreError};
 use crate::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
@@ -181,6 +181,15 @@ pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str
             .into(),
         ),
         ("BotError", "Unknown", bot().into()),
+        (
+            "BotError",
+            "Spec",
+            BotError::Spec {
+                name: "pimc:8/x".into(),
+                error: BotSpecError::BadPassSuffix { suffix: "x".into() },
+            }
+            .into(),
+        ),
         (
             "BotError",
             "Weights",

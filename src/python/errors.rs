@@ -350,6 +350,7 @@ impl Classify for BotError {
     fn class(&self) -> Class {
         match self {
             BotError::Unknown(_)
+            | BotError::Spec { .. }
             | BotError::Weights { .. }
             | BotError::NoShippedModels { .. }
             | BotError::Unsupported { .. }

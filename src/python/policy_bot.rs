@@ -90,10 +90,7 @@ impl Bot for PolicyBot {
 /// loads as `(policy, batched)`.
 pub(crate) fn policy_maker(load_policy: Py<PyAny>) -> BotMaker {
     Arc::new(move |name: &str, seed: u64| {
-        let (module, _) = name.rsplit_once(':')?;
-        if module.is_empty() {
-            return None;
-        }
+        crate::bots::spec::policy_module(name)?;
         Some(Python::with_gil(|py| {
             let load = || -> PyResult<Box<dyn Bot>> {
                 let (policy, batched): (Py<PyAny>, bool) =

@@ -35,8 +35,8 @@ use axum::Router;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use super::answers::{BudgetCap, CardValue, Costly, Ended, HintAnswer, Options, Stepped};
-use super::bots::{decides_at_once, CAPS};
+use super::answers::{CardValue, Costly, Ended, HintAnswer, Options, Stepped};
+use super::bots::decides_at_once;
 use super::extract::{JsonBody, NamedGame, RecordText};
 use super::games::Game;
 use super::new_game::NewGame;
@@ -167,17 +167,7 @@ async fn options(State(state): State<Shared>) -> Response {
         hint_bot: HINT_BOT,
         players: Variant::ALL.map(Variant::num_players).to_vec(),
         max_think_ms: state.bots.max_think_ms(),
-        budget_caps: CAPS
-            .iter()
-            .flat_map(|c| {
-                let max = state.bots.cap_of(c);
-                c.heads.iter().map(move |&bot| BudgetCap {
-                    bot,
-                    max,
-                    unit: c.unit,
-                })
-            })
-            .collect(),
+        budget_caps: state.bots.budget_caps(),
     })
 }
 

@@ -11,8 +11,9 @@
 //!
 //! **Budgets.** The server sets them: a time budget (`Nms`) is at most `--max-think-ms`,
 //! and a count (`N` playouts, worlds or iterations) at most what a slow, busy core gets
-//! through in that time ([`CAPS`]), so that no request holds a core for long, even after
-//! its client has gone. A name over the cap is refused with the cap in the message.
+//! through in that time (each family's [`Counts`]), so that no request holds a core for
+//! long, even after its client has gone. A name over the cap is refused with the cap in
+//! the message. The checks read the fields of the name's [`BotSpec`].
 //!
 //! **Workers.** The decisions of the search bots, hints, reviews and the replays of
 //! loaded records share `--workers` blocking threads (a bot that searches nothing, and
@@ -28,11 +29,11 @@ use std::time::Duration;
 
 use tokio::sync::Semaphore;
 
-use crate::bots::registry::family_of;
-
+use super::answers::BudgetCap;
 use super::{shown, ApiError, ServeOptions};
 use crate::bots::{
-    Bot, BotError, BotRegistry, IsmctsConfig, PimcConfig, PimcDdConfig, BUILT_IN_BOTS,
+    Bot, BotError, BotRegistry, BotSpec, BotSpecError, Budget, Counts, PassPicks, Takes,
+    BOT_FAMILIES, BUILT_IN_BOTS,
 };
 use crate::rules::config::Variant;
 
@@ -45,60 +46,11 @@ pub const MODEL_FILE_CAP: u64 = 32 << 20;
 /// few budgets).
 pub const REVIEW_NODES_PER_MS: u64 = 250;
 
-/// One kind of count budget: the families that spend it, what it counts, its default,
-/// and how many a slow, busy core gets through in a second (a few times fewer than the
-/// measured mean, which is the cheapest decisions' too: the first play of a round costs
-/// The families (heads) whose `HEAD:N` counts these units (with `-inf` too).
-pub struct Cap {
-    /// The families (heads) whose `HEAD:N` counts these units.
-    pub heads: &'static [&'static str],
-    /// What `N` counts.
-    pub unit: &'static str,
-    /// The bare name's budget.
-    pub default: fn() -> u32,
-    /// Units a second allowed: the cap is this times `--max-think-ms` / 1000.
-    pub per_second: u64,
-}
-
-/// The count budgets of the search families. On the 2-core development machine under a
-/// load of 9 to 17, a round's first card (its costliest decision) took 1.99 s of CPU at
-/// `pimc:50000`, 1.67 to 1.79 s at `ismcts:40000` or `ismcts:50000`, 1.50 s at
-/// `ismcts-nn:40000` (`scripts/serve_hostile.py`; CPU time grows with the load): the rates
-/// below keep the cap's decision near half of `--max-think-ms`. A `pimc-dd` world costs up to 40,000 solver nodes (about 20 ms).
-pub const CAPS: [Cap; 4] = [
-    Cap {
-        heads: &["pimc", "pimc-random"],
-        unit: "playouts",
-        default: || PimcConfig::default().playouts,
-        per_second: 15_000,
-    },
-    Cap {
-        heads: &["pimc-dd", "epimc"],
-        unit: "worlds",
-        default: || PimcDdConfig::default().worlds,
-        per_second: 40,
-    },
-    Cap {
-        heads: &["ismcts"],
-        unit: "iterations",
-        default: || IsmctsConfig::default().iterations,
-        per_second: 15_000,
-    },
-    Cap {
-        heads: &["ismcts-nn"],
-        unit: "iterations",
-        default: || IsmctsConfig::guided().iterations,
-        per_second: 12_000,
-    },
-];
-
-/// The heads whose bare name is the whole name: no budget, no argument.
-const BARE: [&str; 3] = ["random", "heuristic", "nn"];
-
-/// Whether the bot called `name` decides at once (it searches nothing: microseconds a
-/// decision), so that its move need not wait for a worker.
+/// Whether the bot called `name` decides at once (its family searches nothing:
+/// microseconds a decision), so that its move need not wait for a worker.
 pub fn decides_at_once(name: &str) -> bool {
-    matches!(name, "random" | "heuristic" | "nn") || name.starts_with("nn:")
+    name.parse::<BotSpec>()
+        .is_ok_and(|spec| !spec.row().searches())
 }
 
 /// The bots a request may name, and the workers they run on.
@@ -112,12 +64,6 @@ pub struct Bots {
     admit: Arc<Semaphore>,
     /// Jobs running (`workers` permits).
     run: Arc<Semaphore>,
-}
-
-/// `count` as a number, or `None` when it is not digits.
-fn digits(text: &str) -> Option<u64> {
-    (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| text.parse().unwrap_or(u64::MAX))
 }
 
 impl Bots {
@@ -149,9 +95,24 @@ impl Bots {
         self.max_think.as_millis() as u64
     }
 
-    /// The largest `N` of `cap`'s families.
-    pub fn cap_of(&self, cap: &Cap) -> u64 {
-        (cap.per_second * self.max_think_ms() / 1000).max(1)
+    /// The largest `N` of a family that counts `counts`.
+    pub fn cap_of(&self, counts: &Counts) -> u64 {
+        (counts.per_second * self.max_think_ms() / 1000).max(1)
+    }
+
+    /// Each search family's largest `N` (`GET /api/options`).
+    pub fn budget_caps(&self) -> Vec<BudgetCap> {
+        BOT_FAMILIES
+            .iter()
+            .filter_map(|f| {
+                let counts = f.counts.as_ref()?;
+                Some(BudgetCap {
+                    bot: f.head,
+                    max: self.cap_of(counts),
+                    unit: counts.unit,
+                })
+            })
+            .collect()
     }
 
     /// The names of the models of `--models` (`nn:NAME`).
@@ -171,8 +132,7 @@ impl Bots {
     /// The refusal of a name with no built-in head: "did you mean …?" when a built-in
     /// name (or a model's) is a typo away, else a short answer (the page lists the bots
     /// on request, from `GET /api/options`).
-    fn unknown(&self, name: &str) -> ApiError {
-        let head = name.split(':').next().unwrap_or(name);
+    fn unknown(&self, name: &str, head: &str) -> ApiError {
         let models = self.model_names();
         let names = BUILT_IN_BOTS
             .iter()
@@ -200,93 +160,68 @@ impl Bots {
         )
     }
 
-    /// The name the registry builds for `name`, once it is found to be a built-in name
+    /// The spec the registry builds for `name`, once it is found to be a built-in name
     /// within the caps (or a model of `--models`); else a 422 that says why and lists
     /// what the server runs. Nothing is read or imported for a refused name.
-    fn resolve(&self, name: &str) -> Result<String, ApiError> {
-        let (head, arg) = match name.split_once(':') {
-            Some((head, arg)) => (head, Some(arg)),
-            None => (name, None),
+    fn resolve(&self, name: &str) -> Result<BotSpec, ApiError> {
+        let mut spec = match name.parse::<BotSpec>() {
+            Ok(spec) => spec,
+            Err(BotSpecError::UnknownFamily { head }) => return Err(self.unknown(name, &head)),
+            Err(e) => return Err(self.not_run(name, &e.to_string())),
         };
-        // A family's head, perhaps with the `-inf` modifier: the caps are the family's.
-        let Some((family, _)) = family_of(head) else {
-            return Err(self.unknown(name));
-        };
-        let head = family.head;
-        let Some(arg) = arg else {
-            return self
-                .within(name, head, None, None)
-                .map(|()| name.to_string());
-        };
-        if head == "nn" {
-            return match self.models.get(arg) {
-                Some(path) => Ok(format!("nn:{}", path.display())),
-                None => Err(self.not_run(name, &self.no_file())),
+        if let Some(model) = &spec.model {
+            // `nn:NAME`, a model of `--models`: the registry reads its file.
+            let offered = self
+                .models
+                .get(model)
+                .filter(|_| spec.row().takes == Takes::Model);
+            let Some(path) = offered else {
+                return Err(self.not_run(name, &self.no_file()));
             };
+            spec.model = Some(path.display().to_string());
         }
-        if BARE.contains(&head) {
-            return Err(self.not_run(name, "this bot takes no budget"));
-        }
-        // `BUDGET` or `BUDGET/PASS`, nothing after: a `:` would start a model path.
-        let (budget, pass) = match arg.split_once('/') {
-            Some((budget, pass)) => (budget, Some(pass)),
-            None => (arg, None),
-        };
-        let pass_ok = match pass {
-            None | Some("nn") => true,
-            Some(p) => digits(p).is_some(),
-        };
-        let budget_ok = digits(budget.strip_suffix("ms").unwrap_or(budget)).is_some();
-        if !pass_ok || !budget_ok {
+        if !spec.options.is_empty() {
             return Err(self.not_run(
                 name,
-                &format!(
-                    "a budget is a number of steps (like {head}:500) or of milliseconds \
-                     (like {head}:500ms); {}",
-                    self.no_file()
-                ),
+                "the table sets a search's budget only (like ismcts:500), not its options",
             ));
         }
-        self.within(name, head, Some(budget), pass.and_then(digits))?;
-        Ok(name.to_string())
+        self.within(name, &spec)?;
+        Ok(spec)
     }
 
     /// Refuses a budget over the server's cap, saying the cap.
-    fn within(
-        &self,
-        name: &str,
-        head: &str,
-        budget: Option<&str>,
-        pass: Option<u64>,
-    ) -> Result<(), ApiError> {
+    fn within(&self, name: &str, spec: &BotSpec) -> Result<(), ApiError> {
         let max = self.max_think_ms();
-        if let Some(ms) = budget.and_then(|b| b.strip_suffix("ms")) {
-            let ms = digits(ms).unwrap_or(u64::MAX);
-            if ms > max {
+        match (spec.budget, spec.row().counts) {
+            (Some(Budget::Millis(ms)), _) if ms > max => {
                 return Err(ApiError::refused(format!(
                     "bot {}: {ms} ms a decision is over this server's cap of {max} ms \
                      (--max-think-ms)",
                     shown(name)
                 )));
             }
-        } else if let Some(cap) = CAPS.iter().find(|c| c.heads.contains(&head)) {
-            let n = budget
-                .and_then(digits)
-                .unwrap_or(u64::from((cap.default)()));
-            let most = self.cap_of(cap);
-            if n > most {
-                return Err(ApiError::refused(format!(
-                    "bot {}: {n} {} a decision is over this server's cap of {most} \
-                     (derived from --max-think-ms {max})",
-                    shown(name),
-                    cap.unit
-                )));
+            (Some(Budget::Millis(_)), _) | (_, None) => {}
+            (count, Some(counts)) => {
+                let n = match count {
+                    Some(Budget::Count(n)) => n,
+                    _ => counts.default,
+                };
+                let most = self.cap_of(&counts);
+                if u64::from(n) > most {
+                    return Err(ApiError::refused(format!(
+                        "bot {}: {n} {} a decision is over this server's cap of {most} \
+                         (derived from --max-think-ms {max})",
+                        shown(name),
+                        counts.unit
+                    )));
+                }
             }
         }
         // A searched pass (`/P`) plays whole rounds: a quarter of pimc's cap per pick.
-        let pass_cap = self.cap_of(&CAPS[0]) / 4;
-        match pass {
-            Some(p) if p > pass_cap => Err(ApiError::refused(format!(
+        let pass_cap = self.cap_of(&crate::bots::PASS_SEARCH) / 4;
+        match spec.pass {
+            PassPicks::Searched(p) if u64::from(p) > pass_cap => Err(ApiError::refused(format!(
                 "bot {}: {p} playouts a passing pick is over this server's cap of \
                  {pass_cap} (derived from --max-think-ms {max})",
                 shown(name)
@@ -298,16 +233,15 @@ impl Bots {
     /// The name the registry builds for `name`, a name this server runs (the refusal
     /// says why not): itself, or `nn:FILE` for a model of `--models`.
     pub fn check(&self, name: &str) -> Result<String, ApiError> {
-        self.resolve(name)
+        self.resolve(name).map(|spec| spec.to_string())
     }
 
     /// The bot called `name` for games of `variant` (a name this server runs).
     pub fn build(&self, name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bot>, ApiError> {
-        let resolved = self.resolve(name)?;
+        let spec = self.resolve(name)?;
         self.registry
-            .build(&resolved, seed, variant)
+            .build_spec(&spec, seed, variant)
             .map_err(|e| match e {
-                BotError::Unknown(_) => self.unknown(name),
                 // Never the file's path: the request named the model, not the file.
                 BotError::Weights { .. } => self.not_run(name, "its model cannot be read"),
                 e => ApiError::refused(format!("bot {}: {e}", shown(name))),

@@ -566,7 +566,7 @@ def test_ppo_steps_the_policy_at_the_scheduled_rate_after_the_critic_warms_up(
     ("seal-short.toml", lambda line: None if line.startswith("pass_teacher") else line,
      "[bootstrap] pass_games is set but pass_teacher is missing"),
     ("seal-short.toml", lambda line: 'pass_teacher = "pimc:1/"' if line.startswith("pass_teacher") else line,
-     "[bootstrap] pass_teacher = 'pimc:1/': unknown bot 'pimc:1/'"),
+     "[bootstrap] pass_teacher = 'pimc:1/': bad bot name 'pimc:1/': the pass suffix '/' is neither"),
     ("seal-short.toml", lambda line: "games = 0" if line.startswith("games = 9000") else line,
      "[bootstrap] pass_games needs bootstrap games beside it"),
     ("seal-short.toml", lambda line: "pass_games = 3000.0" if line.startswith("pass_games") else line,

@@ -3,14 +3,10 @@
 
 use std::time::Duration;
 
-use super::super::{budget_text, parse_budget};
+use super::super::budget_text;
+use super::super::spec::{BotSpec, Budget, IsmctsOptions};
 
-/// Iterations of `ismcts` at its default budget: the one place to change it.
-pub const DEFAULT_ITERATIONS: u32 = 5000;
-
-/// The iterations of `ismcts-nn` at its default budget: about the time per decision of
-/// `ismcts` at its default (the network's forward passes cost some iterations).
-pub const GUIDED_ITERATIONS: u32 = 4600;
+pub use super::super::families::{DEFAULT_ITERATIONS, GUIDED_ITERATIONS};
 
 /// The most threads `play` and `hint` give one decision
 /// ([`crate::bots::decision_threads`]): root-parallel trees split the budget, so past a
@@ -122,73 +118,47 @@ impl IsmctsConfig {
         }
     }
 
-    /// Parses the argument of an `ismcts-nn:ARG` name: `BUDGET`, `PATH` or `BUDGET:PATH`
-    /// (the path is the rest, colons and all). A first part that looks like a budget
-    /// (digits, perhaps then `ms`) must be one: `None` for `0`, `0ms` or an empty `ARG`.
+    /// This configuration with a name's budget (`None`: its own) and `ismcts` options
+    /// ([`BotSpec::budget`], [`BotSpec::options`]): `:classic` ([`Techniques::CLASSIC`]),
+    /// `:reuse` (tree reuse on), `:vW` (value leaves of weight `W`:
+    /// [`Techniques::value_weight`]), `:fade` ([`Techniques::value_fade`]) and `:tT` (`T`
+    /// threads; one without it).
+    pub fn with_name(mut self, budget: Option<Budget>, options: &IsmctsOptions) -> IsmctsConfig {
+        if let Some(budget) = budget {
+            (self.iterations, self.time_limit) = budget.count_and_limit();
+        }
+        if options.classic {
+            self.techniques = Techniques::CLASSIC;
+        }
+        self.techniques.reuse |= options.reuse;
+        if let Some(w) = options.value_weight {
+            self.techniques.value_weight = w;
+        }
+        self.techniques.value_fade |= options.fade;
+        self.threads = options.threads.unwrap_or(1);
+        self
+    }
+
+    /// Parses the argument of an `ismcts-nn:ARG` name: `BUDGET`, `PATH` or `BUDGET:PATH`.
+    #[deprecated(note = "parse the whole name as a `BotSpec` and take its `budget` and `model`")]
     pub fn parse_guided(arg: &str) -> Option<(IsmctsConfig, Option<&str>)> {
-        let (head, rest) = match arg.split_once(':') {
-            Some((head, rest)) => (head, Some(rest)),
-            None => (arg, None),
-        };
-        let digits = head.strip_suffix("ms").unwrap_or(head);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return (!arg.is_empty()).then_some((IsmctsConfig::guided(), Some(arg)));
-        }
-        let config = IsmctsConfig::parse_budget(head)?;
-        match rest {
-            Some("") => None,
-            path => Some((config, path)),
-        }
+        let spec: BotSpec = format!("ismcts-nn:{arg}").parse().ok()?;
+        let config = IsmctsConfig::guided().with_name(spec.budget, &spec.options);
+        // The model is the end of the argument.
+        let path = spec.model.map(|m| &arg[arg.len() - m.len()..]);
+        Some((config, path))
     }
 
-    /// Parses the argument of an `ismcts:ARG` name: a budget (`N` iterations, or `Nms`),
-    /// then any of the options `:classic` ([`Techniques::CLASSIC`]), `:reuse` (tree reuse
-    /// on), `:vW` (value leaves of weight `W`, 0..=100 percent:
-    /// [`Techniques::value_weight`]), `:fade` (that weight fading over the round:
-    /// [`Techniques::value_fade`]) and `:tT` (`T` threads, `T` ≥ 1), each at most once.
-    /// A value model file is not part of it: the registry splits it off first (`@PATH`).
+    /// Parses the argument of an `ismcts:ARG` name: a budget, then any options
+    /// ([`IsmctsConfig::with_name`]); no value model file.
+    #[deprecated(note = "parse the whole name as a `BotSpec` and use `IsmctsConfig::with_name`")]
     pub fn parse_budget(arg: &str) -> Option<IsmctsConfig> {
-        let mut parts = arg.split(':');
-        let (iterations, time_limit) = parse_budget(parts.next()?)?;
-        let mut config = IsmctsConfig {
-            iterations,
-            time_limit,
-            ..IsmctsConfig::default()
-        };
-        let (mut classic, mut reuse, mut fade) = (false, false, false);
-        let (mut threads, mut value) = (None, None);
-        for option in parts {
-            match option {
-                "classic" if !classic => classic = true,
-                "reuse" if !reuse => reuse = true,
-                "fade" if !fade => fade = true,
-                v if v.starts_with('v') => {
-                    let w: u8 = v[1..].parse().ok().filter(|&w| w <= 100)?;
-                    if value.replace(w).is_some() || v != format!("v{w}") {
-                        return None;
-                    }
-                }
-                t => {
-                    let n: u32 = t.strip_prefix('t')?.parse().ok().filter(|&n| n >= 1)?;
-                    if threads.replace(n).is_some() || t != format!("t{n}") {
-                        return None;
-                    }
-                }
-            }
-        }
-        if classic {
-            config.techniques = Techniques::CLASSIC;
-        }
-        config.techniques.reuse |= reuse;
-        if let Some(w) = value {
-            config.techniques.value_weight = w;
-        }
-        config.techniques.value_fade |= fade;
-        config.threads = threads.unwrap_or(1);
-        Some(config)
+        let spec: BotSpec = format!("ismcts:{arg}").parse().ok()?;
+        (spec.model.is_none() && spec.budget.is_some())
+            .then(|| IsmctsConfig::default().with_name(spec.budget, &spec.options))
     }
 
-    /// The argument [`IsmctsConfig::parse_budget`] reads back: the budget, then the
+    /// The argument a name writes after `ismcts:` ([`BotSpec`]): the budget, then the
     /// options that differ from the default. Techniques that no option writes (one exact
     /// technique off and the other on) are the Rust API's only, and are not in the name.
     pub fn budget_and_options(&self) -> String {
@@ -219,18 +189,5 @@ impl IsmctsConfig {
             out.push_str(&format!(":t{}", self.threads));
         }
         out
-    }
-}
-
-/// Splits an `ismcts:ARG` argument at its value model file: `BUDGET[:OPTIONS]@PATH` gives
-/// the options' part and `Some(PATH)` (the rest of the name, colons and all), where the
-/// options have a `:vW` for the model to be used; without an `@`, the argument and `None`.
-pub fn split_value_path(arg: &str) -> Option<(&str, Option<&str>)> {
-    match arg.split_once('@') {
-        None => Some((arg, None)),
-        Some((options, path)) => {
-            let valued = options.split(':').skip(1).any(|o| o.starts_with('v'));
-            (valued && !path.is_empty()).then_some((options, Some(path)))
-        }
     }
 }

@@ -49,8 +49,7 @@ mod reuse;
 mod sure;
 
 pub use config::{
-    split_value_path, IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS,
-    REUSE_NODE_CAP,
+    IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS, REUSE_NODE_CAP,
 };
 use guide::Guide;
 pub use guide::GuideConfig;
