@@ -57,7 +57,7 @@ import torch.nn as nn
 
 import yokai_septet as ys
 from yokai_septet import models
-from yokai_septet._progress import _clock
+from yokai_septet._progress import ProgressLog, _clock
 
 try:
     import tomllib
@@ -488,7 +488,9 @@ def train(args: argparse.Namespace) -> None:
         player = make_net(in_size, cfg["hidden"], actions)
         seg_decisions = 0
         t_seg = time.perf_counter()
+        log = ProgressLog(f"dmc {cfg['variant']} segment {segment + 1}", C, unit="rollout")
         for k in range(first, first + C):
+            log.update(k - first, decisions=decisions + seg_decisions)
             player.load_state_dict(learner.weights_after(max(k - 2, first - 1)))
             t = time.perf_counter()
             rng = np.random.default_rng(sub_seed(cfg["seed"], 4, k))
@@ -498,6 +500,7 @@ def train(args: argparse.Namespace) -> None:
             trained += len(batch["target"])
             learner.submit(k, batch)
         learner.weights_after(first + C - 1)  # drain
+        log.close(C)
         seg_seconds = time.perf_counter() - t_seg
         decisions += seg_decisions
         segment += 1
