@@ -1,8 +1,8 @@
 //! What a request may ask the server to run, and where it runs.
 //!
 //! **Names.** A bot name from a request (a new game's `bots`, a hint's `bot`, a loaded
-//! record's `players`) is a built-in name with at most a budget: `pimc`, `ismcts:3000`,
-//! `pimc-dd:500ms`, `pimc:200/1400`. A name that reads a file (`nn:PATH`,
+//! record's `players`) is a built-in name with at most a budget and a pass suffix (no
+//! `ismcts` options): `pimc`, `ismcts:3000`, `pimc-dd:500ms`, `pimc:200/1400`. A name that reads a file (`nn:PATH`,
 //! `ismcts-nn:PATH`) or imports code (the console script's `module:function` policies)
 //! is refused (422, listing the names the server runs), before anything is read or
 //! imported: the server's registry knows the built-in bots only. The models of
