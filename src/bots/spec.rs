@@ -307,21 +307,7 @@ impl FromStr for BotSpec {
                 spec.pass = pass;
                 match row.takes {
                     Takes::BudgetOptions => read_options(&mut spec, &rest)?,
-                    Takes::BudgetOrModel if reads_as_budget(&rest) => {
-                        let (budget, path) = match rest.split_once(':') {
-                            Some((budget, path)) => (budget, Some(path)),
-                            None => (rest.as_str(), None),
-                        };
-                        spec.budget = Some(budget.parse()?);
-                        match path {
-                            Some("") => return Err(missing_model()),
-                            path => spec.model = path.map(str::to_string),
-                        }
-                    }
-                    Takes::BudgetOrModel if rest.is_empty() => {
-                        return Err(BotSpecError::MissingBudget)
-                    }
-                    Takes::BudgetOrModel => spec.model = Some(rest),
+                    Takes::BudgetOrModel => read_guided(&mut spec, rest)?,
                     _ => spec.budget = Some(rest.parse()?),
                 }
             }
@@ -594,6 +580,32 @@ fn read_options(spec: &mut BotSpec, arg: &str) -> Result<(), BotSpecError> {
         }
         Some(path) => {
             spec.model = Some(path.to_string());
+            Ok(())
+        }
+    }
+}
+
+/// Reads an `ismcts-nn` argument (its pass suffix cut): `BUDGET`, `BUDGET:PATH`, or a
+/// `PATH` whose first part is not a budget (the path is the rest, colons and all).
+fn read_guided(spec: &mut BotSpec, arg: String) -> Result<(), BotSpecError> {
+    if !reads_as_budget(&arg) {
+        if arg.is_empty() {
+            return Err(BotSpecError::MissingBudget);
+        }
+        spec.model = Some(arg);
+        return Ok(());
+    }
+    let (budget, path) = match arg.split_once(':') {
+        Some((budget, path)) => (budget, Some(path)),
+        None => (arg.as_str(), None),
+    };
+    spec.budget = Some(budget.parse()?);
+    match path {
+        Some("") => Err(BotSpecError::MissingModel {
+            head: spec.row().head,
+        }),
+        path => {
+            spec.model = path.map(str::to_string);
             Ok(())
         }
     }

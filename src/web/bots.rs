@@ -1,8 +1,8 @@
 //! What a request may ask the server to run, and where it runs.
 //!
 //! **Names.** A bot name from a request (a new game's `bots`, a hint's `bot`, a loaded
-//! record's `players`) is a built-in name with at most a budget: `pimc`, `ismcts:3000`,
-//! `pimc-dd:500ms`, `pimc:200/1400`. A name that reads a file (`nn:PATH`,
+//! record's `players`) is a built-in name with at most a budget and a pass suffix (no
+//! `ismcts` options): `pimc`, `ismcts:3000`, `pimc-dd:500ms`, `pimc:200/1400`. A name that reads a file (`nn:PATH`,
 //! `ismcts-nn:PATH`) or imports code (the console script's `module:function` policies)
 //! is refused (422, listing the names the server runs), before anything is read or
 //! imported: the server's registry knows the built-in bots only. The models of
@@ -323,27 +323,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::{closest, edit_distance};
-
-    #[test]
-    fn a_typo_is_one_or_two_edits_from_the_name_it_meant() {
-        assert_eq!(edit_distance("heurstic", "heuristic"), 1);
-        assert_eq!(edit_distance("ismtcs", "ismcts"), 1);
-        assert_eq!(edit_distance("pimc", "pimc"), 0);
-        assert_eq!(edit_distance("", "nn"), 2);
-        let names = || ["random", "heuristic", "nn", "pimc", "pimc-dd", "ismcts"].into_iter();
-        assert_eq!(closest("heurstic", names()), Some("heuristic"));
-        assert_eq!(closest("Heuristik", names()), Some("heuristic"));
-        assert_eq!(closest("pimcdd", names()), Some("pimc-dd"));
-        // Far from every name, or as near to two: no guess.
-        assert_eq!(closest("os", names()), None);
-        assert_eq!(closest("stockfish", names()), None);
-        assert_eq!(closest("pimc-d", ["pimc-dd", "pimc-dx"].into_iter()), None);
-    }
-}
-
 /// The models of `dir`: each `.safetensors` file directly inside it, by its stem (letters,
 /// digits, `-`, `_`, `.`), at most [`MODEL_FILE_CAP`] bytes.
 fn model_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
@@ -384,4 +363,25 @@ fn model_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
         out.push((name, path));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{closest, edit_distance};
+
+    #[test]
+    fn a_typo_is_one_or_two_edits_from_the_name_it_meant() {
+        assert_eq!(edit_distance("heurstic", "heuristic"), 1);
+        assert_eq!(edit_distance("ismtcs", "ismcts"), 1);
+        assert_eq!(edit_distance("pimc", "pimc"), 0);
+        assert_eq!(edit_distance("", "nn"), 2);
+        let names = || ["random", "heuristic", "nn", "pimc", "pimc-dd", "ismcts"].into_iter();
+        assert_eq!(closest("heurstic", names()), Some("heuristic"));
+        assert_eq!(closest("Heuristik", names()), Some("heuristic"));
+        assert_eq!(closest("pimcdd", names()), Some("pimc-dd"));
+        // Far from every name, or as near to two: no guess.
+        assert_eq!(closest("os", names()), None);
+        assert_eq!(closest("stockfish", names()), None);
+        assert_eq!(closest("pimc-d", ["pimc-dd", "pimc-dx"].into_iter()), None);
+    }
 }
