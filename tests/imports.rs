@@ -37,9 +37,12 @@ const ACCEPTED: &[(&str, &str, &str)] = &[];
 #[rustfmt::skip]
 const FOLDER_ORDER: &[&str] = &[
     // Foundations: no imports inside the crate.
-    "simd", "names", "rng", "pool", "settings",
+    "simd", "names", "rng", "pool",
     // The game.
     "cards", "error", "rules",
+    // The settings tables' mechanism and the game's own rows (they name the rules'
+    // variants, scorings and episodes), below every table that includes them.
+    "settings",
     // What one seat knows, what happened, what is exact.
     "infoset", "record", "solver",
     // Play and learning: the encoders (below the bots: the `nn` network encodes the seat's

@@ -6,7 +6,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
-use super::convert::game_config;
 use super::errors::{borrow, guard, Class};
 use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
@@ -25,23 +24,10 @@ use crate::bots::BotRegistry;
 /// the seal variants) checked.
 fn settings(spec: &Bound<'_, PyAny>) -> PyResult<Values> {
     let s = from_spec(&SETTINGS, spec, "ArenaSpec")?;
-    game_config_of(&s)?;
+    s.game_config()?;
     Ok(s)
 }
 
-fn game_config_of(s: &Values) -> PyResult<crate::rules::config::GameConfig> {
-    let max_rounds = s.int("max_rounds").map(|m| m as u32);
-    let variant = s
-        .name("variant")
-        .unwrap_or_else(|| unreachable!("not nullable"));
-    game_config(
-        variant,
-        s.name("scoring"),
-        "game",
-        max_rounds,
-        s.int("seed").unwrap_or(0),
-    )
-}
 
 /// `ArenaSpec`'s check: its fields read by the table, as a dict of the values it keeps
 /// (numpy integers and bools become Python ones). A bad field is the same error as the
@@ -58,7 +44,7 @@ pub(super) fn parse_arena(
     spec: &Bound<'_, PyAny>,
 ) -> PyResult<ArenaConfig> {
     let s = settings(spec)?;
-    let game = game_config_of(&s)?;
+    let game = s.game_config()?;
     let names: Vec<String> = match bots {
         None => vec!["heuristic".into(), "random".into()],
         Some(b) if b.is_none() => vec!["heuristic".into(), "random".into()],

@@ -6,9 +6,8 @@
 use crate::python::errors::Class;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBool, PyInt, PyString, PyType};
+use pyo3::types::{PyBool, PyInt, PyType};
 
-use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 
 static NP_INTEGER: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
@@ -87,96 +86,12 @@ pub(crate) fn quoted_list(names: impl IntoIterator<Item = &'static str>) -> Stri
         .join(", ")
 }
 
-/// A string option among `valid`; anything else is a `ValueError` naming it and the valid
-/// values.
-fn extract_choice<T: Copy>(
-    obj: &Bound<'_, PyAny>,
-    what: &str,
-    valid: &[T],
-    name: fn(T) -> &'static str,
-) -> PyResult<T> {
-    if let Ok(s) = obj.downcast::<PyString>() {
-        let s = s.to_cow()?;
-        if let Some(v) = valid.iter().find(|v| name(**v) == s) {
-            return Ok(*v);
-        }
-    }
-    Err(Class::InvalidValue.err(format!(
-        "unknown {what} {}: valid {what}s are {}",
-        obj.repr()?,
-        quoted_list(valid.iter().map(|v| name(*v)))
-    )))
-}
-
-/// Builds and validates a [`GameConfig`] from the Python keyword arguments of `Game` (and of
-/// the environments): variant, scoring (ignored by the seal variants, where `None` is also
-/// accepted), seed, episode, max_rounds.
-pub(crate) fn parse_config(
-    variant: &Bound<'_, PyAny>,
-    scoring: &Bound<'_, PyAny>,
-    seed: &Bound<'_, PyAny>,
-    episode: &Bound<'_, PyAny>,
-    max_rounds: Option<&Bound<'_, PyAny>>,
-) -> PyResult<GameConfig> {
-    let variant = extract_choice(variant, "variant", &Variant::ALL, Variant::name)?;
-    // `None`: only the seal variants take it (`game_config` says so otherwise).
-    let scoring = if scoring.is_none() {
-        None
-    } else {
-        Some(extract_choice(
-            scoring,
-            "scoring",
-            &Scoring::ALL,
-            Scoring::name,
-        )?)
-    };
-    let episode = extract_choice(episode, "episode", &Episode::ALL, Episode::name)?;
-    let seed = extract_seed(seed)?;
-    let max_rounds = match max_rounds {
-        None => None,
-        Some(m) if m.is_none() => None,
-        Some(m) => match extract_integer(m, "max_rounds")? {
-            Some(v) if (1..=u32::MAX as i128).contains(&v) => Some(v as u32),
-            _ => {
-                return Err(Class::InvalidValue.err(format!(
-                    "max_rounds {} is out of range: a round cap is an integer >= 1, or None",
-                    m.repr()?
-                )))
-            }
-        },
-    };
-    game_config(
-        variant.name(),
-        scoring.map(Scoring::name),
-        episode.name(),
-        max_rounds,
-        seed,
-    )
-}
-
 /// The name of `obj`'s type, for error messages (empty if it has none).
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
         .name()
         .map(|n| n.to_string())
         .unwrap_or_default()
-}
-
-/// An optional argument that keeps an explicit `None` (pyo3 maps `None` to `Option::None`
-/// for `Option<T>` parameters, which would make `scoring=None` look like "not given").
-pub(crate) struct Arg<'py>(pub(crate) Option<Bound<'py, PyAny>>);
-
-impl<'py> FromPyObject<'py> for Arg<'py> {
-    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
-        Ok(Arg(Some(ob.clone())))
-    }
-}
-
-impl<'py> Arg<'py> {
-    /// The given value, or `default` when the argument was not passed.
-    pub(crate) fn or<T>(self, default: &Bound<'py, T>) -> Bound<'py, PyAny> {
-        self.0.unwrap_or_else(|| default.clone().into_any())
-    }
 }
 
 /// A reward mode by name (`"win"` or `"points"`); `ValueError` listing them otherwise.
@@ -191,37 +106,4 @@ pub(crate) fn parse_reward_mode(s: &str) -> PyResult<crate::rl::reward::RewardMo
                 quoted_list(RewardMode::ALL.map(RewardMode::name))
             ))
         })
-}
-
-/// A [`GameConfig`] from settings already read by name (see `settings.rs`): `scoring`
-/// `None` is accepted only by the seal variants, which ignore the scoring.
-pub(crate) fn game_config(
-    variant: &str,
-    scoring: Option<&str>,
-    episode: &str,
-    max_rounds: Option<u32>,
-    seed: u64,
-) -> PyResult<GameConfig> {
-    let named = |what: &str, v: &str| {
-        Class::InvalidValue.err(format!(
-            "unknown {what} {v:?}: not one of the table's names"
-        ))
-    };
-    let variant = Variant::from_name(variant).ok_or_else(|| named("variant", variant))?;
-    let scoring = match scoring {
-        Some(s) => Scoring::from_name(s).ok_or_else(|| named("scoring", s))?,
-        None if variant.is_seal() => Scoring::Advanced,
-        None => {
-            return Err(Class::InvalidValue.err(format!(
-                "scoring None is only for the seal variants: valid scorings for {:?} are {}",
-                variant.name(),
-                quoted_list(Scoring::NAMES)
-            )))
-        }
-    };
-    let episode = Episode::from_name(episode).ok_or_else(|| named("episode", episode))?;
-    Ok(GameConfig::new(variant, seed)
-        .with_scoring(scoring)
-        .with_episode(episode)
-        .with_max_rounds(max_rounds))
 }

@@ -20,6 +20,16 @@ const RENDER_MODE: Setting = Setting::choice("render_mode", &RENDER_MODES)
     .positional()
     .doc("what render() gives (None: nothing)");
 
+/// Every setting of `Game(...)` and the game settings of `Game.from_deal(hands,
+/// trump_card, ...)`, in signature order.
+pub(crate) const GAME: [Setting; 5] = [
+    game::VARIANT.positional(),
+    game::SCORING.positional(),
+    game::SEED.positional().doc("the seed of the deals (and of nothing else: a Game has no bots)"),
+    game::EPISODE,
+    game::MAX_ROUNDS,
+];
+
 /// Every setting of `gymnasium.make("YokaiSeptet-v0", ...)` (`YokaiSeptetEnv`), in
 /// signature order.
 pub(crate) const GYM: [Setting; 11] = [

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 
 use super::convert::{extract_integer, quoted_list, type_name};
+use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::settings::{DefaultValue, Kind, Setting};
 
 /// One setting's value, as its kind reads it.
@@ -79,6 +80,41 @@ impl Values {
             Value::Float(v) => Some(*v),
             _ => None,
         }
+    }
+
+    /// The [`GameConfig`] of the game section's rows ([`crate::settings::game`]) this
+    /// table includes: `variant`, `scoring` (`None` only for the seal variants, which
+    /// ignore it), and, where the table has them, `seed` (else 0), `episode` (else a whole
+    /// game) and `max_rounds` (else none).
+    pub(crate) fn game_config(&self) -> PyResult<GameConfig> {
+        let has = |name: &str| self.table.iter().any(|s| s.name == name);
+        let variant = self
+            .name("variant")
+            .and_then(Variant::from_name)
+            .unwrap_or_else(|| unreachable!("the variant row reads a variant's name"));
+        let scoring = match self.name("scoring").and_then(Scoring::from_name) {
+            Some(s) => s,
+            None if variant.is_seal() => Scoring::Advanced,
+            None => {
+                return Err(Class::InvalidValue.err(format!(
+                    "scoring None is only for the seal variants: valid scorings for {:?} are {}",
+                    variant.name(),
+                    quoted_list(Scoring::NAMES)
+                )))
+            }
+        };
+        let episode = if has("episode") {
+            self.name("episode").and_then(Episode::from_name)
+                .unwrap_or_else(|| unreachable!("the episode row reads an episode's name"))
+        } else {
+            Episode::Game
+        };
+        let seed = if has("seed") { self.int("seed").unwrap_or(0) } else { 0 };
+        let max_rounds = if has("max_rounds") { self.int("max_rounds") } else { None };
+        Ok(GameConfig::new(variant, seed)
+            .with_scoring(scoring)
+            .with_episode(episode)
+            .with_max_rounds(max_rounds.map(|m| m as u32)))
     }
 
     /// Every value as a Python dict (`ArenaSpec` keeps these normalized values).
@@ -393,6 +429,7 @@ fn table(kind: &str) -> PyResult<&'static [Setting]> {
         "arena" => &crate::arena::settings::SETTINGS,
         "gym" => &super::env_settings::GYM,
         "aec" => &super::env_settings::AEC,
+        "game" => &super::env_settings::GAME,
         _ => {
             return Err(Class::InvalidValue.err(format!(
                 "unknown settings table {kind:?}: valid tables are 'vector', 'arena', 'gym', 'aec'"
@@ -421,7 +458,7 @@ pub(crate) fn _check_settings<'py>(
 #[pyfunction]
 pub(crate) fn _settings_spec(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
-    for kind in ["vector", "arena", "gym", "aec"] {
+    for kind in ["vector", "arena", "gym", "aec", "game"] {
         d.set_item(kind, table_to_py(py, table(kind)?)?)?;
     }
     Ok(d)

@@ -167,6 +167,46 @@ def test_the_stub_has_the_tables_parameters_and_defaults():
     assert stub_parameters(stub_function("__new__", "VectorEnv")) == table_parameters(VECTOR)
 
 
+GAME = _core._settings_spec()["game"]
+
+
+def test_game_and_from_deal_bind_the_game_table():
+    """``Game(...)`` and ``Game.from_deal(hands, trump_card, ...)`` bind their game
+    settings by the game table, as ``VectorEnv(...)`` binds its own: the compiled
+    signatures and the stub show its rows, in order, with its defaults."""
+    shown = [(n, p.kind is p.POSITIONAL_OR_KEYWORD, p.default)
+             for n, p in inspect.signature(ys.Game).parameters.items()]
+    assert shown == table_parameters(GAME)
+    deal = [(n, p.kind is p.POSITIONAL_OR_KEYWORD, p.default)
+            for n, p in inspect.signature(ys.Game.from_deal).parameters.items()]
+    assert [n for n, _, _ in deal[:2]] == ["hands", "trump_card"]
+    assert deal[2:] == table_parameters(GAME)
+    assert stub_parameters(stub_function("__new__", "Game")) == table_parameters(GAME)
+    assert stub_parameters(stub_function("from_deal", "Game"))[2:] == table_parameters(GAME)
+    assert [r["name"] for r in GAME] == ["variant", "scoring", "seed", "episode", "max_rounds"]
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: ys.Game("5p"), ValueError, "unknown variant '5p'"),
+    (lambda: ys.Game(seed=-1), ValueError, "seed -1 is out of range"),
+    (lambda: ys.Game("4p", "advanced", 0, "round"), TypeError, "at most 3 positional"),
+    (lambda: ys.Game(sede=1), TypeError, "did you mean 'seed'?"),
+    (lambda: ys.Game(max_rounds=0), ValueError, "max_rounds 0 is out of range"),
+    (lambda: ys.Game("4p", None), ValueError, "scoring None is only for the seal variants"),
+    (lambda: ys.Game.from_deal([[0]], None, "4p", sede=1), TypeError, "from_deal() got an"),
+])
+def test_game_settings_are_checked_by_the_table_naming_the_setting(call, error, message):
+    with pytest.raises(error, match=re.escape(message)):
+        call()
+
+
+def test_game_settings_given_by_position_or_keyword_make_the_same_game():
+    a = ys.Game("3p", "basic", 7, episode="round", max_rounds=3)
+    b = ys.Game(variant="3p", scoring="basic", seed=7, episode="round", max_rounds=3)
+    assert a.record() == b.record() and a.variant == "3p"
+    assert ys.Game("seal", None).variant == "seal"
+
+
 def generated(page: str, marker: str) -> list[list[str]]:
     """The cells of the generated table between ``marker``'s comments in ``page``."""
     text = (ROOT / "docs" / page).read_text()

@@ -4,9 +4,10 @@
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
 
 use super::{game_config, PyGame};
-use crate::python::convert::{extract_integer, extract_seat, extract_seed, Arg};
+use crate::python::convert::{extract_integer, extract_seat, extract_seed};
 use crate::python::errors::{borrow, borrow_mut, guard, in_context, Class};
 use crate::record::Match;
 use crate::rules::config::Variant;
@@ -50,21 +51,16 @@ impl PyGame {
     /// ``ValueError`` saying what is wrong.
     #[staticmethod]
     #[pyo3(
-        signature = (hands, trump_card = None, variant = Arg(None), scoring = Arg(None), seed = Arg(None), *, episode = Arg(None), max_rounds = Arg(None)),
+        signature = (hands, trump_card = None, *args, **kwargs),
         text_signature = "(hands, trump_card=None, variant='4p', scoring='advanced', seed=0, *, episode='game', max_rounds=None)"
     )]
-    #[allow(clippy::too_many_arguments)]
     fn from_deal(
-        py: Python<'_>,
         hands: &Bound<'_, PyAny>,
         trump_card: Option<&Bound<'_, PyAny>>,
-        variant: Arg<'_>,
-        scoring: Arg<'_>,
-        seed: Arg<'_>,
-        episode: Arg<'_>,
-        max_rounds: Arg<'_>,
+        args: &Bound<'_, PyTuple>,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyGame> {
-        let config = game_config(py, variant, scoring, seed, episode, max_rounds)?;
+        let config = game_config("from_deal", args, kwargs)?;
         let deal = parse_deal(config.variant, hands, trump_card)?;
         let mut m = Match::new(config);
         m.apply_deal(deal)

@@ -7,10 +7,12 @@
 //! solver), `records.rs` (records and pickling), `pictures.rs` (text, SVG, pixels).
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
-use pyo3::{intern, IntoPyObjectExt};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::intern;
 
-use super::convert::{extract_integer, extract_seat, parse_config, type_name, Arg};
+use super::convert::{extract_integer, extract_seat, type_name};
+use super::env_settings::GAME;
+use super::settings::bind;
 use super::errors::{borrow, borrow_mut, Class, InUse};
 use crate::cards::{Card, CardSet};
 use crate::record::Match;
@@ -122,40 +124,22 @@ impl InUse for PyGame {
     }
 }
 
-/// The configuration of `Game(...)`'s arguments, with its defaults.
+/// The configuration of `Game(...)`'s game settings, bound to their table
+/// (`_settings_spec()["game"]`) as `VectorEnv(...)`'s are to theirs.
 pub(super) fn game_config(
-    py: Python<'_>,
-    variant: Arg<'_>,
-    scoring: Arg<'_>,
-    seed: Arg<'_>,
-    episode: Arg<'_>,
-    max_rounds: Arg<'_>,
+    what: &str,
+    args: &Bound<'_, PyTuple>,
+    kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<GameConfig> {
-    parse_config(
-        &variant.or(intern!(py, "4p")),
-        &scoring.or(intern!(py, "advanced")),
-        &seed.or(&0i64.into_bound_py_any(py)?),
-        &episode.or(intern!(py, "game")),
-        max_rounds.0.as_ref(),
-    )
+    bind(&GAME, what, args, kwargs)?.game_config()
 }
 
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(
-        signature = (variant = Arg(None), scoring = Arg(None), seed = Arg(None), *, episode = Arg(None), max_rounds = Arg(None)),
-        text_signature = "(variant='4p', scoring='advanced', seed=0, *, episode='game', max_rounds=None)"
-    )]
-    fn py_new(
-        py: Python<'_>,
-        variant: Arg<'_>,
-        scoring: Arg<'_>,
-        seed: Arg<'_>,
-        episode: Arg<'_>,
-        max_rounds: Arg<'_>,
-    ) -> PyResult<PyGame> {
-        let config = game_config(py, variant, scoring, seed, episode, max_rounds)?;
+    #[pyo3(signature = (*args, **kwargs), text_signature = "(variant='4p', scoring='advanced', seed=0, *, episode='game', max_rounds=None)")]
+    fn py_new(args: &Bound<'_, PyTuple>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+        let config = game_config("Game", args, kwargs)?;
         Ok(PyGame::from_config(config))
     }
 

@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
+use crate::rules::config::GameConfig;
 use crate::python::errors::Class;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::python::convert::game_config;
 use crate::python::settings::{bind, Value, Values};
 use crate::rl::reward::RewardMode;
 use crate::rl::vector::settings::{illegal, AUTORESETS, AUTORESET_NAMES, SETTINGS};
@@ -35,16 +35,12 @@ pub(super) fn parse(
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Config> {
     let s = bind(&SETTINGS, "VectorEnv", args, kwargs)?;
-    let config = game_config(
-        s.name("variant")
-            .unwrap_or_else(|| unreachable!("not nullable")),
-        s.name("scoring"),
-        s.name("episode")
-            .unwrap_or_else(|| unreachable!("not nullable")),
-        s.int("max_rounds").map(|m| m as u32),
-        // Each deal derives its own seed: the configuration's is unused.
-        0,
-    )?;
+    // Each deal derives its own seed (from the master seed, env and game): the
+    // configuration's is unused, and 0 as it always was.
+    let config = GameConfig {
+        seed: 0,
+        ..s.game_config()?
+    };
     let num_envs = s
         .int("num_envs")
         .unwrap_or_else(|| unreachable!("required")) as usize;
