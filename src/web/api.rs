@@ -39,7 +39,7 @@ use super::answers::{json_response, ok};
 use super::answers::{BudgetCap, CardValue, Costly, Ended, HintAnswer, Options, Stepped};
 use super::bots::{decides_at_once, CAPS};
 use super::extract::{JsonBody, NamedGame, RecordText, RECORD_BODY, SMALL_BODY};
-use super::games::Game;
+use super::games::{lock, Game};
 use super::new_game::NewGame;
 use super::projection::project;
 use super::undo::undo_pick;
@@ -158,7 +158,7 @@ async fn options(State(state): State<Shared>) -> Response {
 /// A new game's answer: 201 and its state (it draws: on a blocking thread).
 fn created(state: &Shared, game: Game) -> Result<Response, ApiError> {
     let (id, game) = state.games.insert(game)?;
-    let g = super::games::lock(&game);
+    let g = lock(&game);
     Ok(json_response(StatusCode::CREATED, &project(&g, &id)))
 }
 
