@@ -41,6 +41,7 @@ use crate::Variant;
 
 pub mod analyze;
 pub mod bench;
+mod game_args;
 mod hint;
 pub mod play;
 pub mod progress;
@@ -48,7 +49,6 @@ pub mod replay;
 pub mod rules;
 mod serve;
 pub mod style;
-mod game_args;
 
 pub use style::Style;
 

@@ -37,15 +37,22 @@ pub(crate) const GYM: [Setting; 11] = [
     game::SCORING.positional(),
     game::EPISODE.positional(),
     game::MAX_ROUNDS.positional(),
-    Setting::int("learner_seat", 0, 3).or_none().default_int(0).positional()
+    Setting::int("learner_seat", 0, 3)
+        .or_none()
+        .default_int(0)
+        .positional()
         .doc("the seat the learner plays (None: drawn per episode)"),
-    Setting::bot_names("opponents").default_str("random").positional()
+    Setting::bot_names("opponents")
+        .default_str("random")
+        .positional()
         .doc("the bots' names: one for every seat, or one per seat"),
     REWARD_MODE,
     ILLEGAL_ACTION,
     ILLEGAL_REWARD,
     RENDER_MODE,
-    Setting::seat("render_seat", &["learner"]).default_none().positional()
+    Setting::seat("render_seat", &["learner"])
+        .default_none()
+        .positional()
         .py("Union[None, int, str]")
         .doc("whose view render() shows: None (every hand), 'learner' or a seat"),
 ];
@@ -58,13 +65,18 @@ pub(crate) const AEC: [Setting; 11] = [
     game::MAX_ROUNDS.positional(),
     REWARD_MODE,
     RENDER_MODE,
-    game::SEED.default_none().positional()
+    game::SEED
+        .default_none()
+        .positional()
         .doc("the master seed of the games reset() deals without one (None: drawn)"),
-    Setting::seat("render_seat", &[]).default_none().positional()
+    Setting::seat("render_seat", &[])
+        .default_none()
+        .positional()
         .doc("whose view render() shows: None (every hand) or a seat"),
     ILLEGAL_ACTION,
     ILLEGAL_REWARD,
     Setting::choice("observation_key", &["observation", "observations"])
-        .default_str("observation").positional()
+        .default_str("observation")
+        .positional()
         .doc("the key of the observation vector in each observation dict"),
 ];

@@ -1,8 +1,32 @@
 //! The shapes of the API's answers, each a `#[derive(Serialize)]` struct: a field leaves
 //! the server only where it is declared here (R10: none names a card of another seat's
-//! hand while the game is on). `docs/play.md` describes them.
+//! hand while the game is on). `docs/play.md` describes them. Each leaves as JSON through
+//! [`json_response`].
 
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+
+/// A JSON answer.
+pub fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
+    match serde_json::to_string(body) {
+        Ok(text) => (status, [(header::CONTENT_TYPE, "application/json")], text).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(header::CONTENT_TYPE, "application/json")],
+            format!(
+                "{{\"error\": \"internal error (please report it): {}\"}}",
+                e.to_string().replace('"', "'")
+            ),
+        )
+            .into_response(),
+    }
+}
+
+/// A JSON answer of status 200.
+pub fn ok(body: &impl Serialize) -> Response {
+    json_response(StatusCode::OK, body)
+}
 
 /// `GET /api/options`: what the page offers.
 #[derive(Serialize)]

@@ -35,10 +35,11 @@ use axum::Router;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
+use super::answers::{json_response, ok};
 use super::answers::{CardValue, Costly, Ended, HintAnswer, Options, Stepped};
 use super::bots::decides_at_once;
-use super::extract::{JsonBody, NamedGame, RecordText};
-use super::games::Game;
+use super::extract::{JsonBody, NamedGame, RecordText, RECORD_BODY, SMALL_BODY};
+use super::games::{lock, Game};
 use super::new_game::NewGame;
 use super::projection::project;
 use super::undo::undo_pick;
@@ -47,12 +48,6 @@ use crate::analysis::analyze_rounds;
 use crate::bots::hint::{HINT_BOT, HINT_DD_WORLDS};
 use crate::bots::BUILT_IN_BOTS;
 use crate::rules::config::{Episode, Scoring, Variant};
-
-/// The largest body of a request that is not a record.
-pub const SMALL_BODY: usize = 16 * 1024;
-/// The largest record `POST /api/games/load` and `POST /api/replay` read (a long game's
-/// record is tens of KB).
-pub const RECORD_BODY: usize = 1024 * 1024;
 
 /// The route that resumes a saved game from its record.
 const LOAD_ROUTE: &str = "/api/games/load";
@@ -106,27 +101,6 @@ pub fn routes(state: Shared) -> Router {
         .with_state(state)
 }
 
-/// A JSON answer.
-pub fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
-    match serde_json::to_string(body) {
-        Ok(text) => (status, [(header::CONTENT_TYPE, "application/json")], text).into_response(),
-        Err(e) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            [(header::CONTENT_TYPE, "application/json")],
-            format!(
-                "{{\"error\": \"internal error (please report it): {}\"}}",
-                e.to_string().replace('"', "'")
-            ),
-        )
-            .into_response(),
-    }
-}
-
-/// A JSON answer of status 200.
-pub fn ok(body: &impl Serialize) -> Response {
-    json_response(StatusCode::OK, body)
-}
-
 async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
@@ -174,7 +148,7 @@ async fn options(State(state): State<Shared>) -> Response {
 /// A new game's answer: 201 and its state (it draws: on a blocking thread).
 fn created(state: &Shared, game: Game) -> Result<Response, ApiError> {
     let (id, game) = state.games.insert(game)?;
-    let g = super::games::lock(&game);
+    let g = lock(&game);
     Ok(json_response(StatusCode::CREATED, &project(&g, &id)))
 }
 

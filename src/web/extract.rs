@@ -19,10 +19,16 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 
-use super::api::{ok, RECORD_BODY, SMALL_BODY};
+use super::answers::ok;
 use super::games::{lock, Game};
 use super::projection::project;
 use super::{ApiError, AppState};
+
+/// The largest body of a request that is not a record.
+pub const SMALL_BODY: usize = 16 * 1024;
+/// The largest record `POST /api/games/load` and `POST /api/replay` read (a long game's
+/// record is tens of KB).
+pub const RECORD_BODY: usize = 1024 * 1024;
 
 /// The body's bytes, or why there are none (`what`: what the body is, for the message).
 fn bytes(body: Result<Bytes, BytesRejection>, what: &str, limit: usize) -> Result<Bytes, ApiError> {

@@ -3,9 +3,10 @@
 //!
 //! - `api`: the JSON API under `/api/` that the page uses (and scripts may): its routes
 //!   and short handlers.
-//! - `extract`: the handlers' extractors: the JSON body, a record's text, the game named
-//!   in the path.
-//! - `answers`: the typed shapes of the API's answers (`#[derive(Serialize)]`).
+//! - `extract`: the handlers' extractors: the JSON body, a record's text (and their size
+//!   caps), the game named in the path.
+//! - `answers`: the typed shapes of the API's answers (`#[derive(Serialize)]`), sent as
+//!   JSON.
 //! - `games`: one game at the table (its match, seats, person and event log, a saved
 //!   game's resumption) and the capped table of games by id, with their expiry.
 //! - `new_game`: what `POST /api/games` reads, and the table it asks for.
@@ -171,7 +172,7 @@ impl IntoResponse for ApiError {
             error: &self.message,
             card: self.card.map(|c| c.to_string()),
         };
-        let mut resp = api::json_response(self.status, &body);
+        let mut resp = answers::json_response(self.status, &body);
         if let Some(s) = self.retry_after {
             resp.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from(s));

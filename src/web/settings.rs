@@ -10,12 +10,17 @@ pub const NEW_GAME: &[Setting] = &[
     game::VARIANT,
     game::SCORING,
     game::EPISODE,
-    game::SEED.default_none().py("int | str")
+    game::SEED
+        .default_none()
+        .py("int | str")
         .doc("the deals' and bots' seed, a number or its decimal string (None: a random one)"),
-    Setting::seat("seat", &[]).or_none().default_int(0)
+    Setting::seat("seat", &[])
+        .or_none()
+        .default_int(0)
         .doc("the person's seat (None, with watch: none)"),
     Setting::flag("watch", false).doc("bots only: every seat is a bot, the page watches"),
-    Setting::bot_names("bots").default_str("heuristic")
+    Setting::bot_names("bots")
+        .default_str("heuristic")
         .py("str | list[str]")
         .doc("one bot name for every bot seat, or one per bot seat in seat order"),
     game::MAX_ROUNDS,

@@ -61,38 +61,54 @@ pub fn illegal(action: &str, reward: f64) -> Illegal {
 
 /// Every setting of `VectorEnv(...)`, in signature order (the positional ones first).
 pub const SETTINGS: [Setting; 21] = [
-    Setting::int("num_envs", 1, MAX_ENVS).positional().doc("games stepped together"),
+    Setting::int("num_envs", 1, MAX_ENVS)
+        .positional()
+        .doc("games stepped together"),
     game::VARIANT.positional(),
     game::SCORING.positional(),
-    game::SEED.or_none().positional()
+    game::SEED
+        .or_none()
+        .positional()
         .doc("the master seed every env's games derive from (None: 0)"),
     game::EPISODE,
     game::MAX_ROUNDS,
     Setting::flag("self_play", false).doc("the caller decides for whichever seat is to move"),
-    Setting::int("learner_seat", 0, 3).or_none().default_int(0)
+    Setting::int("learner_seat", 0, 3)
+        .or_none()
+        .default_int(0)
         .doc("the seat the caller plays (None: drawn per game)"),
-    Setting::int("learner_team", 0, 1).default_none()
+    Setting::int("learner_team", 0, 1)
+        .default_none()
         .doc("given: the team the caller plays (None: drawn per game)"),
-    Setting::bot_names("opponents").or_none().default_str("random")
+    Setting::bot_names("opponents")
+        .or_none()
+        .default_str("random")
         .doc("the bots' names: one for every seat, or one per seat"),
     REWARD_MODE,
     ILLEGAL_ACTION,
     ILLEGAL_REWARD,
-    Setting::int("num_threads", 1, MAX_THREADS).default_none()
+    Setting::int("num_threads", 1, MAX_THREADS)
+        .default_none()
         .doc("threads that step the envs, the caller's included (None: every core)"),
-    Setting::choice("obs_dtype", &OBS_DTYPES).default_str("float32")
+    Setting::choice("obs_dtype", &OBS_DTYPES)
+        .default_str("float32")
         .doc("the observations' numpy dtype"),
-    Setting::int("env_offset", 0, u64::MAX).default_int(0)
+    Setting::int("env_offset", 0, u64::MAX)
+        .default_int(0)
         .doc("this object's env 0 is env env_offset of the seed derivation"),
     Setting::flag("copy", true)
         .doc("every call's arrays are the caller's (False: one set, overwritten)"),
     Setting::flag("state_tensor", false)
         .doc("also hand out the privileged state tensors (infos[\"state\"])"),
-    Setting::int("batch_size", 1, MAX_ENVS).default_none()
+    Setting::int("batch_size", 1, MAX_ENVS)
+        .default_none()
         .doc("envs per batch of the asynchronous API, dividing num_envs (None: num_envs)"),
-    Setting::int("spin_us", 0, 10_000_000).default_none()
+    Setting::int("spin_us", 0, 10_000_000)
+        .default_none()
         .doc("microseconds idle stepping threads poll (None: adaptive)"),
-    Setting::mode("autoreset_mode", &AUTORESET_NAMES).or_none().default_str("next_step")
+    Setting::mode("autoreset_mode", &AUTORESET_NAMES)
+        .or_none()
+        .default_str("next_step")
         .py("Union[str, AutoresetMode, None]")
         .doc("what a step does to an env whose episode it ended"),
 ];
