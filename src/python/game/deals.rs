@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use super::{game_config, PyGame};
 use crate::python::convert::{extract_integer, extract_seat, extract_seed};
-use crate::python::errors::{borrow, borrow_mut, guard, in_context, Class};
+use crate::python::errors::{borrow_mut, guard, in_context, Class};
 use crate::record::Match;
 use crate::rules::config::Variant;
 use crate::rules::deal::Deal;
@@ -136,14 +136,13 @@ impl PyGame {
         seed: Option<&Bound<'_, PyAny>>,
         belief: bool,
     ) -> PyResult<PyGame> {
-        let this = borrow(slf)?;
-        let seat = extract_seat(seat, this.state().num_players())?;
+        // A copy is worked on: other threads may use the game meanwhile.
+        let state = Self::read(slf, |s| *s)?;
+        let seat = extract_seat(seat, state.num_players())?;
         let seed = match seed {
             Some(s) => extract_seed(s)?,
             None => 0,
         };
-        let state = *this.state();
-        drop(this); // the copy is worked on: other threads may use the game meanwhile
         let mut worlds = crate::bots::worlds::Worlds::default();
         if belief {
             worlds.infer(crate::bots::BeliefSource::Shipped);
@@ -181,9 +180,7 @@ impl PyGame {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
-        let this = borrow(slf)?;
-        let s = *this.state();
-        drop(this);
+        let s = Self::read(slf, |s| *s)?;
         let seat = extract_seat(seat, s.num_players())?;
         let variant = s.variant();
         let mut worlds = crate::bots::worlds::Worlds::default();

@@ -100,12 +100,12 @@ impl PyGame {
 
     /// Notebooks show the whole table as SVG.
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Ok(borrow(slf)?.svg(None))
+        Self::seat_svg(slf, None)
     }
 
     /// Notebooks show the whole table as SVG (inline in HTML).
     fn _repr_html_(slf: &Bound<'_, Self>) -> PyResult<String> {
-        let svg = borrow(slf)?.svg(None);
+        let svg = Self::seat_svg(slf, None)?;
         Ok(format!("<div style=\"max-width:100%\">{svg}</div>"))
     }
 }
