@@ -59,6 +59,7 @@ mod nn;
 mod passing;
 mod pimc;
 mod pimc_dd;
+pub(crate) mod playout;
 pub(crate) mod registry;
 // Used by the front ends that resume saved games (`play --load`, the page's load).
 #[cfg(feature = "web")]
@@ -76,8 +77,9 @@ pub use nn::{
     ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT,
 };
 pub use passing::PassPicks;
-pub use pimc::{heuristic_round_values, round_value, PimcBot, PimcConfig, Playout};
+pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
+pub use playout::{heuristic_round_values, round_value, round_value_of_utility};
 pub use registry::{
     bot_by_name, bot_names_help, decision_threads, with_threads, BotFamily, BotMaker, BotRegistry,
     BOT_FAMILIES, BOT_NAMES, BUILT_IN_BOTS,

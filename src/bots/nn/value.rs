@@ -5,7 +5,7 @@
 //! An [`Mlp`] whose first layer reads [`Inputs::ObservationAndHands`] (the observation of
 //! the seat to play, then the other seats' hands, the next clockwise first) and whose last
 //! layer gives one value per seat, `out[k]` for the seat `k` places to the left of the seat
-//! to play: its expected `pimc` round value ([`crate::bots::round_value`]). It is trained
+//! to play: its expected round value ([`crate::bots::round_value`]). It is trained
 //! on the positions of self-play games of the search bots, each labelled with the round's
 //! result (`training/train_value.py`, data from `examples/value_data`). A search asks it
 //! about a world it drew, so it may read every hand: it is never a bot's input (a bot
@@ -116,7 +116,7 @@ impl ValueNet {
     }
 
     /// Each seat's value of `state` (absolute seats; 0 past the game's seats): the
-    /// model's estimate of its `pimc` round value.
+    /// model's estimate of its round value.
     ///
     /// # Panics
     /// Where no seat is to play, or `state` is of another variant than the model's.
