@@ -73,8 +73,9 @@ pub use ismcts::{
     REUSE_NODE_CAP,
 };
 pub use nn::{
-    encode_value_input, BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, ValueNet,
-    ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT,
+    encode_value_input, BeliefHead, BeliefNet, BeliefScratch, Inputs, Mlp, Net, NetKind, NnBot,
+    Scratch, ValueHead, ValueNet, ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT,
+    VALUE_FORMAT,
 };
 pub use passing::PassPicks;
 pub use pimc::{PimcBot, PimcConfig, Playout};
