@@ -346,7 +346,7 @@ async fn hint(
 ) -> Result<Response, ApiError> {
     let req: HintBody = read(body, SMALL_BODY)?;
     let name = req.bot.unwrap_or_else(|| HINT_BOT.to_string());
-    let resolved = state.bots.check(&name).map_err(|e| ApiError {
+    let resolved = state.bots.resolve(&name).map_err(|e| ApiError {
         message: format!("bot: {}", e.message),
         ..e
     })?;

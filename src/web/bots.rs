@@ -200,10 +200,11 @@ impl Bots {
         )
     }
 
-    /// The name the registry builds for `name`, once it is found to be a built-in name
-    /// within the caps (or a model of `--models`); else a 422 that says why and lists
-    /// what the server runs. Nothing is read or imported for a refused name.
-    fn resolve(&self, name: &str) -> Result<String, ApiError> {
+    /// The name the registry builds for `name` (itself, or `nn:FILE` for a model of
+    /// `--models`), once it is found to be a built-in name within the caps or a model of
+    /// `--models`; else a 422 that says why and lists what the server runs. Nothing is
+    /// read or imported for a refused name.
+    pub fn resolve(&self, name: &str) -> Result<String, ApiError> {
         let (head, arg) = match name.split_once(':') {
             Some((head, arg)) => (head, Some(arg)),
             None => (name, None),
@@ -293,12 +294,6 @@ impl Bots {
             ))),
             _ => Ok(()),
         }
-    }
-
-    /// The name the registry builds for `name`, a name this server runs (the refusal
-    /// says why not): itself, or `nn:FILE` for a model of `--models`.
-    pub fn check(&self, name: &str) -> Result<String, ApiError> {
-        self.resolve(name)
     }
 
     /// The bot called `name` for games of `variant` (a name this server runs).
