@@ -5,17 +5,19 @@
 //! the cards it passed and received, every card played; [`Sampler`]): the full deal of
 //! the finished round says what that was, and the other hands are hidden from the player,
 //! so a world is any deal consistent with it. In each world every legal card is played and
-//! the round is finished by the heuristic for every seat, as `pimc` and `pimc-dd`'s early
-//! phase do; the card's value is the mean over the worlds of the solver's objective for
-//! the mover's side ([`utility`]), so that an estimate reads in the same units as an exact
-//! value ([`super::units`]). Every card is scored on the same worlds, drawn from a stream
+//! the round is finished by the heuristic for every seat, the play-out of `pimc` and
+//! `pimc-dd`'s early phase (`bots/playout.rs`); the card's value is the mean over the
+//! worlds of the solver's objective for the mover's side ([`utility`], not the search
+//! bots' round value: `bots/playout.rs` converts one into the other), so that an estimate
+//! reads in the same units as an exact value ([`super::units`]). Every card is scored on the same worlds, drawn from a stream
 //! keyed by the game's seed and the play's index: an analysis is the same everywhere.
 
-use crate::bots::HeuristicBot;
+use crate::bots::playout;
 use crate::cards::Card;
 use crate::infoset::sampler::Sampler;
 use crate::rng::{chacha, Stream};
 use crate::rules::state::State;
+#[cfg(doc)]
 use crate::solver::utility;
 
 /// Worlds behind each estimate.
@@ -62,26 +64,16 @@ pub fn estimate(state: &State, seed: u64, index: u64, sampler: &mut Sampler) -> 
 }
 
 /// Plays `card` in `world`, then the heuristic for every seat to the round's end; the
-/// round's value for `me`'s side.
-fn finish(mut world: State, card: Card, me: usize) -> i32 {
-    let v = world.variant();
-    let mut next = Some(card);
-    while let Some(c) = next.take().or_else(|| {
-        world
-            .current_player()
-            .map(|p| HeuristicBot::choose(&world.view(p)))
-    }) {
-        let out = world.apply(c).expect("legal in every determinization");
-        if let Some(r) = out.round {
-            return utility(v, &r, world.winners_mask(), me);
-        }
-    }
-    0
+/// round's value for `me`'s side ([`utility`]; 0 where no seat is to play).
+fn finish(world: State, card: Card, me: usize) -> i32 {
+    playout::play_card_out(world, card, playout::heuristic_card)
+        .map_or(0, |finished| finished.utility(me))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::HeuristicBot;
     use crate::rules::config::{GameConfig, Variant};
     use crate::rules::state::Phase;
 

@@ -62,6 +62,7 @@ mod nn;
 mod passing;
 mod pimc;
 mod pimc_dd;
+pub(crate) mod playout;
 pub(crate) mod registry;
 // Used by the front ends that resume saved games (`play --load`, the page's load).
 #[cfg(feature = "web")]
@@ -80,11 +81,13 @@ pub use ismcts::{
     REUSE_NODE_CAP,
 };
 pub use nn::{
-    encode_value_input, BeliefNet, BeliefScratch, Inputs, Mlp, NnBot, Scratch, ValueNet,
-    ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT,
+    encode_value_input, BeliefHead, BeliefNet, BeliefScratch, Inputs, Mlp, Net, NetKind, NnBot,
+    Scratch, ValueHead, ValueNet, ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT,
+    VALUE_FORMAT,
 };
-pub use pimc::{heuristic_round_values, round_value, PimcBot, PimcConfig, Playout};
+pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
+pub use playout::{heuristic_round_values, round_value, round_value_of_utility};
 pub use registry::{bot_by_name, decision_threads, with_threads, BotMaker, BotRegistry};
 pub use spec::{BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
 pub(crate) use stream::BotStream;

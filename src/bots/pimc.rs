@@ -18,11 +18,13 @@ use std::time::{Duration, Instant};
 use crate::cards::Card;
 use crate::infoset::belief::normalized_weights;
 use crate::infoset::view::SeatView;
-use crate::rules::scoring::seals_to_win;
-use crate::rules::{Phase, RoundResult, State};
+use crate::rules::{Phase, State};
 
 use super::families::DEFAULT_PLAYOUTS;
 use super::heuristic::HeuristicBot;
+use super::playout;
+#[cfg(doc)]
+use super::playout::round_value;
 use super::spec::Budget;
 use super::worlds::{BeliefSource, Worlds};
 use super::{
@@ -111,69 +113,16 @@ impl PimcBot {
         self
     }
 
-    /// Finishes the round from `s` with the playout policy; returns its value for `me`.
-    fn playout(&mut self, s: State, me: usize) -> f32 {
+    /// Plays `card` in `world`, then the round out with the playout policy; the round's
+    /// value for `me` ([`round_value`]; 0 where no seat is to play).
+    fn play_out(&mut self, world: State, card: Card, me: usize) -> f32 {
         let (policy, rng) = (self.config.playout, &mut self.rng);
-        played_out(s, |s, p| match policy {
-            Playout::Heuristic => HeuristicBot::choose(&s.view(p)),
+        playout::play_card_out(world, card, |s, p| match policy {
+            Playout::Heuristic => playout::heuristic_card(s, p),
             Playout::Random => uniform_card(rng, s.legal_actions()),
-        })[me]
+        })
+        .map_or(0.0, |finished| finished.value(me))
     }
-}
-
-/// Each seat's round value ([`round_value`], absolute seats, 0 past the game's seats) once
-/// the round is played out from `s` with `choose`'s cards (the next round is not dealt);
-/// all 0 where no seat is to play.
-fn played_out(mut s: State, mut choose: impl FnMut(&State, usize) -> Card) -> [f32; 4] {
-    let mut values = [0f32; 4];
-    while let Some(p) = s.current_player() {
-        let out = s
-            .apply_in_round(choose(&s, p))
-            .expect("playout policies play legal cards");
-        if let Some(r) = out.round {
-            for (seat, v) in values.iter_mut().enumerate().take(s.num_players()) {
-                *v = round_value(&s, &r, seat, out.game_over);
-            }
-            break;
-        }
-    }
-    values
-}
-
-/// Each seat's round value ([`round_value`], absolute seats, 0 past the game's seats) once
-/// the heuristic has played the round out from `s`: what one `ismcts` playout of that world
-/// says.
-pub fn heuristic_round_values(s: State) -> [f32; 4] {
-    played_out(s, |s, p| HeuristicBot::choose(&s.view(p)))
-}
-
-/// The value for `me` of a round that ended with `r` (the state is after it): the search
-/// bots' objective. Its lead in the round's points (seals in the seal variants) over the
-/// best other side, over the game's target (seals to win); in `4p` and `3p` 0.1 more for
-/// a round won (R7); ±1 more where the round ended the game, won or lost.
-pub fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
-    let v = s.variant();
-    let n = v.num_players();
-    let mine = r.points[me] as f32;
-    let theirs = (0..n)
-        .filter(|&p| v.side_of(p) != v.side_of(me))
-        .map(|p| r.points[p])
-        .max()
-        .unwrap_or(0) as f32;
-    let mut value = if v.is_seal() {
-        (mine - theirs) / seals_to_win(v) as f32
-    } else {
-        let won = (r.winners >> me & 1) as f32;
-        (mine - theirs) / s.config().scoring.target() as f32 + 0.1 * won
-    };
-    if game_over && s.winners_mask() != 0 {
-        value += if s.winners_mask() >> me & 1 == 1 {
-            1.0
-        } else {
-            -1.0
-        };
-    }
-    value
 }
 
 impl PimcBot {
@@ -206,12 +155,7 @@ impl PimcBot {
                 .sample_weighted(view, &mut self.rng)
                 .map_err(|e| e.for_bot(self.name()))?;
             for i in 0..k {
-                let mut s = world;
-                let out = s.apply(cards[i]).expect("legal in every determinization");
-                let value = match out.round {
-                    Some(r) => round_value(&s, &r, me, out.game_over),
-                    None => self.playout(s, me),
-                };
+                let value = self.play_out(world, cards[i], me);
                 if weighs {
                     values.push(value);
                 } else {

@@ -43,6 +43,7 @@ use super::epimc::delayed_total;
 use super::families::DEFAULT_WORLDS;
 use super::heuristic::HeuristicBot;
 use super::pimc::{PimcBot, PimcConfig};
+use super::playout;
 use super::spec::Budget;
 use super::worlds::{BeliefSource, Worlds};
 use super::{budget_text, has_decision, snapshot_words, Bot, BotError, BotStream, SearchValues};
@@ -193,17 +194,12 @@ impl PimcDdBot {
         let Ok(world) = self.worlds.sample(view, &mut self.rng) else {
             return false;
         };
-        let round = world.round();
-        let mut line = vec![world];
-        let mut s = world;
-        while let Some(p) = s.current_player() {
-            let card = HeuristicBot::choose(&s.view(p));
-            let out = s.apply(card).expect("the heuristic plays a legal card");
-            if out.round.is_some() || s.round() != round {
-                break;
-            }
-            line.push(s);
-        }
+        // Every position of the playout before its last card.
+        let mut line = Vec::new();
+        playout::play_out(world, |s, p| {
+            line.push(*s);
+            playout::heuristic_card(s, p)
+        });
         self.probe_solver.clear();
         // Solved from the last position back (each warms the table for the next, as the
         // decisions' solver is warm), each to the round's end within the per-world budget:

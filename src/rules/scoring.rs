@@ -5,7 +5,7 @@
 
 use crate::cards::{left_of, side_mask, CardSet, Suit};
 use crate::rules::config::{Scoring, Variant};
-use crate::rules::outcome::RoundEnd;
+use crate::rules::outcome::{RoundEnd, RoundResult};
 
 /// Bosses needed to win a round (R7.1): 4 for a team, 3 for a `3p` player.
 #[inline]
@@ -114,6 +114,19 @@ pub(crate) fn round_points(
         }
     }
     points
+}
+
+/// `seat`'s lead in a round that ended with `result`: its points (seals in the seal
+/// variants) minus the most any other side made, negative when behind. Both objectives of
+/// a finished round read it: the search bots' round value and the exact solver's utility
+/// (`bots/playout.rs` compares them).
+pub fn round_lead(variant: Variant, result: &RoundResult, seat: usize) -> i32 {
+    let theirs = (0..variant.num_players())
+        .filter(|&p| variant.side_of(p) != variant.side_of(seat))
+        .map(|p| result.points[p])
+        .max()
+        .unwrap_or(0);
+    i32::from(result.points[seat]) - i32::from(theirs)
 }
 
 /// The game's winners once a side has reached the target with `scores` (R8). In `3p` a tie

@@ -3,6 +3,7 @@
 //! window's ends. The bounds on the value of a position are `bounds.rs`'s.
 
 use crate::rules::config::Variant;
+use crate::rules::scoring::round_lead;
 use crate::rules::RoundResult;
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
@@ -13,15 +14,10 @@ pub(super) const INF: i32 = i32::MAX / 2;
 
 /// The objective of [`Solver`](super::Solver) for `seat`'s side on a round that ended
 /// with `result` (`game_winners`: the game's winners as a seat mask afterwards, 0 if the
-/// game goes on). See the solver's module documentation.
+/// game goes on). See the solver's module documentation; `bots/playout.rs` converts it
+/// into the search bots' round value.
 pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: usize) -> i32 {
-    let n = variant.num_players();
-    let mine = result.points[seat] as i32;
-    let theirs = (0..n)
-        .filter(|&p| variant.side_of(p) != variant.side_of(seat))
-        .map(|p| result.points[p] as i32)
-        .max()
-        .unwrap_or(0);
+    let lead = round_lead(variant, result, seat);
     if variant.is_seal() {
         if game_winners != 0 {
             return if game_winners >> seat & 1 == 1 {
@@ -30,14 +26,14 @@ pub fn utility(variant: Variant, result: &RoundResult, game_winners: u8, seat: u
                 -GAME_WIN
             };
         }
-        return mine - theirs;
+        return lead;
     }
     let won = if result.winners >> seat & 1 == 1 {
         1
     } else {
         -1
     };
-    2 * (mine - theirs) + won
+    2 * lead + won
 }
 
 /// The smallest value ([`utility`]) of a round that the side it is measured for wins: in

@@ -268,7 +268,7 @@ async fn hint(
     JsonBody(req): JsonBody<HintBody>,
 ) -> Result<Response, ApiError> {
     let name = req.bot.unwrap_or_else(|| HINT_BOT.to_string());
-    let resolved = state.bots.check(&name).map_err(|e| ApiError {
+    let resolved = state.bots.resolve(&name).map(|spec| spec.to_string()).map_err(|e| ApiError {
         message: format!("bot: {}", e.message),
         ..e
     })?;

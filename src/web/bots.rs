@@ -163,7 +163,7 @@ impl Bots {
     /// The spec the registry builds for `name`, once it is found to be a built-in name
     /// within the caps (or a model of `--models`); else a 422 that says why and lists
     /// what the server runs. Nothing is read or imported for a refused name.
-    fn resolve(&self, name: &str) -> Result<BotSpec, ApiError> {
+    pub fn resolve(&self, name: &str) -> Result<BotSpec, ApiError> {
         let mut spec = match name.parse::<BotSpec>() {
             Ok(spec) => spec,
             Err(BotSpecError::UnknownFamily { head }) => return Err(self.unknown(name, &head)),
@@ -228,12 +228,6 @@ impl Bots {
             ))),
             _ => Ok(()),
         }
-    }
-
-    /// The name the registry builds for `name`, a name this server runs (the refusal
-    /// says why not): itself, or `nn:FILE` for a model of `--models`.
-    pub fn check(&self, name: &str) -> Result<String, ApiError> {
-        self.resolve(name).map(|spec| spec.to_string())
     }
 
     /// The bot called `name` for games of `variant` (a name this server runs).

@@ -109,7 +109,7 @@ impl NewGame {
         let names: Vec<String> = match names.len() {
             1 => {
                 // One name for every seat: a refusal of it names no seat.
-                registry.check(&names[0])?;
+                registry.resolve(&names[0])?;
                 vec![names[0].clone(); bot_seats]
             }
             k if k == bot_seats => names.clone(),

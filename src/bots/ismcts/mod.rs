@@ -4,12 +4,12 @@
 //! One tree over the bot's information set: each iteration draws a fresh determinization
 //! (exactly uniform, [`Sampler`](crate::sampler::Sampler)), descends the tree choosing
 //! among the children whose card is legal in that world by UCB1 with availability counts,
-//! adds one new node, plays the round out with the heuristic, and backs the result up: a
-//! node's statistics are for the seat that played its card (each seat maximises its own
-//! `pimc` round value, so the search is not limited to two sides). Unlike PIMC, the tree
-//! shares statistics across worlds, so a card is judged by what the others can do without
-//! seeing the deal. The card played is the root's most visited child. Passing picks are
-//! the heuristic's.
+//! adds one new node, plays the round out with the heuristic (`bots/playout.rs`), and
+//! backs the result up: a node's statistics are for the seat that played its card (each
+//! seat maximises its own round value, [`crate::bots::round_value`], so the search is not
+//! limited to two sides). Unlike PIMC, the tree shares statistics across worlds, so a
+//! card is judged by what the others can do without seeing the deal. The card played is
+//! the root's most visited child. Passing picks are the heuristic's.
 //!
 //! Issue 58's techniques are switchable ([`Techniques`], `config.rs`): the exact early
 //! stop of playouts (`sure.rs`), forced playout cards played without the heuristic,
@@ -28,17 +28,18 @@
 //! prior from one world's view fits the others poorly, and it costs a forward pass per
 //! node of theirs. It searches on one thread without reuse.
 
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::cards::{Card, CardSet};
 use crate::infoset::view::SeatView;
 use crate::rng::uniform_below;
-use crate::rules::state::Phase;
+use crate::rules::state::{Phase, State};
 
 use super::heuristic::HeuristicBot;
 use super::nn::{NnBot, ValueNet, ValueScratch};
-use super::pimc::round_value;
+use super::playout::{self, Ending};
 use super::worlds::{BeliefSource, Worlds};
 use super::{has_decision, Bot, BotError, BotStream, SearchValues};
 
@@ -248,117 +249,141 @@ impl IsmctsBot {
         out
     }
 
+    /// One iteration: a world drawn, the tree descended and grown by a node, the round
+    /// played out from there, and every seat's value of it backed up along the path.
     fn iterate(&mut self, view: &SeatView) {
         // The decision checked the worlds first (`check_variant`): no error here.
-        let Ok(mut s) = self.worlds.sample(view, &mut self.rng) else {
+        let Ok(s) = self.worlds.sample(view, &mut self.rng) else {
             return;
         };
+        let values = match self.descend(s, view.seat()) {
+            Some(Ending::Finished(finished)) => finished.values(),
+            Some(Ending::Stopped(leaf)) => match self.leaf_values(leaf) {
+                Some(values) => values,
+                None => return,
+            },
+            None => return,
+        };
+        for &id in &self.path[1..] {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            n.total += values[n.seat as usize];
+        }
+    }
+
+    /// The tree's part of an iteration in the world `s`: from the root, a child chosen
+    /// for the seat to play at each node (by UCB1, or PUCT at a guided node) until a card
+    /// without a child is drawn, whose new node ends the path (`self.path`). Stops at the
+    /// position after that card (the leaf, to be played out), or where the round ended
+    /// first; `None` where there is nothing to back up (no legal card at a guided node:
+    /// not reached while a seat is to play).
+    fn descend(&mut self, s: State, me: usize) -> Option<Ending<State>> {
         self.path.clear();
         self.path.push(0);
-        let me = view.seat();
         let guided_depth = self.guide.as_ref().map_or(0, |g| g.config.depth);
         let guide_others = self.guide.as_ref().is_some_and(|g| g.config.others);
+        let mut my_decisions = 0u32;
+        let mut node = 0u32;
+        let mut expanded = false;
+        let mut stuck = false;
+        // In the round only: the next round's deal is never looked at.
+        let ending = playout::play_out_until(s, |s, p| {
+            if expanded {
+                return ControlFlow::Break(*s);
+            }
+            let legal = s.legal_actions();
+            if p == me {
+                my_decisions += 1;
+            }
+            let n = &self.nodes[node as usize];
+            let guide = if p == me {
+                my_decisions <= guided_depth
+            } else {
+                guide_others
+            };
+            if guide && n.first_child == NONE && n.priors == NONE {
+                self.guide_node(node, &s.view(p));
+            }
+            if self.nodes[node as usize].priors != NONE {
+                (node, expanded) = self.select_guided(node, legal, p);
+                if node == NONE {
+                    stuck = true;
+                    return ControlFlow::Break(*s);
+                }
+            } else {
+                let untried = self.untried(node, legal);
+                if untried.is_empty() {
+                    node = self.select(node, legal);
+                } else {
+                    let k = uniform_below(&mut self.rng, untried.len());
+                    let c = untried.nth(k).expect("k < len");
+                    node = self.new_node(node, c, p);
+                    expanded = true;
+                }
+            }
+            self.path.push(node);
+            ControlFlow::Continue(self.nodes[node as usize].card)
+        });
+        if stuck {
+            return None;
+        }
+        ending
+    }
+
+    /// Every seat's value of the leaf position `s` (a card was just added to the tree):
+    /// the round played out from it by the heuristic, with the techniques on
+    /// ([`Techniques`]: stopped where its value is sure, forced cards played at once, the
+    /// value model's values mixed in); `None` where there is none (no seat to play and no
+    /// model).
+    fn leaf_values(&mut self, s: State) -> Option<[f32; 4]> {
         let early_stop = self.config.techniques.early_stop;
         let forced = self.config.techniques.forced;
         let mut value_weight = f32::from(self.config.techniques.value_weight) / 100.0;
         let value_fade = self.config.techniques.value_fade;
         // The value model's values at the leaf, once the playout starts.
         let mut leaf: Option<[f32; 4]> = None;
-        let mut my_decisions = 0u32;
-        let mut node = 0u32;
-        let mut expanded = false;
-        let mut sure = None;
-        let mut ended = None;
-        while let Some(p) = s.current_player() {
-            let legal = s.legal_actions();
-            let card = if expanded {
-                // The playout: the heuristic's cards, no random draw (so stopping it
-                // early where its value is certain changes nothing else).
-                if early_stop && s.trick_cards().is_empty() {
-                    sure = sure::sure_values(&s);
-                    if sure.is_some() {
-                        break;
-                    }
+        let (leaf_model, scratch) = (&self.leaf_model, &mut self.value_scratch);
+        // The heuristic's cards, no random draw (so stopping early where the value is
+        // certain changes nothing else).
+        let ending = playout::play_out_until(s, |s, p| {
+            if early_stop && s.trick_cards().is_empty() {
+                if let Some(sure) = sure::sure_values(s) {
+                    return ControlFlow::Break(sure);
                 }
-                if value_weight > 0.0 && leaf.is_none() {
-                    let net = self
-                        .leaf_model
-                        .net(s.variant())
-                        .expect("checked by the decision");
-                    leaf = Some(net.values(&s, &mut self.value_scratch));
-                    if value_fade {
-                        let held = s.hand(p).len() as f32 / s.variant().hand_size() as f32;
-                        value_weight *= held;
-                    }
-                    if value_weight >= 1.0 {
-                        break;
-                    }
-                }
-                match legal.len() {
-                    1 if forced => legal.nth(0).expect("one legal card"),
-                    _ => HeuristicBot::choose(&s.view(p)),
-                }
-            } else {
-                if p == me {
-                    my_decisions += 1;
-                }
-                let n = &self.nodes[node as usize];
-                let guide = if p == me {
-                    my_decisions <= guided_depth
-                } else {
-                    guide_others
-                };
-                if guide && n.first_child == NONE && n.priors == NONE {
-                    self.guide_node(node, &s.view(p));
-                }
-                if self.nodes[node as usize].priors != NONE {
-                    (node, expanded) = self.select_guided(node, legal, p);
-                    if node == NONE {
-                        return; // no legal card: not reached while a seat is to play
-                    }
-                } else {
-                    let untried = self.untried(node, legal);
-                    if untried.is_empty() {
-                        node = self.select(node, legal);
-                    } else {
-                        let k = uniform_below(&mut self.rng, untried.len());
-                        let c = untried.nth(k).expect("k < len");
-                        node = self.new_node(node, c, p);
-                        expanded = true;
-                    }
-                }
-                self.path.push(node);
-                self.nodes[node as usize].card
-            };
-            // In the round only: the next round's deal is never looked at.
-            let out = s.apply_in_round(card).expect("a legal card");
-            if let Some(r) = out.round {
-                ended = Some((r, out.game_over));
-                break;
             }
-        }
-        let values = match (sure, ended, leaf) {
-            (Some(values), _, _) => values,
-            (None, Some((r, game_over)), leaf) => {
-                let mut values = [0f32; 4];
-                for (p, v) in values.iter_mut().enumerate().take(s.num_players()) {
-                    *v = round_value(&s, &r, p, game_over);
+            if value_weight > 0.0 && leaf.is_none() {
+                let net = leaf_model
+                    .net(s.variant())
+                    .expect("checked by the decision");
+                let values = net.values(s, scratch);
+                leaf = Some(values);
+                if value_fade {
+                    let held = s.hand(p).len() as f32 / s.variant().hand_size() as f32;
+                    value_weight *= held;
                 }
+                if value_weight >= 1.0 {
+                    return ControlFlow::Break(values);
+                }
+            }
+            let legal = s.legal_actions();
+            ControlFlow::Continue(match legal.len() {
+                1 if forced => legal.nth(0).expect("one legal card"),
+                _ => playout::heuristic_card(s, p),
+            })
+        });
+        match ending {
+            Some(Ending::Stopped(values)) => Some(values),
+            Some(Ending::Finished(finished)) => {
+                let mut values = finished.values();
                 // A leaf valued by the model, then played out: AlphaGo's mix.
                 if let Some(leaf) = leaf {
                     for (v, l) in values.iter_mut().zip(leaf) {
                         *v = value_weight * l + (1.0 - value_weight) * *v;
                     }
                 }
-                values
+                Some(values)
             }
-            (None, None, Some(leaf)) => leaf,
-            (None, None, None) => return,
-        };
-        for &id in &self.path[1..] {
-            let n = &mut self.nodes[id as usize];
-            n.visits += 1;
-            n.total += values[n.seat as usize];
+            None => leaf,
         }
     }
 
@@ -447,7 +472,7 @@ impl IsmctsBot {
         })
     }
 
-    /// The mean playout value (`pimc`'s round value for this seat) of each legal card
+    /// The mean playout value (the round value for this seat) of each legal card
     /// over the search, and its root visits, for `view`'s seat (its turn, play phase;
     /// `None` otherwise). A card never tried gets `NaN` and 0 visits. `worlds` is the
     /// number of iterations. The card [`Bot::act`] plays is the most visited

@@ -1,8 +1,8 @@
 //! Exact early stop of a playout ([`super::Techniques::early_stop`]): once nothing left in
 //! the round can change its value, the playout ends and the value is read off.
 //!
-//! In the seal variants (R9) a round's value (`pimc`'s round value) is the seals each team
-//! made this round, plus the game's result if a seal wins it. A team can still seal a
+//! In the seal variants (R9) a round's value (the search bots' round value) is the seals
+//! each team made this round, plus the game's result if a seal wins it. A team can still seal a
 //! suit only if the suit is not blocked for it (sealed before, or in `seal-short` by
 //! anyone) and both copies of its boss are in its captures or still in play (in a hand or
 //! in the trick on the table). Where no team can seal any suit any more, no seal and so no
@@ -15,7 +15,7 @@ use crate::cards::CardSet;
 use crate::rules::scoring::{blocked_seals, sealed_suits, seals_to_win};
 use crate::rules::state::{Phase, State};
 
-/// Every seat's round value (`pimc`'s [`super::super::pimc::round_value`] of the round
+/// Every seat's round value ([`crate::bots::round_value`] of the round
 /// played to its end) when nothing left in the round can change it; `None` otherwise.
 pub(super) fn sure_values(s: &State) -> Option<[f32; 4]> {
     let v = s.variant();
@@ -50,24 +50,15 @@ pub(super) fn sure_values(s: &State) -> Option<[f32; 4]> {
 mod tests {
     use super::*;
     use crate::bots::heuristic::HeuristicBot;
-    use crate::bots::pimc::round_value;
+    use crate::bots::playout;
     use crate::rng::uniform_below;
     use crate::rules::config::{GameConfig, Variant};
 
     /// Every seat's value of the round played out from `s` by the heuristic.
-    fn played_out(mut s: State) -> [f32; 4] {
-        let mut values = [0f32; 4];
-        while let Some(p) = s.current_player() {
-            let card = HeuristicBot::choose(&s.view(p));
-            let out = s.apply_in_round(card).expect("a legal card");
-            if let Some(r) = out.round {
-                for (q, v) in values.iter_mut().enumerate().take(s.num_players()) {
-                    *v = round_value(&s, &r, q, out.game_over);
-                }
-                return values;
-            }
-        }
-        unreachable!("a round in play ends")
+    fn played_out(s: State) -> [f32; 4] {
+        playout::play_out(s, playout::heuristic_card)
+            .expect("a round in play ends")
+            .values()
     }
 
     /// R9: wherever the early stop says a seal round's value is sure, the heuristic's

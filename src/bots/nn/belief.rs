@@ -15,18 +15,15 @@
 //! Weights files are the `nn` models' with the `format`
 //! [`BELIEF_FORMAT`](super::BELIEF_FORMAT).
 
-use std::path::Path;
-
-use super::mlp::{Head, Inputs, Mlp, Scratch, WeightsError};
+use super::mlp::{Head, Scratch};
+use super::net::{BeliefHead, Net};
 use crate::infoset::belief::{possible_holders, Belief};
 use crate::infoset::view::SeatView;
-use crate::rules::config::Variant;
 
-/// A belief model (see the module docs).
-#[derive(Clone, Debug)]
-pub struct BeliefNet {
-    mlp: Mlp,
-}
+/// A belief model (see the module docs): [`Net::INPUTS`] is the observation and the play
+/// log, the last layer `num_actions × (num_players − 1)` wide; files of the `format`
+/// [`BELIEF_FORMAT`](super::BELIEF_FORMAT).
+pub type BeliefNet = Net<BeliefHead>;
 
 /// Reusable buffers for [`BeliefNet::belief`].
 #[derive(Clone, Debug, Default)]
@@ -41,85 +38,6 @@ pub struct BeliefScratch {
 }
 
 impl BeliefNet {
-    /// What its first layer reads: the observation and the play log.
-    pub const INPUTS: Inputs = Inputs::ObservationAndPlayLog;
-
-    /// A model for `variant` from its layers, as [`Mlp::new`] takes them; the first reads
-    /// [`BeliefNet::INPUTS`], the last has `num_actions × (num_players − 1)` outputs.
-    pub fn new(
-        variant: Variant,
-        layers: Vec<(Vec<f32>, Vec<f32>)>,
-    ) -> Result<BeliefNet, WeightsError> {
-        let mlp = Mlp::with_head(variant, BeliefNet::INPUTS, Head::Belief, layers)?;
-        Ok(BeliefNet { mlp })
-    }
-
-    /// Reads a model from the bytes of a safetensors file (format
-    /// [`BELIEF_FORMAT`](super::BELIEF_FORMAT), inputs [`BeliefNet::INPUTS`]; weights
-    /// `F32` or `F16`).
-    pub fn from_bytes(bytes: &[u8]) -> Result<BeliefNet, WeightsError> {
-        let mlp = Mlp::read(bytes, Head::Belief)?;
-        if mlp.inputs() != BeliefNet::INPUTS {
-            return Err(WeightsError::Metadata {
-                key: "inputs",
-                problem: format!(
-                    "'{}', expected '{}' (a belief model reads the play log)",
-                    mlp.inputs().name(),
-                    BeliefNet::INPUTS.name()
-                ),
-            });
-        }
-        Ok(BeliefNet { mlp })
-    }
-
-    /// Reads a model from the safetensors file at `path`.
-    pub fn load(path: &Path) -> Result<BeliefNet, WeightsError> {
-        BeliefNet::from_bytes(&super::format::read_file(path)?)
-    }
-
-    /// The model as a safetensors file (format [`BELIEF_FORMAT`](super::BELIEF_FORMAT)).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        self.mlp.to_bytes()
-    }
-
-    /// The belief model shipped for `variant` (every variant has one; parsed once per
-    /// process; feature `models`).
-    #[cfg(feature = "models")]
-    pub fn shipped(variant: Variant) -> Option<&'static BeliefNet> {
-        use std::sync::OnceLock;
-        static MODELS: [OnceLock<Option<BeliefNet>>; 4] = [const { OnceLock::new() }; 4];
-        MODELS[variant as usize]
-            .get_or_init(|| {
-                // The crate's table is in the engine's variant order (its own test).
-                let (name, bytes) = yokai_septet_beliefs::BELIEFS[variant as usize];
-                debug_assert_eq!(name, variant.name());
-                Some(BeliefNet::from_bytes(bytes).unwrap_or_else(|e| {
-                    panic!("the shipped {variant} belief model is invalid: {e}")
-                }))
-            })
-            .as_ref()
-    }
-
-    /// Stores its weights as `F16` (as [`Mlp::set_half`]).
-    pub fn set_half(&mut self, half: bool) {
-        self.mlp.set_half(half);
-    }
-
-    /// Sets a metadata entry of its file (as [`Mlp::set_metadata`]).
-    pub fn set_metadata(&mut self, key: &str, value: &str) -> Result<(), WeightsError> {
-        self.mlp.set_metadata(key, value)
-    }
-
-    /// The variant it reads.
-    pub fn variant(&self) -> Variant {
-        self.mlp.variant()
-    }
-
-    /// The network (its layers, widths and metadata).
-    pub fn mlp(&self) -> &Mlp {
-        &self.mlp
-    }
-
     /// The weight of each seat holding each card, as `view`'s seat believes (see the
     /// module docs): for every card it cannot see, the model's weights over the seats that
     /// may hold it (summing to 1); 1 on the holder of a card whose holder is known; 0
@@ -154,14 +72,14 @@ impl BeliefNet {
             logits,
             hidden,
         } = scratch;
-        input.resize(self.mlp.inputs().size(variant), 0.0);
-        self.mlp.inputs().encode(view, input);
+        input.resize(self.mlp().inputs().size(variant), 0.0);
+        self.mlp().inputs().encode(view, input);
         if input == previous {
             return None;
         }
         previous.clone_from(input);
         logits.resize(Head::Belief.outputs(variant), 0.0);
-        self.mlp.logits(input, hidden, logits);
+        self.mlp().logits(input, hidden, logits);
         let possible = possible_holders(view);
         let mut belief = Belief::uniform();
         for card in variant.deck() {
@@ -191,10 +109,11 @@ impl BeliefNet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::nn::mlp::{Inputs, Mlp};
     use crate::bots::HeuristicBot;
     use crate::encoding::observation::observation_size;
     use crate::rng::uniform_below;
-    use crate::rules::config::GameConfig;
+    use crate::rules::config::{GameConfig, Variant};
     use crate::rules::state::State;
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;

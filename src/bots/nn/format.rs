@@ -22,6 +22,24 @@ fn shipped_file(variant: Variant) -> &'static [u8] {
     yokai_septet_models::model(variant.name()).expect("every variant has a shipped model")
 }
 
+impl Head {
+    /// The file shipped for `variant` of the model with this head, if there is one: the
+    /// policy and the belief model of every variant, the value models of some.
+    #[cfg(feature = "models")]
+    pub(super) fn shipped_file(self, variant: Variant) -> Option<&'static [u8]> {
+        match self {
+            Head::Policy => Some(shipped_file(variant)),
+            Head::Belief => {
+                // The crate's table is in the engine's variant order (its own test).
+                let (name, bytes) = yokai_septet_beliefs::BELIEFS[variant as usize];
+                debug_assert_eq!(name, variant.name());
+                Some(bytes)
+            }
+            Head::Value => yokai_septet_models::value_model(variant.name()),
+        }
+    }
+}
+
 /// The tensor `name` of `file` as `f32` values (row-major; stored as `F32`, or `F16`
 /// widened exactly), checked to have `rank` dimensions, with its shape and storage type.
 fn f32_tensor(

@@ -178,8 +178,9 @@ pub const BELIEF_FORMAT: &str = "yokai-septet-belief/2";
 pub const VALUE_FORMAT: &str = "yokai-septet-value/1";
 
 /// What the last layer of an [`Mlp`] gives, and the `format` of its weights file.
+/// (`pub` for [`super::NetKind`], which names it; not exported.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Head {
+pub enum Head {
     /// A policy: one logit per card id ([`MODEL_FORMAT`]).
     Policy,
     /// A belief model ([`super::BeliefNet`]): one logit per card id and other seat
@@ -196,6 +197,15 @@ impl Head {
             Head::Policy => MODEL_FORMAT,
             Head::Belief => BELIEF_FORMAT,
             Head::Value => VALUE_FORMAT,
+        }
+    }
+
+    /// What a model with this head is called in messages.
+    pub(crate) fn model_name(self) -> &'static str {
+        match self {
+            Head::Policy => "model",
+            Head::Belief => "belief model",
+            Head::Value => "value model",
         }
     }
 

@@ -25,6 +25,7 @@
 mod belief;
 mod format;
 mod mlp;
+mod net;
 mod value;
 
 use std::collections::HashMap;
@@ -39,6 +40,7 @@ use crate::rules::config::Variant;
 
 pub use belief::{BeliefNet, BeliefScratch};
 pub use mlp::{Inputs, Mlp, Scratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT};
+pub use net::{BeliefHead, Net, NetKind, ValueHead};
 pub use value::{encode_value_input, ValueNet, ValueScratch};
 
 /// Models read from files, kept while the file is unchanged (an arena builds a bot per

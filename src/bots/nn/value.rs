@@ -5,25 +5,22 @@
 //! An [`Mlp`] whose first layer reads [`Inputs::ObservationAndHands`] (the observation of
 //! the seat to play, then the other seats' hands, the next clockwise first) and whose last
 //! layer gives one value per seat, `out[k]` for the seat `k` places to the left of the seat
-//! to play: its expected `pimc` round value ([`crate::bots::round_value`]). It is trained
+//! to play: its expected round value ([`crate::bots::round_value`]). It is trained
 //! on the positions of self-play games of the search bots, each labelled with the round's
 //! result (`training/train_value.py`, data from `examples/value_data`). A search asks it
 //! about a world it drew, so it may read every hand: it is never a bot's input (a bot
 //! plays from its [`crate::SeatView`]). Weights files are the `nn` models' with the
 //! `format` [`VALUE_FORMAT`](super::VALUE_FORMAT).
 
-use std::path::Path;
-
-use super::mlp::{Head, Inputs, Mlp, Scratch, WeightsError};
+use super::mlp::{Inputs, Scratch};
+use super::net::{Net, ValueHead};
 use crate::encoding::observation::{encode, observation_size, ObsValue};
-use crate::rules::config::Variant;
 use crate::rules::state::State;
 
-/// A value model (see the module docs).
-#[derive(Clone, Debug)]
-pub struct ValueNet {
-    mlp: Mlp,
-}
+/// A value model (see the module docs): [`Net::INPUTS`] is the observation and the other
+/// seats' hands, the last layer one value per seat; files of the `format`
+/// [`VALUE_FORMAT`](super::VALUE_FORMAT).
+pub type ValueNet = Net<ValueHead>;
 
 /// Reusable buffers for [`ValueNet::values`].
 #[derive(Clone, Debug, Default)]
@@ -57,66 +54,8 @@ pub fn encode_value_input<T: ObsValue>(state: &State, out: &mut [T]) {
 }
 
 impl ValueNet {
-    /// What its first layer reads.
-    pub const INPUTS: Inputs = Inputs::ObservationAndHands;
-
-    /// A model for `variant` from its layers, as [`Mlp::new`] takes them; the first reads
-    /// [`ValueNet::INPUTS`], the last has `num_players` outputs.
-    pub fn new(
-        variant: Variant,
-        layers: Vec<(Vec<f32>, Vec<f32>)>,
-    ) -> Result<ValueNet, WeightsError> {
-        let mlp = Mlp::with_head(variant, ValueNet::INPUTS, Head::Value, layers)?;
-        Ok(ValueNet { mlp })
-    }
-
-    /// Reads a model from the bytes of a safetensors file (format
-    /// [`VALUE_FORMAT`](super::VALUE_FORMAT), inputs [`ValueNet::INPUTS`]; weights `F32`
-    /// or `F16`).
-    pub fn from_bytes(bytes: &[u8]) -> Result<ValueNet, WeightsError> {
-        Ok(ValueNet {
-            mlp: Mlp::read(bytes, Head::Value)?,
-        })
-    }
-
-    /// Reads a model from the safetensors file at `path`.
-    pub fn load(path: &Path) -> Result<ValueNet, WeightsError> {
-        ValueNet::from_bytes(&super::format::read_file(path)?)
-    }
-
-    /// The model as a safetensors file (format [`VALUE_FORMAT`](super::VALUE_FORMAT)).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        self.mlp.to_bytes()
-    }
-
-    /// The value model shipped for `variant`, if it has one (parsed once per process;
-    /// feature `models`).
-    #[cfg(feature = "models")]
-    pub fn shipped(variant: Variant) -> Option<&'static ValueNet> {
-        use std::sync::OnceLock;
-        static MODELS: [OnceLock<Option<ValueNet>>; 4] = [const { OnceLock::new() }; 4];
-        MODELS[variant as usize]
-            .get_or_init(|| {
-                let bytes = yokai_septet_models::value_model(variant.name())?;
-                Some(ValueNet::from_bytes(bytes).unwrap_or_else(|e| {
-                    panic!("the shipped {variant} value model is invalid: {e}")
-                }))
-            })
-            .as_ref()
-    }
-
-    /// The variant it reads.
-    pub fn variant(&self) -> Variant {
-        self.mlp.variant()
-    }
-
-    /// The network (its layers, widths and metadata).
-    pub fn mlp(&self) -> &Mlp {
-        &self.mlp
-    }
-
     /// Each seat's value of `state` (absolute seats; 0 past the game's seats): the
-    /// model's estimate of its `pimc` round value.
+    /// model's estimate of its round value.
     ///
     /// # Panics
     /// Where no seat is to play, or `state` is of another variant than the model's.
@@ -132,7 +71,7 @@ impl ValueNet {
         input.resize(ValueNet::INPUTS.size(variant), 0.0);
         out.resize(n, 0.0);
         encode_value_input(state, input);
-        self.mlp.logits(input, hidden, out);
+        self.mlp().logits(input, hidden, out);
         let p = state.current_player().expect("a seat to play");
         let mut values = [0f32; 4];
         for (k, &v) in out.iter().enumerate() {
@@ -145,7 +84,8 @@ impl ValueNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::GameConfig;
+    use crate::bots::nn::mlp::{Head, Mlp};
+    use crate::rules::config::{GameConfig, Variant};
 
     fn state(variant: Variant) -> State {
         let mut s = State::new(GameConfig::new(variant, 3));
