@@ -248,33 +248,20 @@ def bench_vector(seconds, threads, n_envs=1024, dtype="uint8", policy="numpy",
     obs, info = v.reset()
     draw = make_policy(policy, n_envs, v.single_action_space.n, obs.shape[1], hidden)
     clock = time.perf_counter
-    state = {"obs": obs, "info": info}
-    if inplace:
-        masks, observations = v.masks, v.observations
-        if policy == "bots":
-            def step():
-                t = clock()
-                v.step_all(v.bot_actions())
-                return clock() - t
-        else:
-            def step():
-                a = draw(observations, masks)
-                t = clock()
-                v.step_all(a)
-                return clock() - t
-    elif policy == "bots":
-        def step():
-            t = clock()
-            v.step(v.bot_actions())
-            return clock() - t
-    else:
-        def step():
-            a = draw(state["obs"], state["info"]["action_mask"])
-            t = clock()
-            out = v.step(a)
-            dt = clock() - t
-            state["obs"], state["info"] = out[0], out[4]
-            return dt
+    bots = policy == "bots"
+    env_step = v.step_all if inplace else v.step
+    # What the policy reads: the env's own buffers in place, else the last step's copies.
+    latest = [v.observations, v.masks] if inplace else [obs, info["action_mask"]]
+
+    def step():
+        a = None if bots else draw(*latest)
+        t = clock()
+        out = env_step(v.bot_actions() if bots else a)
+        dt = clock() - t
+        if not inplace:
+            latest[:] = out[0], out[4]["action_mask"]
+        return dt
+
     return median_rates(step, n_envs, seconds, windows)
 
 
