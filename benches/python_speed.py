@@ -248,33 +248,20 @@ def bench_vector(seconds, threads, n_envs=1024, dtype="uint8", policy="numpy",
     obs, info = v.reset()
     draw = make_policy(policy, n_envs, v.single_action_space.n, obs.shape[1], hidden)
     clock = time.perf_counter
-    state = {"obs": obs, "info": info}
-    if inplace:
-        masks, observations = v.masks, v.observations
-        if policy == "bots":
-            def step():
-                t = clock()
-                v.step_all(v.bot_actions())
-                return clock() - t
-        else:
-            def step():
-                a = draw(observations, masks)
-                t = clock()
-                v.step_all(a)
-                return clock() - t
-    elif policy == "bots":
-        def step():
-            t = clock()
-            v.step(v.bot_actions())
-            return clock() - t
-    else:
-        def step():
-            a = draw(state["obs"], state["info"]["action_mask"])
-            t = clock()
-            out = v.step(a)
-            dt = clock() - t
-            state["obs"], state["info"] = out[0], out[4]
-            return dt
+    bots = policy == "bots"
+    env_step = v.step_all if inplace else v.step
+    # What the policy reads: the env's own buffers in place, else the last step's copies.
+    latest = [v.observations, v.masks] if inplace else [obs, info["action_mask"]]
+
+    def step():
+        a = None if bots else draw(*latest)
+        t = clock()
+        out = env_step(v.bot_actions() if bots else a)
+        dt = clock() - t
+        if not inplace:
+            latest[:] = out[0], out[4]["action_mask"]
+        return dt
+
     return median_rates(step, n_envs, seconds, windows)
 
 
@@ -317,29 +304,29 @@ def bench_parts(seconds, n_games=1024, dtype="uint8", variant="4p"):
     return float(np.median(rates))
 
 
+def call_ms(policy, obs, mask, repeat):
+    """Milliseconds of one ``policy(obs, mask)`` call: the median of ``repeat``."""
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        policy(obs, mask)
+        times.append(time.perf_counter() - t)
+    return 1e3 * float(np.median(times))
+
+
 def policy_ms(n_envs, hidden, obs_size=711, repeat=50):
     """Milliseconds of one MatmulPolicy call over ``n_envs`` uint8 observations (median)."""
     p = MatmulPolicy(n_envs, 49, obs_size, hidden)
     obs = np.random.default_rng(0).integers(0, 2, (n_envs, obs_size), dtype=np.uint8)
     mask = np.ones((n_envs, 49), bool)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        p(obs, mask)
-        times.append(time.perf_counter() - t)
-    return 1e3 * float(np.median(times))
+    return call_ms(p, obs, mask, repeat)
 
 
 def numpy_ms(n_envs, repeat=50):
     """Milliseconds of one NumpyRandomPolicy call over ``n_envs`` masks (median)."""
     p = NumpyRandomPolicy(n_envs, 49)
     mask = np.random.default_rng(0).random((n_envs, 49)) < 0.3
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        p(None, mask)
-        times.append(time.perf_counter() - t)
-    return 1e3 * float(np.median(times))
+    return call_ms(p, None, mask, repeat)
 
 
 def load_line():
@@ -356,6 +343,31 @@ def load_line():
         torch_threads = f", torch threads {sys.modules['torch'].get_num_threads()}"
     return (f"nproc={os.cpu_count()}, {load}, OPENBLAS_NUM_THREADS {blas}{torch_threads}, "
             f"OpenBLAS hints {', '.join(hints) or 'none set'}")
+
+
+def measure_in_rounds(envs_list, rounds, one_round):
+    """{key: [one run per round]}: ``one_round(n)`` yields (key, run) as it measures, so
+    every cell of N=n is measured once a round, interleaved, which spreads a changing load
+    over all of them."""
+    results = {}
+    for n in envs_list:
+        for _ in range(rounds):
+            for key, run in one_round(n):
+                results.setdefault(key, []).append(run)
+        print(f"  N={n} done ({load_line()})", file=sys.stderr, flush=True)
+    return results
+
+
+def median_pair(runs):
+    """The (step-only, whole-loop) medians of (step-only, whole-loop) runs: a table's cell
+    from its rounds."""
+    return float(np.median([r[0] for r in runs])), float(np.median([r[1] for r in runs]))
+
+
+def rounds_footer(rounds, windows):
+    """The line under a table measured in rounds: the load now and what its cells are."""
+    return (f"\n{load_line()} at the end; step-only / whole loop, M env-steps/s, median of "
+            f"{rounds} rounds of {windows}-window medians\n")
 
 
 def fmt_pair(p):
@@ -410,27 +422,23 @@ def scaling_table(seconds, threads_list, envs_list, hidden=64, rounds=3, windows
     median over rounds of the run medians."""
     print(f"VectorEnv 4p self-play, uint8, default step, policies {', '.join(policies)} "
           f"(matmul: H={hidden}) between steps; {load_line()} at the start")
-    results = {}
-    for n in envs_list:
-        for r in range(rounds):
-            for p in policies:
-                for t in threads_list:
-                    results.setdefault((n, p, t), []).append(
-                        bench_vector(seconds, t, n, policy=p, hidden=hidden,
-                                     windows=windows, spin_us=spin_us))
-        print(f"  N={n} done ({load_line()})", file=sys.stderr, flush=True)
+
+    def one_round(n):
+        for p in policies:
+            for t in threads_list:
+                yield (n, p, t), bench_vector(seconds, t, n, policy=p, hidden=hidden,
+                                              windows=windows, spin_us=spin_us)
+
+    results = measure_in_rounds(envs_list, rounds, one_round)
     base = threads_list[0]
-    print(f"\n{load_line()} at the end; step-only / whole loop, M env-steps/s, median of "
-          f"{rounds} rounds of {windows}-window medians\n")
+    print(rounds_footer(rounds, windows))
     print("| N | policy | policy ms | " + " | ".join(f"{t} thr" for t in threads_list)
           + " | " + " | ".join(f"{t} vs {base}: step-only, loop" for t in threads_list[1:])
           + " |")
     print("|---:|---|---:|" + "---:|" * (2 * len(threads_list) - 1))
     for n in envs_list:
         for p in policies:
-            med = {t: (float(np.median([x[0] for x in results[(n, p, t)]])),
-                       float(np.median([x[1] for x in results[(n, p, t)]])))
-                   for t in threads_list}
+            med = {t: median_pair(results[(n, p, t)]) for t in threads_list}
             cells = " | ".join(fmt_pair(med[t]) for t in threads_list)
             ups = " | ".join(f"{med[t][0] / med[base][0]:.2f}x, {med[t][1] / med[base][1]:.2f}x"
                              for t in threads_list[1:])
@@ -446,20 +454,17 @@ def async_table(seconds, threads_list, envs_list, batches, hidden=64, rounds=3, 
     steps, interleaved round by round."""
     print(f"PPO-shaped loop: VectorEnv 4p self-play, uint8, MatmulPolicy (H={hidden}); "
           f"{load_line()} at the start")
-    results = {}
-    for n in envs_list:
-        for r in range(rounds):
-            for t in threads_list:
-                results.setdefault((n, t, "sync"), []).append(
-                    bench_vector(seconds, t, n, policy="matmul", hidden=hidden,
-                                 windows=windows, spin_us=spin_us))
-                for k in batches:
-                    results.setdefault((n, t, k), []).append(
-                        bench_async(seconds, t, n, n // k, hidden, windows=windows,
-                                    spin_us=spin_us))
-        print(f"  N={n} done ({load_line()})", file=sys.stderr, flush=True)
-    print(f"\n{load_line()} at the end; step-only / whole loop, M env-steps/s, median of "
-          f"{rounds} rounds of {windows}-window medians\n")
+
+    def one_round(n):
+        for t in threads_list:
+            yield (n, t, "sync"), bench_vector(seconds, t, n, policy="matmul", hidden=hidden,
+                                               windows=windows, spin_us=spin_us)
+            for k in batches:
+                yield (n, t, k), bench_async(seconds, t, n, n // k, hidden, windows=windows,
+                                             spin_us=spin_us)
+
+    results = measure_in_rounds(envs_list, rounds, one_round)
+    print(rounds_footer(rounds, windows))
     print("| N | policy ms (whole batch) | threads | path | step-only / whole loop | "
           "whole loop vs sync |")
     print("|---:|---:|---:|---|---:|---:|")
@@ -468,9 +473,7 @@ def async_table(seconds, threads_list, envs_list, batches, hidden=64, rounds=3, 
         for t in threads_list:
             med = {}
             for key in ["sync"] + list(batches):
-                xs = results[(n, t, key)]
-                med[key] = (float(np.median([x[0] for x in xs])),
-                            float(np.median([x[1] for x in xs])))
+                med[key] = median_pair(results[(n, t, key)])
             for key in ["sync"] + list(batches):
                 label = "sync `step`" if key == "sync" else f"async, batch_size = N/{key}"
                 print(f"| {n} | {ms:.2f} | {t} | {label} | {fmt_pair(med[key])} | "
@@ -512,21 +515,19 @@ def real_table(seconds, threads_list, envs_list, policies, hidden=64, rounds=3, 
         torch.set_num_threads(torch_threads)
     print(f"VectorEnv 4p self-play, uint8, policies {', '.join(policies)} (H={hidden}); "
           f"{load_line()} at the start")
-    results = {}
-    for n in envs_list:
-        for _ in range(rounds):
-            for p in policies:
-                for t in threads_list:
-                    results.setdefault((n, p, t, "step"), []).append(
-                        bench_vector(seconds, t, n, policy=p, hidden=hidden, windows=windows,
-                                     spin_us=spin_us))
-                    results.setdefault((n, p, t, "async"), []).append(
-                        bench_async(seconds, t, n, n // batches, hidden, windows=windows,
-                                    spin_us=spin_us, policy=p))
-        print(f"  N={n} done ({load_line()})", file=sys.stderr, flush=True)
+
+    def one_round(n):
+        for p in policies:
+            for t in threads_list:
+                yield (n, p, t, "step"), bench_vector(seconds, t, n, policy=p, hidden=hidden,
+                                                      windows=windows, spin_us=spin_us)
+                yield (n, p, t, "async"), bench_async(seconds, t, n, n // batches, hidden,
+                                                      windows=windows, spin_us=spin_us,
+                                                      policy=p)
+
+    results = measure_in_rounds(envs_list, rounds, one_round)
     base = threads_list[0]
-    print(f"\n{load_line()} at the end; step-only / whole loop, M env-steps/s, median of "
-          f"{rounds} rounds of {windows}-window medians\n")
+    print(rounds_footer(rounds, windows))
     print("| N | policy | path | " + " | ".join(f"{t} thr" for t in threads_list) + " | "
           + " | ".join(f"{t} vs {base} thr: step-only, loop" for t in threads_list[1:])
           + " | loop vs `step`, " + ", ".join(f"{t} thr" for t in threads_list) + " |")
@@ -536,9 +537,7 @@ def real_table(seconds, threads_list, envs_list, policies, hidden=64, rounds=3, 
             med = {}
             for key in ("step", "async"):
                 for t in threads_list:
-                    xs = results[(n, p, t, key)]
-                    med[(t, key)] = (float(np.median([x[0] for x in xs])),
-                                     float(np.median([x[1] for x in xs])))
+                    med[(t, key)] = median_pair(results[(n, p, t, key)])
             for key in ("step", "async"):
                 label = "`step`" if key == "step" else f"`send`/`recv`, N/{batches}"
                 cells = " | ".join(fmt_pair(med[(t, key)]) for t in threads_list)

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use yokai_septet::bots::BotRegistry;
 use yokai_septet::cli::play::{play, PlayEnd, PlayOptions};
 use yokai_septet::cli::{run_with, Style};
+use yokai_septet::picture::replay_html;
 use yokai_septet::{GameConfig, Match, State, Variant};
 
 /// Runs the tool in-process; returns (exit code, stdout, stderr).
@@ -1151,6 +1152,34 @@ fn arena_plays_single_rounds_and_stops_sequentially() {
     );
     assert_eq!(code, 2);
     assert!(err.contains("a sequential stop compares two bots"), "{err}");
+}
+
+#[test]
+fn cli_replay_html_writes_the_viewer_and_rejects_a_bad_record() {
+    let dir = std::env::temp_dir().join(format!("yokai-picture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/4p_seed1.json");
+    let out_path = dir.join("game.html");
+    let out_str = out_path.to_str().unwrap();
+    let (code, out, err) = cli(&["replay", record, "--html", out_str], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("game.html"), "{out}");
+    let html = std::fs::read_to_string(&out_path).unwrap();
+    let m = Match::from_json(&std::fs::read_to_string(record).unwrap()).unwrap();
+    assert_eq!(html, replay_html(&m));
+
+    let bad = dir.join("bad.json");
+    let tampered =
+        std::fs::read_to_string(record)
+            .unwrap()
+            .replacen("\"winner\":", "\"winner\":7,\"x\":", 1);
+    std::fs::write(&bad, tampered).unwrap();
+    let (code, _, err) = cli(&["replay", bad.to_str().unwrap(), "--html", out_str], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("rounds[0]"), "{err}");
+    let (code, _, err) = cli(&["replay", record, "--html", out_str, "--round", "1"], "");
+    assert_eq!(code, 2, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `replay --html` checks its output path up front (exit code 2, nothing written), as

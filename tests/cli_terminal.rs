@@ -70,97 +70,102 @@ fn on_terminal(args: &[&str], deadline: Duration) -> (i32, String) {
     (code, String::from_utf8_lossy(&screen).into_owned())
 }
 
+/// Runs `command` (words between single spaces, as typed) on a fresh pseudo-terminal,
+/// expects it to exit with 0 and returns everything it showed.
+fn finishes_on_terminal(command: &str, deadline: Duration) -> String {
+    let args: Vec<&str> = command.split(' ').collect();
+    let (code, screen) = on_terminal(&args, deadline);
+    assert_eq!(code, 0, "`yokai-septet {command}` failed: {screen}");
+    screen
+}
+
+/// Fails, with the whole screen in the message, unless the screen shows every one of
+/// `shown` and none of `absent`.
+fn assert_screen(screen: &str, shown: &[&str], absent: &[&str]) {
+    for text in shown {
+        assert!(
+            screen.contains(text),
+            "{text:?} is not on the screen: {screen}"
+        );
+    }
+    for text in absent {
+        assert!(
+            !screen.contains(text),
+            "{text:?} is on the screen: {screen}"
+        );
+    }
+}
+
 #[test]
 fn the_main_command_shows_its_progress_bar_and_finishes_on_a_terminal() {
-    let (code, screen) = on_terminal(
-        &[
-            "arena",
-            "--variant",
-            "4p",
-            "--bots",
-            "heuristic,random",
-            "--games",
-            "4000",
-            "--threads",
-            "0",
-        ],
+    let screen = finishes_on_terminal(
+        "arena --variant 4p --bots heuristic,random --games 4000 --threads 0",
         Duration::from_secs(120),
     );
-    assert_eq!(code, 0, "{screen}");
-    assert!(screen.contains("/4000 games"), "no progress bar: {screen}");
-    assert!(screen.contains("games/s"), "no summary: {screen}");
-    // Before the games: what will be played, and a calibration: each bot's time per
-    // decision (in a unit that keeps its digits) and a game's length.
-    assert!(
-        screen.contains("arena 4p: 4000 games of heuristic vs random on "),
-        "{screen}"
+    assert_screen(
+        &screen,
+        &[
+            // The progress bar and the summary.
+            "/4000 games",
+            "games/s",
+            // Before the games: what will be played, and a calibration: each bot's time
+            // per decision (in a unit that keeps its digits) and a game's length.
+            "arena 4p: 4000 games of heuristic vs random on ",
+            " (per decision heuristic ",
+            // One estimate, on the bar (revised there in place).
+            ", about ",
+            " in all]",
+        ],
+        &[
+            // The calibration keeps its digits.
+            "0.00 ms",
+            // The estimate is never a second one on a line of its own.
+            "roughly",
+            "judging by the first",
+        ],
     );
-    assert!(screen.contains(" (per decision heuristic "), "{screen}");
-    assert!(!screen.contains("0.00 ms"), "{screen}");
-    // One estimate, on the bar (revised there in place), never a second one on a line of
-    // its own.
-    assert!(screen.contains(", about "), "{screen}");
-    assert!(screen.contains(" in all]"), "{screen}");
-    assert!(!screen.contains("roughly"), "{screen}");
-    assert!(!screen.contains("judging by the first"), "{screen}");
 }
 
 /// `ladder` on a terminal: its plan, the estimate, a bar for the whole ladder and one for
 /// the pairing in progress, then the table.
 #[test]
 fn the_ladder_shows_its_plan_and_a_bar_per_pairing_on_a_terminal() {
-    let (code, screen) = on_terminal(
-        &[
-            "ladder",
-            "--bots",
-            "random,heuristic,pimc:4",
-            "--games",
-            "30",
-            "--max-rounds",
-            "3",
-        ],
+    let screen = finishes_on_terminal(
+        "ladder --bots random,heuristic,pimc:4 --games 30 --max-rounds 3",
         Duration::from_secs(180),
     );
-    assert_eq!(code, 0, "{screen}");
-    assert!(
-        screen.contains("ladder 4p: 3 pairings × 30 games = 90 games on "),
-        "{screen}"
+    assert_screen(
+        &screen,
+        &[
+            "ladder 4p: 3 pairings × 30 games = 90 games on ",
+            // The overall bar, with the estimate on it.
+            "/90 games",
+            " in all]",
+            "pimc:4 ",
+            // The bar of the pairing in progress.
+            "random vs heuristic",
+            "pairing 3/3 done: heuristic vs pimc:4",
+            "| rank | bot | Elo |",
+        ],
+        // Pairings go at different speeds: no estimate from the first games.
+        &["judging by the first"],
     );
-    assert!(screen.contains("/90 games"), "no overall bar: {screen}");
-    assert!(
-        screen.contains(" in all]"),
-        "no estimate on the bar: {screen}"
-    );
-    assert!(screen.contains("pimc:4 "), "{screen}");
-    // Pairings go at different speeds: no estimate from the first games.
-    assert!(!screen.contains("judging by the first"), "{screen}");
-    assert!(
-        screen.contains("random vs heuristic"),
-        "no pairing bar: {screen}"
-    );
-    assert!(
-        screen.contains("pairing 3/3 done: heuristic vs pimc:4"),
-        "{screen}"
-    );
-    assert!(screen.contains("| rank | bot | Elo |"), "{screen}");
 }
 
 #[test]
 fn replay_bench_and_rules_finish_on_a_terminal() {
-    let (code, screen) = on_terminal(&["bench", "--seconds", "0.02"], Duration::from_secs(60));
-    assert_eq!(code, 0, "{screen}");
-    assert!(screen.contains("decisions/s"), "{screen}");
-    let (code, screen) = on_terminal(&["rules"], Duration::from_secs(30));
-    assert_eq!(code, 0, "{screen}");
+    let screen = finishes_on_terminal("bench --seconds 0.02", Duration::from_secs(60));
+    assert_screen(&screen, &["decisions/s"], &[]);
+    let screen = finishes_on_terminal("rules", Duration::from_secs(30));
     // Set for the terminal: a coloured heading, no Markdown marks.
-    assert!(screen.contains("\x1b[1;36mR6. Winning a trick"), "{screen}");
-    assert!(
-        !screen.contains("## R6") && !screen.contains("|---"),
-        "{screen}"
+    assert_screen(
+        &screen,
+        &["\x1b[1;36mR6. Winning a trick"],
+        &["## R6", "|---"],
     );
     let (code, screen) = on_terminal(&["replay", "no-such-file.json"], Duration::from_secs(30));
     assert_eq!(code, 2, "{screen}");
-    assert!(screen.contains("cannot read"), "{screen}");
+    assert_screen(&screen, &["cannot read"], &[]);
 }
 
 /// `analyze` on a terminal: a bar with an ETA over the plays, cleared before the report.
@@ -172,7 +177,6 @@ fn analyze_shows_its_progress_on_a_terminal() {
         Duration::from_secs(300),
     );
     assert_eq!(code, 0, "{screen}");
-    assert!(screen.contains(" plays ["), "no progress bar: {screen}");
-    assert!(screen.contains("analyze "), "{screen}");
-    assert!(screen.contains("Per seat"), "{screen}");
+    // The progress bar, then the report.
+    assert_screen(&screen, &[" plays [", "analyze ", "Per seat"], &[]);
 }

@@ -551,27 +551,33 @@ def test_ppo_steps_the_policy_at_the_scheduled_rate_after_the_critic_warms_up(
     assert first > 0 and len(critic) > len(policy)  # the warm-up update stepped the critic alone
 
 
+def _replacing(prefix: str, new):
+    """A line edit for _assert_refused: a line starting with ``prefix`` becomes ``new``
+    (None: dropped)."""
+    return lambda line: new if line.startswith(prefix) else line
+
+
 @pytest.mark.parametrize("config, edit, message", [
-    ("seal.toml", lambda line: None if line.startswith("clip = ") else line, "[finetune] lacks clip"),
-    ("seal.toml", lambda line: 'opponent = "pimc"' if line == 'opponent = "heuristic"' else line,
+    ("seal.toml", _replacing("clip = ", None), "[finetune] lacks clip"),
+    ("seal.toml", _replacing('opponent = "heuristic"', 'opponent = "pimc"'),
      "[finetune] opponent = 'pimc', expected 'heuristic' for a network that reads"),
-    ("seal.toml", lambda line: "temperature = 0" if line.startswith("temperature = 0.2") else line,
+    ("seal.toml", _replacing("temperature = 0.2", "temperature = 0"),
      "[finetune] temperature = 0, expected > 0"),
-    ("seal.toml", lambda line: "eval_every = 0" if line.startswith("eval_every = ") else line,
+    ("seal.toml", _replacing("eval_every = ", "eval_every = 0"),
      "[finetune] eval_every = 0, expected a positive integer"),
-    ("seal.toml", lambda line: 'updates = "300"' if line.startswith("updates = ") else line,
+    ("seal.toml", _replacing("updates = ", 'updates = "300"'),
      "[finetune] updates = '300', expected a positive integer"),
-    ("seal.toml", lambda line: 'clip = 0.1\nschedule = "linear"' if line.startswith("clip = ") else line,
+    ("seal.toml", _replacing("clip = ", 'clip = 0.1\nschedule = "linear"'),
      "[finetune] schedule = 'linear', expected one of"),
-    ("seal-short.toml", lambda line: None if line.startswith("pass_teacher") else line,
+    ("seal-short.toml", _replacing("pass_teacher", None),
      "[bootstrap] pass_games is set but pass_teacher is missing"),
-    ("seal-short.toml", lambda line: 'pass_teacher = "pimc:1/"' if line.startswith("pass_teacher") else line,
+    ("seal-short.toml", _replacing("pass_teacher", 'pass_teacher = "pimc:1/"'),
      "[bootstrap] pass_teacher = 'pimc:1/': bad bot name 'pimc:1/': the pass suffix '/' is neither"),
-    ("seal-short.toml", lambda line: "games = 0" if line.startswith("games = 9000") else line,
+    ("seal-short.toml", _replacing("games = 9000", "games = 0"),
      "[bootstrap] pass_games needs bootstrap games beside it"),
-    ("seal-short.toml", lambda line: "pass_games = 3000.0" if line.startswith("pass_games") else line,
+    ("seal-short.toml", _replacing("pass_games", "pass_games = 3000.0"),
      "[bootstrap] pass_games = 3000.0, expected a positive integer"),
-    ("seal-short.toml", lambda line: 'pass_games = "3000"' if line.startswith("pass_games") else line,
+    ("seal-short.toml", _replacing("pass_games", 'pass_games = "3000"'),
      "[bootstrap] pass_games = '3000', expected a positive integer"),
 ])
 def test_a_bad_finetune_or_pass_setting_is_refused_before_any_work(tmp_path, config, edit, message):
@@ -959,12 +965,6 @@ def test_a_resumed_run_may_go_further_or_use_other_threads_but_nothing_else():
     assert tb.resume_problem(cfg, {**cfg, "seed": 2}) == "its seed was 1"
     other = {**cfg, "train": {**cfg["train"], "learning_rate": 0.1}}
     assert tb.resume_problem(cfg, other).startswith("its train was {")
-
-
-def _replacing(prefix: str, new):
-    """A line edit for _assert_refused: a line starting with ``prefix`` becomes ``new``
-    (None: dropped)."""
-    return lambda line: new if line.startswith(prefix) else line
 
 
 @pytest.mark.parametrize("edit, message", [
