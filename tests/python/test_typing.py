@@ -33,11 +33,16 @@ def test_user_script_passes_mypy_strict():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_user_script_runs():
-    """What the typed script does works at run time too."""
+def test_user_script_runs(capsys):
+    """What the typed script does works at run time too: it plays its game to the end,
+    prints the arena's entries and the analysis's keys, and reaches its last env."""
     import runpy
 
     runpy.run_path(str(HERE / "typing" / "user_script.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    winners = out.splitlines()[0]
+    assert winners.startswith("[") and winners[1] != "]", out  # a finished game has winners
+    assert "'win_rate'" in out and "dict_keys([" in out, out
 
 
 def test_mypy_strict_catches_a_wrong_call(tmp_path):
