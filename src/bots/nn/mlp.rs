@@ -200,7 +200,8 @@ impl Head {
         }
     }
 
-    /// What a model with this head is called in messages.
+    /// What a model with this head is called in messages (the shipped models' only).
+    #[cfg(feature = "models")]
     pub(crate) fn model_name(self) -> &'static str {
         match self {
             Head::Policy => "model",
