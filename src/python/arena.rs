@@ -28,7 +28,6 @@ fn settings(spec: &Bound<'_, PyAny>) -> PyResult<Values> {
     Ok(s)
 }
 
-
 /// `ArenaSpec`'s check: its fields read by the table, as a dict of the values it keeps
 /// (numpy integers and bools become Python ones). A bad field is the same error as the
 /// arena functions raise.

@@ -8,7 +8,6 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyInt, PyType};
 
-
 static NP_INTEGER: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
 /// `numpy.integer`, imported once.

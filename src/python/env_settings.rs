@@ -25,7 +25,9 @@ const RENDER_MODE: Setting = Setting::choice("render_mode", &RENDER_MODES)
 pub(crate) const GAME: [Setting; 5] = [
     game::VARIANT.positional(),
     game::SCORING.positional(),
-    game::SEED.positional().doc("the seed of the deals (and of nothing else: a Game has no bots)"),
+    game::SEED
+        .positional()
+        .doc("the seed of the deals (and of nothing else: a Game has no bots)"),
     game::EPISODE,
     game::MAX_ROUNDS,
 ];

@@ -104,13 +104,22 @@ impl Values {
             }
         };
         let episode = if has("episode") {
-            self.name("episode").and_then(Episode::from_name)
+            self.name("episode")
+                .and_then(Episode::from_name)
                 .unwrap_or_else(|| unreachable!("the episode row reads an episode's name"))
         } else {
             Episode::Game
         };
-        let seed = if has("seed") { self.int("seed").unwrap_or(0) } else { 0 };
-        let max_rounds = if has("max_rounds") { self.int("max_rounds") } else { None };
+        let seed = if has("seed") {
+            self.int("seed").unwrap_or(0)
+        } else {
+            0
+        };
+        let max_rounds = if has("max_rounds") {
+            self.int("max_rounds")
+        } else {
+            None
+        };
         Ok(GameConfig::new(variant, seed)
             .with_scoring(scoring)
             .with_episode(episode)

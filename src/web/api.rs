@@ -268,10 +268,14 @@ async fn hint(
     JsonBody(req): JsonBody<HintBody>,
 ) -> Result<Response, ApiError> {
     let name = req.bot.unwrap_or_else(|| HINT_BOT.to_string());
-    let resolved = state.bots.resolve(&name).map(|spec| spec.to_string()).map_err(|e| ApiError {
-        message: format!("bot: {}", e.message),
-        ..e
-    })?;
+    let resolved = state
+        .bots
+        .resolve(&name)
+        .map(|spec| spec.to_string())
+        .map_err(|e| ApiError {
+            message: format!("bot: {}", e.message),
+            ..e
+        })?;
     // The position is copied out under the lock; the search runs without it.
     let (s, me) = game.lock().hint_position()?;
     let st = state.clone();

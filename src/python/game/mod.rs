@@ -6,14 +6,14 @@
 //! `deals.rs` (explicit deals, determinizations, beliefs), `solve.rs` (the exact
 //! solver), `records.rs` (records and pickling), `pictures.rs` (text, SVG, pixels).
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use pyo3::intern;
 
 use super::convert::{extract_integer, extract_seat, type_name};
 use super::env_settings::GAME;
-use super::settings::bind;
 use super::errors::{borrow, borrow_mut, Class, InUse};
+use super::settings::bind;
 use crate::cards::{Card, CardSet};
 use crate::record::Match;
 use crate::rules::config::GameConfig;

@@ -6,8 +6,8 @@
 
 use std::time::Duration;
 
-use crate::rules::config::GameConfig;
 use crate::python::errors::Class;
+use crate::rules::config::GameConfig;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
