@@ -499,16 +499,10 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
 
 
 def evaluate(path: Path, variant: str, cfg: dict, threads: int) -> dict:
-    s = ys.arena(
-        [f"nn:{path}", cfg["opponent"]],
-        variant=variant,
-        games=cfg["games"],
-        seed=cfg["seed"],
-        threads=threads,
-        progress=ProgressLog.callback("evaluate"),
-    )
-    me = s["entries"][0]
-    return {"win_rate": me["win_rate"], "ci95": me["ci95"], "games": s["games"]}
+    r = models.evaluate_vs_baseline(f"nn:{path}", variant, cfg["games"], cfg["seed"],
+                                    baseline=cfg["opponent"], threads=threads,
+                                    progress=ProgressLog.callback("evaluate"))
+    return {k: r[k] for k in ("win_rate", "ci95", "games")}
 
 
 # ---- Expert iteration ([expert_iteration])

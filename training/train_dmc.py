@@ -21,6 +21,15 @@ the returns of its own games, as DouZero learns Dou Dizhu.
   target (or the seals to win). Every decision of a round has its round's return: the
   same objective ``pimc`` and ``ismcts`` play for, without their round-win and game-win
   bonuses, and a dense one (a game is many rounds).
+- **A start at the heuristic** (``heuristic_prior``): the network is initialised to add
+  that value to the heuristic's card through a path of its own (see ``make_net``), so
+  its first greedy policy is the heuristic's, not a random one.
+- **Warm-up** (``warmup_segments``): in the first segments the network's seats play the
+  heuristic's card (or, with probability ``warmup_epsilon``, a random legal one) and the
+  past checkpoints' seats play the heuristic, so the network first learns the action
+  values of the heuristic's games: its greedy policy is then one step of policy
+  improvement over the heuristic, where self-play from random weights starts far below
+  it. After the warm-up the network plays its own greedy cards, as above.
 - **The loss** is the squared error between the value of the card played and its return.
 - **Opponents**: in most envs the network plays every seat (self-play); in a share of
   envs (``[opponents]``) one side is ``heuristic``, ``pimc``, or an earlier checkpoint
@@ -74,6 +83,9 @@ KEYS = {
     "steps": ("count", None),
     "max_rounds": ("count", 30),
     "epsilon": ("rate", 0.05),
+    "warmup_segments": ("count0", 0),
+    "warmup_epsilon": ("rate", 0.2),
+    "heuristic_prior": ("rate", 0.0),
     "learning_rate": ("rate", None),
     "minibatch": ("count", 4096),
     "epochs": ("count", 1),
@@ -122,6 +134,9 @@ def config_problem(cfg: dict) -> str:
         p = _kind_problem("rate", v)
         if p:
             return f"[opponents] {k} = {p}"
+    if cfg.get("heuristic_prior") and cfg.get("inputs", KEYS["inputs"][1]) != \
+            "observation+heuristic":
+        return "heuristic_prior needs inputs = \"observation+heuristic\""
     if sum(opp.values()) >= 1:
         return "[opponents] shares add up to 1 or more: no env would be left for self-play"
     ev = cfg.get("eval", {})
@@ -139,13 +154,40 @@ def config_problem(cfg: dict) -> str:
     return ""
 
 
-def make_net(in_size: int, hidden: list, actions: int) -> nn.Sequential:
+def hidden_widths(cfg: dict, actions: int) -> list:
+    """The hidden layers' widths: ``hidden``, each with ``actions`` more units for the
+    heuristic's path when ``heuristic_prior`` is set."""
+    extra = actions if cfg["heuristic_prior"] else 0
+    return [h + extra for h in cfg["hidden"]]
+
+
+def make_net(in_size: int, hidden: list, actions: int, prior: float = 0.0) -> nn.Sequential:
+    """The MLP ``in_size -> hidden... -> actions``. With ``prior > 0`` (an
+    ``observation+heuristic`` input, and ``actions`` of each hidden layer's units set
+    aside) the last ``actions`` units of every hidden layer start as a copy of the
+    heuristic's one-hot (the input's last ``actions`` values; a ReLU passes 0 and 1
+    unchanged) and the output adds ``prior`` to the heuristic's card: the network starts
+    out playing the heuristic, as a plain MLP the Rust ``nn`` bot runs. Every weight
+    then trains as usual."""
     layers: list = []
-    for h in hidden:
-        layers += [nn.Linear(in_size, h), nn.ReLU()]
-        in_size = h
-    layers.append(nn.Linear(in_size, actions))
-    return nn.Sequential(*layers)
+    widths = [in_size, *hidden]
+    for a, b in zip(widths, widths[1:]):
+        layers += [nn.Linear(a, b), nn.ReLU()]
+    layers.append(nn.Linear(widths[-1], actions))
+    net = nn.Sequential(*layers)
+    if prior:
+        with torch.no_grad():
+            *hiddens, out = [m for m in net if isinstance(m, nn.Linear)]
+            for i, lin in enumerate(hiddens):
+                if i:  # the units of the path feed nothing but the path
+                    lin.weight[:, -actions:] = 0
+                lin.weight[-actions:, :] = 0  # which reads only the one-hot
+                lin.weight[-actions:, -actions:] = torch.eye(actions)
+                lin.bias[-actions:] = 0
+            out.weight.zero_()  # the rest of the network starts silent
+            out.bias.zero_()
+            out.weight[:, -actions:] = prior * torch.eye(actions)
+    return net
 
 
 def sub_seed(seed: int, *parts: int) -> int:
@@ -232,11 +274,13 @@ class Rollouts:
         return ids
 
     def play(self, net: nn.Sequential, past: nn.Sequential | None, steps: int,
-             rng: np.random.Generator, epsilon: float) -> dict:
+             rng: np.random.Generator, epsilon: float, follow_hint: bool = False) -> dict:
         """Plays ``steps`` steps of every env; returns the network's decisions whose rounds
         ended: ``obs``, ``hint`` (the heuristic's card), ``action``, ``target`` (the
         return), ``seat`` and ``round`` (an id of the round, unique in the segment), and
-        ``decisions``, how many the network made in these steps."""
+        ``decisions``, how many the network made in these steps. With ``follow_hint``
+        (the warm-up) the network's seats play the heuristic's card instead of their
+        greedy one, still exploring with ``epsilon``."""
         inputs = self.cfg["inputs"]
         done_parts: list = []
         decisions = 0
@@ -256,12 +300,15 @@ class Rollouts:
                 mine = live & g.learns[np.maximum(to_play, 0)]
                 idx = np.flatnonzero(mine)
                 with torch.inference_mode():
-                    if idx.size:
+                    if idx.size and follow_hint:
+                        a = hint[idx].copy()
+                    elif idx.size:
                         x = torch.from_numpy(models.features(obs[idx], hint[idx], inputs,
                                                              self.actions))
                         q = net(x).masked_fill(~torch.from_numpy(info["action_mask"][idx]),
                                                -torch.inf)
                         a = q.argmax(1).numpy()
+                    if idx.size:
                         explore = rng.random(idx.size) < epsilon
                         if explore.any():
                             m = info["action_mask"][idx[explore]]
@@ -388,12 +435,10 @@ def save_model(net: nn.Sequential, cfg: dict, path: Path, **meta: object) -> Non
 
 def evaluate(path: Path, cfg: dict, opponent: str, games: int, seed: int,
              threads: int = 0) -> dict:
-    s = ys.arena([f"nn:{path}", opponent], variant=cfg["variant"], games=games, seed=seed,
-                 threads=threads)
-    me = s["entries"][0]
-    return {"opponent": opponent, "games": s["games"], "win_rate": me["win_rate"],
-            "ci95": list(me["ci95"]), "board_win_rate": me["board_win_rate"]["mean"],
-            "board_ci95": list(me["board_win_rate"]["ci95"])}
+    r = models.evaluate_vs_baseline(f"nn:{path}", cfg["variant"], games, seed,
+                                    baseline=opponent, threads=threads)
+    return {"opponent": opponent, **{k: r[k] for k in (
+        "games", "win_rate", "ci95", "board_win_rate", "board_ci95")}}
 
 
 def plot(curve: list, out: Path, title: str) -> None:
@@ -447,13 +492,16 @@ def train(args: argparse.Namespace) -> None:
     obs_size, actions = len(game.observation()), len(game.legal_mask())
     in_size = models.features(np.zeros((1, obs_size)), np.zeros(1, int), cfg["inputs"],
                               actions).shape[1]
-    net = make_net(in_size, cfg["hidden"], actions)
+    widths = hidden_widths(cfg, actions)
+    net = make_net(in_size, widths, actions, cfg["heuristic_prior"])
     opt = torch.optim.Adam(net.parameters(), lr=cfg["learning_rate"])
     state_path = out / "state.pt"
     segment, decisions, trained, curve = 0, 0, 0, []
     wall0, cpu0 = 0.0, 0.0
     if state_path.exists():
         saved = torch.load(state_path, weights_only=False)
+        for k, (_, default) in KEYS.items():  # keys added since the run began
+            saved["config"].setdefault(k, default)
         if saved["config"] != cfg:
             diff = sorted(k for k in {*saved["config"], *cfg}
                           if saved["config"].get(k) != cfg.get(k))
@@ -475,17 +523,18 @@ def train(args: argparse.Namespace) -> None:
         actor.start_segment(cfg["seed"], segment)
         learner.publish(first - 1)  # the weights at the segment's start
         past = None
-        if cfg.get("opponents", {}).get("past"):
+        warming = segment < cfg["warmup_segments"]
+        if cfg.get("opponents", {}).get("past") and not warming:
             pick = np.random.default_rng(sub_seed(cfg["seed"], 3, segment))
             pasts = sorted(out.glob("dmc-[0-9]*.safetensors"))
             pasts = [p for p in pasts if int(p.stem[4:]) < segment]
-            past = make_net(in_size, cfg["hidden"], actions)
+            past = make_net(in_size, widths, actions)
             if pasts:
                 past.load_state_dict(models.load(pasts[pick.integers(len(pasts))])
                                      .to_torch().state_dict())
             else:
                 past.load_state_dict(net.state_dict())
-        player = make_net(in_size, cfg["hidden"], actions)
+        player = make_net(in_size, widths, actions)
         seg_decisions = 0
         t_seg = time.perf_counter()
         log = ProgressLog(f"dmc {cfg['variant']} segment {segment + 1}", C, unit="rollout")
@@ -494,7 +543,9 @@ def train(args: argparse.Namespace) -> None:
             player.load_state_dict(learner.weights_after(max(k - 2, first - 1)))
             t = time.perf_counter()
             rng = np.random.default_rng(sub_seed(cfg["seed"], 4, k))
-            batch = actor.play(player, past, steps, rng, cfg["epsilon"])
+            batch = actor.play(player, past, steps, rng,
+                               cfg["warmup_epsilon"] if warming else cfg["epsilon"],
+                               follow_hint=warming)
             acting += time.perf_counter() - t
             seg_decisions += batch["decisions"]
             trained += len(batch["target"])

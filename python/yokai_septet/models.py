@@ -265,8 +265,9 @@ def evaluate_vs_baseline(
     **kwargs: Any,
 ) -> Dict[str, Any]:
     """Your agent's duplicate-deal record against the shipped baseline (``nn``) of
-    ``variant``: ``{"win_rate", "ci95", "elo", "games", "baseline"}`` for your agent's
-    side. ``agent`` is anything :func:`yokai_septet.evaluate` seats: a batched policy
+    ``variant``: ``{"win_rate", "ci95", "board_win_rate", "board_ci95", "elo", "games",
+    "baseline"}`` for your agent's side (``board_*``: the duplicate pairs' mean and its
+    interval, narrower where the deal decides much). ``agent`` is anything :func:`yokai_septet.evaluate` seats: a batched policy
     ``policy(observations, masks) -> actions``, an object with ``act(game)``, or a bot
     name (``"nn:mine.safetensors"``). In ``3p`` the agent plays one seat against two
     baselines (a fair share is 1/3). Other keyword arguments go to ``evaluate``."""
@@ -277,6 +278,8 @@ def evaluate_vs_baseline(
     return {
         "win_rate": mine["win_rate"],
         "ci95": mine["ci95"],
+        "board_win_rate": mine["board_win_rate"]["mean"],
+        "board_ci95": mine["board_win_rate"]["ci95"],
         "elo": mine["elo"],
         "games": summary["games"],
         "baseline": baseline,

@@ -198,6 +198,9 @@ def test_evaluate_vs_baseline_seats_an_agent_against_the_shipped_model():
     # The baseline's own model, in numpy, is the baseline: exactly even on duplicate deals.
     r = models.evaluate_vs_baseline(m, variant="4p", games=20, seed=4)
     assert r["win_rate"] == pytest.approx(0.5) and r["games"] == 20
+    # Every duplicate pair splits: each board is a half, with no spread at all.
+    assert r["board_win_rate"] == pytest.approx(0.5) and r["board_ci95"] == pytest.approx(
+        [0.5, 0.5])
     weak = models.evaluate_vs_baseline("random", variant="4p", games=20, seed=4)
     assert weak["win_rate"] < 0.5 and weak["baseline"] == "nn"
 

@@ -119,6 +119,37 @@ def test_decisions_of_a_round_still_in_play_wait_for_their_return():
     assert len(b2["target"]) <= 15 * 6 + b2["decisions"]
 
 
+def test_in_the_warm_up_the_network_plays_the_heuristics_card_but_for_its_exploration():
+    actor, _ = _rollout("4p", steps=0)
+    b = actor.play(actor.last_net, None, 200, np.random.default_rng(2), 0.0, follow_hint=True)
+    assert len(b["target"]) > 0 and (b["action"] == b["hint"]).all()
+    b = actor.play(actor.last_net, None, 200, np.random.default_rng(3), 0.5, follow_hint=True)
+    # Half the decisions are random legal cards, some of them the heuristic's own.
+    assert 0.15 < (b["action"] != b["hint"]).mean() < 0.5
+
+
+def test_a_network_started_at_the_heuristic_plays_the_heuristics_cards_in_rust(tmp_path):
+    dmc = _load()
+    import tomllib
+
+    cfg = {**{k: d for k, (_, d) in dmc.KEYS.items()},
+           **tomllib.loads(_config(tmp_path, heuristic_prior="0.1").read_text())}
+    game = ys.Game(variant="4p", seed=7)
+    actions = len(game.legal_mask())
+    net = dmc.make_net(len(game.observation()) + actions, dmc.hidden_widths(cfg, actions),
+                       actions, cfg["heuristic_prior"])
+    path = tmp_path / "start.safetensors"
+    dmc.save_model(net, cfg, path)
+    mine, theirs = ys.Bot(f"nn:{path}", seed=1), ys.Bot("heuristic", seed=1)
+    played = 0
+    while not game.is_over and played < 200:
+        a = mine.act(game)
+        assert a == theirs.act(game)
+        game.step(a)
+        played += 1
+    assert played > 40
+
+
 def test_a_run_stopped_and_resumed_draws_the_curve_and_model_of_a_run_never_stopped(tmp_path):
     cfg = _config(tmp_path)
     whole, parts = tmp_path / "whole", tmp_path / "parts"
@@ -157,6 +188,9 @@ def test_a_checkpoint_plays_in_rust_as_nn_path_and_says_how_it_was_made(tmp_path
     ({"epsilon": "2"}, "epsilon = 2, expected a number in [0, 1]"),
     ({"widths": "3"}, "unknown key 'widths'"),
     ({"inputs": '"pixels"'}, "inputs = 'pixels'"),
+    ({"warmup_segments": "-1"}, "warmup_segments = -1, expected an integer >= 0"),
+    ({"heuristic_prior": "0.1", "inputs": '"observation"'},
+     'heuristic_prior needs inputs = "observation+heuristic"'),
 ])
 def test_a_bad_config_is_refused_naming_the_key_before_any_work(tmp_path, edit, message):
     r = _run(_config(tmp_path, **edit), tmp_path / "run", check=False)
