@@ -1,12 +1,13 @@
 //! Imitation data: the decisions of chosen seats in arena games, each labelled with a
 //! teacher bot's choice, for training a policy by behaviour cloning or DAgger.
 //!
-//! The games are the arena's: [`ArenaConfig`] fixes the variant, the line-up, the deals
-//! and the bots' seeds ([`crate::arena::game_setup`]), so a dataset depends only on its
-//! configuration, never on the thread count. At every decision of a seat whose line-up
-//! entry is labelled, the teacher (a bot of its own, seeded from that seat's bot seed) is
-//! asked for its card on the seat's [`crate::SeatView`]; the seat then plays its own bot's
-//! card, or the teacher's when the entry *is* the teacher (one search per decision).
+//! The games are the arena's, played by its game loop with a labelling observer:
+//! [`ArenaConfig`] fixes the variant, the line-up, the deals and the bots' seeds
+//! ([`crate::arena::game_setup`]), so a dataset depends only on its configuration, never
+//! on the thread count. At every decision of a seat whose line-up entry is labelled, the
+//! teacher (a bot of its own, on a seed stream of its own) is asked for its card on the
+//! seat's [`crate::SeatView`]; the seat then plays its own bot's card, or the teacher's
+//! when the entry *is* the teacher (its own bot teaches: one search per decision).
 
 use super::game_loop::{observe_games, GameObserver};
 use super::{ArenaConfig, ArenaError, GameSetup};
@@ -231,7 +232,8 @@ impl Labelling {
 impl GameObserver for Labelling {
     fn decide(&mut self, state: &State, p: usize, bot: &mut dyn Bot) -> Result<Card, BotError> {
         let view = state.view(p);
-        // The teacher decides first: a student seat's bot then plays its own card.
+        // A student seat's bot and its teacher draw on streams of their own: asking the
+        // teacher first changes neither's card.
         let (evaluation, label) = {
             let teacher: &mut dyn Bot = match &mut self.labellers[p] {
                 Labeller::Nobody => return bot.act(&view),
