@@ -1,23 +1,26 @@
 //! Imitation data: the decisions of chosen seats in arena games, each labelled with a
 //! teacher bot's choice, for training a policy by behaviour cloning or DAgger.
 //!
-//! The games are the arena's: [`ArenaConfig`] fixes the variant, the line-up, the deals
-//! and the bots' seeds ([`crate::arena::game_setup`]), so a dataset depends only on its
-//! configuration, never on the thread count. At every decision of a seat whose line-up
-//! entry is labelled, the teacher (a bot of its own, seeded from that seat's bot seed) is
-//! asked for its card on the seat's [`crate::SeatView`]; the seat then plays its own bot's
-//! card, or the teacher's when the entry *is* the teacher (one search per decision).
+//! The games are the arena's, played by its game loop with a labelling observer:
+//! [`ArenaConfig`] fixes the variant, the line-up, the deals and the bots' seeds
+//! ([`crate::arena::game_setup`]), so a dataset depends only on its configuration, never
+//! on the thread count. At every decision of a seat whose line-up entry is labelled, the
+//! teacher (a bot of its own, on a seed stream of its own) is asked for its card on the
+//! seat's [`crate::SeatView`]; the seat then plays its own bot's card, or the teacher's
+//! when the entry *is* the teacher (its own bot teaches: one search per decision).
 
-use rayon::prelude::*;
-
-use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
-use crate::bots::{BotRegistry, HeuristicBot};
+use super::game_loop::{observe_games, GameObserver};
+use super::{ArenaConfig, ArenaError, GameSetup};
+use crate::bots::{Bot, BotError, BotRegistry, HeuristicBot, SearchValues};
+use crate::cards::Card;
 use crate::encoding::observation::{encode, observation_size};
 use crate::encoding::play_log::{encode_play_log, play_log_size};
 use crate::infoset::belief::{possible_holders, Belief, BeliefSampler};
 use crate::rng::arena_seed;
+use crate::rules::config::Variant;
 use crate::rules::state::State;
 use crate::rules::Phase;
+use crate::SeatView;
 
 /// The arena seed stream of seat `s`'s teacher: after the deals (0) and the seats' bots
 /// (1..=4), so a teacher's randomness is its own.
@@ -96,6 +99,15 @@ impl Dataset {
         self.labels.is_empty()
     }
 
+    /// No decision yet, in `variant`.
+    fn empty(variant: Variant) -> Dataset {
+        Dataset {
+            observation_size: observation_size(variant),
+            play_log_size: play_log_size(variant),
+            ..Dataset::default()
+        }
+    }
+
     fn append(&mut self, mut other: Dataset) {
         self.observations.append(&mut other.observations);
         self.play_log.append(&mut other.play_log);
@@ -131,90 +143,120 @@ pub fn check(config: &ImitationConfig, registry: &BotRegistry) -> Result<(), Are
     Ok(())
 }
 
-/// Plays game `index` and returns its labelled decisions.
-fn play_game(
-    config: &ImitationConfig,
-    registry: &BotRegistry,
+/// Who labels a seat's decisions.
+enum Labeller {
+    /// Nobody: the seat's entry is not labelled.
+    Nobody,
+    /// The seat's own bot: its entry is the teacher, so its search is both the label and
+    /// the card played.
+    Itself,
+    /// A teacher of the seat's own, seeded apart ([`teacher_stream`]).
+    Teacher(Box<dyn Bot>),
+}
+
+/// Labels the decisions of one game as it is played.
+struct Labelling {
     index: u64,
-) -> Result<Dataset, ArenaError> {
-    let arena = &config.arena;
-    let setup = game_setup(arena, index)?;
-    let n = arena.variant.num_players();
-    let size = observation_size(arena.variant);
-    let actions = arena.variant.num_actions();
-    let mut bots = Vec::with_capacity(n);
-    let mut teachers = Vec::with_capacity(n);
-    for s in 0..n {
-        let entry = setup.entry_of_seat[s];
-        let name = &arena.bots[entry];
-        let labelled = config.labelled.contains(&entry);
-        let seed = setup.bot_seeds[s];
-        let is_teacher = labelled && *name == config.teacher;
-        bots.push(if is_teacher {
-            None
-        } else {
-            Some(registry.build(name, seed, arena.variant)?)
-        });
-        teachers.push(if labelled {
-            let teacher_seed = if is_teacher {
-                seed
+    labellers: Vec<Labeller>,
+    data: Dataset,
+    uniform: BeliefSampler,
+}
+
+impl Labelling {
+    /// Before game `index`, seated by `setup`.
+    fn new(
+        config: &ImitationConfig,
+        registry: &BotRegistry,
+        index: u64,
+        setup: &GameSetup,
+    ) -> Result<Labelling, ArenaError> {
+        let arena = &config.arena;
+        let mut labellers = Vec::with_capacity(arena.variant.num_players());
+        for s in 0..arena.variant.num_players() {
+            let entry = setup.entry_of_seat[s];
+            labellers.push(if !config.labelled.contains(&entry) {
+                Labeller::Nobody
+            } else if arena.bots[entry] == config.teacher {
+                Labeller::Itself
             } else {
-                arena_seed(arena.seed, index, teacher_stream(s))
-            };
-            Some(registry.build(&config.teacher, teacher_seed, arena.variant)?)
-        } else {
-            None
-        });
+                let seed = arena_seed(arena.seed, index, teacher_stream(s));
+                Labeller::Teacher(registry.build(&config.teacher, seed, arena.variant)?)
+            });
+        }
+        Ok(Labelling {
+            index,
+            labellers,
+            data: Dataset::empty(arena.variant),
+            uniform: BeliefSampler::new(),
+        })
     }
-    let mut data = Dataset {
-        observation_size: size,
-        play_log_size: play_log_size(arena.variant),
-        ..Dataset::default()
-    };
-    let mut uniform = BeliefSampler::new();
-    let mut state = State::new(arena.game_config(setup.deal_seed));
-    while let Some(p) = state.current_player() {
+
+    /// Appends seat `p`'s decision in `state` (`view` its view): the teacher's `label` and
+    /// `evaluation`, and the `card` played.
+    fn record(
+        &mut self,
+        state: &State,
+        view: &SeatView,
+        p: usize,
+        label: Card,
+        evaluation: Option<SearchValues>,
+        card: Card,
+    ) {
+        let data = &mut self.data;
+        let actions = state.config().variant.num_actions();
+        let start = data.observations.len();
+        data.observations.resize(start + data.observation_size, 0);
+        encode(view, &mut data.observations[start..]);
+        let start = data.play_log.len();
+        data.play_log.resize(start + data.play_log_size, 0);
+        encode_play_log(view, &mut data.play_log[start..]);
+        data.legal.push(view.legal_actions().bits());
+        data.labels.push(label.id());
+        let start = data.values.len();
+        data.values.resize(start + actions, f32::NAN);
+        data.visits.resize(start + actions, f32::NAN);
+        for &(c, v) in evaluation.iter().flat_map(|e| &e.values) {
+            data.values[start + c.id() as usize] = v as f32;
+        }
+        for (c, v) in evaluation.iter().flat_map(|e| e.visit_shares()).flatten() {
+            data.visits[start + c.id() as usize] = v as f32;
+        }
+        data.played.push(card.id());
+        data.heuristic.push(HeuristicBot::choose(view).id());
+        belief_labels(state, p, &mut self.uniform, data);
+        data.games.push(self.index);
+        data.seats.push(p as u8);
+    }
+}
+
+impl GameObserver for Labelling {
+    fn decide(&mut self, state: &State, p: usize, bot: &mut dyn Bot) -> Result<Card, BotError> {
         let view = state.view(p);
-        let evaluation = teachers[p].as_mut().and_then(|t| t.search_values(&view));
-        let label = match (&evaluation, teachers[p].as_mut()) {
-            (Some(ev), _) => ev.best_card(),
-            (None, Some(t)) => Some(t.act(&view)?),
-            (None, None) => None,
+        // A student seat's bot and its teacher draw on streams of their own: asking the
+        // teacher first changes neither's card.
+        let (evaluation, label) = {
+            let teacher: &mut dyn Bot = match &mut self.labellers[p] {
+                Labeller::Nobody => return bot.act(&view),
+                Labeller::Itself => &mut *bot,
+                Labeller::Teacher(t) => t.as_mut(),
+            };
+            let evaluation = teacher.search_values(&view);
+            let label = match &evaluation {
+                Some(ev) => ev.best_card(),
+                None => Some(teacher.act(&view)?),
+            };
+            (evaluation, label)
         };
-        let card = match (&mut bots[p], label) {
-            (Some(bot), _) => bot.act(&view)?,
-            (None, Some(label)) => label,
-            (None, None) => unreachable!("a seat without a bot is labelled"),
+        let card = match (&self.labellers[p], label) {
+            (Labeller::Itself, Some(label)) => label,
+            (Labeller::Itself, None) => unreachable!("a teacher seat without a label"),
+            _ => bot.act(&view)?,
         };
         if let Some(label) = label {
-            let start = data.observations.len();
-            data.observations.resize(start + size, 0);
-            encode(&view, &mut data.observations[start..]);
-            let start = data.play_log.len();
-            data.play_log.resize(start + data.play_log_size, 0);
-            encode_play_log(&view, &mut data.play_log[start..]);
-            data.legal.push(view.legal_actions().bits());
-            data.labels.push(label.id());
-            let start = data.values.len();
-            data.values.resize(start + actions, f32::NAN);
-            data.visits.resize(start + actions, f32::NAN);
-            for &(c, v) in evaluation.iter().flat_map(|e| &e.values) {
-                data.values[start + c.id() as usize] = v as f32;
-            }
-            for (c, v) in evaluation.iter().flat_map(|e| e.visit_shares()).flatten() {
-                data.visits[start + c.id() as usize] = v as f32;
-            }
-            data.played.push(card.id());
-            data.heuristic.push(HeuristicBot::choose(&view).id());
-            belief_labels(&state, p, &mut uniform, &mut data);
-            data.games.push(index);
-            data.seats.push(p as u8);
+            self.record(state, &view, p, label, evaluation, card);
         }
-        if let Err(e) = state.apply(card) {
-            panic!("seat {p} played an illegal card: {e}");
-        }
+        Ok(card)
     }
-    Ok(data)
 }
 
 /// Appends the belief labels of seat `p`'s decision in `state` to `data` (see
@@ -256,24 +298,12 @@ pub fn generate(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Dataset, ArenaError> {
     check(config, registry)?;
-    let pool = thread_pool(config.arena.threads)?;
-    let parts: Vec<Dataset> = pool.install(|| {
-        (0..config.arena.total_games())
-            .into_par_iter()
-            .map(|i| {
-                let part = play_game(config, registry, i);
-                progress();
-                part
-            })
-            .collect::<Result<_, _>>()
+    let games = observe_games(&config.arena, registry, progress, |i, setup| {
+        Labelling::new(config, registry, i, setup)
     })?;
-    let mut data = Dataset {
-        observation_size: observation_size(config.arena.variant),
-        play_log_size: play_log_size(config.arena.variant),
-        ..Dataset::default()
-    };
-    for part in parts {
-        data.append(part);
+    let mut data = Dataset::empty(config.arena.variant);
+    for game in games {
+        data.append(game.data);
     }
     Ok(data)
 }
@@ -281,6 +311,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::game_setup;
     use crate::cards::{Card, CardSet};
     use crate::rules::config::Variant;
 

@@ -14,6 +14,7 @@
 pub mod boards;
 mod counts;
 pub mod estimate;
+mod game_loop;
 pub mod imitation;
 pub mod ladder;
 mod playouts;
@@ -28,7 +29,6 @@ pub use playouts::{random_playouts, PlayoutStats};
 pub use report::{
     rate_text, short_duration, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing,
 };
-pub(crate) use run::thread_pool;
 #[cfg(feature = "python")]
 pub(crate) use run::Sequential;
 pub use run::{run_arena, run_arena_range};
@@ -262,12 +262,21 @@ pub fn check(config: &ArenaConfig, registry: &BotRegistry) -> Result<(), ArenaEr
 
 #[cfg(test)]
 mod tests {
-    use super::run::play_game;
+    use super::game_loop::{play_game, GameObserver};
     use super::*;
     use crate::rules::state::State;
 
     fn quiet() -> impl Fn() + Sync {
         || {}
+    }
+
+    /// Calls its function with the state before every decision.
+    struct BeforeDecision<F>(F);
+
+    impl<F: FnMut(&State)> GameObserver for BeforeDecision<F> {
+        fn before_decision(&mut self, state: &State, _seat: usize) {
+            (self.0)(state)
+        }
     }
 
     #[test]
@@ -296,11 +305,17 @@ mod tests {
             let deals_of = |i: u64| {
                 let setup = game_setup(&c, i).unwrap();
                 let mut deals = Vec::new();
-                play_game(&c, &BotRegistry::new(), i, &setup, &mut |s: &State| {
-                    if deals.last().map(|&(r, _)| r) != Some(s.round()) {
-                        deals.push((s.round(), *s.deal()));
-                    }
-                })
+                play_game(
+                    &c,
+                    &BotRegistry::new(),
+                    i,
+                    &setup,
+                    &mut BeforeDecision(|s: &State| {
+                        if deals.last().map(|&(r, _)| r) != Some(s.round()) {
+                            deals.push((s.round(), *s.deal()));
+                        }
+                    }),
+                )
                 .unwrap();
                 (setup, deals)
             };
@@ -420,7 +435,7 @@ mod tests {
                 let mut margins: Vec<[f64; 2]> = Vec::new();
                 for i in 0..c.total_games() {
                     let setup = game_setup(&c, i).unwrap();
-                    let res = play_game(&c, &BotRegistry::new(), i, &setup, &mut |_| {}).unwrap();
+                    let res = play_game(&c, &BotRegistry::new(), i, &setup, &mut ()).unwrap();
                     let winners = res.winners.count_ones() as f64;
                     let mut share = [0.0; 2];
                     let mut mean_points = [0.0; 2];
@@ -500,9 +515,13 @@ mod tests {
             // Each game is the first round of its board's deal.
             let setup = game_setup(&c, 0).unwrap();
             let mut rounds = Vec::new();
-            play_game(&c, &BotRegistry::new(), 0, &setup, &mut |s: &State| {
-                rounds.push(s.round())
-            })
+            play_game(
+                &c,
+                &BotRegistry::new(),
+                0,
+                &setup,
+                &mut BeforeDecision(|s: &State| rounds.push(s.round())),
+            )
             .unwrap();
             assert!(rounds.iter().all(|&r| r == 0));
             assert_eq!(

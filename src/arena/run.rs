@@ -5,57 +5,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::boards::{SequentialTest, SEQUENTIAL_ERROR_RATE, SHARE_UNIT};
-use super::counts::{ArenaCounts, GameResult};
-use super::{check, game_setup, summarize, ArenaConfig, ArenaError, ArenaReport, GameSetup};
+use super::counts::ArenaCounts;
+use super::game_loop::{play_game, thread_pool};
+use super::{check, game_setup, summarize, ArenaConfig, ArenaError, ArenaReport};
 use crate::bots::BotRegistry;
-use crate::rules::state::State;
-
-/// Plays game `index`, seated and seeded by `setup`; `on_state` sees the state before
-/// every decision.
-pub(super) fn play_game(
-    config: &ArenaConfig,
-    registry: &BotRegistry,
-    index: u64,
-    setup: &GameSetup,
-    on_state: &mut dyn FnMut(&State),
-) -> Result<GameResult, ArenaError> {
-    let n = config.variant.num_players();
-    let mut bots = Vec::with_capacity(n);
-    for s in 0..n {
-        bots.push(registry.build(
-            &config.bots[setup.entry_of_seat[s]],
-            setup.bot_seeds[s],
-            config.variant,
-        )?);
-    }
-    let mut state = State::new(config.game_config(setup.deal_seed));
-    let mut res = GameResult {
-        index,
-        entry_of_seat: setup.entry_of_seat,
-        ..GameResult::default()
-    };
-    while let Some(p) = state.current_player() {
-        on_state(&state);
-        let t = Instant::now();
-        let card = bots[p].act(&state.view(p))?;
-        let nanos = t.elapsed().as_nanos() as u64;
-        res.act_nanos[p] += nanos;
-        res.act_max_nanos[p] = res.act_max_nanos[p].max(nanos);
-        res.decisions[p] += 1;
-        if let Err(e) = state.apply(card) {
-            panic!("bot {} played an illegal card: {e}", bots[p].name());
-        }
-    }
-    res.finish(config, &state);
-    Ok(res)
-}
-
-pub(crate) fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, ArenaError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| ArenaError::ThreadPool(e.to_string()))
-}
 
 /// Plays the games `start..end` of the arena (a slice of `0..config.total_games()`) on
 /// `config.threads` threads and returns their raw counts. Every game's seeds depend only on
@@ -97,7 +50,7 @@ fn play_range(
             .into_par_iter()
             .map(|i| {
                 let setup = game_setup(config, i)?;
-                let r = play_game(config, registry, i, &setup, &mut |_| {});
+                let r = play_game(config, registry, i, &setup, &mut ());
                 progress();
                 r
             })

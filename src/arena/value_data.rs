@@ -9,12 +9,11 @@
 //! the seat to play clockwise. The inputs are mostly zeros and are kept sparse, row by
 //! row (compressed sparse rows, as `scipy.sparse.csr_matrix` reads them).
 
-use rayon::prelude::*;
-
-use super::{game_setup, thread_pool, ArenaConfig, ArenaError};
+use super::game_loop::{observe_games, GameObserver};
+use super::{ArenaConfig, ArenaError};
 use crate::bots::{encode_value_input, heuristic_round_values, round_value, BotRegistry, Inputs};
 use crate::rules::state::State;
-use crate::rules::Phase;
+use crate::rules::{Outcome, Phase};
 
 /// The positions of the games, in game order, then play order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -97,59 +96,68 @@ impl ValueData {
     }
 }
 
-/// Plays game `index` and returns its positions.
-fn play_game(
-    arena: &ArenaConfig,
-    registry: &BotRegistry,
+/// Records the positions of one game as it is played.
+struct Positions {
     index: u64,
-) -> Result<ValueData, ArenaError> {
-    let setup = game_setup(arena, index)?;
-    let n = arena.variant.num_players();
-    let mut bots = (0..n)
-        .map(|s| {
-            registry.build(
-                &arena.bots[setup.entry_of_seat[s]],
-                setup.bot_seeds[s],
-                arena.variant,
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut data = ValueData::empty(arena);
-    let mut input = vec![0u8; data.input_size];
-    // The positions of the round in progress, and the seat to play at each.
-    let mut pending: Vec<usize> = Vec::new();
-    let mut state = State::new(arena.game_config(setup.deal_seed));
-    while let Some(p) = state.current_player() {
-        if state.phase() == Phase::Play {
-            encode_value_input(&state, &mut input);
-            for (c, &v) in input.iter().enumerate().filter(|(_, &v)| v != 0) {
-                data.columns.push(c as u16);
-                data.values.push(v);
-            }
-            data.row_starts.push(data.columns.len() as u64);
-            data.hand_len.push(state.hand(p).len() as u8);
-            data.games.push(index);
-            let playout = heuristic_round_values(state);
-            data.playout.extend((0..n).map(|k| playout[(p + k) % n]));
-            pending.push(p);
-        }
-        let card = bots[p].act(&state.view(p))?;
-        let out = match state.apply(card) {
-            Ok(out) => out,
-            Err(e) => panic!("seat {p} played an illegal card: {e}"),
-        };
-        if let Some(r) = out.round {
-            let values: Vec<f32> = (0..n)
-                .map(|seat| round_value(&state, &r, seat, out.game_over))
-                .collect();
-            for mover in pending.drain(..) {
-                data.targets.extend((0..n).map(|k| values[(mover + k) % n]));
-            }
+    data: ValueData,
+    /// Scratch for the dense input of a position, of which only the nonzero values are kept.
+    input: Vec<u8>,
+    /// The positions of the round in progress, and the seat to play at each.
+    pending: Vec<usize>,
+}
+
+impl Positions {
+    fn new(arena: &ArenaConfig, index: u64) -> Positions {
+        let data = ValueData::empty(arena);
+        Positions {
+            index,
+            input: vec![0; data.input_size],
+            data,
+            pending: Vec::new(),
         }
     }
-    // A game cut by the round cap leaves its last round without a result.
-    data.truncate(data.targets.len() / n);
-    Ok(data)
+
+    /// The positions whose round finished.
+    fn finish(mut self) -> ValueData {
+        // A game cut by the round cap leaves its last round without a result.
+        self.data
+            .truncate(self.data.targets.len() / self.data.players);
+        self.data
+    }
+}
+
+impl GameObserver for Positions {
+    fn before_decision(&mut self, state: &State, p: usize) {
+        if state.phase() != Phase::Play {
+            return;
+        }
+        let n = self.data.players;
+        let data = &mut self.data;
+        encode_value_input(state, &mut self.input);
+        for (c, &v) in self.input.iter().enumerate().filter(|(_, &v)| v != 0) {
+            data.columns.push(c as u16);
+            data.values.push(v);
+        }
+        data.row_starts.push(data.columns.len() as u64);
+        data.hand_len.push(state.hand(p).len() as u8);
+        data.games.push(self.index);
+        let playout = heuristic_round_values(*state);
+        data.playout.extend((0..n).map(|k| playout[(p + k) % n]));
+        self.pending.push(p);
+    }
+
+    fn after_action(&mut self, state: &State, outcome: &Outcome) {
+        let Some(r) = outcome.round else { return };
+        let n = self.data.players;
+        let values: Vec<f32> = (0..n)
+            .map(|seat| round_value(state, &r, seat, outcome.game_over))
+            .collect();
+        for mover in self.pending.drain(..) {
+            self.data
+                .targets
+                .extend((0..n).map(|k| values[(mover + k) % n]));
+        }
+    }
 }
 
 /// Plays every game of `arena` on `arena.threads` threads (0 = one per core) and returns
@@ -161,20 +169,12 @@ pub fn generate(
     progress: &(dyn Fn() + Sync),
 ) -> Result<ValueData, ArenaError> {
     super::check(arena, registry)?;
-    let pool = thread_pool(arena.threads)?;
-    let parts: Vec<ValueData> = pool.install(|| {
-        (0..arena.total_games())
-            .into_par_iter()
-            .map(|i| {
-                let part = play_game(arena, registry, i);
-                progress();
-                part
-            })
-            .collect::<Result<_, _>>()
+    let games = observe_games(arena, registry, progress, |i, _| {
+        Ok(Positions::new(arena, i))
     })?;
     let mut data = ValueData::empty(arena);
-    for part in parts {
-        data.append(part);
+    for game in games {
+        data.append(game.finish());
     }
     Ok(data)
 }

@@ -1,7 +1,8 @@
 //! The hint: what a bot would do for a seat, with the search's value of each card. One
 //! computation for the terminal's `hint` (`cli`) and the web page's hint (`web`).
 //!
-//! The bot is built by name through the registry, with one fixed seed, so the same
+//! The bot is built from its spec (the caller parses the name once: [`super::bot_spec`],
+//! or the web's checked spec) through the registry, with one fixed seed, so the same
 //! position always gets the same hint, and asked once through the [`Bot`](super::Bot)
 //! trait: a search bot's [`search_values`](super::Bot::search_values) give its values and
 //! its card ([`SearchValues::best_card`]: a tree search's most visited card, else the
@@ -52,15 +53,11 @@ pub struct Hint {
     pub double_dummy: Vec<(Card, f64)>,
 }
 
-/// The hint of the bot called `name` (built by `registry`) for `view`, the seat to act.
-pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint, BotError> {
-    let mut bot = registry.build(name, HINT_SEED, view.variant())?;
+/// The hint of the bot of `spec` (built by `registry`) for `view`, the seat to act.
+pub fn hint(view: &SeatView, spec: &BotSpec, registry: &BotRegistry) -> Result<Hint, BotError> {
+    let mut bot = registry.build_spec(spec, HINT_SEED, view.variant())?;
     let passing = view.phase() == Phase::Pass;
-    // A name the registry's makers know (a Python policy) has no pass suffix either.
-    let pass_suffix = name
-        .parse::<BotSpec>()
-        .is_ok_and(|spec| spec.pass != PassPicks::Heuristic);
-    if passing && !pass_suffix {
+    if passing && spec.pass == PassPicks::Heuristic {
         let card = registry
             .build("heuristic", HINT_SEED, view.variant())?
             .act(view)?;
@@ -72,20 +69,21 @@ pub fn hint(view: &SeatView, name: &str, registry: &BotRegistry) -> Result<Hint,
             double_dummy: Vec::new(),
         });
     }
+    let name = spec.to_string();
     // One search: its values name the card. A bot that does not search (or a forced card)
     // has no values and has drawn nothing, so its `act` decides as a fresh bot's would.
     let (card, values, worlds) = match bot.search_values(view) {
         Some(eval) => {
             let card = eval
                 .best_card()
-                .ok_or_else(|| BotError::NoDecision { name: name.into() })?;
+                .ok_or_else(|| BotError::NoDecision { name: name.clone() })?;
             let SearchValues { values, worlds, .. } = eval;
             (card, values, worlds)
         }
         None => (bot.act(view)?, Vec::new(), 0),
     };
     Ok(Hint {
-        bot: name.into(),
+        bot: name,
         card,
         values,
         worlds,
@@ -120,6 +118,10 @@ mod tests {
     use crate::rules::config::{GameConfig, Variant};
     use crate::rules::state::State;
 
+    fn spec(name: &str) -> BotSpec {
+        name.parse().unwrap()
+    }
+
     /// Play-phase positions of one heuristic game with a choice to make.
     fn choices() -> Vec<State> {
         let mut s = State::new(GameConfig::new(Variant::FourPlayer, 11));
@@ -153,14 +155,14 @@ mod tests {
                     .build("ismcts:64", HINT_SEED, view.variant())
                     .unwrap()
             };
-            let h = hint(&view, "ismcts:64", &registry).unwrap();
+            let h = hint(&view, &spec("ismcts:64"), &registry).unwrap();
             let eval = fresh().search_values(&view).unwrap();
             assert_eq!(h.card, fresh().act(&view).unwrap());
             assert_eq!(bits(&h.values), bits(&eval.values));
             assert_eq!(h.worlds, 64);
 
             // A search by value: its card is the first of best value.
-            let h = hint(&view, "pimc:50", &registry).unwrap();
+            let h = hint(&view, &spec("pimc:50"), &registry).unwrap();
             let fresh = || {
                 registry
                     .build("pimc:50", HINT_SEED, view.variant())
@@ -174,7 +176,7 @@ mod tests {
             // Early in the round a whole-round solve does not fit: no double-dummy values.
             assert!(h.double_dummy.is_empty());
 
-            let h = hint(&view, "heuristic", &registry).unwrap();
+            let h = hint(&view, &spec("heuristic"), &registry).unwrap();
             let card = registry.build("heuristic", HINT_SEED, view.variant());
             assert_eq!(h.card, card.unwrap().act(&view).unwrap());
             assert!(h.values.is_empty() && h.worlds == 0);
@@ -193,7 +195,7 @@ mod tests {
             let view = s.view(p);
             let left = 12 - s.tricks_played();
             if s.phase() == Phase::Play && s.legal_actions().len() > 1 && left <= 3 {
-                let h = hint(&view, "heuristic", &registry).unwrap();
+                let h = hint(&view, &spec("heuristic"), &registry).unwrap();
                 let config = PimcDdConfig {
                     worlds: HINT_DD_WORLDS,
                     ..PimcDdConfig::default()
@@ -227,11 +229,11 @@ mod tests {
         let s = State::new(GameConfig::new(Variant::FourPlayer, 11));
         assert_eq!(s.phase(), Phase::Pass);
         let view = s.view(s.current_player().unwrap());
-        let plain = hint(&view, "pimc:40", &registry).unwrap();
+        let plain = hint(&view, &spec("pimc:40"), &registry).unwrap();
         assert_eq!(plain.bot, "heuristic");
         assert!(plain.values.is_empty());
 
-        let searched = hint(&view, "pimc:40/60", &registry).unwrap();
+        let searched = hint(&view, &spec("pimc:40/60"), &registry).unwrap();
         let mut bot = registry
             .build("pimc:40/60", HINT_SEED, view.variant())
             .unwrap();
@@ -244,7 +246,7 @@ mod tests {
         assert!(searched.double_dummy.is_empty());
 
         if cfg!(feature = "models") {
-            let learned = hint(&view, "ismcts:30/nn", &registry).unwrap();
+            let learned = hint(&view, &spec("ismcts:30/nn"), &registry).unwrap();
             let nn = registry.build("nn", HINT_SEED, view.variant());
             assert_eq!(learned.bot, "ismcts:30/nn");
             assert_eq!(learned.card, nn.unwrap().act(&view).unwrap());

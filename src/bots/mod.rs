@@ -88,7 +88,7 @@ pub use nn::{
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use playout::{heuristic_round_values, round_value, round_value_of_utility};
-pub use registry::{bot_by_name, decision_threads, with_threads, BotMaker, BotRegistry};
+pub use registry::{bot_by_name, bot_spec, decision_threads, with_threads, BotMaker, BotRegistry};
 pub use spec::{BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
 pub(crate) use stream::BotStream;
 pub use worlds::BeliefSource;

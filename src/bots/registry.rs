@@ -228,10 +228,7 @@ impl BotRegistry {
                 }
                 Err(BotError::Unknown(name.to_string()))
             }
-            Err(error) => Err(BotError::Spec {
-                name: name.to_string(),
-                error,
-            }),
+            Err(error) => Err(refused(name, error)),
         }
     }
 
@@ -329,6 +326,24 @@ pub fn with_threads(name: &str, threads: u32) -> String {
 pub fn decision_threads() -> u32 {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     cores.min(super::MAX_DECISION_THREADS)
+}
+
+/// Why `name` is no built-in bot's name, as the registry says it.
+fn refused(name: &str, error: BotSpecError) -> BotError {
+    match error {
+        BotSpecError::UnknownFamily { .. } => BotError::Unknown(name.to_string()),
+        error => BotError::Spec {
+            name: name.to_string(),
+            error,
+        },
+    }
+}
+
+/// The spec of the built-in bot called `name`, for the callers that build from a spec
+/// ([`BotRegistry::build_spec`], [`crate::bots::hint::hint`]); refused with the error
+/// [`BotRegistry::build`] gives a name that is not a built-in bot's and no maker knows.
+pub fn bot_spec(name: &str) -> Result<BotSpec, BotError> {
+    name.parse().map_err(|error| refused(name, error))
 }
 
 /// The built-in bot called `name` for games of `variant` (a fresh [`BotRegistry`] of the

@@ -13,7 +13,7 @@
 use std::io::Write;
 
 use crate::bots::hint::hint as ask;
-use crate::bots::BotRegistry;
+use crate::bots::{bot_spec, decision_threads, BotRegistry};
 use crate::infoset::view::SeatView;
 
 use super::Failure;
@@ -27,8 +27,13 @@ pub const HINT_HELP: &str = "`hint`: the strongest bot's choice (ismcts) and its
 /// Writes the hint of the bot called `name` for `view` (its seat to act).
 pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Result<(), Failure> {
     // The hint's search may use the cores (`ismcts` → `ismcts:5000:tT`).
-    let threaded = crate::bots::with_threads(name, crate::bots::decision_threads());
-    let h = match ask(view, &threaded, &BotRegistry::new()) {
+    let h = match bot_spec(name).and_then(|spec| {
+        ask(
+            view,
+            &spec.with_threads(decision_threads()),
+            &BotRegistry::new(),
+        )
+    }) {
         Ok(h) => h,
         Err(e) => {
             writeln!(out, "No hint: {e}")?;

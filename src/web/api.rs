@@ -268,21 +268,17 @@ async fn hint(
     JsonBody(req): JsonBody<HintBody>,
 ) -> Result<Response, ApiError> {
     let name = req.bot.unwrap_or_else(|| HINT_BOT.to_string());
-    let resolved = state
-        .bots
-        .resolve(&name)
-        .map(|spec| spec.to_string())
-        .map_err(|e| ApiError {
-            message: format!("bot: {}", e.message),
-            ..e
-        })?;
+    let spec = state.bots.resolve(&name).map_err(|e| ApiError {
+        message: format!("bot: {}", e.message),
+        ..e
+    })?;
     // The position is copied out under the lock; the search runs without it.
     let (s, me) = game.lock().hint_position()?;
     let st = state.clone();
     state
         .bots
         .run(move || {
-            let h = crate::bots::hint::hint(&s.view(me), &resolved, st.bots.registry())
+            let h = crate::bots::hint::hint(&s.view(me), &spec, st.bots.registry())
                 .map_err(|e| ApiError::refused(format!("bot: {e}")))?;
             let value = |&(c, v): &(crate::Card, f64)| CardValue {
                 card: c.to_string(),
@@ -290,7 +286,11 @@ async fn hint(
             };
             Ok(ok(&HintAnswer {
                 // The name asked (a model's, not its file's), or the heuristic's.
-                bot: if h.bot == resolved { name } else { h.bot },
+                bot: if h.bot == spec.to_string() {
+                    name
+                } else {
+                    h.bot
+                },
                 card: h.card.to_string(),
                 values: h.values.iter().map(value).collect(),
                 worlds: h.worlds,
