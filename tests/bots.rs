@@ -8,7 +8,6 @@ use yokai_septet::arena::ArenaConfig;
 use yokai_septet::bots::{bot_by_name, BotRegistry};
 mod common;
 
-use common::uniform_below;
 use yokai_septet::{Card, GameConfig, Scoring, State, Variant};
 
 /// Random positions of `variant`: every decision point of random games.
@@ -22,9 +21,8 @@ fn positions(variant: Variant, games: u64, scoring: Scoring) -> Vec<State> {
         let mut s = State::new(cfg);
         while !s.is_over() {
             out.push(s);
-            let legal = s.legal_actions();
-            let k = uniform_below(&mut rng, legal.len());
-            s.apply(legal.nth(k).unwrap()).unwrap();
+            s.apply(s.legal_actions().uniform(&mut rng).unwrap())
+                .unwrap();
         }
     }
     out
@@ -207,7 +205,7 @@ fn pimc_searches_passing_picks_only_with_a_pass_budget() {
     assert!(passes.len() >= 10, "{}", passes.len());
     for s in passes {
         let view = s.view(s.current_player().unwrap());
-        let hand = s.legal_actions().len() as u32;
+        let hand = s.legal_actions().len();
         let heuristic = bot_by_name("heuristic", 0, s.config().variant)
             .unwrap()
             .act(&view)

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -44,12 +43,12 @@ import torch.nn as nn
 
 from yokai_septet import _core, models
 
+from shipped import install, shipped_file  # training/shipped.py, beside this script
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib  # type: ignore[no-redef]
-
-ROOT = Path(__file__).resolve().parent.parent
 
 #: Phases of a round, by the share of its hand the decider still holds.
 PHASES = (("early", 0.75, 1.01), ("mid", 0.4, 0.75), ("late", 0.0, 0.4))
@@ -280,7 +279,7 @@ def main() -> None:
                 p.copy_(p.half().float())
     table = evaluate(net, held, n)
     # The model shipped now, on the same held-out positions: what installing would change.
-    shipped_path = ROOT / "crates/yokai-septet-beliefs/models" / f"belief-{variant}.safetensors"
+    shipped_path = shipped_file(f"belief-{variant}.safetensors")
     shipped = (read_belief(shipped_path, x.shape[1], cfg["hidden"], cards, n - 1)
                if shipped_path.exists() else None)
     shipped_table = evaluate(shipped, held, n) if shipped is not None else {}
@@ -307,9 +306,7 @@ def main() -> None:
               f"| {r['uniform_brier']:.4f} | {old_br} | {r['model_brier']:.4f} |")
     print(f"wrote {path} ({path.stat().st_size} bytes)", file=sys.stderr)
     if args.install:
-        dest = ROOT / "crates/yokai-septet-beliefs/models" / f"belief-{variant}.safetensors"
-        shutil.copyfile(path, dest)
-        print(f"installed {dest}", file=sys.stderr)
+        install(path, f"belief-{variant}.safetensors")
 
 
 if __name__ == "__main__":

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -49,6 +48,8 @@ import scipy.sparse as sp
 from safetensors import safe_open
 from safetensors.numpy import save_file
 from sklearn.neural_network import MLPRegressor
+
+from shipped import install  # training/shipped.py, beside this script
 
 try:
     import tomllib
@@ -224,9 +225,7 @@ def main() -> None:
             paths.append(path)
         model = train(cfg, paths, args.out, iteration)
     if args.install:
-        dest = ROOT / "crates/yokai-septet-models/models" / f"value-{variant}.safetensors"
-        shutil.copyfile(model, dest)
-        print(f"installed: {dest}", file=sys.stderr)
+        install(model, f"value-{variant}.safetensors")
 
 
 if __name__ == "__main__":

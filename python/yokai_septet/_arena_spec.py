@@ -9,11 +9,13 @@ family takes only a spec.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Mapping, Optional, TypedDict
 
 from . import _core
 from ._core import InvalidTypeError
+from ._signatures import settings_parameters, show_signature
 
 # The arena's settings table (src/arena/settings.rs): every field's default and check.
 _TABLE = {row["name"]: row for row in _core._settings_spec()["arena"]}
@@ -96,3 +98,33 @@ def resolve(spec: Optional[ArenaSpec], defaults: ArenaSpec = DEFAULT, **keywords
 
 def _differs(value: Any, default: Any) -> bool:
     return bool(type(value) is not type(default) or value != default)
+
+
+class ArenaKeywords(TypedDict, total=False):
+    """The arena's keyword-only settings but ``batch_size``, for type checkers: an arena
+    function that passes them on as they are takes them as its ``**kwargs``
+    (:func:`show_arena_keywords` shows them from the table)."""
+
+    scoring: Optional[str]
+    max_rounds: Optional[int]
+    duplicate: bool
+    rounds: bool
+    sequential: bool
+    threads: Optional[int]
+
+
+def show_arena_keywords(f: Callable[..., Any]) -> None:
+    """Makes ``inspect`` show the arena table's rows of :class:`ArenaKeywords` as ``f``'s
+    first keyword-only parameters, in place of its ``**kwargs``."""
+    own = [p for p in inspect.signature(f).parameters.values() if p.kind is not p.VAR_KEYWORD]
+    at = next(i for i, p in enumerate(own) if p.kind is p.KEYWORD_ONLY)
+    rows = [p for p in settings_parameters("arena") if p.name in ArenaKeywords.__optional_keys__]
+    show_signature(f, [*own[:at], *rows, *own[at:]])
+
+
+def check_arena_keywords(what: str, settings: Mapping[str, Any]) -> None:
+    """Refuses a keyword in ``settings`` (the ``**kwargs`` of the function ``what``) that
+    is not one of :class:`ArenaKeywords`, as Python refuses an unknown keyword."""
+    unknown = sorted(set(settings) - ArenaKeywords.__optional_keys__)
+    if unknown:
+        raise InvalidTypeError(f"{what}() got an unexpected keyword argument {unknown[0]!r}")

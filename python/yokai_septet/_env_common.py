@@ -6,10 +6,9 @@ table or of one seat's view (the other hands hidden)."""
 
 from __future__ import annotations
 
-import functools
 import inspect
 import os
-from typing import Any, Callable, Optional, TypeVar, cast
+from typing import Any, Callable, Optional, TypedDict
 
 import numpy as np
 
@@ -76,21 +75,15 @@ class KeywordsChecked:
         return super().__new__(cls)
 
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+class GameSettings(TypedDict, total=False):
+    """The game's settings, for type checkers (the table ``"game"`` but the seed): the
+    first settings of every env's table; a ``TypedDict`` that types an env function's
+    ``**settings`` extends it."""
 
-
-def keywords_checked(kind: str) -> Callable[[_F], _F]:
-    """A function whose misspelt keyword arguments get :func:`check_keywords`'s error."""
-
-    def wrap(f: _F) -> _F:
-        @functools.wraps(f)
-        def checked(*args: Any, **kwargs: Any) -> Any:
-            check_keywords(kind, f, kwargs)
-            return f(*args, **kwargs)
-
-        return cast(_F, checked)
-
-    return wrap
+    variant: str
+    scoring: Optional[str]
+    episode: str
+    max_rounds: Optional[int]
 
 
 def check_seat(seat: Any, num_players: int, what: str = "render_seat") -> Optional[int]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Protocol, cast, runtime_checkable
 
 import numpy as np
 from gymnasium import spaces
@@ -12,12 +12,16 @@ from pettingzoo.utils import wrappers
 from . import _core
 from ._core import Game, IllegalActionError, InvalidTypeError
 from ._env_common import (
-    OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, check_seat, keywords_checked, render,
+    OBS_HIGH, RENDER_MODES, EpisodeSeeds, GameSettings, KeywordsChecked, check_seat, render,
 )
+from ._signatures import settings_parameters, show_signature
 
-# The settings of env() (src/python/env_settings.rs): its signature's defaults and the
-# parsing of its arguments come from this table; raw_env takes all but the two settings
-# of illegal actions, which env() gives to PettingZoo's TerminateIllegalWrapper.
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+# The settings of env() (src/python/env_settings.rs): its signature and the parsing of its
+# arguments come from this table; raw_env takes all but the two settings of illegal
+# actions, which env() gives to PettingZoo's TerminateIllegalWrapper (its defaults here).
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["aec"]}
 
 @runtime_checkable
@@ -53,21 +57,20 @@ class AECEnvProtocol(Protocol):
     def close(self) -> None: ...
 
 
-@keywords_checked("aec")
-def env(
-    *,
-    variant: str = _SETTINGS["variant"]["default"],
-    scoring: Optional[str] = _SETTINGS["scoring"]["default"],
-    episode: str = _SETTINGS["episode"]["default"],
-    max_rounds: Optional[int] = _SETTINGS["max_rounds"]["default"],
-    reward_mode: str = _SETTINGS["reward_mode"]["default"],
-    render_mode: Optional[str] = _SETTINGS["render_mode"]["default"],
-    seed: Optional[int] = _SETTINGS["seed"]["default"],
-    render_seat: Optional[int] = _SETTINGS["render_seat"]["default"],
-    illegal_action: str = _SETTINGS["illegal_action"]["default"],
-    illegal_reward: float = _SETTINGS["illegal_reward"]["default"],
-    observation_key: str = _SETTINGS["observation_key"]["default"],
-) -> AECEnvProtocol:
+class EnvSettings(GameSettings, total=False):
+    """:func:`env`'s keyword arguments, for type checkers: its settings table's rows
+    (``inspect`` shows them, with their defaults, from the table itself)."""
+
+    reward_mode: str
+    render_mode: Optional[str]
+    seed: Optional[int]
+    render_seat: Optional[int]
+    illegal_action: str
+    illegal_reward: float
+    observation_key: str
+
+
+def env(**settings: Unpack[EnvSettings]) -> AECEnvProtocol:
     """The Yokai Septet AEC environment, wrapped as PettingZoo's own environments are: in
     ``OrderEnforcingWrapper`` and (by default, ``illegal_action="lose"``)
     ``TerminateIllegalWrapper``.
@@ -86,13 +89,17 @@ def env(
       (``InvalidTypeError`` / ``IllegalActionError``).
     - ``illegal_reward``: the offender's reward under ``"lose"``.
     """
-    given = {k: v for k, v in locals().items() if k in _SETTINGS}
-    settings = dict(_core._check_settings("aec", "env", given))  # every value, named if wrong
-    del settings["illegal_action"], settings["illegal_reward"]
-    aec: Any = raw_env(**settings)
+    # Every value (and a misspelt name) checked by the table, named if wrong; the defaults
+    # of the others filled in.
+    parsed = dict(_core._check_settings("aec", "env", dict(settings)))
+    illegal_action, illegal_reward = parsed.pop("illegal_action"), parsed.pop("illegal_reward")
+    aec: Any = raw_env(**parsed)
     if illegal_action == "lose":
         aec = _TerminateIllegal(aec, float(illegal_reward))
     return cast(AECEnvProtocol, wrappers.OrderEnforcingWrapper(aec))
+
+
+show_signature(env, settings_parameters("aec", keyword_only=True))
 
 
 class _TerminateIllegal(wrappers.TerminateIllegalWrapper):

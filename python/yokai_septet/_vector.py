@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Optional, Sequence
 
 import gymnasium
 import numpy as np
@@ -15,13 +15,12 @@ from . import _core
 from ._core import InUseError, InvalidTypeError, InvalidValueError, StateError
 from ._core import VectorEnv as _CoreVectorEnv
 from ._env_common import OBS_HIGH
+from ._signatures import settings_parameters, show_signature
 
 
 _SPEC = _CoreVectorEnv._output_spec()
 # The constructor's settings table: its parameters, defaults and ranges, declared once.
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["vector"]}
-# The single Gymnasium env's (make_vec takes its options, with its defaults).
-_SINGLE = {row["name"]: row for row in _core._settings_spec()["gym"]}
 _NAMES = [name for name, *_ in _SPEC]
 # Where each output goes: the step tuple (obs, rewards, terminated, truncated) or infos.
 _OBS, _MASK, _REWARD, _TERM, _TRUNC, _FINAL_OBS = (
@@ -476,37 +475,14 @@ def _with_final(
     infos["_final_info"] = ended.copy()
 
 
-def _signature() -> inspect.Signature:
-    """The constructor's signature, from the settings table it parses its arguments by
-    (``_core._settings_spec()["vector"]``, src/rl/vector/settings.rs): the compiled
-    ``__new__`` takes ``(*args, **kwargs)`` and binds them to the same table."""
-    kinds = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return inspect.Signature([
-        inspect.Parameter(
-            row["name"], kinds[row["positional"]],
-            default=row.get("default", inspect.Parameter.empty), annotation=row["type"],
-        )
-        for row in _SETTINGS.values()
-    ])
-
-
-# The subclass's __init__ takes (*args, **kwargs): show the constructor's real parameters.
-VectorEnv.__signature__ = _signature()
+# The subclass's __init__ takes (*args, **kwargs): show the constructor's real parameters,
+# the rows of the settings table it binds them to (src/rl/vector/settings.rs).
+VectorEnv.__signature__ = inspect.Signature(settings_parameters("vector"))
 
 
 def make_vec(
     num_envs: int = 1,
     *,
-    variant: str = _SETTINGS["variant"]["default"],
-    scoring: Optional[str] = _SETTINGS["scoring"]["default"],
-    episode: str = _SETTINGS["episode"]["default"],
-    max_rounds: Optional[int] = _SETTINGS["max_rounds"]["default"],
-    learner_seat: Optional[int] = _SETTINGS["learner_seat"]["default"],
-    opponents: Union[str, Sequence[str]] = _SETTINGS["opponents"]["default"],
-    reward_mode: str = _SETTINGS["reward_mode"]["default"],
-    illegal_action: str = _SETTINGS["illegal_action"]["default"],
-    illegal_reward: float = _SETTINGS["illegal_reward"]["default"],
-    render_mode: Optional[str] = _SINGLE["render_mode"]["default"],
     max_episode_steps: Optional[int] = None,
     **vector_options: Any,
 ) -> VectorEnv:
@@ -516,7 +492,8 @@ def make_vec(
     option (``seed``, ``num_threads``, ``obs_dtype``, ``autoreset_mode``, ...). Options of
     the single env that a vector env cannot honour are refused with the reason: there is
     no rendering, and episodes are shortened by ``max_rounds``."""
-    if render_mode is not None or vector_options.pop("render_seat", None) is not None:
+    options: dict[str, Any] = {**_MAKE_DEFAULTS, **vector_options}
+    if options.pop("render_mode") is not None or options.pop("render_seat", None) is not None:
         raise InvalidValueError(
             "the vector env does not render: use VectorEnv.render_env(i) for one env's "
             "text, or vectorization_mode='sync' with render_mode"
@@ -526,16 +503,12 @@ def make_vec(
             "max_episode_steps is not available in the vector env: use max_rounds or "
             "episode='round' to shorten episodes"
         )
-    return VectorEnv(
-        num_envs,
-        variant,
-        scoring,
-        episode=episode,
-        max_rounds=max_rounds,
-        learner_seat=learner_seat,
-        opponents=opponents,
-        reward_mode=reward_mode,
-        illegal_action=illegal_action,
-        illegal_reward=illegal_reward,
-        **vector_options,
-    )
+    return VectorEnv(num_envs, **options)
+
+
+# make's options (the single env's table but render_seat, which make_vec refuses), with
+# make's defaults: shown between num_envs and max_episode_steps, given to every env.
+_MAKE = settings_parameters("gym", keyword_only=True, leave_out={"render_seat"})
+_MAKE_DEFAULTS = {p.name: p.default for p in _MAKE}
+_num_envs, *_rest = inspect.signature(make_vec).parameters.values()
+show_signature(make_vec, [_num_envs, *_MAKE, *_rest])

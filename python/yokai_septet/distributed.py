@@ -46,7 +46,7 @@ the merged result stays complete and exact.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -60,8 +60,13 @@ except ModuleNotFoundError as e:
 
 from . import _core
 from ._arena_result import ArenaResult
-from ._arena_spec import DEFAULT, ArenaSpec, resolve
+from ._arena_spec import (
+    DEFAULT, ArenaKeywords, ArenaSpec, check_arena_keywords, resolve, show_arena_keywords,
+)
 from ._vector import VectorEnv
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 __all__ = ["arena", "collect", "split"]
 
@@ -140,18 +145,13 @@ def arena(
     games: int = DEFAULT.games,
     seed: int = DEFAULT.seed,
     *,
-    scoring: Optional[str] = DEFAULT.scoring,
-    max_rounds: Optional[int] = DEFAULT.max_rounds,
-    duplicate: bool = DEFAULT.duplicate,
-    rounds: bool = DEFAULT.rounds,
-    sequential: bool = DEFAULT.sequential,
-    threads: Optional[int] = DEFAULT.threads,
     spec: Optional[ArenaSpec] = None,
     num_tasks: Optional[int] = None,
     cpus_per_task: float = 1,
     max_retries: int = 3,
     retry_exceptions: bool = False,
     _before_task: Optional[Callable[[int], None]] = None,
+    **keywords: Unpack[ArenaKeywords],
 ) -> ArenaResult:
     """:func:`yokai_septet.arena` split across Ray tasks; returns the same summary (an
     :class:`yokai_septet.ArenaResult`, without the timing line in its table).
@@ -170,11 +170,8 @@ def arena(
     ``_before_task(task_index)`` runs in the worker before each attempt (fault-injection
     hook for tests).
     """
-    settings = resolve(
-        spec, variant=variant, games=games, seed=seed, scoring=scoring,
-        max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
-        threads=threads,
-    )
+    check_arena_keywords("arena", keywords)
+    settings = resolve(spec, variant=variant, games=games, seed=seed, **keywords)
     if settings.sequential:
         # Checked before Ray starts: slices cannot stop at a board that depends on every
         # board before it.
@@ -196,6 +193,9 @@ def arena(
         retry_exceptions, _before_task,
     )
     return _core._arena_summary(counts, lineup, spec=settings)
+
+
+show_arena_keywords(arena)
 
 
 def _collect_slice(

@@ -46,11 +46,8 @@
 use std::fmt;
 use std::time::Duration;
 
-use rand_core::RngCore;
-
 use crate::cards::{Card, CardSet};
 use crate::infoset::view::SeatView;
-use crate::rng::uniform_below;
 use crate::rules::config::Variant;
 
 mod epimc;
@@ -314,13 +311,6 @@ pub(crate) fn has_decision(bot: &dyn Bot, view: &SeatView) -> Result<CardSet, Bo
     Ok(legal)
 }
 
-/// A uniformly random card of `set` (non-empty).
-#[inline]
-pub(crate) fn uniform_card<R: RngCore>(rng: &mut R, set: CardSet) -> Card {
-    let k = uniform_below(rng, set.len());
-    set.nth(k).expect("uniform_card needs a non-empty set")
-}
-
 /// Plays uniformly at random among the legal actions.
 pub struct RandomBot {
     rng: BotStream,
@@ -342,18 +332,10 @@ impl Bot for RandomBot {
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
         let legal = has_decision(self, view)?;
-        Ok(uniform_card(&mut self.rng, legal))
+        Ok(legal
+            .uniform(&mut self.rng)
+            .expect("has_decision: a legal card"))
     }
 
-    fn reseed(&mut self, seed: u64) {
-        self.rng.reseed(seed);
-    }
-
-    fn snapshot(&self) -> Option<Vec<u64>> {
-        self.rng.snapshot()
-    }
-
-    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        self.rng.restore(self.name(), words)
-    }
+    stream::stream_only_state!(rng);
 }

@@ -27,9 +27,7 @@ use super::playout;
 use super::playout::round_value;
 use super::spec::Budget;
 use super::worlds::{BeliefSource, Worlds};
-use super::{
-    budget_text, first_best, has_decision, uniform_card, Bot, BotError, BotStream, SearchValues,
-};
+use super::{budget_text, first_best, has_decision, Bot, BotError, BotStream, SearchValues};
 
 /// The policy that finishes a round inside a determinization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +117,7 @@ impl PimcBot {
         let (policy, rng) = (self.config.playout, &mut self.rng);
         playout::play_card_out(world, card, |s, p| match policy {
             Playout::Heuristic => playout::heuristic_card(s, p),
-            Playout::Random => uniform_card(rng, s.legal_actions()),
+            Playout::Random => s.legal_actions().uniform(rng).expect("a legal card"),
         })
         .map_or(0.0, |finished| finished.value(me))
     }
@@ -247,15 +245,5 @@ impl Bot for PimcBot {
         Ok(first_best(cards[..k].iter().copied().zip(sums)).expect("at least two legal cards"))
     }
 
-    fn reseed(&mut self, seed: u64) {
-        self.rng.reseed(seed);
-    }
-
-    fn snapshot(&self) -> Option<Vec<u64>> {
-        self.rng.snapshot()
-    }
-
-    fn restore(&mut self, words: &[u64]) -> Result<(), BotError> {
-        self.rng.restore(self.name(), words)
-    }
+    super::stream::stream_only_state!(rng);
 }

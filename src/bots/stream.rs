@@ -80,6 +80,26 @@ impl RngCore for BotStream {
     }
 }
 
+/// The [`Bot`](super::Bot) methods `reseed`, `snapshot` and `restore` of a bot whose only
+/// carried state is its [`BotStream`] field `$stream`, written inside its `impl Bot`: so
+/// that such bots save and restore their stream one way.
+macro_rules! stream_only_state {
+    ($stream:ident) => {
+        fn reseed(&mut self, seed: u64) {
+            self.$stream.reseed(seed);
+        }
+
+        fn snapshot(&self) -> Option<Vec<u64>> {
+            self.$stream.snapshot()
+        }
+
+        fn restore(&mut self, words: &[u64]) -> Result<(), $crate::bots::BotError> {
+            self.$stream.restore(self.name(), words)
+        }
+    };
+}
+pub(crate) use stream_only_state;
+
 #[cfg(test)]
 mod tests {
     use super::*;

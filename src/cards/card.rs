@@ -7,6 +7,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use rand_core::RngCore;
+
 /// Number of suits.
 pub const NUM_SUITS: usize = 7;
 /// Size of the standard deck (`4p`, `3p`).
@@ -485,6 +487,17 @@ impl CardSet {
             return None;
         }
         Some(Card(crate::simd::select_scaled(self.0, r) as u8))
+    }
+
+    /// A uniformly random card of the set, drawn from `rng` without bias (Lemire's method
+    /// with rejection): the draw of the `random` bot and of random playouts, so that a
+    /// policy using it plays their games. `None` when the set is empty.
+    #[inline]
+    pub fn uniform<R: RngCore>(self, rng: &mut R) -> Option<Card> {
+        if self.is_empty() {
+            return None;
+        }
+        self.nth(crate::rng::uniform_below(rng, self.len()))
     }
 
     /// Iterates in ascending id order.

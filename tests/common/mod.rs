@@ -14,23 +14,9 @@ pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::from_seed(key)
 }
 
-/// A uniform integer in `0..n` (`n >= 1`): Lemire's method with rejection, the draw the
-/// crate uses (its own is private), so that the tests' random games stay as they were.
-pub fn uniform_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
-    let mut m = rng.next_u32() as u64 * n as u64;
-    if (m as u32) < n {
-        let threshold = n.wrapping_neg() % n;
-        while (m as u32) < threshold {
-            m = rng.next_u32() as u64 * n as u64;
-        }
-    }
-    (m >> 32) as u32
-}
-
 /// A uniformly random legal action.
 pub fn random_action(s: &State, rng: &mut ChaCha8Rng) -> Card {
-    let legal = s.legal_actions();
-    legal.nth(uniform_below(rng, legal.len())).unwrap()
+    s.legal_actions().uniform(rng).unwrap()
 }
 
 /// `count` positions of `v`: random games played a random number of steps, so that

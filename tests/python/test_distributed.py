@@ -83,6 +83,23 @@ def test_distributed_arena_defaults_and_odd_splits():
         distributed.arena(LINEUP, num_tasks=0)
 
 
+def test_distributed_arena_shows_and_takes_the_arena_tables_keywords():
+    """Its keyword-only arena settings are shown from the arena's table (as the local
+    arena's are written out), and a keyword that is none of them is refused before any
+    task starts, ``batch_size`` (which only a local arena uses) included."""
+    import inspect
+
+    shown = inspect.signature(distributed.arena).parameters
+    local = inspect.signature(ys.arena).parameters
+    names = [n for n, p in shown.items() if p.kind is p.KEYWORD_ONLY][:6]
+    assert names == ["scoring", "max_rounds", "duplicate", "rounds", "sequential", "threads"]
+    assert [shown[n].default for n in names] == [local[n].default for n in names]
+    for bad in ("scorng", "batch_size"):
+        message = f"arena\\(\\) got an unexpected keyword argument '{bad}'"
+        with pytest.raises(TypeError, match=message):
+            distributed.arena(LINEUP, num_tasks=2, **{bad: 1})
+
+
 def test_split_partitions():
     for total in [0, 1, 7, 100]:
         for parts in [1, 2, 3, 8]:

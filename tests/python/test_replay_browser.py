@@ -18,6 +18,10 @@ import pytest
 
 import yokai_septet as ys
 
+# A whole game between heuristic bots: the kind docs/pictures' replay viewer shows.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "scripts"))
+from doc_pictures import bot_game  # noqa: E402
+
 pytestmark = pytest.mark.browser
 
 SCRIPT = shutil.which("yokai-septet") or os.path.join(os.path.dirname(sys.executable), "yokai-septet")
@@ -27,15 +31,6 @@ def chromium() -> str:
     path = os.environ.get("YS_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     assert path, "Chromium not found: install the Debian package 'chromium' (scripts/test_extras.sh)"
     return path
-
-
-def bot_game(variant: str, seed: int) -> ys.Game:
-    """A whole game between heuristic bots."""
-    g = ys.Game(variant, seed=seed, max_rounds=4)
-    bots = [ys.Bot("heuristic", seed=seed + p) for p in range(g.num_players)]
-    while g.phase != "over":
-        g.step(bots[g.current_player].act(g))
-    return g
 
 
 def not_blank(png: bytes) -> None:

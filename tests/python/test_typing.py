@@ -50,7 +50,7 @@ def test_mypy_strict_catches_a_wrong_call(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text(
         "import yokai_septet as ys\nys.arena(games='many')\nys.Game(seed='x')\n"
-        "ys.env().step_all()\nys.ArenaSpec(games='many')\n"
+        "ys.env().step_all()\nys.ArenaSpec(games='many')\nys.env(max_rounds='x')\n"
     )
     r = mypy(str(bad))
     assert r.returncode == 1
@@ -59,6 +59,8 @@ def test_mypy_strict_catches_a_wrong_call(tmp_path):
     # ys.env() is typed (not Any), and so is ArenaSpec
     assert '"AECEnvProtocol" has no attribute "step_all"' in r.stdout
     assert 'Argument "games" to "ArenaSpec"' in r.stdout
+    # env's keywords are typed (a TypedDict; inspect shows them from its settings table)
+    assert 'Argument "max_rounds" to "env"' in r.stdout
 
 
 ALLOWLIST = HERE / "typing" / "stubtest_allowlist.txt"
