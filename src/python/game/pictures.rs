@@ -83,10 +83,10 @@ impl PyGame {
     #[pyo3(signature = (seat = None, scale = 1.0))]
     fn to_png<'py>(
         slf: &Bound<'py, Self>,
-        py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
         scale: f64,
     ) -> PyResult<Bound<'py, PyBytes>> {
+        let py = slf.py();
         let svg = Self::seat_svg(slf, seat)?;
         let png = py.allow_threads(|| Ok::<_, PyErr>(raster(&svg, scale)?.to_png()?))?;
         Ok(PyBytes::new(py, &png))
