@@ -273,6 +273,14 @@ class Rollouts:
                 [self.round_ended, np.zeros(grow - len(self.round_ended), bool)])
         return ids
 
+    def greedy(self, net: nn.Sequential, obs: np.ndarray, hint: np.ndarray, info: dict,
+               rows: np.ndarray) -> np.ndarray:
+        """The legal card of highest value to ``net`` in each env of ``rows``."""
+        x = torch.from_numpy(models.features(obs[rows], hint[rows], self.cfg["inputs"],
+                                             self.actions))
+        mask = torch.from_numpy(info["action_mask"][rows])
+        return net(x).masked_fill(~mask, -torch.inf).argmax(1).numpy()
+
     def play(self, net: nn.Sequential, past: nn.Sequential | None, steps: int,
              rng: np.random.Generator, epsilon: float, follow_hint: bool = False) -> dict:
         """Plays ``steps`` steps of every env; returns the network's decisions whose rounds
@@ -281,7 +289,6 @@ class Rollouts:
         ``decisions``, how many the network made in these steps. With ``follow_hint``
         (the warm-up) the network's seats play the heuristic's card instead of their
         greedy one, still exploring with ``epsilon``."""
-        inputs = self.cfg["inputs"]
         done_parts: list = []
         decisions = 0
         for g, pend in zip(self.groups, self.pending):
@@ -300,15 +307,9 @@ class Rollouts:
                 mine = live & g.learns[np.maximum(to_play, 0)]
                 idx = np.flatnonzero(mine)
                 with torch.inference_mode():
-                    if idx.size and follow_hint:
-                        a = hint[idx].copy()
-                    elif idx.size:
-                        x = torch.from_numpy(models.features(obs[idx], hint[idx], inputs,
-                                                             self.actions))
-                        q = net(x).masked_fill(~torch.from_numpy(info["action_mask"][idx]),
-                                               -torch.inf)
-                        a = q.argmax(1).numpy()
                     if idx.size:
+                        a = hint[idx].copy() if follow_hint else self.greedy(net, obs, hint,
+                                                                             info, idx)
                         explore = rng.random(idx.size) < epsilon
                         if explore.any():
                             m = info["action_mask"][idx[explore]]
@@ -319,11 +320,7 @@ class Rollouts:
                         decisions += idx.size
                     theirs = np.flatnonzero(live & ~mine)
                     if past is not None and g.bot == "past" and theirs.size:
-                        x = torch.from_numpy(models.features(obs[theirs], hint[theirs],
-                                                             inputs, self.actions))
-                        q = past(x).masked_fill(
-                            ~torch.from_numpy(info["action_mask"][theirs]), -torch.inf)
-                        action[theirs] = q.argmax(1).numpy()
+                        action[theirs] = self.greedy(past, obs, hint, info, theirs)
                 before = obs[:, self.round_at]
                 g.obs, r, term, trunc, g.info = g.env.step(action)
                 ended = term | trunc | (g.obs[:, self.round_at] != before)
