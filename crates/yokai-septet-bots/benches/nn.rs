@@ -3,12 +3,12 @@
 //! model of each variant, next to one `heuristic` decision at the same positions (the
 //! peer: the cheapest bot the baseline has to beat).
 //!
-//! `cargo bench --bench nn`
+//! `cargo bench -p yokai-septet-bots --bench nn`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use yokai_septet::bots::bot_by_name;
-use yokai_septet::bots::HeuristicBot;
 use yokai_septet::{GameConfig, State, Variant};
+use yokai_septet_bots::bot_by_name;
+use yokai_septet_bots::HeuristicBot;
 
 /// Every decision point of the first round of a few heuristic games of `variant`.
 fn positions(variant: Variant) -> Vec<State> {

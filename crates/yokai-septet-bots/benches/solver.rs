@@ -1,15 +1,15 @@
 //! The exact solver: cold solves (fresh table) of endgames with 5 tricks left, per
 //! variant, reached by the heuristic bot from fixed deals; and `pimc-dd` / `ismcts`
 //! decisions next to `pimc` at a position with 5 tricks left (their relative cost).
-//! Nodes per second: `cargo run --release --example solve_times`.
+//! Nodes per second: `cargo run --release -p yokai-septet-bots --example solve_times`.
 //!
-//! `cargo bench --bench solver`
+//! `cargo bench -p yokai-septet-bots --bench solver`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use yokai_septet::bots::bot_by_name;
-use yokai_septet::bots::HeuristicBot;
-use yokai_septet::solver::Solver;
 use yokai_septet::{GameConfig, Phase, State, Variant};
+use yokai_septet_bots::bot_by_name;
+use yokai_septet_bots::HeuristicBot;
+use yokai_septet_solver::Solver;
 
 /// Play-phase positions of `variant` with `left` tricks left, from seeds `0..`.
 fn endgames(variant: Variant, left: usize, count: usize) -> Vec<State> {

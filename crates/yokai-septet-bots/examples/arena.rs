@@ -1,10 +1,10 @@
 //! Runs a duplicate arena for every variant with the library API and prints the tables.
 //!
-//! `cargo run --release --example arena -- [games] [bot,bot] [threads]`
-//! e.g. `cargo run --release --example arena -- 2000 heuristic,random 0`
-//!      `cargo run --release --example arena -- 400 pimc,heuristic 1`
-use yokai_septet::arena::{run_arena, ArenaConfig};
+//! `cargo run --release -p yokai-septet-bots --example arena -- [games] [bot,bot] [threads]`
+//! e.g. `cargo run --release -p yokai-septet-bots --example arena -- 2000 heuristic,random 0`
+//!      `cargo run --release -p yokai-septet-bots --example arena -- 400 pimc,heuristic 1`
 use yokai_septet::Variant;
+use yokai_septet_bots::arena::{run_arena, ArenaConfig};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -15,7 +15,7 @@ fn main() {
     for v in Variant::ALL {
         let mut config = ArenaConfig::new(v, &bots, games, 1);
         config.threads = threads;
-        match run_arena(&config, &yokai_septet::bots::BotRegistry::new(), &|| {}) {
+        match run_arena(&config, &yokai_septet_bots::BotRegistry::new(), &|| {}) {
             Ok(report) => {
                 println!("{report}");
                 // Scripts read the same report as JSON (`yokai-septet arena --json`).

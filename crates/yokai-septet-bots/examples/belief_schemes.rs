@@ -2,11 +2,11 @@
 //! draws its worlds from the belief model, `pimc-infw` (built here, not by the registry)
 //! draws them uniformly and weights each by its probability under the belief.
 //!
-//! `cargo run --release --example belief_schemes -- arena GAMES BOT,BOT SEED THREADS`
+//! `cargo run --release -p yokai-septet-bots --example belief_schemes -- arena GAMES BOT,BOT SEED THREADS`
 //! plays a duplicate `4p` arena (the command-line arena's settings and seeds) where
 //! `pimc-infw:N` is also a name, e.g. `arena 400 pimc-inf:100,pimc-infw:100 4731 2`.
 //!
-//! `cargo run --release --example belief_schemes -- ess GAMES SEED PLAYOUTS` plays
+//! `cargo run --release -p yokai-septet-bots --example belief_schemes -- ess GAMES SEED PLAYOUTS` plays
 //! `pimc:100` self-play games (two rounds) and, at every play decision with two cards or
 //! more, draws the worlds `pimc-infw:PLAYOUTS` would (PLAYOUTS over the legal cards) and
 //! prints the mean effective sample size of their weights over their number (Kish), by
@@ -21,13 +21,13 @@ use std::sync::{Arc, OnceLock};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use yokai_septet::arena::{run_arena, ArenaConfig};
 use yokai_septet::belief::{effective_sample_fraction, normalized_weights, BeliefSampler};
-use yokai_septet::bots::{
-    bot_by_name, BeliefNet, BeliefScratch, BeliefSource, Bot, BotRegistry, PimcBot, PimcConfig,
-};
 use yokai_septet::sampler::Sampler;
 use yokai_septet::{CardSet, GameConfig, Phase, State, Variant};
+use yokai_septet_bots::arena::{run_arena, ArenaConfig};
+use yokai_septet_bots::{
+    bot_by_name, BeliefNet, BeliefScratch, BeliefSource, Bot, BotRegistry, PimcBot, PimcConfig,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

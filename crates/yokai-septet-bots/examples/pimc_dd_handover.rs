@@ -3,10 +3,10 @@
 //! lead where a fresh default `pimc-dd` bot decides by exact whole-round solves (0: the
 //! round ended first). Node budgets, so the same everywhere.
 //!
-//! `cargo run --release --example pimc_dd_handover -- [DEALS]` (default 10).
+//! `cargo run --release -p yokai-septet-bots --example pimc_dd_handover -- [DEALS]` (default 10).
 
-use yokai_septet::bots::{HeuristicBot, PimcDdBot, PimcDdConfig};
 use yokai_septet::{GameConfig, Phase, State, Variant};
+use yokai_septet_bots::{HeuristicBot, PimcDdBot, PimcDdConfig};
 
 /// Tricks left at the first lead of round 0 of `seed`'s game where the solver decides.
 fn hand_over(variant: Variant, seed: u64) -> usize {

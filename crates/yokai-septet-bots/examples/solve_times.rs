@@ -1,7 +1,7 @@
 //! Time to solve a round exactly from its first lead, per variant: median and p99 over
 //! seeded deals (passing by the heuristic bot), and the solver's nodes per second.
 //!
-//! `cargo run --release --example solve_times -- [DEALS] [VARIANT] [TRICKS] [TECHNIQUES] [WHAT] [CAP]`
+//! `cargo run --release -p yokai-septet-bots --example solve_times -- [DEALS] [VARIANT] [TRICKS] [TECHNIQUES] [WHAT] [CAP]`
 //! (default 100 deals of every variant; one thread; a fresh table per deal, so each solve
 //! is a cold one). Times are the thread's CPU time, so they hold on a busy machine too.
 //! With TRICKS, the heuristic bot first plays that many tricks (deals whose round ends
@@ -32,8 +32,8 @@ fn thread_cpu_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
-use yokai_septet::bots::HeuristicBot;
-use yokai_septet::solver::{Solver, Techniques};
+use yokai_septet_bots::HeuristicBot;
+use yokai_septet_solver::{Solver, Techniques};
 
 fn techniques(spec: &str) -> Techniques {
     let mut t = Techniques::DEFAULT;

@@ -19,9 +19,9 @@
 //! card's PIMC total (one next card for several worlds instead of the best in each), and
 //! equals it where the best next card does not depend on the world.
 
-use crate::cards::{Card, CardSet};
-use crate::rules::state::State;
-use crate::solver::{MoveValues, Solver};
+use yokai_septet::State;
+use yokai_septet::{Card, CardSet};
+use yokai_septet_solver::{MoveValues, Solver};
 
 /// A world's subgame after a card: its end before the bot plays again (an exact value),
 /// or the bot's next decision, with the cards it saw in between and its cards' values.
@@ -110,13 +110,13 @@ pub(super) fn delayed_total(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::HeuristicBot;
-    use crate::infoset::sampler::Sampler;
-    use crate::rng::uniform_below;
-    use crate::rules::config::{GameConfig, Variant};
-    use crate::rules::state::Phase;
+    use crate::HeuristicBot;
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
+    use yokai_septet::rng::uniform_below;
+    use yokai_septet::sampler::Sampler;
+    use yokai_septet::Phase;
+    use yokai_septet::{GameConfig, Variant};
 
     /// Random positions of `variant` with at most `tricks` tricks left in the round: every
     /// card decision of random play from there to the round's end (round 0).
@@ -437,7 +437,7 @@ mod tests {
     #[test]
     #[ignore]
     fn how_often_epimc_changes_the_card() {
-        use crate::bots::{Bot, PimcDdBot, PimcDdConfig};
+        use crate::{Bot, PimcDdBot, PimcDdConfig};
         let config = PimcDdConfig {
             exact_tricks: Some(6),
             ..PimcDdConfig::default()

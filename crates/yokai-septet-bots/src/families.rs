@@ -408,20 +408,23 @@ mod tests {
     }
 
     /// Every list of the bots a reader meets names every family: the crate docs, the
-    /// module docs, the architecture page and the Python `Bot` docstring.
+    /// architecture page and the Python `Bot` docstring.
     #[test]
     fn every_bot_family_is_in_every_list_of_bots() {
         let lists = [
-            ("src/lib.rs", include_str!("../lib.rs"), "`"),
-            ("src/bots/mod.rs", include_str!("mod.rs"), "`"),
+            (
+                "crates/yokai-septet-bots/src/lib.rs",
+                include_str!("lib.rs"),
+                "`",
+            ),
             (
                 "docs/architecture.md",
-                include_str!("../../docs/architecture.md"),
+                include_str!("../../../docs/architecture.md"),
                 "`",
             ),
             (
                 "the Python Bot docstring",
-                include_str!("../python/bot.rs"),
+                include_str!("../../yokai-septet-python/src/bot.rs"),
                 "\"",
             ),
         ];

@@ -18,13 +18,13 @@
 //! does not fit that budget (early in a round) they are left out and the bot's values
 //! stand alone. A count budget: the same position always gets the same values.
 
-use crate::bots::{
+use crate::{
     BotError, BotRegistry, BotSpec, PassPicks, PimcDdBot, PimcDdConfig, SearchValues,
     DEFAULT_WORLD_NODES,
 };
-use crate::cards::Card;
-use crate::infoset::view::SeatView;
-use crate::rules::state::Phase;
+use yokai_septet::Card;
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
 
 /// The bot a hint asks when it is given none.
 pub const HINT_BOT: &str = "ismcts";
@@ -115,8 +115,8 @@ fn double_dummy(view: &SeatView) -> Vec<(Card, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::{GameConfig, Variant};
-    use crate::rules::state::State;
+    use yokai_septet::State;
+    use yokai_septet::{GameConfig, Variant};
 
     fn spec(name: &str) -> BotSpec {
         name.parse().unwrap()
@@ -130,7 +130,7 @@ mod tests {
             if s.phase() == Phase::Play && s.legal_actions().len() > 1 && out.len() < 3 {
                 out.push(s);
             }
-            let card = crate::bots::bot_by_name("heuristic", 0, Variant::FourPlayer)
+            let card = crate::bot_by_name("heuristic", 0, Variant::FourPlayer)
                 .unwrap()
                 .act(&s.view(p))
                 .unwrap();
@@ -208,7 +208,7 @@ mod tests {
                 assert_eq!(h.double_dummy.len(), s.legal_actions().len() as usize);
                 shown += 1;
             }
-            let card = crate::bots::bot_by_name("heuristic", 0, Variant::FourPlayer)
+            let card = crate::bot_by_name("heuristic", 0, Variant::FourPlayer)
                 .unwrap()
                 .act(&view)
                 .unwrap();

@@ -1,4 +1,9 @@
-//! Bots: players that choose a card from what one seat may know.
+//! # yokai-septet-bots
+//!
+//! Bots: players that choose a card from what one seat may know; the double-dummy
+//! [`analysis`] of a game record; and duplicate-deal [`arena`]s and ladders between bots.
+//! The engine (`yokai-septet`) gives them the game, the exact solver
+//! (`yokai-septet-solver`) the exact leaves and values.
 //!
 //! A [`Bot`] receives a [`SeatView`], never the `State`: the view keeps the state private,
 //! so a bot cannot read another player's hand even by accident — fairness is a property of
@@ -11,7 +16,7 @@
 //! - `pimc`: Perfect-Information Monte Carlo search over determinizations, with the
 //!   heuristic as playout policy ([`PimcBot`]); `pimc-random` with random playouts.
 //! - `pimc-dd`: the same search with exact leaves: each determinization is solved by the
-//!   double-dummy [`crate::solver::Solver`] ([`PimcDdBot`]).
+//!   double-dummy [`yokai_septet_solver::Solver`] ([`PimcDdBot`]).
 //! - `epimc`: `pimc-dd` with EPIMC's postponed evaluation: the bot's next play is chosen
 //!   per information set, not per world ([`PimcDdConfig::delayed`]).
 //! - `ismcts`: information-set Monte Carlo tree search with heuristic playouts
@@ -40,16 +45,24 @@
 //! [`BotRegistry`]: it checks once that the bot can play the game's variant, owns the cache
 //! of `nn:PATH` models, and holds the makers of bots defined elsewhere (the console
 //! script's Python policies). There is no process-global registry: the arena, the vector env and
-//! the command-line tool each take one. Outside this folder no bot is built by its type
-//! (`tests/imports.rs` checks it).
+//! the command-line tool each take one. Outside this crate's bot modules (the arenas and the
+//! analysis, and every crate above) no bot is built by its type
+//! (`crates/yokai-septet-testkit/tests/imports.rs` checks it).
+
+// Safe code only.
+#![deny(unsafe_code)]
+// Every public item says what it is.
+#![warn(missing_docs)]
 
 use std::fmt;
 use std::time::Duration;
 
-use crate::cards::{Card, CardSet};
-use crate::infoset::view::SeatView;
-use crate::rules::config::Variant;
+use yokai_septet::SeatView;
+use yokai_septet::Variant;
+use yokai_septet::{Card, CardSet};
 
+pub mod analysis;
+pub mod arena;
 mod epimc;
 mod families;
 mod heuristic;
@@ -62,8 +75,7 @@ mod pimc_dd;
 pub(crate) mod playout;
 pub(crate) mod registry;
 // Used by the front ends that resume saved games (`play --load`, the page's load).
-#[cfg(feature = "web")]
-pub(crate) mod resume;
+pub mod resume;
 pub(crate) mod spec;
 mod stream;
 pub(crate) mod worlds;
@@ -86,9 +98,9 @@ pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
 pub use playout::{heuristic_round_values, round_value, round_value_of_utility};
 pub use registry::{bot_by_name, bot_spec, decision_threads, with_threads, BotMaker, BotRegistry};
-pub use spec::{BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
+pub use spec::{policy_module, BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
 pub(crate) use stream::BotStream;
-pub use worlds::BeliefSource;
+pub use worlds::{BeliefSource, NoBelief, Worlds};
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {

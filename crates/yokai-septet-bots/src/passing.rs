@@ -15,9 +15,9 @@ use super::nn::NnBot;
 use super::pimc::{PimcBot, PimcConfig};
 use super::spec::{BotSpec, PassPicks};
 use super::{has_decision, Bot, BotError, BotStream, SearchValues};
-use crate::cards::Card;
-use crate::infoset::view::SeatView;
-use crate::rules::Phase;
+use yokai_septet::Card;
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
 
 /// What picks the passes of a [`PassingBot`].
 enum Picker {

@@ -15,10 +15,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cards::Card;
-use crate::infoset::belief::normalized_weights;
-use crate::infoset::view::SeatView;
-use crate::rules::{Phase, State};
+use yokai_septet::belief::normalized_weights;
+use yokai_septet::Card;
+use yokai_septet::SeatView;
+use yokai_septet::{Phase, State};
 
 use super::families::DEFAULT_PLAYOUTS;
 use super::heuristic::HeuristicBot;

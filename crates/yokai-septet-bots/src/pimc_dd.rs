@@ -5,7 +5,7 @@
 //! draws `worlds` complete deals consistent with its [`SeatView`] (uniformly over all of
 //! them, [`Sampler`]), asks the solver for the exact value of every legal card in each
 //! world (the rest of the round under best play by everyone who sees every hand; see
-//! [`crate::solver`] for the objective per variant), and plays the card with the best
+//! [`yokai_septet_solver`] for the objective per variant), and plays the card with the best
 //! total. Every card is scored on the same worlds. Ties (frequent: the values are small
 //! integers) go to the heuristic's choice, then to the lowest card id. Like any PIMC it
 //! assumes the others see through the deal (strategy fusion).
@@ -33,11 +33,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::cards::{Card, CardSet};
-use crate::infoset::view::SeatView;
-use crate::rules::state::Phase;
-use crate::rules::state::State;
-use crate::solver::{MoveValues, Solver};
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
+use yokai_septet::State;
+use yokai_septet::{Card, CardSet};
+use yokai_septet_solver::{MoveValues, Solver};
 
 use super::epimc::delayed_total;
 use super::families::DEFAULT_WORLDS;

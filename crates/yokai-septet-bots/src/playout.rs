@@ -28,13 +28,13 @@
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 
-use crate::cards::Card;
-use crate::rules::config::GameConfig;
-use crate::rules::scoring::{round_lead, seals_to_win};
-use crate::rules::{RoundResult, State};
-use crate::solver::utility;
+use yokai_septet::rules::scoring::{round_lead, seals_to_win};
+use yokai_septet::Card;
+use yokai_septet::GameConfig;
+use yokai_septet::{RoundResult, State};
+use yokai_septet_solver::utility;
 #[cfg(doc)]
-use crate::solver::GAME_WIN;
+use yokai_septet_solver::GAME_WIN;
 
 use super::heuristic::HeuristicBot;
 
@@ -202,10 +202,10 @@ pub fn round_value_of_utility(config: &GameConfig, utility: i32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::{chacha, uniform_below, Stream};
-    use crate::rules::config::{Episode, Variant};
-    use crate::rules::state::Phase;
-    use crate::solver::GAME_WIN;
+    use yokai_septet::rng::{chacha, uniform_below, Stream};
+    use yokai_septet::Phase;
+    use yokai_septet::{Episode, Variant};
+    use yokai_septet_solver::GAME_WIN;
 
     /// Every round of whole games (half of them by random cards, so that rounds end in
     /// every way), with the state after its last card and how it ended.

@@ -11,7 +11,7 @@ use super::{
     BeliefSource, Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot,
     PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot, ValueNet,
 };
-use crate::rules::config::Variant;
+use yokai_septet::Variant;
 
 /// A spec asked of the registry, with what its bot is built for.
 struct Wanted<'a> {
@@ -322,7 +322,7 @@ pub fn with_threads(name: &str, threads: u32) -> String {
 }
 
 /// The threads `play` and `hint` give a search's decision: the cores this process may
-/// use, at most [`crate::bots::MAX_DECISION_THREADS`].
+/// use, at most [`crate::MAX_DECISION_THREADS`].
 pub fn decision_threads() -> u32 {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
     cores.min(super::MAX_DECISION_THREADS)
@@ -340,7 +340,7 @@ fn refused(name: &str, error: BotSpecError) -> BotError {
 }
 
 /// The spec of the built-in bot called `name`, for the callers that build from a spec
-/// ([`BotRegistry::build_spec`], [`crate::bots::hint::hint`]); refused with the error
+/// ([`BotRegistry::build_spec`], [`crate::hint::hint`]); refused with the error
 /// [`BotRegistry::build`] gives a name that is not a built-in bot's and no maker knows.
 pub fn bot_spec(name: &str) -> Result<BotSpec, BotError> {
     name.parse().map_err(|error| refused(name, error))
@@ -355,7 +355,7 @@ pub fn bot_by_name(name: &str, seed: u64, variant: Variant) -> Result<Box<dyn Bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::BOT_NAMES;
+    use crate::BOT_NAMES;
 
     /// Whether `name` asks for a shipped model in a build without them (feature `models`
     /// off), checking that it is refused as such; the caller then skips it.
@@ -372,7 +372,7 @@ mod tests {
     /// A search bot's name is the spec it was made from: the spec's [`Budget`] and
     /// `budget_text` are inverses.
     ///
-    /// [`Budget`]: crate::bots::Budget
+    /// [`Budget`]: crate::Budget
     #[test]
     fn search_bot_names_round_trip_their_budget() {
         for spec in [
@@ -404,7 +404,7 @@ mod tests {
     /// name is the name it was built from; a family that draws no worlds refuses it.
     #[test]
     fn the_inf_modifier_applies_to_every_search_family_and_names_round_trip() {
-        let searches: Vec<&str> = crate::bots::BOT_FAMILIES
+        let searches: Vec<&str> = crate::BOT_FAMILIES
             .iter()
             .filter(|f| f.infers)
             .map(|f| f.head)

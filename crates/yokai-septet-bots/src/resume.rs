@@ -6,15 +6,15 @@
 //! was then: its stream ends where it was at the break, and the game goes on exactly as
 //! it would have without one (`tests/cli.rs` checks it against the uninterrupted game).
 
-use crate::cards::Card;
-use crate::error::IllegalAction;
-use crate::record::{Match, Record};
+use yokai_septet::Card;
+use yokai_septet::IllegalAction;
+use yokai_septet::{Match, Record};
 
 use super::{Bot, BotError};
 
 /// A game at a table as a resume drives it: its match, the bots in some seats, and how
 /// it applies a decision (the page also logs what the person may know of it).
-pub(crate) trait Seated {
+pub trait Seated {
     /// The match so far.
     fn game(&self) -> &Match;
     /// The bot in `seat` (`None` for a person's seat).
@@ -31,7 +31,7 @@ pub(crate) trait Seated {
 
 /// Why a saved game could not be resumed.
 #[derive(Debug)]
-pub(crate) enum ResumeError {
+pub enum ResumeError {
     /// A seat's bot failed on one of its own recorded decisions.
     Bot {
         /// The bot's seat.
@@ -51,7 +51,7 @@ pub(crate) enum ResumeError {
 /// and seats), each bot asked for its own decisions first (see the module docs), then
 /// checks that the replay is the saved game (who sat where aside: an older record has no
 /// `players`).
-pub(crate) fn resume(table: &mut impl Seated, saved: &Record) -> Result<(), ResumeError> {
+pub fn resume(table: &mut impl Seated, saved: &Record) -> Result<(), ResumeError> {
     for card in saved.actions() {
         if !table.go_on() {
             return Err(ResumeError::Stopped);

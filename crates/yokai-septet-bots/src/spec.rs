@@ -613,8 +613,7 @@ fn read_guided(spec: &mut BotSpec, arg: String) -> Result<(), BotSpecError> {
 
 /// A name outside the built-in families written `module:attribute` (the console script's
 /// Python policies): the module, when the name has one.
-#[cfg(feature = "python")]
-pub(crate) fn policy_module(name: &str) -> Option<&str> {
+pub fn policy_module(name: &str) -> Option<&str> {
     let (module, _) = name.rsplit_once(':')?;
     (!module.is_empty()).then_some(module)
 }
@@ -668,7 +667,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg(feature = "python")]
     fn a_policy_name_has_a_module() {
         assert_eq!(policy_module("pkg.mod:policy"), Some("pkg.mod"));
         assert_eq!(policy_module(":policy"), None);

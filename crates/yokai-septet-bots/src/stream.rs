@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
 use super::{snapshot_words, BotError};
-use crate::rng::{chacha, Stream};
+use yokai_septet::rng::{chacha, Stream};
 
 /// The bot-randomness stream for `seed`.
 fn bot_rng(seed: u64) -> ChaCha8Rng {
@@ -93,7 +93,7 @@ macro_rules! stream_only_state {
             self.$stream.snapshot()
         }
 
-        fn restore(&mut self, words: &[u64]) -> Result<(), $crate::bots::BotError> {
+        fn restore(&mut self, words: &[u64]) -> Result<(), $crate::BotError> {
             self.$stream.restore(self.name(), words)
         }
     };

@@ -21,13 +21,13 @@ use rand_core::RngCore;
 
 use super::nn::{BeliefNet, BeliefScratch};
 use super::BotError;
-use crate::cards::CardSet;
-use crate::infoset::belief::{Belief, BeliefSampler};
-use crate::infoset::sampler::Sampler;
-use crate::infoset::view::SeatView;
-use crate::rules::config::Variant;
-use crate::rules::state::State;
-use crate::rules::Phase;
+use yokai_septet::belief::{Belief, BeliefSampler};
+use yokai_septet::sampler::Sampler;
+use yokai_septet::CardSet;
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
+use yokai_septet::State;
+use yokai_septet::Variant;
 
 /// The belief model an `-inf` bot samples its worlds from.
 #[derive(Clone, Debug)]
@@ -62,18 +62,18 @@ impl BeliefSource {
 
 /// A search bot's sampler of worlds (see the module docs).
 #[derive(Default)]
-pub(crate) struct Worlds {
+pub struct Worlds {
     uniform: Box<Sampler>,
     inference: Option<Box<Inference>>,
 }
 
 /// Why no world can be drawn: no belief model for the game's variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct NoBelief {
+pub struct NoBelief {
     /// The game's variant.
-    pub(crate) variant: Variant,
+    pub variant: Variant,
     /// Why there is no model for it.
-    pub(crate) why: String,
+    pub why: String,
 }
 
 impl NoBelief {
@@ -148,7 +148,7 @@ impl Worlds {
     }
 
     /// Worlds drawn from `source`'s belief model from now on.
-    pub(crate) fn infer(&mut self, source: BeliefSource) {
+    pub fn infer(&mut self, source: BeliefSource) {
         self.inference = Some(Box::new(Inference {
             source,
             scratch: BeliefScratch::default(),
@@ -179,7 +179,7 @@ impl Worlds {
     }
 
     /// Why the worlds of a game of `variant` cannot be drawn (no belief model for it).
-    pub(crate) fn check(&self, variant: Variant) -> Result<(), String> {
+    pub fn check(&self, variant: Variant) -> Result<(), String> {
         match &self.inference {
             Some(inference) => inference.source.model(variant).map(drop),
             None => Ok(()),
@@ -213,18 +213,14 @@ impl Worlds {
 
     /// A complete state consistent with all `view`'s seat knows; [`NoBelief`] where it
     /// infers and [`Worlds::check`] refuses the view's variant.
-    pub(crate) fn sample<R: RngCore>(
-        &mut self,
-        view: &SeatView,
-        rng: &mut R,
-    ) -> Result<State, NoBelief> {
+    pub fn sample<R: RngCore>(&mut self, view: &SeatView, rng: &mut R) -> Result<State, NoBelief> {
         Ok(self.sample_weighted(view, rng)?.0)
     }
 
     /// [`Worlds::sample`] and the world's weight, as a log: when it weighs (in the play
     /// phase), a uniform draw and the log of its probability under the belief
     /// ([`BeliefSampler::log_probability`]; the weights of one decision's worlds are
-    /// compared through [`normalized_weights`](crate::belief::normalized_weights)); else 0.
+    /// compared through [`normalized_weights`](yokai_septet::belief::normalized_weights)); else 0.
     /// The uniform draws use the random stream as the uniform sampler does: the same seed
     /// gives the worlds of the uniform bot, only weighted. Errors as [`Worlds::sample`].
     pub(crate) fn sample_weighted<R: RngCore>(
@@ -250,9 +246,8 @@ impl Worlds {
 
     /// The exact probability that each seat holds each card in the worlds
     /// [`Worlds::sample`] draws at `view` (`Game.belief`). Errors as [`Worlds::sample`].
-    // Only the Python binding asks for the marginals (a build without it has no caller).
-    #[cfg_attr(not(feature = "python"), allow(dead_code))]
-    pub(crate) fn marginals(&mut self, view: &SeatView) -> Result<Belief, NoBelief> {
+    // Only the Python binding asks for the marginals.
+    pub fn marginals(&mut self, view: &SeatView) -> Result<Belief, NoBelief> {
         Ok(match self.inference.as_deref_mut() {
             Some(inference) if view.phase() == Phase::Play => {
                 inference.prepare(view)?;
@@ -291,14 +286,14 @@ impl Inference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::GameConfig;
+    use yokai_septet::GameConfig;
 
     /// A play-phase state of `variant` (its passes made by the heuristic).
     fn play_phase(variant: Variant) -> State {
         let mut s = State::new(GameConfig::new(variant, 5));
         while s.phase() != Phase::Play {
             let p = s.current_player().expect("a seat to move");
-            s.apply(crate::bots::HeuristicBot::choose(&s.view(p)))
+            s.apply(crate::HeuristicBot::choose(&s.view(p)))
                 .expect("a legal pass");
         }
         s
@@ -314,7 +309,7 @@ mod tests {
             let s = play_phase(variant);
             let view = s.view(s.current_player().unwrap());
             let mut worlds = Worlds::new(Some(BeliefSource::Shipped));
-            let mut rng = crate::rng::determinization_rng(1);
+            let mut rng = yokai_septet::rng::determinization_rng(1);
             match BeliefSource::Shipped.model(variant) {
                 Ok(_) => {
                     assert!(worlds.check_view(&view).is_ok());

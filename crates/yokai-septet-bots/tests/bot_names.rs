@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use yokai_septet::bots::{
+use yokai_septet::Variant;
+use yokai_septet_bots::{
     bot_by_name, bot_names_help, BotError, BotRegistry, BotSpec, BotSpecError, Budget, Family,
     PassPicks, BOT_NAMES, BUILT_IN_BOTS,
 };
-use yokai_septet::Variant;
 
 /// A model path for the forms that name one (`PATH`): slashes and a colon included.
 const PATH: &str = "runs/nn/a:b.safetensors";
@@ -197,11 +197,21 @@ fn a_spec_holds_each_part_of_its_name() {
     assert_eq!(bare, BotSpec::bare(Family::IsmctsNn));
 }
 
-/// The files of `src/` that split text on `:` or `/` which is not a bot name, and why.
+/// The files of the crates' `src/` that split text on `:` or `/` which is not a bot name,
+/// and why.
 const NOT_BOT_NAMES: &[(&str, &str)] = &[
-    ("src/bots/spec.rs", "the one parser of bot names"),
-    ("src/web/guard.rs", "a Host header's `host:port`"),
-    ("src/pool/cores.rs", "/proc/cpuinfo lines and cgroup paths"),
+    (
+        "yokai-septet-bots/src/spec.rs",
+        "the one parser of bot names",
+    ),
+    (
+        "yokai-septet-web/src/guard.rs",
+        "a Host header's `host:port`",
+    ),
+    (
+        "yokai-septet-vector/src/pool/cores.rs",
+        "/proc/cpuinfo lines and cgroup paths",
+    ),
 ];
 
 /// The calls that take a bot name apart by its separators.
@@ -258,10 +268,18 @@ fn read_tree(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
 
 #[test]
 fn no_file_but_the_spec_splits_a_bot_name() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Every crate of the workspace: crates/*/src.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let mut files = Vec::new();
-    read_tree(&root.join("src"), root, &mut files);
-    assert!(files.iter().any(|(p, _)| p == "src/bots/spec.rs"));
+    for krate in std::fs::read_dir(root).unwrap() {
+        let src = krate.unwrap().path().join("src");
+        if src.is_dir() {
+            read_tree(&src, root, &mut files);
+        }
+    }
+    assert!(files
+        .iter()
+        .any(|(p, _)| p == "yokai-septet-bots/src/spec.rs"));
     for (path, why) in NOT_BOT_NAMES {
         assert!(
             files.iter().any(|(p, _)| p == path),
@@ -281,22 +299,25 @@ fn the_split_check_finds_a_name_split_outside_the_spec() {
     let file = |path: &str, text: &str| (path.to_string(), text.to_string());
     let files = [
         file(
-            "src/web/bots.rs",
+            "yokai-septet-web/src/bots.rs",
             "let (head, arg) = name.split_once(':')?;",
         ),
-        file("src/bots/hint.rs", "let ms = budget.strip_suffix(\"ms\");"),
         file(
-            "src/bots/spec.rs",
+            "yokai-septet-bots/src/hint.rs",
+            "let ms = budget.strip_suffix(\"ms\");",
+        ),
+        file(
+            "yokai-septet-bots/src/spec.rs",
             "let (head, arg) = name.split_once(':')?;",
         ),
-        file("src/web/guard.rs", "host.split_once(':')"),
-        file("src/bots/pimc.rs", "let s = name.to_string();"),
+        file("yokai-septet-web/src/guard.rs", "host.split_once(':')"),
+        file("yokai-septet-bots/src/pimc.rs", "let s = name.to_string();"),
     ];
     assert_eq!(
         name_splitters(&files),
         [
-            "src/web/bots.rs:1: split_once(':')",
-            "src/bots/hint.rs:1: strip_suffix(\"ms\")"
+            "yokai-septet-web/src/bots.rs:1: split_once(':')",
+            "yokai-septet-bots/src/hint.rs:1: strip_suffix(\"ms\")"
         ]
     );
 }

@@ -3,10 +3,10 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
-use yokai_septet::arena::run_arena;
-use yokai_septet::arena::ArenaConfig;
-use yokai_septet::bots::{bot_by_name, BotRegistry};
-mod common;
+use yokai_septet_bots::arena::run_arena;
+use yokai_septet_bots::arena::ArenaConfig;
+use yokai_septet_bots::{bot_by_name, BotRegistry};
+use yokai_septet_testkit as common;
 
 use yokai_septet::{Card, GameConfig, Scoring, State, Variant};
 
@@ -135,8 +135,8 @@ fn heuristic_beats_random_in_every_variant() {
 /// the solver's last tricks) has the best mean exact value, and `ismcts`'s card was tried.
 #[test]
 fn search_bots_evaluate_what_they_play() {
-    use yokai_septet::bots::Bot;
-    use yokai_septet::bots::{IsmctsBot, IsmctsConfig, PimcDdBot, PimcDdConfig};
+    use yokai_septet_bots::Bot;
+    use yokai_septet_bots::{IsmctsBot, IsmctsConfig, PimcDdBot, PimcDdConfig};
     let states = positions(Variant::FourPlayer, 4, Scoring::Advanced);
     let late: Vec<&State> = states
         .iter()
@@ -235,7 +235,7 @@ fn pimc_searches_passing_picks_only_with_a_pass_budget() {
 /// tricks; and a fixed hand-over (`exact_tricks`) still rules where it is set.
 #[test]
 fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
-    use yokai_septet::bots::{PimcDdBot, PimcDdConfig};
+    use yokai_septet_bots::{PimcDdBot, PimcDdConfig};
     let states = positions(Variant::FourPlayer, 3, Scoring::Advanced);
     let choices: Vec<&State> = states
         .iter()
@@ -305,8 +305,8 @@ fn pimc_dd_solves_where_a_world_fits_its_node_budget() {
 #[test]
 fn registries_are_values_with_makers_of_their_own() {
     use std::sync::Arc;
-    use yokai_septet::bots::{Bot, BotError, HeuristicBot, RandomBot};
-    let maker = |as_random: bool| -> yokai_septet::bots::BotMaker {
+    use yokai_septet_bots::{Bot, BotError, HeuristicBot, RandomBot};
+    let maker = |as_random: bool| -> yokai_septet_bots::BotMaker {
         Arc::new(move |name: &str, seed: u64| {
             (name == "mine").then(|| -> Result<Box<dyn Bot>, BotError> {
                 Ok(if as_random {
@@ -355,7 +355,7 @@ fn a_restored_bot_continues_as_the_original() {
     {
         let v = Variant::FourPlayer;
         let mut bot = bot_by_name(name, 9, v).unwrap();
-        let act = |bot: &mut Box<dyn yokai_septet::bots::Bot>, s: &State| {
+        let act = |bot: &mut Box<dyn yokai_septet_bots::Bot>, s: &State| {
             bot.act(&s.view(s.current_player().unwrap())).unwrap()
         };
         for s in states.iter().step_by(11).take(5) {
@@ -376,7 +376,7 @@ fn a_restored_bot_continues_as_the_original() {
 /// A model file for another variant is refused when the bot is built, naming both.
 #[test]
 fn a_bot_is_refused_at_build_for_a_variant_it_cannot_play() {
-    use yokai_septet::bots::{BotError, Mlp};
+    use yokai_septet_bots::{BotError, Mlp};
     let path = std::env::temp_dir().join(format!("ys-bots-3p-{}.safetensors", std::process::id()));
     let widths = [
         yokai_septet::observation::observation_size(Variant::ThreePlayer),
@@ -423,12 +423,12 @@ fn a_bot_is_refused_at_build_for_a_variant_it_cannot_play() {
 // It plays the shipped models (`nn`, `ismcts-nn`): the feature `models`, on with `cli`.
 #[cfg(feature = "models")]
 fn guided_search_names_round_trip_and_bad_ones_are_refused() {
-    use yokai_septet::bots::{BotError, BotSpecError};
+    use yokai_septet_bots::{BotError, BotSpecError};
     let v = Variant::FourPlayer;
     let dir = std::env::temp_dir().join(format!("ys-guided-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("a:b.safetensors");
-    std::fs::write(&path, yokai_septet::bots::Mlp::shipped(v).to_bytes()).unwrap();
+    std::fs::write(&path, yokai_septet_bots::Mlp::shipped(v).to_bytes()).unwrap();
     let file = path.display().to_string();
     let registry = BotRegistry::new();
     for (spec, name) in [
@@ -537,7 +537,7 @@ fn guided_search_beats_random() {
 #[cfg(feature = "models")]
 fn inference_bots_round_trip_their_names_and_replay_their_games() {
     use std::sync::Arc;
-    use yokai_septet::bots::{BeliefNet, BeliefSource, BotError, BotRegistry, BotSpecError};
+    use yokai_septet_bots::{BeliefNet, BeliefSource, BotError, BotRegistry, BotSpecError};
     for v in Variant::ALL {
         let states = positions(v, 2, Scoring::Advanced);
         for name in [
@@ -606,7 +606,7 @@ fn inference_bots_round_trip_their_names_and_replay_their_games() {
     let mut s = State::new(GameConfig::new(Variant::ThreePlayer, 1));
     while s.phase() == yokai_septet::Phase::Pass {
         let p = s.current_player().unwrap();
-        let c = yokai_septet::bots::HeuristicBot::choose(&s.view(p));
+        let c = yokai_septet_bots::HeuristicBot::choose(&s.view(p));
         s.apply(c).unwrap();
     }
     let e = bot.act(&s.view(s.current_player().unwrap())).unwrap_err();
@@ -626,8 +626,8 @@ fn inference_bots_round_trip_their_names_and_replay_their_games() {
 #[cfg(feature = "models")]
 fn shipped_belief_worlds_respect_every_constraint_in_every_variant() {
     use yokai_septet::belief::BeliefSampler;
-    use yokai_septet::bots::{BeliefNet, BeliefScratch};
     use yokai_septet::play_log::{encode_play_log, play_log_size};
+    use yokai_septet_bots::{BeliefNet, BeliefScratch};
     let mut rng = ChaCha8Rng::seed_from_u64(47);
     let mut sampler = BeliefSampler::new();
     for v in Variant::ALL {
@@ -672,7 +672,7 @@ fn shipped_belief_worlds_respect_every_constraint_in_every_variant() {
 #[cfg(feature = "models")]
 fn pimc_weighing_uniform_worlds_by_the_belief_reweights_the_uniform_bots_worlds() {
     use std::sync::Arc;
-    use yokai_septet::bots::{BeliefNet, BeliefSource, Bot, Inputs, PimcBot, PimcConfig};
+    use yokai_septet_bots::{BeliefNet, BeliefSource, Bot, Inputs, PimcBot, PimcConfig};
     let v = Variant::FourPlayer;
     let config = PimcConfig::parse_budget("40").unwrap();
     let silent = {

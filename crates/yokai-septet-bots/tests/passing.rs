@@ -5,13 +5,13 @@
 // with `cli` as in CI.
 #![cfg(feature = "models")]
 
-mod common;
+use yokai_septet_testkit as common;
 
-use yokai_septet::arena::{run_arena, ArenaConfig};
-use yokai_septet::bots::{
+use yokai_septet::{Card, GameConfig, Phase, State, Variant};
+use yokai_septet_bots::arena::{run_arena, ArenaConfig};
+use yokai_septet_bots::{
     bot_by_name, Bot, BotError, BotRegistry, BotSpecError, Mlp, Scratch, BOT_FAMILIES,
 };
-use yokai_septet::{Card, GameConfig, Phase, State, Variant};
 
 /// The families whose budgets take a pass suffix: every search bot.
 const SEARCH_HEADS: [&str; 9] = [

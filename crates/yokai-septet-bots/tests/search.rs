@@ -5,8 +5,8 @@
 //! To re-record after an intended change of the plain search (never for a new technique:
 //! the old search must stay as it is): `UPDATE_GOLDEN=1 cargo test --test search`.
 
-use yokai_septet::bots::bot_by_name;
 use yokai_septet::{GameConfig, State, Variant};
+use yokai_septet_bots::bot_by_name;
 
 /// The cards of a whole game (two rounds at most) of four copies of the bot called `name`,
 /// each seeded from the game's seed and its seat, as one line of card names.
@@ -118,7 +118,7 @@ fn ismcts_names_round_trip_their_options() {
 /// only to `ismcts` names that set no threads.
 #[test]
 fn play_and_hint_thread_only_the_searches_that_set_no_threads() {
-    use yokai_septet::bots::with_threads;
+    use yokai_septet_bots::with_threads;
     assert_eq!(with_threads("ismcts", 4), "ismcts:5000:t4");
     assert_eq!(with_threads("ismcts:800", 2), "ismcts:800:t2");
     assert_eq!(with_threads("ismcts:800:t3", 2), "ismcts:800:t3");
@@ -193,7 +193,7 @@ fn value_leaf_options_round_trip_and_bad_ones_are_refused() {
     assert!(e.to_string().contains("value model is for 4p"), "{e}");
     // `play` and `hint` add their threads before the file.
     assert_eq!(
-        yokai_septet::bots::with_threads(&format!("ismcts:300:v50@{path}"), 2),
+        yokai_septet_bots::with_threads(&format!("ismcts:300:v50@{path}"), 2),
         format!("ismcts:300:v50:t2@{path}")
     );
 }
@@ -201,7 +201,7 @@ fn value_leaf_options_round_trip_and_bad_ones_are_refused() {
 /// A 4p value model file that values every position at `value` for every seat (no
 /// weights, only a bias), written once per value into the test's temporary folder.
 fn value_model_file(value: f32) -> String {
-    use yokai_septet::bots::{Inputs, ValueNet};
+    use yokai_septet_bots::{Inputs, ValueNet};
     let v = Variant::FourPlayer;
     let width = Inputs::ObservationAndHands.size(v);
     let net = ValueNet::new(v, vec![(vec![0.0; 4 * width], vec![value; 4])]).unwrap();
@@ -222,7 +222,7 @@ fn value_leaves_take_the_models_value_and_weight_zero_plays_the_golden_game() {
     let mut s = State::new(GameConfig::new(Variant::FourPlayer, 58));
     while s.phase() != yokai_septet::Phase::Play {
         let p = s.current_player().unwrap();
-        let c = yokai_septet::bots::HeuristicBot::choose(&s.view(p));
+        let c = yokai_septet_bots::HeuristicBot::choose(&s.view(p));
         s.apply(c).unwrap();
     }
     let p = s.current_player().unwrap();

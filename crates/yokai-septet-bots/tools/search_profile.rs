@@ -2,7 +2,7 @@
 //! `ismcts` profile in `docs/search.md` (run it under `valgrind --tool=callgrind`), and of
 //! the thread table of `scripts/device_search.sh`.
 //!
-//! `cargo run --release --example search_profile -- [--bot ismcts] [--variant 4p]
+//! `cargo run --release -p yokai-septet-bots --example search_profile -- [--bot ismcts] [--variant 4p]
 //! [--decisions 40] [--seed 5800]`
 //!
 //! Games of `--variant` from seed `--seed` on are played by the heuristic in every seat;
@@ -13,8 +13,8 @@
 //! search), and a hash of the cards chosen (equal hashes: the same choices).
 use std::time::Instant;
 
-use yokai_septet::bots::{bot_by_name, Bot};
 use yokai_septet::{GameConfig, State, Variant};
+use yokai_septet_bots::{bot_by_name, Bot};
 
 fn main() {
     let mut bot = "ismcts".to_string();

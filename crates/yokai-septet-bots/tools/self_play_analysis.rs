@@ -1,18 +1,18 @@
 //! What one bot's decisions give away against the true deal's double-dummy best, with the
 //! bot in all four seats (`docs/search.md`, "What PIMC gets wrong"):
 //!
-//! `cargo run --release --example self_play_analysis -- GAMES BOT...`
+//! `cargo run --release -p yokai-septet-bots --example self_play_analysis -- GAMES BOT...`
 //!
 //! Plays `GAMES` `4p` games of 2 rounds (seeds 1000, 1001, …; the bot in seat `s` of game
 //! `g` seeded `4·g + s`), analyses each record within 300,000 solver nodes per position
-//! ([`yokai_septet::analysis::analyze`], as `ys.analyze(record, budget=300_000)`), and
+//! ([`yokai_septet_bots::analysis::analyze`], as `ys.analyze(record, budget=300_000)`), and
 //! prints per bot the solved decisions, the share that gave value away, and the mean cost
 //! per solved decision.
 use std::time::Instant;
 
-use yokai_septet::analysis::analyze;
-use yokai_septet::bots::{bot_by_name, Bot};
 use yokai_septet::{GameConfig, Match, Variant};
+use yokai_septet_bots::analysis::analyze;
+use yokai_septet_bots::{bot_by_name, Bot};
 
 fn main() {
     let mut args = std::env::args().skip(1);

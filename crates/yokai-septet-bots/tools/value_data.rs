@@ -1,8 +1,8 @@
 //! Generates the training data of a value model (`training/train_value.py` runs it): the
 //! positions of self-play arena games with each seat's round value
-//! ([`yokai_septet::arena::value_data`]), written as one safetensors file.
+//! ([`yokai_septet_bots::arena::value_data`]), written as one safetensors file.
 //!
-//! `cargo run --release --example value_data -- --variant 4p --bots ismcts:1000
+//! `cargo run --release -p yokai-septet-bots --example value_data -- --variant 4p --bots ismcts:1000
 //! --games 2000 --seed 5801 --max-rounds 4 --threads 0 --out runs/value-4p/data.safetensors`
 //!
 //! `--bots` is the arena's line-up (comma-separated names, one per side or seat). The
@@ -13,10 +13,10 @@
 use std::collections::HashMap;
 
 use safetensors::tensor::{Dtype, TensorView};
-use yokai_septet::arena::value_data::generate;
-use yokai_septet::arena::ArenaConfig;
-use yokai_septet::bots::BotRegistry;
 use yokai_septet::Variant;
+use yokai_septet_bots::arena::value_data::generate;
+use yokai_septet_bots::arena::ArenaConfig;
+use yokai_septet_bots::BotRegistry;
 
 fn bytes<T: Copy>(values: &[T], to_le: impl Fn(T) -> Vec<u8>) -> Vec<u8> {
     values.iter().flat_map(|&v| to_le(v)).collect()

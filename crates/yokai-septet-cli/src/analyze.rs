@@ -1,13 +1,13 @@
 //! `yokai-septet analyze FILE`: the double-dummy analysis of a game record
-//! ([`crate::analysis`]): every card play with the best cards and the cost of the choice,
+//! ([`yokai_septet_bots::analysis`]): every card play with the best cards and the cost of the choice,
 //! per-seat totals; `--json` for machines, `--html OUT` for the replay viewer with the
 //! costly plays marked.
 
 use std::io::Write;
 use std::path::Path;
 
-use crate::analysis::{analyze, units, Analysis, PlayAnalysis, Verdict};
-use crate::record::Match;
+use yokai_septet::Match;
+use yokai_septet_bots::analysis::{analyze, units, Analysis, PlayAnalysis, Verdict};
 
 use super::{progress, Failure, Style};
 
@@ -30,7 +30,7 @@ pub fn run(json: &str, o: &AnalyzeOptions, out: &mut dyn Write) -> Result<(), Fa
     });
     bar.finish_and_clear();
     if let Some(path) = o.html {
-        let page = crate::picture::replay_html_analysed(&m, &a);
+        let page = yokai_septet_picture::replay_html_analysed(&m, &a);
         std::fs::write(path, page)
             .map_err(|e| Failure::runtime(format!("cannot write {}: {e}", path.display())))?;
     }
@@ -166,7 +166,7 @@ fn report(m: &Match, a: &Analysis, style: Style, out: &mut dyn Write) -> Result<
                 "  {} estimated (tricks {} to {}, marked ~): exact solve forecast {} nodes \
                  or more, over the budget (raise it with --budget); sampled over {worlds} \
                  worlds drawn from what the mover knew, the heuristic finishing the round",
-                crate::names::count(estimated.len(), "play"),
+                yokai_septet::names::count(estimated.len(), "play"),
                 first.trick + 1,
                 last.trick + 1,
                 nodes_text(least)
@@ -183,7 +183,7 @@ fn report(m: &Match, a: &Analysis, style: Style, out: &mut dyn Write) -> Result<
             out,
             "  seat {seat}: cost {} in {} of {} solved ({} forced, {} estimated)",
             t.cost,
-            crate::names::count(t.costly as usize, "costly play"),
+            yokai_septet::names::count(t.costly as usize, "costly play"),
             t.solved,
             t.forced,
             t.estimated

@@ -6,8 +6,8 @@
 
 use std::io::Write;
 
-use crate::arena::random_playouts;
-use crate::{State, Variant};
+use yokai_septet::{State, Variant};
+use yokai_septet_bots::arena::random_playouts;
 
 use super::Failure;
 

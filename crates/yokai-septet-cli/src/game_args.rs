@@ -1,12 +1,12 @@
 //! The game's flags every command that deals games takes (`arena`, `ladder`, `play`): one
 //! flattened set, their defaults read off the game section of the settings tables
-//! ([`crate::settings::game`]), as the Python front ends read theirs.
+//! ([`yokai_septet::settings::game`]), as the Python front ends read theirs.
 
 use clap::Args;
 
 use super::Failure;
-use crate::settings::game;
-use crate::{Scoring, Variant};
+use yokai_septet::settings::game;
+use yokai_septet::{Scoring, Variant};
 
 /// `--variant`, `--scoring` and `--seed`. (The round cap is each command's own: its
 /// default differs, see [`round_cap`].)

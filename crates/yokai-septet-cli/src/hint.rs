@@ -7,18 +7,18 @@
 //! best few cards; while passing it shows the heuristic's pick (`ismcts` passes as the
 //! heuristic does). About one `ismcts` decision: milliseconds. `hint BOT` asks another
 //! bot by name (`hint ismcts-nn`, `hint pimc:500`). The search itself is
-//! [`crate::bots::hint`], which the web page asks too. Near a round's end it also shows
+//! [`yokai_septet_bots::hint`], which the web page asks too. Near a round's end it also shows
 //! every card's double-dummy value to the round's end, where the solver can give it.
 
 use std::io::Write;
 
-use crate::bots::hint::hint as ask;
-use crate::bots::{bot_spec, decision_threads, BotRegistry};
-use crate::infoset::view::SeatView;
+use yokai_septet::SeatView;
+use yokai_septet_bots::hint::hint as ask;
+use yokai_septet_bots::{bot_spec, decision_threads, BotRegistry};
 
 use super::Failure;
 
-pub use crate::bots::hint::HINT_BOT;
+pub use yokai_septet_bots::hint::HINT_BOT;
 
 /// The help line of the `hint` command.
 pub const HINT_HELP: &str = "`hint`: the strongest bot's choice (ismcts) and its evaluation \
@@ -41,7 +41,7 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
         }
     };
     if h.worlds == 0 && h.values.is_empty() {
-        if h.bot == "heuristic" && view.phase() == crate::rules::state::Phase::Pass {
+        if h.bot == "heuristic" && view.phase() == yokai_septet::Phase::Pass {
             writeln!(out, "Hint: pass {} (the heuristic bot's pick).", h.card)?;
         } else {
             writeln!(out, "Hint ({name}): play {}.", h.card)?;
@@ -54,7 +54,7 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
             .find(|(c, _)| *c == card)
             .map_or(f64::NAN, |v| v.1)
     };
-    let mut others: Vec<(crate::cards::Card, f64)> = h
+    let mut others: Vec<(yokai_septet::Card, f64)> = h
         .values
         .iter()
         .copied()
@@ -87,7 +87,7 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
 /// first.
 fn double_dummy<W: Write + ?Sized>(
     view: &SeatView,
-    values: &[(crate::cards::Card, f64)],
+    values: &[(yokai_septet::Card, f64)],
     out: &mut W,
 ) -> Result<(), Failure> {
     if values.is_empty() {
@@ -99,9 +99,13 @@ fn double_dummy<W: Write + ?Sized>(
     writeln!(
         out,
         "  double-dummy to the round's end ({} worlds, every hand seen): {}",
-        crate::bots::hint::HINT_DD_WORLDS,
+        yokai_septet_bots::hint::HINT_DD_WORLDS,
         cards.join(", ")
     )?;
-    writeln!(out, "  units: {}", crate::analysis::units(view.variant()))?;
+    writeln!(
+        out,
+        "  units: {}",
+        yokai_septet_bots::analysis::units(view.variant())
+    )?;
     Ok(())
 }

@@ -2,14 +2,14 @@
 
 use std::io::Write;
 
-use crate::cards::{Card, Suit};
-use crate::record::{Match, Record, RoundRecord};
-use crate::rules::config::Variant;
-use crate::rules::RoundEnd;
+use yokai_septet::RoundEnd;
+use yokai_septet::Variant;
+use yokai_septet::{Card, Suit};
+use yokai_septet::{Match, Record, RoundRecord};
 
 use super::{Failure, Style};
 
-pub use crate::picture::{reason_text, seats_text};
+pub use yokai_septet_picture::{reason_text, seats_text};
 
 fn card(id: u8) -> Card {
     Card::new(id).expect("a validated record holds valid card ids")
@@ -50,7 +50,7 @@ pub fn replay(
         out,
         " · seed {} · {}",
         rec.seed,
-        crate::names::count(rec.rounds.len(), "round")
+        yokai_septet::names::count(rec.rounds.len(), "round")
     )?;
     for (r, round) in rec.rounds.iter().enumerate() {
         if only_round.is_some_and(|k| k != r) {

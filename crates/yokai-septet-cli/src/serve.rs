@@ -1,4 +1,4 @@
-//! `yokai-septet serve`: the flags of the local web app ([`crate::web`]) and their checks.
+//! `yokai-septet serve`: the flags of the local web app ([`yokai_septet_web`]) and their checks.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::Failure;
-use crate::web::ServeError;
+use yokai_septet_web::ServeError;
 
 #[derive(Args)]
 pub(super) struct ServeArgs {
@@ -19,18 +19,18 @@ pub(super) struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1")]
     host: std::net::IpAddr,
     /// The most games the server holds at once.
-    #[arg(long, default_value_t = crate::web::MAX_GAMES)]
+    #[arg(long, default_value_t = yokai_septet_web::MAX_GAMES)]
     max_games: usize,
     /// The longest a bot decision, a hint or a review may run, in milliseconds: a bot
     /// name whose budget is over it (or over the count derived from it) is refused.
-    #[arg(long, default_value_t = crate::web::MAX_THINK_MS)]
+    #[arg(long, default_value_t = yokai_septet_web::MAX_THINK_MS)]
     max_think_ms: u64,
     /// Bot moves, hints and reviews running at once, at most (default: the cores this
     /// process may use); a few more wait, and beyond them the answer is 503.
     #[arg(long)]
     workers: Option<usize>,
     /// A game untouched this many minutes is dropped.
-    #[arg(long, default_value_t = crate::web::IDLE_MINUTES)]
+    #[arg(long, default_value_t = yokai_septet_web::IDLE_MINUTES)]
     idle_minutes: u64,
     /// A folder of trained models: each .safetensors file directly inside it (checked
     /// once, at start) becomes the bot nn:NAME, NAME its file name without .safetensors.
@@ -61,15 +61,15 @@ pub(super) fn serve_cmd(
     }
     let max_connections = a
         .max_connections
-        .unwrap_or_else(crate::web::default_max_connections);
-    if !(16..=crate::web::MAX_CONNECTIONS).contains(&max_connections) {
+        .unwrap_or_else(yokai_septet_web::default_max_connections);
+    if !(16..=yokai_septet_web::MAX_CONNECTIONS).contains(&max_connections) {
         return Err(Failure::usage(format!(
             "--max-connections must be between 16 and {}",
-            crate::web::MAX_CONNECTIONS
+            yokai_septet_web::MAX_CONNECTIONS
         )));
     }
-    let workers = a.workers.unwrap_or_else(crate::web::usable_cores);
-    let opts = crate::web::ServeOptions {
+    let workers = a.workers.unwrap_or_else(yokai_septet_web::usable_cores);
+    let opts = yokai_septet_web::ServeOptions {
         host: a.host,
         port: a.port,
         max_games: a.max_games,
@@ -80,7 +80,7 @@ pub(super) fn serve_cmd(
         models: a.models,
         max_connections,
     };
-    crate::web::serve(&opts, out, err).map_err(|e| match e {
+    yokai_septet_web::serve(&opts, out, err).map_err(|e| match e {
         // A bad --models folder is a usage error, found before the server listens.
         ServeError::Models(why) => Failure::usage(why),
         ServeError::Io(e) => Failure::runtime(format!("serve on {}:{}: {e}", a.host, a.port)),

@@ -1,6 +1,6 @@
 //! Card and text styling for the terminal: ANSI suit colours, or plain text.
 
-use crate::cards::{Card, Suit};
+use yokai_septet::{Card, Suit};
 
 /// Whether to colour the output (ANSI escapes) or write plain text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

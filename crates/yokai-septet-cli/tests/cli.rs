@@ -1,17 +1,16 @@
 //! End-to-end tests of the `yokai-septet` command-line tool: `play` driven by scripted
 //! input, `replay` of saved and tampered records, `bench`, and the binary itself.
-#![cfg(feature = "cli")]
 
 use std::cell::RefCell;
 use std::io::{BufReader, Cursor, Read, Write};
 use std::process::{Command, Stdio};
 use std::rc::Rc;
 
-use yokai_septet::bots::BotRegistry;
-use yokai_septet::cli::play::{play, PlayEnd, PlayOptions};
-use yokai_septet::cli::{run_with, Style};
-use yokai_septet::picture::replay_html;
 use yokai_septet::{GameConfig, Match, State, Variant};
+use yokai_septet_bots::BotRegistry;
+use yokai_septet_cli::play::{play, PlayEnd, PlayOptions};
+use yokai_septet_cli::{run_with, Style};
+use yokai_septet_picture::replay_html;
 
 /// Runs the tool in-process; returns (exit code, stdout, stderr).
 fn cli(args: &[&str], input: &str) -> (i32, String, String) {
@@ -589,7 +588,7 @@ fn ladder_checks_its_options_before_any_game() {
 fn play_help_lists_every_bot_family() {
     let (code, out, _) = cli(&["play", "--help"], "");
     assert_eq!(code, 0);
-    for name in yokai_septet::bots::BOT_NAMES {
+    for name in yokai_septet_bots::BOT_NAMES {
         assert!(
             out.contains(name),
             "play --help does not name {name}: {out}"
@@ -786,7 +785,10 @@ fn a_ladder_whose_picture_fails_keeps_its_table_and_exits_3() {
 }
 
 fn golden(name: &str) -> String {
-    format!("{}/tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/../yokai-septet/tests/golden/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 /// `analyze`: every card play in the text, the JSON and the HTML, consistent with each
@@ -1158,7 +1160,10 @@ fn arena_plays_single_rounds_and_stops_sequentially() {
 fn cli_replay_html_writes_the_viewer_and_rejects_a_bad_record() {
     let dir = std::env::temp_dir().join(format!("yokai-picture-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let record = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/4p_seed1.json");
+    let record = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../yokai-septet/tests/golden/4p_seed1.json"
+    );
     let out_path = dir.join("game.html");
     let out_str = out_path.to_str().unwrap();
     let (code, out, err) = cli(&["replay", record, "--html", out_str], "");

@@ -2,7 +2,7 @@
 //! a person types the README's main command. (The console script gets the same treatment,
 //! subcommand by subcommand, in tests/python/test_cli_terminal.py.) A hang fails the test
 //! at its deadline instead of stalling the suite.
-#![cfg(all(feature = "cli", unix))]
+#![cfg(unix)]
 
 use std::fs::File;
 use std::io::Read;
@@ -171,7 +171,10 @@ fn replay_bench_and_rules_finish_on_a_terminal() {
 /// `analyze` on a terminal: a bar with an ETA over the plays, cleared before the report.
 #[test]
 fn analyze_shows_its_progress_on_a_terminal() {
-    let rec = format!("{}/tests/golden/4p_seed1.json", env!("CARGO_MANIFEST_DIR"));
+    let rec = format!(
+        "{}/../yokai-septet/tests/golden/4p_seed1.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let (code, screen) = on_terminal(
         &["analyze", &rec, "--budget", "300000"],
         Duration::from_secs(300),

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::svg::esc;
-use crate::arena::ladder::LadderReport;
+use yokai_septet_bots::arena::ladder::LadderReport;
 
 const WIDTH: f64 = 720.0;
 const ROW: f64 = 34.0;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::cards::{Card, CardSet, Suit, SEAL_DECK};
+use yokai_septet::{Card, CardSet, Suit};
 
 /// The table's paper colour (a dimmed face mixes towards it).
 pub(crate) const PAPER: &str = "#f7f4ea";
@@ -106,7 +106,7 @@ pub(crate) fn defs(cards: &[CardSet; 4], back: bool) -> String {
 /// Every face of the Seal deck (a superset of the standard deck) in every look, and the
 /// back.
 pub(crate) fn all_defs() -> String {
-    defs(&[CardSet((1u64 << SEAL_DECK) - 1); 4], true)
+    defs(&[CardSet::SEAL_DECK; 4], true)
 }
 
 /// The corner value's width at most, in SVG units: two digits are set condensed to fit,
@@ -192,7 +192,7 @@ mod tests {
 
     /// Ink runs along the columns `x0..x1` of the rows `y0..y1`: each run a stretch of
     /// columns holding a pixel far from the card's colour.
-    fn ink_runs(r: &crate::picture::Raster, x0: u32, x1: u32, y0: u32, y1: u32) -> usize {
+    fn ink_runs(r: &crate::Raster, x0: u32, x1: u32, y0: u32, y1: u32) -> usize {
         let paper = |x: u32, y: u32| {
             let i = 3 * (y * r.width + x) as usize;
             [r.rgb[i], r.rgb[i + 1], r.rgb[i + 2]]
@@ -217,7 +217,7 @@ mod tests {
     /// blot).
     #[test]
     fn the_copy_mark_stands_clear_of_the_suit_letter_at_1x() {
-        for s in crate::cards::Suit::ALL {
+        for s in yokai_septet::Suit::ALL {
             let c = s.second_boss();
             let look = Look {
                 fanned: true,
@@ -229,7 +229,7 @@ mod tests {
                 r##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="36" height="52"><defs>{face}</defs><use xlink:href="#{}"/></svg>"##,
                 look.id(c)
             );
-            let r = crate::picture::rasterize(&svg, 1.0).unwrap();
+            let r = crate::rasterize(&svg, 1.0).unwrap();
             // Inside the boss frame, the letter's band: from the letter to past the `b`.
             assert_eq!(
                 ink_runs(&r, 4, 24, 5, 14),

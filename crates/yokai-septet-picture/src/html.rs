@@ -10,11 +10,11 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{units, Analysis, PlayAnalysis};
-use crate::cards::{left_of, Card};
-use crate::names::count;
-use crate::record::{Match, Record, RoundRecord};
-use crate::rules::state::State;
+use yokai_septet::names::count;
+use yokai_septet::State;
+use yokai_septet::{seat::left_of, Card};
+use yokai_septet::{Match, Record, RoundRecord};
+use yokai_septet_bots::analysis::{units, Analysis, PlayAnalysis};
 
 use super::faces;
 use super::svg::{self, esc, Options};
@@ -142,7 +142,7 @@ fn steps(m: &Match, rec: &Record, costly: &[&PlayAnalysis]) -> Vec<Step> {
     out
 }
 
-fn apply(g: &mut Match, id: u8) -> crate::rules::Outcome {
+fn apply(g: &mut Match, id: u8) -> yokai_septet::Outcome {
     g.apply(card(id))
         .expect("a validated record replays without illegal actions")
 }
@@ -221,7 +221,7 @@ fn pass_list(picks: &[(Card, usize)]) -> String {
 fn trick_text(
     r: usize,
     k: usize,
-    trick: &crate::record::TrickRecord,
+    trick: &yokai_septet::TrickRecord,
     round: &RoundRecord,
     final_trick: bool,
     t: &Table,

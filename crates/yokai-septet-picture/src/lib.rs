@@ -1,17 +1,25 @@
-//! Pictures of the table: what one picture shows (`Table`), drawn as text (the
-//! `Display` impls in `text.rs`), as SVG (`svg.rs`), as a self-contained HTML replay
-//! viewer (`html.rs`) and, with the `raster` feature, as pixels (`raster.rs`).
+//! # yokai-septet-picture
+//!
+//! Pictures of the table: what one picture shows (`Table`), drawn as text ([`table_text`],
+//! [`seat_text`]: `text.rs`), as SVG (`svg.rs`), as a self-contained HTML replay viewer
+//! (`html.rs`; with an analysis from `yokai-septet-bots`), as a ladder's chart (`chart.rs`)
+//! and, with the `raster` feature, as pixels (`raster.rs`).
 //!
 //! A `Table` is built either from a [`State`] (the referee's view: every hand) or from a
 //! [`SeatView`] (one seat's view: the other hands are only counted). Built from a
 //! `SeatView`, it cannot show anything that seat does not know (R10): the view is all it
 //! reads.
 
-use crate::cards::left_of;
-use crate::cards::{Card, CardSet, Suit};
-use crate::infoset::view::SeatView;
-use crate::rules::config::{GameConfig, Variant};
-use crate::rules::{pass_target, Phase, RoundEnd, RoundResult, State, TrickResult};
+// Safe code only.
+#![deny(unsafe_code)]
+// Every public item says what it is.
+#![warn(missing_docs)]
+
+use yokai_septet::seat::left_of;
+use yokai_septet::SeatView;
+use yokai_septet::{rules::pass_target, Phase, RoundEnd, RoundResult, State, TrickResult};
+use yokai_septet::{Card, CardSet, Suit};
+use yokai_septet::{GameConfig, Variant};
 
 pub(crate) mod chart;
 mod faces;
@@ -25,6 +33,7 @@ pub use chart::ladder_svg;
 pub use html::{replay_html, replay_html_analysed};
 #[cfg(feature = "raster")]
 pub use raster::{rasterize, Raster, RasterError};
+pub use text::{seat_text, table_text};
 
 /// The whole table as an SVG document (every hand shown).
 pub fn table_svg(state: &State) -> String {
@@ -35,6 +44,26 @@ pub fn table_svg(state: &State) -> String {
 /// face down.
 pub fn seat_svg(view: &SeatView<'_>) -> String {
     svg::document(&Table::from_view(view))
+}
+
+/// The table as an SVG document (as `viewer` sees it; `None`: every hand) with `trick` on
+/// it in place of the state's: its cards in play order from `leader`, won by `winner`
+/// (the web table keeps a finished trick in view until the next one starts).
+pub fn trick_svg(
+    state: &State,
+    viewer: Option<usize>,
+    trick: Vec<Card>,
+    leader: usize,
+    winner: usize,
+) -> String {
+    let mut t = match viewer {
+        Some(p) => Table::from_view(&state.view(p)),
+        None => Table::from_state(state),
+    };
+    t.trick = trick;
+    t.trick_leader = Some(leader);
+    t.trick_winner = Some(winner);
+    svg::document(&t)
 }
 
 /// One seat as a picture shows it.
@@ -230,7 +259,7 @@ impl Table {
     /// The side's label: `team 0 (seats 0,2)` or `seat 1`.
     pub fn side_label(&self, side: usize) -> String {
         if self.variant().has_teams() {
-            let [a, b] = crate::cards::team_seats(side);
+            let [a, b] = yokai_septet::seat::team_seats(side);
             format!("team {side} (seats {a},{b})")
         } else {
             format!("seat {side}")

@@ -9,8 +9,8 @@ use std::sync::{Arc, OnceLock};
 
 use resvg::{tiny_skia, usvg};
 
-const SANS: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
-const SANS_BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold-subset.ttf");
+const SANS: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-subset.ttf");
+const SANS_BOLD: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-Bold-subset.ttf");
 
 /// An RGB image, row-major, 3 bytes per pixel (no alpha: drawn on white).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,9 +7,9 @@
 
 use std::fmt::Write;
 
-use crate::cards::{relative_to, Card, CardSet, Suit};
-use crate::rules::config::Variant;
-use crate::rules::state::Phase;
+use yokai_septet::Phase;
+use yokai_septet::Variant;
+use yokai_septet::{seat::relative_to, Card, CardSet, Suit};
 
 use super::faces::{defs, suit_colors, Look, PAPER};
 use super::Table;
@@ -233,8 +233,8 @@ impl Canvas {
         self.text(x + 12.0, y + 22.0, 14, r#"font-weight="bold""#, title);
         if !v.is_seal() {
             let target = match t.config.scoring {
-                crate::rules::config::Scoring::Advanced => 7,
-                crate::rules::config::Scoring::Basic => 2,
+                yokai_septet::Scoring::Advanced => 7,
+                yokai_septet::Scoring::Basic => 2,
             };
             self.text(
                 x + 258.0,
@@ -392,7 +392,7 @@ impl Canvas {
         }
         let mut label = format!("Seat {p}");
         if t.variant().has_teams() {
-            label += &format!(" · team {}", crate::cards::team_of(p));
+            label += &format!(" · team {}", yokai_septet::seat::team_of(p));
         }
         if t.viewer == Some(p) {
             label += " · you";
@@ -495,7 +495,7 @@ impl Canvas {
         for k in 0..len {
             self.back(x + 10.0 + 12.0 * k as f32, y);
         }
-        let mut text = crate::names::count(len, "card");
+        let mut text = yokai_septet::names::count(len, "card");
         if phase == Phase::Pass && num_picks > 0 {
             text += &format!(" · {num_picks} picked");
         }

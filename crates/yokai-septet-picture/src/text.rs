@@ -1,23 +1,21 @@
-//! A human-readable table as text, for debugging and the terminal: `Display` for a
-//! [`State`] (the referee's view, every hand shown) and for a [`SeatView`] (one seat's
-//! view: the other hands are only counted). Both draw a [`Table`].
+//! A human-readable table as text, for debugging and the terminal: [`table_text`] for a
+//! [`State`] (the referee's view, every hand shown) and [`seat_text`] for a [`SeatView`]
+//! (one seat's view: the other hands are only counted). Both draw a [`Table`].
 
 use std::fmt;
 
-use crate::infoset::view::SeatView;
-use crate::picture::Table;
-use crate::rules::state::{Phase, State};
+use crate::Table;
+use yokai_septet::SeatView;
+use yokai_septet::{Phase, State};
 
-impl fmt::Display for State {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Table::from_state(self).fmt(f)
-    }
+/// The whole table as text (every hand shown), as `Game.__str__` prints it.
+pub fn table_text(state: &State) -> String {
+    Table::from_state(state).to_string()
 }
 
-impl fmt::Display for SeatView<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Table::from_view(self).fmt(f)
-    }
+/// One seat's view of the table as text: that seat's hand, the other hands counted.
+pub fn seat_text(view: &SeatView<'_>) -> String {
+    Table::from_view(view).to_string()
 }
 
 impl fmt::Display for Table {
@@ -47,7 +45,10 @@ impl fmt::Display for Table {
             let marker = if self.to_act == Some(p) { '*' } else { ' ' };
             let hand = match seat.hand {
                 Some(h) => h.to_string(),
-                None => format!("({}, hidden)", crate::names::count(seat.hand_len, "card")),
+                None => format!(
+                    "({}, hidden)",
+                    yokai_septet::names::count(seat.hand_len, "card")
+                ),
             };
             write!(
                 f,
@@ -89,13 +90,14 @@ impl fmt::Display for Table {
 
 #[cfg(test)]
 mod tests {
-    use crate::{GameConfig, State, Variant};
+    use super::{seat_text, table_text};
+    use yokai_septet::{GameConfig, State, Variant};
 
     #[test]
-    fn display_shows_hands_trump_and_scores() {
+    fn the_table_text_shows_hands_trump_and_scores() {
         for v in Variant::ALL {
             let s = State::new(GameConfig::new(v, 0));
-            let text = s.to_string();
+            let text = table_text(&s);
             assert!(text.contains(&format!("Yokai Septet {v}")), "{text}");
             assert!(text.contains(&s.hand(0).to_string()));
             assert!(text.contains("Scores:"));
@@ -108,7 +110,7 @@ mod tests {
         for v in Variant::ALL {
             let s = State::new(GameConfig::new(v, 3));
             for me in 0..v.num_players() {
-                let text = s.view(me).to_string();
+                let text = seat_text(&s.view(me));
                 assert!(text.contains(&format!("seat {me}'s view")), "{text}");
                 assert!(text.contains(&s.hand(me).to_string()));
                 for p in (0..v.num_players()).filter(|&p| p != me) {

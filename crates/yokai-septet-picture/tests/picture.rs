@@ -2,12 +2,12 @@
 //! (R10), the suit colours and card marks (R1), the HTML replay viewer's page, and (with
 //! the `raster` feature) the pixels.
 
-mod common;
+use yokai_septet_testkit as common;
 
 use std::collections::BTreeSet;
 
-use yokai_septet::picture::{replay_html, seat_svg, table_svg};
 use yokai_septet::{sampler, Card, CardSet, GameConfig, Match, State, Suit, Variant};
+use yokai_septet_picture::{replay_html, seat_svg, table_svg, table_text};
 
 fn parse(svg: &str) -> roxmltree::Document<'_> {
     roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not well-formed XML: {e}"))
@@ -69,7 +69,8 @@ fn table_svg_is_well_formed_and_shows_every_hand_trick_and_captured_boss() {
             assert_eq!(
                 placed(&doc, hand_group(p)),
                 codes(s.hand(p)),
-                "seat {p}\n{s}"
+                "seat {p}\n{}",
+                table_text(&s)
             );
             let bosses = placed(&doc, |n| {
                 n.attribute("class") == Some("bosses")
@@ -225,7 +226,12 @@ fn seat_svg_shows_only_what_the_seat_knows_r10() {
             // with what this seat knows gives the same picture.
             if !s.is_over() {
                 let other = sampler::sample(&view, &mut rng);
-                assert_eq!(seat_svg(&other.view(me)), svg, "seat {me}\n{s}");
+                assert_eq!(
+                    seat_svg(&other.view(me)),
+                    svg,
+                    "seat {me}\n{}",
+                    table_text(&s)
+                );
             }
         }
     }
@@ -240,7 +246,7 @@ fn steps(html: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn replay_html_is_self_contained_and_steps_through_every_trick_of_a_record() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../yokai-septet/tests/golden");
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         // The records (the folder also holds the search's golden move lists, `.txt`).
@@ -478,11 +484,11 @@ fn replay_pass_texts_name_each_card_with_its_receiver() {
 #[cfg(feature = "raster")]
 mod raster {
     use super::*;
-    use yokai_septet::picture::rasterize;
+    use yokai_septet_picture::rasterize;
 
     /// Columns of the box `x0..x1` × `y0..y1` that hold ink: pixels far from `paper`.
     fn ink_columns(
-        r: &yokai_septet::picture::Raster,
+        r: &yokai_septet_picture::Raster,
         x0: u32,
         x1: u32,
         y0: u32,

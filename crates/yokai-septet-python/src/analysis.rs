@@ -1,4 +1,4 @@
-//! `yokai_septet.analyze`: the double-dummy analysis of a record ([`crate::analysis`]),
+//! `yokai_septet.analyze`: the double-dummy analysis of a record ([`yokai_septet_bots::analysis`]),
 //! as `yokai-septet analyze --json` prints it.
 
 use pyo3::prelude::*;
@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use super::errors::{guard, Class};
 use super::game::match_from_record;
 use super::json::json_to_py;
-use crate::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
+use yokai_septet_bots::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
 
 /// The double-dummy analysis of the game record ``rec`` (a ``dict`` or its JSON text):
 /// the same data as ``yokai-septet analyze --json`` (schema in docs/search.md), with at

@@ -6,18 +6,18 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use pyo3::IntoPyObjectExt;
 
-use super::errors::{borrow, guard, Class};
+use super::errors::{borrow, guard, Class, IntoPyResult};
 use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
 use super::settings::{from_spec, Values};
-use crate::arena::imitation::{self, Dataset, ImitationConfig};
-use crate::arena::settings::SETTINGS;
-use crate::arena::Sequential;
-use crate::arena::{
+use yokai_septet_bots::arena::settings::SETTINGS;
+use yokai_septet_bots::arena::Sequential;
+use yokai_septet_bots::arena::{
     game_setup, played_game_counts, run_arena, run_arena_range, summarize, ArenaConfig,
     ArenaCounts, ArenaReport, PlayedGame,
 };
-use crate::bots::BotRegistry;
+use yokai_septet_bots::arena::{imitation, imitation::Dataset, imitation::ImitationConfig};
+use yokai_septet_bots::BotRegistry;
 
 /// The settings of `spec` (a `yokai_septet.ArenaSpec`, or any object with its fields),
 /// read by the table ([`SETTINGS`]), with the rule between them (`scoring=None` only for
@@ -74,7 +74,7 @@ pub(super) fn parse_arena(
     // `None` and 0: every core.
     config.threads = s.int("threads").unwrap_or(0) as usize;
     // Checked before any game starts; the run builds its bots with a registry of its own.
-    crate::arena::check(&config, &BotRegistry::new())?;
+    yokai_septet_bots::arena::check(&config, &BotRegistry::new()).py()?;
     Ok(config)
 }
 
@@ -123,8 +123,8 @@ fn summary_to_py<'py>(
     seconds: f64,
     labels: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let threads = crate::cli::progress::worker_threads(config.threads);
-    let report = summarize(config, counts, seconds, threads)?;
+    let threads = yokai_septet_cli::progress::worker_threads(config.threads);
+    let report = summarize(config, counts, seconds, threads).py()?;
     report_to_py(py, report, labels)
 }
 
@@ -193,13 +193,7 @@ fn play(
     progress: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ArenaCounts> {
     with_progress(py, end - start, progress, "arena", |tick| {
-        Ok(run_arena_range(
-            config,
-            &BotRegistry::new(),
-            start,
-            end,
-            tick,
-        )?)
+        Ok(run_arena_range(config, &BotRegistry::new(), start, end, tick).py()?)
     })
 }
 
@@ -279,7 +273,7 @@ arena_fn!(
     arena, "arena", (), [progress], |py, config| {
         if config.sequential {
             let report = with_progress(py, config.total_games(), progress.as_ref(), "arena", |tick| {
-                Ok(run_arena(&config, &BotRegistry::new(), tick)?)
+                Ok(run_arena(&config, &BotRegistry::new(), tick).py()?)
             })?;
             return report_to_py(py, report, None);
         }
@@ -308,7 +302,7 @@ arena_fn!(
     arena_summary, "_arena_summary", (counts: Vec<Bound<'py, PyAny>>), [labels, seconds], |py, config| {
         let mut merged = ArenaCounts::empty(config.bots.len());
         for c in &counts {
-            merged.merge(&counts_from_py(c)?)?;
+            merged.merge(&counts_from_py(c)?).py()?;
         }
         let (labels, seconds) = labels_and_seconds(labels, seconds)?;
         summary_to_py(py, &config, &merged, seconds, labels)
@@ -342,11 +336,11 @@ arena_fn!(
             boards
                 .entry(first / size)
                 .or_insert_with(|| ArenaCounts::empty(config.bots.len()))
-                .merge(&c)?;
+                .merge(&c).py()?;
         }
-        let mut seq = Sequential::new(&config)?;
+        let mut seq = Sequential::new(&config).py()?;
         for (b, board) in (0..).zip(boards.values()) {
-            if board.ranges[..] != [[b * size, (b + 1) * size]] || seq.push(board)? {
+            if board.ranges[..] != [[b * size, (b + 1) * size]] || seq.push(board).py()? {
                 break;
             }
         }
@@ -354,8 +348,8 @@ arena_fn!(
             return Ok(py.None().into_bound(py));
         }
         let (labels, seconds) = labels_and_seconds(labels, seconds)?;
-        let threads = crate::cli::progress::worker_threads(config.threads);
-        report_to_py(py, seq.report(&config, seconds, threads)?, labels)
+        let threads = yokai_septet_cli::progress::worker_threads(config.threads);
+        report_to_py(py, seq.report(&config, seconds, threads).py()?, labels)
     }
 );
 
@@ -378,7 +372,7 @@ arena_fn!(
                 "game {index} is not within 0..{total}"
             )));
         }
-        let s = game_setup(&config, index)?;
+        let s = game_setup(&config, index).py()?;
         let n = config.variant.num_players();
         (s.deal_seed, s.entry_of_seat[..n].to_vec(), s.bot_seeds[..n].to_vec())
             .into_bound_py_any(py)
@@ -413,7 +407,7 @@ arena_fn!(
             act_nanos: per_seat(&act_nanos, "act_nanos")?,
             act_max_nanos: per_seat(&act_max_nanos, "act_max_nanos")?,
         };
-        let counts = played_game_counts(&config, &played)?;
+        let counts = played_game_counts(&config, &played).py()?;
         counts_to_py(py, &counts)
     }
 );
@@ -440,7 +434,7 @@ arena_fn!(
         let config = ImitationConfig { arena: config, teacher, labelled };
         let total = config.arena.total_games();
         let data = with_progress(py, total, progress.as_ref(), "imitation_data", |tick| {
-            Ok(imitation::generate(&config, &BotRegistry::new(), tick)?)
+            Ok(imitation::generate(&config, &BotRegistry::new(), tick).py()?)
         })?;
         dataset_to_py(py, config.arena.variant.num_actions(), data)
     }

@@ -3,18 +3,17 @@
 
 use pyo3::prelude::*;
 
-use super::errors::{guard, Class};
-use crate::rl::observation::{encode, observation_size, write_mask_bool, ObsValue};
-use crate::rules::config::{GameConfig, Variant};
-use crate::rules::state::State;
+use super::errors::{guard, Class, IntoPyResult};
+use yokai_septet::observation::{observation_size, ObsValue};
+use yokai_septet::State;
+use yokai_septet::{GameConfig, Variant};
 
-mod yardstick;
-use yardstick::yardstick_pass;
+use yokai_septet_vector::yardstick::yardstick_pass;
 
 /// A variant name for the benchmark functions (an `InvalidValueError` listing the valid
 /// names).
 fn bench_variant(name: &str) -> PyResult<Variant> {
-    Ok(name.parse::<Variant>()?)
+    Ok(name.parse::<Variant>().py()?)
 }
 
 /// ``bench_random_playouts(variant, seconds, seed=0)``: plays uniformly random games of
@@ -31,7 +30,7 @@ fn bench_random_playouts(
     let v = bench_variant(variant)?;
     let s = py.allow_threads(|| {
         guard("bench_random_playouts", || {
-            Ok(crate::arena::random_playouts(v, seconds, seed))
+            Ok(yokai_septet_bots::arena::random_playouts(v, seconds, seed))
         })
     })?;
     Ok((s.games, s.decisions, s.seconds))
@@ -58,7 +57,7 @@ fn bench_step_parts(
             .collect();
         let mut obs = vec![T::ZERO; n * observation_size(v)];
         let mut mask = vec![false; n * GameConfig::new(v, 0).num_actions()];
-        let mut rng = crate::rng::playout_rng(1);
+        let mut rng = yokai_septet::rng::playout_rng(1);
         let (mut next_seed, mut decisions) = (n as u64, 0);
         let start = std::time::Instant::now();
         while decisions == 0 || start.elapsed().as_secs_f64() < seconds {
@@ -99,12 +98,12 @@ fn bench_arena(
 ) -> PyResult<(u64, u64, f64)> {
     let v = bench_variant(variant)?;
     let names: Vec<&str> = bots.iter().map(String::as_str).collect();
-    let mut config = crate::arena::ArenaConfig::new(v, &names, games, 1);
+    let mut config = yokai_septet_bots::arena::ArenaConfig::new(v, &names, games, 1);
     config.threads = threads;
     let report = py.allow_threads(|| {
         guard("bench_arena", || {
-            let registry = crate::bots::BotRegistry::new();
-            Ok(crate::arena::run_arena(&config, &registry, &|| {})?)
+            let registry = yokai_septet_bots::BotRegistry::new();
+            Ok(yokai_septet_bots::arena::run_arena(&config, &registry, &|| {}).py()?)
         })
     })?;
     Ok((

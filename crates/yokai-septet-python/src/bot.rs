@@ -6,11 +6,11 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::convert::extract_seed;
-use super::errors::{guard, Class};
+use super::errors::{guard, py_err, Class, IntoPyResult};
 use super::game::game_state;
-use crate::bots::{Bot, BotRegistry, BOT_NAMES};
-use crate::cards::Card;
-use crate::infoset::view::SeatView;
+use yokai_septet::Card;
+use yokai_septet::SeatView;
+use yokai_septet_bots::{Bot, BotRegistry, BOT_NAMES};
 
 /// A built-in bot: ``Bot(name, seed=0)``.
 ///
@@ -50,7 +50,7 @@ struct Seeded {
 
 impl PyBot {
     fn build(name: &str, seed: u64) -> PyResult<PyBot> {
-        let bot = BotRegistry::new().build_any_variant(name, seed)?;
+        let bot = BotRegistry::new().build_any_variant(name, seed).py()?;
         Ok(PyBot {
             name: name.to_string(),
             inner: Mutex::new(Seeded { seed, bot }),
@@ -65,7 +65,7 @@ impl PyBot {
 
     /// The bot's decision for `view`'s seat (called with the GIL released).
     pub(crate) fn act_on(&self, view: &SeatView) -> PyResult<Card> {
-        self.lock()?.bot.act(view).map_err(PyErr::from)
+        self.lock()?.bot.act(view).map_err(py_err)
     }
 }
 
@@ -140,7 +140,7 @@ impl PyBot {
 
     /// Restores the state saved by ``__reduce__`` (pickle calls it).
     fn __setstate__(&self, words: Vec<u64>) -> PyResult<()> {
-        self.lock()?.bot.restore(&words).map_err(PyErr::from)
+        self.lock()?.bot.restore(&words).map_err(py_err)
     }
 
     fn __repr__(&self) -> String {

@@ -18,9 +18,9 @@ pub(crate) fn run_cli(
     argv: Vec<String>,
     load_policy: Option<Py<PyAny>>,
 ) -> PyResult<i32> {
-    let mut registry = crate::bots::BotRegistry::new();
+    let mut registry = yokai_septet_bots::BotRegistry::new();
     if let Some(load) = load_policy {
         registry.register(policy_bot::policy_maker(load));
     }
-    py.allow_threads(|| guard("run_cli", || Ok(crate::cli::run(argv, &registry))))
+    py.allow_threads(|| guard("run_cli", || Ok(yokai_septet_cli::run(argv, &registry))))
 }

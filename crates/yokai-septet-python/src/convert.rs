@@ -3,7 +3,7 @@
 //! seats, names among a list, a `Game`'s configuration, and the `Arg` wrapper that tells
 //! an explicit `None` from an argument not given.
 
-use crate::python::errors::Class;
+use crate::errors::Class;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyInt, PyType};
@@ -94,8 +94,8 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// A reward mode by name (`"win"` or `"points"`); `ValueError` listing them otherwise.
-pub(crate) fn parse_reward_mode(s: &str) -> PyResult<crate::rl::reward::RewardMode> {
-    use crate::rl::reward::RewardMode;
+pub(crate) fn parse_reward_mode(s: &str) -> PyResult<yokai_septet_vector::reward::RewardMode> {
+    use yokai_septet_vector::reward::RewardMode;
     RewardMode::ALL
         .into_iter()
         .find(|m| m.name() == s)

@@ -1,17 +1,17 @@
 //! The settings of the single envs, declared once as the `VectorEnv`'s are
-//! ([`crate::vector::settings`]): Gymnasium's `YokaiSeptet-v0` (`_gym.py`) and the
+//! ([`yokai_septet_vector::settings`]): Gymnasium's `YokaiSeptet-v0` (`_gym.py`) and the
 //! PettingZoo AEC env (`_pettingzoo.py`). Their signatures' defaults are read from these
 //! rows, their arguments are parsed by walking them (`_core._check_settings`, every error
 //! naming the setting), and a test checks the signatures, `make_vec`'s and the
 //! `VectorEnv`'s against them. A setting several envs take is one row, shared.
 
-use crate::settings::{game, Setting};
-use crate::vector::settings;
+use yokai_septet::settings::{game, Setting};
+use yokai_septet_vector::settings;
 
 /// The render modes of the single envs.
 pub(crate) const RENDER_MODES: [&str; 3] = ["ansi", "human", "rgb_array"];
 
-// Every env's, the vector env's included (one row each: `crate::vector::settings`).
+// Every env's, the vector env's included (one row each: `yokai_septet_vector::settings`).
 const ILLEGAL_ACTION: Setting = settings::ILLEGAL_ACTION.positional();
 const ILLEGAL_REWARD: Setting = settings::ILLEGAL_REWARD.positional();
 const REWARD_MODE: Setting = settings::REWARD_MODE.positional();

@@ -5,17 +5,19 @@
 
 use pyo3::prelude::*;
 
-use crate::arena::ArenaError;
-use crate::bots::{BotError, BotSpecError, WeightsError};
-use crate::picture::RasterError;
-use crate::vector::{PipelineError, StepError, VecCoreError};
-use crate::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
+use crate::errors::{py_err, Classify};
+
+use yokai_septet::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
+use yokai_septet_bots::arena::ArenaError;
+use yokai_septet_bots::{BotError, BotSpecError, WeightsError};
+use yokai_septet_picture::RasterError;
+use yokai_septet_vector::{PipelineError, StepError, VecCoreError};
 
 /// One example of every variant of every public error type the extension maps, as
 /// `(type, variant, exception)`: the tests check each one's class and message.
 #[pyfunction]
 pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str, PyObject)> {
-    use crate::{Card, Suit, Variant};
+    use yokai_septet::{Card, Suit, Variant};
     let card = Card::new(0).expect("card 0");
     let bot = || BotError::Unknown("no-such-bot".into());
     let step = || StepError::Illegal {
@@ -26,7 +28,7 @@ pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str
         },
     };
     let weights = || WeightsError::NotSafetensors("header too short".into());
-    let examples: Vec<(&str, &str, PyErr)> = vec![
+    let examples: Vec<(&str, &str, Example)> = vec![
         ("IllegalAction", "GameOver", IllegalAction::GameOver.into()),
         (
             "IllegalAction",
@@ -354,6 +356,15 @@ pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str
     ];
     examples
         .into_iter()
-        .map(|(t, v, e)| (t, v, e.into_value(py).into_any()))
+        .map(|(t, v, e)| (t, v, e.0.into_value(py).into_any()))
         .collect()
+}
+
+/// An error as the exception `.py()?` raises (each example is written `error.into()`).
+struct Example(PyErr);
+
+impl<E: Classify> From<E> for Example {
+    fn from(e: E) -> Example {
+        Example(py_err(e))
+    }
 }

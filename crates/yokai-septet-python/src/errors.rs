@@ -16,11 +16,11 @@ use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyTuple, PyType};
 use pyo3::PyTypeInfo;
 
-use crate::arena::ArenaError;
-use crate::bots::{BotError, WeightsError};
-use crate::picture::RasterError;
-use crate::vector::{PipelineError, StepError, VecCoreError};
-use crate::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
+use yokai_septet::{ConfigError, DealError, IllegalAction, ParseCardError, RecordError};
+use yokai_septet_bots::arena::ArenaError;
+use yokai_septet_bots::{BotError, WeightsError};
+use yokai_septet_picture::RasterError;
+use yokai_septet_vector::{PipelineError, StepError, VecCoreError};
 
 /// The builtin exception a class of the family also derives from.
 type Builtin = for<'py> fn(Python<'py>) -> Bound<'py, PyType>;
@@ -252,32 +252,24 @@ pub(crate) fn in_context(context: &str, e: impl Classify) -> PyErr {
     e.class().err(format!("{context}: {}", e.message()))
 }
 
-// A macro because a blanket `impl<E: Classify> From<E> for PyErr` is refused (both the
-// trait and `PyErr` are pyo3's).
-macro_rules! into_py_err {
-    ($($ty:ty),+) => {$(
-        impl From<$ty> for PyErr {
-            fn from(e: $ty) -> PyErr {
-                e.class().err(e.message())
-            }
-        }
-    )+};
+/// A Rust result as a Python one. `?` cannot turn another crate's error into pyo3's `PyErr`
+/// (neither type is this crate's, so no `From` between them may be written here): every
+/// fallible engine call ends in `.py()?`, which raises the class [`Classify`] decides.
+pub(crate) trait IntoPyResult<T> {
+    /// The error as its Python exception.
+    fn py(self) -> PyResult<T>;
 }
 
-into_py_err!(
-    IllegalAction,
-    ConfigError,
-    DealError,
-    RecordError,
-    WeightsError,
-    BotError,
-    ArenaError,
-    VecCoreError,
-    StepError,
-    PipelineError,
-    ParseCardError,
-    RasterError
-);
+impl<T, E: Classify> IntoPyResult<T> for Result<T, E> {
+    fn py(self) -> PyResult<T> {
+        self.map_err(py_err)
+    }
+}
+
+/// `e` as its Python exception.
+pub(crate) fn py_err(e: impl Classify) -> PyErr {
+    e.class().err(e.message())
+}
 
 impl Classify for IllegalAction {
     fn class(&self) -> Class {

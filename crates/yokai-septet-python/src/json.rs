@@ -1,6 +1,6 @@
 //! Conversions between JSON values (records) and Python objects.
 
-use crate::python::errors::Class;
+use crate::errors::Class;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;

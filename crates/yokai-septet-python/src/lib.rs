@@ -1,5 +1,6 @@
-//! The Python extension module `yokai_septet._core` (compiled only with `--features python`):
-//! this file only declares the binding's modules and registers what Python sees.
+//! The Python extension module `yokai_septet._core` (built by maturin from the repository's
+//! `pyproject.toml`; the only crate of the workspace that links PyO3): this file only
+//! declares the binding's modules and registers what Python sees.
 //!
 //! The stable Python contract is `docs/api.md`; the pure-Python package
 //! `python/yokai_septet/` re-exports these classes and adds the PettingZoo and Gymnasium
@@ -8,9 +9,12 @@
 //! Python; every Rust error becomes the Python exception `errors.rs` decides, and the
 //! entry points that run larger pieces of engine code run under `errors::guard`.
 
+// Safe code only.
+#![deny(unsafe_code)]
+
 use pyo3::prelude::*;
 
-use crate::rules::config::{Episode, Scoring, Variant};
+use yokai_septet::{Episode, Scoring, Variant};
 
 mod analysis;
 mod arena;

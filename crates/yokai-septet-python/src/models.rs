@@ -1,12 +1,12 @@
 //! The `nn` bot's weights from Python: read the shipped or a saved model, save one.
 
-use crate::python::errors::Class;
+use crate::errors::{Class, IntoPyResult};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::bots::{BeliefNet, Inputs, Mlp};
-use crate::rules::config::Variant;
+use yokai_septet::Variant;
+use yokai_septet_bots::{BeliefNet, Inputs, Mlp};
 
 /// ``(variant, inputs, [(weight [out, in] float32, bias [out] float32), ...], metadata)``
 /// of the model shipped for the variant ``variant``, or of the safetensors file ``path``.
@@ -24,10 +24,10 @@ pub(crate) fn model_read<'py>(
 )> {
     let mlp = match (variant, path) {
         (Some(v), None) => {
-            let v: Variant = v.parse()?;
-            Mlp::from_bytes(Mlp::shipped_bytes(v))?
+            let v: Variant = v.parse().py()?;
+            Mlp::from_bytes(Mlp::shipped_bytes(v)).py()?
         }
-        (None, Some(p)) => Mlp::load(&p)?,
+        (None, Some(p)) => Mlp::load(&p).py()?,
         _ => return Err(Class::InvalidValue.err("give exactly one of variant and path")),
     };
     let widths = mlp.widths();
@@ -65,8 +65,8 @@ pub(crate) fn model_write(
     belief: bool,
     half: bool,
 ) -> PyResult<()> {
-    let v: Variant = variant.parse()?;
-    let inputs = Inputs::parse(inputs)?;
+    let v: Variant = variant.parse().py()?;
+    let inputs = Inputs::parse(inputs).py()?;
     let layers = owned_layers(&layers)?;
     let bytes = if belief {
         if inputs != Inputs::ObservationAndPlayLog {
@@ -75,16 +75,16 @@ pub(crate) fn model_write(
                  'observation+play_log'",
             ));
         }
-        let mut net = BeliefNet::new(v, layers)?;
+        let mut net = BeliefNet::new(v, layers).py()?;
         for (k, val) in &metadata {
-            net.set_metadata(k, val)?;
+            net.set_metadata(k, val).py()?;
         }
         net.set_half(half);
         net.to_bytes()
     } else {
-        let mut mlp = Mlp::with_inputs(v, inputs, layers)?;
+        let mut mlp = Mlp::with_inputs(v, inputs, layers).py()?;
         for (k, val) in &metadata {
-            mlp.set_metadata(k, val)?;
+            mlp.set_metadata(k, val).py()?;
         }
         mlp.set_half(half);
         mlp.to_bytes()

@@ -15,12 +15,12 @@ use rand_chacha::ChaCha8Rng;
 
 use super::convert::extract_integer;
 use super::game::PyGame;
-use crate::bots::{Bot, BotError, BotMaker};
-use crate::cards::Card;
-use crate::infoset::view::SeatView;
-use crate::record::Match;
-use crate::rl::observation::{encode, observation_size, write_mask};
-use crate::rng::determinization_rng;
+use yokai_septet::observation::{encode, observation_size, write_mask};
+use yokai_septet::rng::determinization_rng;
+use yokai_septet::Card;
+use yokai_septet::Match;
+use yokai_septet::SeatView;
+use yokai_septet_bots::{Bot, BotError, BotMaker};
 
 struct PolicyBot {
     name: String,
@@ -43,7 +43,7 @@ impl PolicyBot {
             write_mask(legal, mask.readwrite().as_slice_mut()?);
             self.policy.bind(py).call1((obs, mask))?.get_item(0)?
         } else {
-            let det = crate::infoset::sampler::sample(view, &mut self.rng);
+            let det = yokai_septet::sampler::sample(view, &mut self.rng);
             let game = Py::new(
                 py,
                 PyGame {
@@ -90,7 +90,7 @@ impl Bot for PolicyBot {
 /// loads as `(policy, batched)`.
 pub(crate) fn policy_maker(load_policy: Py<PyAny>) -> BotMaker {
     Arc::new(move |name: &str, seed: u64| {
-        crate::bots::spec::policy_module(name)?;
+        yokai_septet_bots::policy_module(name)?;
         Some(Python::with_gil(|py| {
             let load = || -> PyResult<Box<dyn Bot>> {
                 let (policy, batched): (Py<PyAny>, bool) =

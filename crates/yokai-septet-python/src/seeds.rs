@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 
 use super::convert::extract_seed;
-use crate::rng::vector_seed;
+use yokai_septet::rng::vector_seed;
 
 /// ``(game_seed, bot_seeds, draw)`` of episode ``episode`` (0: the first since the seed
 /// was set) under the master seed ``seed``: the seed its game is dealt from, each seat's

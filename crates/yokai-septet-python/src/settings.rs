@@ -1,15 +1,15 @@
-//! The settings tables ([`crate::settings`]) on the Python side: arguments bound to a
+//! The settings tables ([`yokai_septet::settings`]) on the Python side: arguments bound to a
 //! table's rows and parsed by each row's kind (every error names the setting and the
 //! value), and `_settings_spec()`, the tables as Python data for the package
 //! (`VectorEnv`'s signature, `ArenaSpec`, docs/api.md's constructor table).
 
-use crate::python::errors::Class;
+use crate::errors::Class;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
 
 use super::convert::{extract_integer, quoted_list, type_name};
-use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
-use crate::settings::{DefaultValue, Kind, Setting};
+use yokai_septet::settings::{DefaultValue, Kind, Setting};
+use yokai_septet::{Episode, GameConfig, Scoring, Variant};
 
 /// One setting's value, as its kind reads it.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,7 +82,7 @@ impl Values {
         }
     }
 
-    /// The [`GameConfig`] of the game section's rows ([`crate::settings::game`]) this
+    /// The [`GameConfig`] of the game section's rows ([`yokai_septet::settings::game`]) this
     /// table includes: `variant`, `scoring` (`None` only for the seal variants, which
     /// ignore it), and, where the table has them, `seed` (else 0), `episode` (else a whole
     /// game) and `max_rounds` (else none).
@@ -434,8 +434,8 @@ fn table_to_py<'py>(py: Python<'py>, table: &[Setting]) -> PyResult<Bound<'py, P
 /// The table called `kind` (`_settings_spec()`'s keys).
 fn table(kind: &str) -> PyResult<&'static [Setting]> {
     Ok(match kind {
-        "vector" => &crate::vector::settings::SETTINGS,
-        "arena" => &crate::arena::settings::SETTINGS,
+        "vector" => &yokai_septet_vector::settings::SETTINGS,
+        "arena" => &yokai_septet_bots::arena::settings::SETTINGS,
         "gym" => &super::env_settings::GYM,
         "aec" => &super::env_settings::AEC,
         "game" => &super::env_settings::GAME,

@@ -51,11 +51,11 @@
 
 use super::position::{fold_second_copies, Ctx, Pos, NO_SUIT};
 use super::value::{GAME_WIN, INF};
-use crate::cards::{Card, CardSet, Suit};
-use crate::rules::config::Scoring;
-use crate::rules::scoring::{
+use yokai_septet::rules::scoring::{
     blocked_seals, boss_points, boss_threshold, sealed_suits, seals_to_win, LOSING_TRICKS,
 };
+use yokai_septet::Scoring;
+use yokai_septet::{Card, CardSet, Suit};
 
 /// The sure cards of a position at a trick boundary (see the module documentation).
 pub(super) struct SureCards {
@@ -264,7 +264,7 @@ mod tests {
     use super::super::position::fire_trumps_4p;
     use super::super::{Solver, Techniques};
     use super::INF;
-    use crate::cards::CardSet;
+    use yokai_septet::CardSet;
 
     fn cs(s: &str) -> u64 {
         s.parse::<CardSet>().unwrap().bits()

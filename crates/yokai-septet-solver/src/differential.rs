@@ -7,14 +7,14 @@
 //!
 //! The default run checks a few hundred positions per variant (every technique together,
 //! the default ones, and each alone); the ignored one 10,000:
-//! `cargo test --release --features cli --lib solver::differential -- --ignored`.
+//! `cargo test --release -p yokai-septet-solver --lib differential -- --ignored`.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::exactness::{endgame_between, VARIANTS};
 use super::{Solver, Techniques};
-use crate::rules::config::Variant;
+use yokai_septet::Variant;
 
 /// Solves `count` positions per variant (6 to `max_tricks` tricks left, some mid-trick)
 /// with `techniques` and with none, and demands the same value, the same value of every
@@ -119,7 +119,7 @@ fn partition_search_keeps_the_values_with_a_tiny_table() {
 /// `DIFFERENTIAL_POSITIONS=N` runs `N` positions per variant instead (the first `N` of
 /// the 10,000: the same stream).
 #[test]
-#[ignore = "10,000 positions per variant: cargo test --release --features cli --lib solver::differential -- --ignored"]
+#[ignore = "10,000 positions per variant: cargo test --release -p yokai-septet-solver --lib differential -- --ignored"]
 fn every_technique_keeps_the_values_of_10000_positions_per_variant() {
     let count = std::env::var("DIFFERENTIAL_POSITIONS")
         .ok()

@@ -3,19 +3,19 @@
 //!
 //! The default run checks a few hundred endgames per variant; the ignored test checks
 //! thousands, and a few hundred one trick longer:
-//! `cargo test --lib solver::exactness -- --ignored`.
+//! `cargo test -p yokai-septet-solver --lib exactness -- --ignored`.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::position::Pos;
 use super::{utility, Solver, Techniques};
-use crate::cards::{Card, CardSet, Suit};
-use crate::rng::uniform_below;
-use crate::rules::config::{GameConfig, Scoring, Variant};
-use crate::rules::position::Position;
-use crate::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
-use crate::rules::state::{Phase, State};
+use yokai_septet::rng::uniform_below;
+use yokai_septet::rules::position::Position;
+use yokai_septet::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
+use yokai_septet::{Card, CardSet, Suit};
+use yokai_septet::{GameConfig, Scoring, Variant};
+use yokai_septet::{Phase, State};
 
 pub(super) const VARIANTS: [Variant; 4] = [
     Variant::FourPlayer,
@@ -41,7 +41,7 @@ fn minimax(s: &State, root: usize) -> i32 {
     best
 }
 
-fn child_value(s: &State, c: crate::cards::Card, root: usize) -> i32 {
+fn child_value(s: &State, c: yokai_septet::Card, root: usize) -> i32 {
     let mut t = *s;
     let out = t.apply(c).expect("a legal card");
     match out.round {
@@ -317,7 +317,7 @@ fn sure_bounds_hold_the_exact_value_at_trick_boundaries() {
 }
 
 #[test]
-#[ignore = "thousands of endgames: cargo test --lib solver::exactness -- --ignored"]
+#[ignore = "thousands of endgames: cargo test -p yokai-septet-solver --lib exactness -- --ignored"]
 fn solver_matches_minimax_on_thousands_of_endgames() {
     check(3000, 180_018, 18, 0, Techniques::ALL);
     check(300, 18_018, 18, 1, Techniques::ALL);

@@ -1,4 +1,9 @@
-//! An exact perfect-information ("double-dummy") solver for the rest of a round.
+//! # yokai-septet-solver
+//!
+//! An exact perfect-information ("double-dummy") solver for the rest of a round of Yokai
+//! Septet, on the engine's rules (`yokai-septet`): its position takes R6–R9 from the
+//! engine's rule kernels (`yokai_septet::rules::trick`, `yokai_septet::rules::scoring`), so
+//! a rule changes in one place. It needs no bot: the bots (`yokai-septet-bots`) build on it.
 //!
 //! Given a complete [`State`] in its play phase (every hand visible), [`Solver`] finds the
 //! value of the position under best play by every seat, and the value of each legal card.
@@ -70,8 +75,13 @@
 //! `table.rs` (the key and the plain table), `partition.rs` (partition search's table),
 //! `techniques.rs` (the switches); this file is the solver's public face.
 
-use crate::cards::{Card, CardSet};
-use crate::rules::{Phase, State};
+// Safe code only: the engine's `simd` is where the bit tricks' instructions are.
+#![deny(unsafe_code)]
+// Every public item says what it is.
+#![warn(missing_docs)]
+
+use yokai_septet::{Card, CardSet};
+use yokai_septet::{Phase, State};
 
 mod bounds;
 #[cfg(test)]
@@ -214,7 +224,7 @@ impl Solver {
         let v = s.variant();
         let root_side = v.side_of(seat) as u8;
         let scoring = s.config().scoring;
-        let salt = crate::rng::splitmix64_finalize(
+        let salt = yokai_septet::rng::splitmix64_finalize(
             0x5EED ^ (v as u64) << 8 ^ (scoring as u64) << 16 ^ (root_side as u64) << 24,
         );
         Some(Ctx {

@@ -3,8 +3,8 @@
 //! the cards are tried (the table's card first, then by what each does to the trick).
 
 use super::position::{fold_second_copies, suit_of, Ctx, Pos, MAX_MOVES, NO_SUIT};
-use crate::cards::{left_of, Card, CardSet};
-use crate::rules::trick::strength;
+use yokai_septet::rules::trick::strength;
+use yokai_septet::{seat::left_of, Card, CardSet};
 
 /// No table card to try first.
 pub(super) const NO_MOVE: u8 = u8::MAX;

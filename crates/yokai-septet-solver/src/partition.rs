@@ -11,7 +11,7 @@ use super::order::representative;
 use super::position::{fold_second_copies, suit_of, Ctx, Pos};
 use super::table::{compress, mix, tightened, Found, Ranks, Table};
 use super::Solver;
-use crate::cards::{Card, CardSet, Suit};
+use yokai_septet::{Card, CardSet, Suit};
 
 /// Partition search's ranks: a set of folded cards.
 impl Ranks for u64 {
@@ -202,7 +202,7 @@ fn significant(ranks: u64, slots: u64) -> u64 {
 /// inverse of [`compress`], with BMI2's `pdep` where the CPU has it.
 #[inline]
 fn expand(sig: u64, slots: u64) -> u64 {
-    if let Some(spread) = crate::simd::pdep(crate::simd::Cpu::detect(), sig, slots) {
+    if let Some(spread) = yokai_septet::simd::pdep(yokai_septet::simd::Cpu::detect(), sig, slots) {
         return spread;
     }
     let mut out = 0;
@@ -249,7 +249,7 @@ impl Pos {
         let mut cards = self.trick;
         cards[n - 1] = Card::from_id_unchecked(c);
         let trump = Suit::from_index(self.trump as usize).unwrap_or(cards[0].suit());
-        let w = cards[crate::rules::trick::winning_index(&cards[..n], trump)];
+        let w = cards[yokai_septet::rules::trick::winning_index(&cards[..n], trump)];
         if w == Card::ACE {
             return 0;
         }
@@ -274,7 +274,7 @@ mod tests {
     #[test]
     fn r6_a_trick_won_over_a_card_of_its_suit_makes_its_winners_rank_count() {
         let last = |played: [&str; 3], c: &str| {
-            let (pos, ctx) = crate::solver::position::fire_trumps_4p([0; 4], &played);
+            let (pos, ctx) = crate::position::fire_trumps_4p([0; 4], &played);
             pos.rank_winner(&ctx, c.parse::<Card>().unwrap().id())
         };
         // E5 beats E3, E4 and E2 by rank.

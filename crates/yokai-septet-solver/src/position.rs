@@ -4,11 +4,13 @@
 
 use super::techniques::Techniques;
 use super::value::GAME_WIN;
-use crate::cards::{left_of, side_of, Card, CardSet, Suit};
-use crate::rules::config::{Scoring, Variant};
-use crate::rules::scoring::{blocked_seals, new_seals, round_end, round_points, seal_round_end};
-use crate::rules::trick::{legal_plays, trick_winner};
-use crate::rules::{RoundEnd, State};
+use yokai_septet::rules::scoring::{
+    blocked_seals, new_seals, round_end, round_points, seal_round_end,
+};
+use yokai_septet::rules::trick::{legal_plays, trick_winner};
+use yokai_septet::{seat::left_of, seat::side_of, Card, CardSet, Suit};
+use yokai_septet::{RoundEnd, State};
+use yokai_septet::{Scoring, Variant};
 
 /// Largest number of legal cards (a `3p` hand).
 pub(super) const MAX_MOVES: usize = 16;

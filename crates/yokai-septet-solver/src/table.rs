@@ -10,8 +10,8 @@
 
 use super::position::{fold_second_copies, Ctx, Pos};
 use super::Solver;
-use crate::cards::{CardSet, Suit};
-use crate::rules::scoring::boss_points;
+use yokai_septet::rules::scoring::boss_points;
+use yokai_septet::{CardSet, Suit};
 
 /// The live cards whose ranks a value rests on: a set of folded cards (as
 /// [`super::fold_second_copies`]) where the table keeps them (partition search), nothing at
@@ -169,14 +169,14 @@ impl Table for PlainTable {
 /// One more word mixed into a table key.
 #[inline]
 pub(super) fn mix(h: u64, w: u64) -> u64 {
-    crate::rng::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
+    yokai_septet::rng::splitmix64_finalize(h ^ w.wrapping_add(0x9E37_79B9_7F4A_7C15))
 }
 
 /// The bits of `set` at the places of `mask`'s bits, packed down: BMI2's `pext` where the
 /// CPU has it (the table key calls this four times a trick boundary), else a loop.
 #[inline]
 pub(super) fn compress(set: u64, mask: u64) -> u64 {
-    if let Some(packed) = crate::simd::pext(crate::simd::Cpu::detect(), set, mask) {
+    if let Some(packed) = yokai_septet::simd::pext(yokai_septet::simd::Cpu::detect(), set, mask) {
         return packed;
     }
     let mut out = 0;

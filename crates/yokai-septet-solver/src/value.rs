@@ -2,9 +2,9 @@
 //! smallest value of a won round ([`win_threshold`]), the game win's value and the open
 //! window's ends. The bounds on the value of a position are `bounds.rs`'s.
 
-use crate::rules::config::Variant;
-use crate::rules::scoring::round_lead;
-use crate::rules::RoundResult;
+use yokai_septet::rules::scoring::round_lead;
+use yokai_septet::RoundResult;
+use yokai_septet::Variant;
 
 /// Value of winning the game by sealing (seal variants), larger than any seal difference.
 pub const GAME_WIN: i32 = 100;

@@ -1,5 +1,10 @@
-//! Helpers shared by the integration tests.
-#![allow(dead_code)]
+//! Helpers shared by the integration tests of several crates of the workspace (the engine's,
+//! the bots', the pictures'): seeded random games, positions, made-up deals, and the check
+//! that a drawn world keeps what its seat knows. Not published.
+//!
+//! Its own tests check the workspace's layout: the crates' arrows against
+//! `docs/architecture.md` (`tests/arrows.rs`), and inside each crate no import circles and
+//! folders that stack (`tests/imports.rs`).
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
@@ -116,4 +121,29 @@ pub fn assert_world_keeps_what_the_seat_knows(s: &State, seat: usize, world: &St
     }
     assert_eq!(world.view(seat).played(), view.played());
     assert_eq!(world.view(seat).play_log(), view.play_log());
+}
+
+/// The workspace's crates, for the tests that read their files.
+pub mod workspace {
+    use std::path::{Path, PathBuf};
+
+    /// The workspace's `crates/` folder.
+    pub fn crates_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("crates/")
+            .to_path_buf()
+    }
+
+    /// The folders of the workspace's crates (`crates/*` with a `Cargo.toml`), by name.
+    pub fn crate_folders() -> Vec<String> {
+        let mut out: Vec<String> = std::fs::read_dir(crates_dir())
+            .expect("crates/ is readable")
+            .map(|e| e.expect("a directory entry").path())
+            .filter(|p| p.join("Cargo.toml").is_file())
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        out.sort();
+        out
+    }
 }

@@ -1,25 +1,28 @@
-//! No import circles between the modules of `src/`, and folders that stack.
+//! What the crates' boundaries cannot say about the workspace's layout: no import circles
+//! between the modules of one crate, the folders of a crate that stack, no bot built by
+//! its type outside the bots' modules, and no source file too long. (Between crates the
+//! compiler refuses what a manifest does not allow; `arrows.rs` checks the manifests
+//! against docs/architecture.md.)
 //!
-//! A module is one file (`src/rules/state.rs` is `rules::state`, `src/rules/mod.rs` is
-//! `rules`). Module `a` depends on module `b` when `a`'s code names something of `b`: a
-//! `use` path or a path written in the code (`crate::rng::…`, `super::…`, a child module's
-//! `child::…`), a name reached through a re-export (`pub use`) counting as a use of the
-//! module that defines it. Test-only code (`#[cfg(test)]` items and modules) is left out.
-//! A parent's uses of its children are edges like any other (declaring a child with
-//! `mod child;` is not a use).
+//! Inside a crate, a module is one file (`crates/yokai-septet/src/rules/state.rs` is
+//! `rules::state`, a folder's `mod.rs` the folder, `lib.rs` the crate root). Module `a`
+//! depends on module `b` when `a`'s code names something of `b`: a `use` path or a path
+//! written in the code (`crate::rng::…`, `super::…`, a child module's `child::…`), a name
+//! reached through a re-export (`pub use`) counting as a use of the module that defines it.
+//! Test-only code (`#[cfg(test)]` items and modules) is left out. A parent's uses of its
+//! children are edges like any other (declaring a child with `mod child;` is not a use).
 //!
 //! A circle is a loop of such edges that leaves a folder and comes back: its modules'
-//! nearest common ancestor is not one of them (`python::bot` → `python::game` →
-//! `python::game::play` → `python::bot` is one, through the parent's use of its child). A
+//! nearest common ancestor is not one of them (`game::bot` → `game::table` →
+//! `game::table::play` → `game::bot` is one, through the parent's use of its child). A
 //! loop between a folder's `mod.rs` and the files under it (the `mod.rs` calling a file
 //! that names the `mod.rs`'s types) stays inside that folder, which is its unit: not a
-//! circle.
+//! circle. None is accepted.
 //!
-//! Folders stack: each folder of `src/` (a top-level file such as `rng.rs` counts as one)
-//! names only folders below it in [`FOLDER_ORDER`], so the layout reads bottom to top
-//! (docs/architecture.md draws it). A module-level check cannot see a circle between
-//! folders (were `bots::nn::mlp` to use `rl::observation` while `rl::vector` uses `bots`, no
-//! two files would form a circle), which is why the folder order is checked on its own.
+//! Folders stack: in the crates of [`FOLDER_ORDER`], each folder of `src/` (a top-level
+//! file such as `rng.rs` counts as one) names only folders below it, so the crate reads
+//! bottom to top (docs/architecture.md draws it). A module-level check cannot see a circle
+//! between folders, which is why the folder order is checked on its own.
 //!
 //! The check reads the source with a small tokenizer (comments, strings and test code
 //! dropped), so it costs a few milliseconds.
@@ -27,35 +30,35 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Circles known and accepted, each with the reason (pairs of modules, either order).
-const ACCEPTED: &[(&str, &str, &str)] = &[];
+use yokai_septet_testkit::workspace::{crate_folders, crates_dir};
 
-/// The folders of `src/`, bottom to top: a folder's code may name only the folders before
-/// it. Peers (`infoset`, `record`, `solver`; the four foundations) are in the order too, so
-/// a new import between them is a choice made here, not by accident. A new folder must be
-/// placed here before the test passes.
+/// The folders of a crate's `src/`, bottom to top: a folder's code may name only the
+/// folders before it. `"*"` stands for every folder not named (the crate root's own
+/// modules among them); without it, a new folder must be placed here before the test
+/// passes, and the crate root is the top (it only declares and re-exports). Peers (the
+/// engine's foundations; `infoset` and `record`) are in the order too, so that a new
+/// import between them is a choice made here, not by accident.
 #[rustfmt::skip]
-const FOLDER_ORDER: &[&str] = &[
-    // Foundations: no imports inside the crate.
-    "simd", "names", "rng", "pool",
-    // The game.
-    "cards", "error", "rules",
-    // The settings tables' mechanism and the game's own rows (they name the rules'
-    // variants, scorings and episodes), below every table that includes them.
-    "settings",
-    // What one seat knows, what happened, what is exact.
-    "infoset", "record", "solver",
-    // Play and learning: the encoders (below the bots: the `nn` network encodes the seat's
-    // view), the bots, the analysis of a game (its estimates play on with the heuristic),
-    // the RL interface that seats them, the arenas.
-    "encoding", "bots", "analysis", "rl", "arena",
-    // Front ends.
-    "picture", "web", "cli", "python",
+const FOLDER_ORDER: &[(&str, &[&str])] = &[
+    ("yokai-septet", &[
+        // Foundations: no imports inside the crate.
+        "simd", "names", "rng",
+        // The game.
+        "cards", "error", "rules",
+        // The settings tables' mechanism and the game's own rows (they name the rules'
+        // variants, scorings and episodes), below every table that includes them.
+        "settings",
+        // What one seat knows, what happened.
+        "infoset", "record",
+        // The encoders of a view and a state.
+        "encoding",
+    ]),
+    // The bots (the crate root's own modules), the analysis of a game (its estimates
+    // play on with the heuristic), the arenas that seat them.
+    ("yokai-septet-bots", &["*", "analysis", "arena"]),
+    // The pool of stepping threads, below the vector env that steps on it.
+    ("yokai-septet-vector", &["pool", "*"]),
 ];
-
-/// Upward imports known and not yet fixed, each an exact edge between two modules (from,
-/// to, why), so that any other upward import still fails.
-const UPWARD_ACCEPTED: &[(&str, &str, &str)] = &[];
 
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -491,17 +494,13 @@ fn folder(module: &str) -> &str {
 }
 
 /// The imports of `g` that go up `order`, and the folders of `g` missing from it, as
-/// `from -> to` lines. The crate root (`lib.rs`, the module with the empty name) is the
-/// top: it only declares and re-exports.
-fn upward_imports(
-    g: &BTreeMap<String, BTreeSet<String>>,
-    order: &[&str],
-    accepted: &[(&str, &str, &str)],
-) -> Vec<String> {
-    let rank = |m: &str| order.iter().position(|f| *f == folder(m));
+/// `from -> to` lines (see [`FOLDER_ORDER`] for `"*"` and the crate root).
+fn upward_imports(g: &BTreeMap<String, BTreeSet<String>>, order: &[&str]) -> Vec<String> {
+    let rest = order.iter().position(|f| *f == "*");
+    let rank = |m: &str| order.iter().position(|f| *f == folder(m)).or(rest);
     let mut out = Vec::new();
     for (m, deps) in g {
-        if m.is_empty() {
+        if m.is_empty() && rest.is_none() {
             continue;
         }
         let Some(from) = rank(m) else {
@@ -513,8 +512,7 @@ fn upward_imports(
         };
         for d in deps {
             let up = rank(d).is_none_or(|to| to > from);
-            let known = accepted.iter().any(|(a, b, _)| a == m && b == d);
-            if up && folder(d) != folder(m) && !known {
+            if up && folder(d) != folder(m) {
                 out.push(format!("{m} -> {d}"));
             }
         }
@@ -522,8 +520,10 @@ fn upward_imports(
     out
 }
 
-/// The built-in bots' types. Outside `bots/` a bot is built by name through the registry
-/// (`BotRegistry::build`) and played through the `Bot` trait, never named by its type.
+/// The built-in bots' types. Outside the bots' own modules (the bots crate's root modules:
+/// not its `analysis/` and `arena/`, nor any other crate) a bot is built by name through
+/// the registry (`BotRegistry::build`) and played through the `Bot` trait, never named by
+/// its type.
 const BOT_TYPES: &[&str] = &[
     "RandomBot",
     "HeuristicBot",
@@ -533,17 +533,19 @@ const BOT_TYPES: &[&str] = &[
     "NnBot",
 ];
 
-/// The one use of a bot type allowed outside `bots/`, as `Type::item`: the heuristic's
+/// The one use of a bot type allowed outside the bots' modules, as `Type::item`: the heuristic's
 /// pick as a function of a view (an input of the `nn` models' imitation data, the
 /// ladder's time estimate), which builds no bot.
 const BOT_TYPE_ALLOWED: &[&str] = &["HeuristicBot::choose"];
 
-/// Where a file of `files` outside `bots/` names a bot type of [`BOT_TYPES`] (test code,
-/// comments, strings and `use` lines left out), as `path: Type::item` lines.
+/// Where a file of `files` (path from `crates/`) outside the bots' modules names a bot
+/// type of [`BOT_TYPES`] (test code, comments, strings and `use` lines left out), as
+/// `path: Type::item` lines.
 fn bot_types_outside_bots(files: &[(String, String)]) -> Vec<String> {
     let mut out = Vec::new();
     for (path, text) in files {
-        if path.starts_with("bots/") {
+        let bots = path.strip_prefix("yokai-septet-bots/src/");
+        if bots.is_some_and(|p| !p.starts_with("analysis/") && !p.starts_with("arena/")) {
             continue;
         }
         let (t, _) = without_tests(tokenize(text));
@@ -581,28 +583,37 @@ fn read_tree(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// The files of this crate's `src/` (path relative to `src/`, text).
-fn src_files() -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// The files of crate `name`'s `src/` (path relative to `src/`, text), its binary's
+/// `main.rs` left out (it only calls the library).
+fn src_files(name: &str) -> Vec<(String, String)> {
+    let root = crates_dir().join(name).join("src");
     let mut files = Vec::new();
     read_tree(&root, &root, &mut files);
+    files.retain(|(p, _)| p != "main.rs");
     files
 }
 
-/// The dependency graph of this crate's `src/`.
-fn src_graph() -> BTreeMap<String, BTreeSet<String>> {
-    graph(&src_files())
+/// The files of every crate's `src/`, each path from `crates/`.
+fn all_src_files() -> Vec<(String, String)> {
+    crate_folders()
+        .iter()
+        .flat_map(|c| {
+            src_files(c)
+                .into_iter()
+                .map(move |(p, t)| (format!("{c}/src/{p}"), t))
+        })
+        .collect()
 }
 
-/// The longest a file of `src/` may grow before it is split by job.
+/// The longest a source file may grow before it is split by job.
 const MAX_FILE_LINES: usize = 800;
 
 #[test]
-fn no_file_of_src_is_over_800_lines() {
-    let long: Vec<String> = src_files()
+fn no_source_file_is_over_800_lines() {
+    let long: Vec<String> = all_src_files()
         .into_iter()
         .filter(|(_, text)| text.lines().count() > MAX_FILE_LINES)
-        .map(|(path, text)| format!("src/{path}: {} lines", text.lines().count()))
+        .map(|(path, text)| format!("crates/{path}: {} lines", text.lines().count()))
         .collect();
     assert!(
         long.is_empty(),
@@ -612,11 +623,11 @@ fn no_file_of_src_is_over_800_lines() {
 
 #[test]
 fn no_bot_is_reached_outside_bots_except_through_the_registry_and_the_trait() {
-    let found = bot_types_outside_bots(&src_files());
+    let found = bot_types_outside_bots(&all_src_files());
     assert!(
         found.is_empty(),
-        "bot types named outside src/bots/ (build them by name with BotRegistry and play \
-         them through the Bot trait): {found:#?}"
+        "bot types named outside the bots' modules (build them by name with BotRegistry and \
+         play them through the Bot trait): {found:#?}"
     );
 }
 
@@ -624,31 +635,40 @@ fn no_bot_is_reached_outside_bots_except_through_the_registry_and_the_trait() {
 fn the_bot_type_check_finds_a_bot_built_by_its_type() {
     let found = bot_types_outside_bots(&files(&[
         (
-            "arena/a.rs",
+            "yokai-septet-bots/src/arena/a.rs",
             "use crate::bots::{HeuristicBot, PimcBot};\n\
              fn f(v: &SeatView) -> Card { HeuristicBot::choose(v) }\n\
              fn g() -> Box<dyn Bot> { Box::new(PimcBot::new(PimcConfig::default(), 1)) }\n\
              // IsmctsBot::new in a comment\n\
              #[cfg(test)]\nmod tests { fn t() { let _ = RandomBot::new(1); } }",
         ),
-        ("bots/b.rs", "fn h() { let _ = RandomBot::new(1); }"),
+        (
+            "yokai-septet-bots/src/b.rs",
+            "fn h() { let _ = RandomBot::new(1); }",
+        ),
+        (
+            "yokai-septet-web/src/c.rs",
+            "fn h() { let _ = RandomBot::new(1); }",
+        ),
     ]));
-    assert_eq!(found, vec!["arena/a.rs: PimcBot::new".to_string()]);
+    assert_eq!(
+        found,
+        vec![
+            "yokai-septet-bots/src/arena/a.rs: PimcBot::new".to_string(),
+            "yokai-septet-web/src/c.rs: RandomBot::new".to_string(),
+        ]
+    );
 }
 
 #[test]
-fn no_import_circles_between_the_modules_of_src() {
-    let g = src_graph();
-    assert!(g.contains_key("rules::state") && g["rules::state"].contains("rules::scoring"));
-    let accepted = |c: &BTreeSet<String>| {
-        ACCEPTED
-            .iter()
-            .any(|(a, b, _)| c.len() == 2 && c.contains(*a) && c.contains(*b))
-    };
-    let found: Vec<_> = circles(&g).into_iter().filter(|c| !accepted(c)).collect();
-    let explain: Vec<String> = found
-        .iter()
-        .map(|c| {
+fn no_import_circles_between_the_modules_of_a_crate() {
+    let mut found = Vec::new();
+    for name in crate_folders() {
+        let g = graph(&src_files(&name));
+        if name == "yokai-septet" {
+            assert!(g.contains_key("rules::state") && g["rules::state"].contains("rules::scoring"));
+        }
+        for c in circles(&g) {
             let edges: Vec<String> = c
                 .iter()
                 .map(|m| {
@@ -656,26 +676,29 @@ fn no_import_circles_between_the_modules_of_src() {
                     format!("{m} -> {to:?}")
                 })
                 .collect();
-            edges.join("; ")
-        })
-        .collect();
-    assert!(found.is_empty(), "import circles in src/: {explain:#?}");
+            found.push(format!("{name}: {}", edges.join("; ")));
+        }
+    }
+    assert!(found.is_empty(), "import circles: {found:#?}");
 }
 
 #[test]
-fn no_folder_of_src_imports_one_above_it() {
-    let g = src_graph();
-    let found = upward_imports(&g, FOLDER_ORDER, UPWARD_ACCEPTED);
+fn no_folder_of_a_crate_imports_one_above_it() {
+    let mut found = Vec::new();
+    for (name, order) in FOLDER_ORDER {
+        let g = graph(&src_files(name));
+        found.extend(
+            upward_imports(&g, order)
+                .into_iter()
+                .map(|e| format!("{name}: {e}")),
+        );
+    }
     assert!(
         found.is_empty(),
-        "imports up the folder order (tests/imports.rs, FOLDER_ORDER): {found:#?}"
+        "imports up a crate's folder order (FOLDER_ORDER): {found:#?}"
     );
-    // Every accepted edge still exists: a fixed one leaves the list.
-    for (a, b, _) in UPWARD_ACCEPTED {
-        assert!(
-            g.get(*a).is_some_and(|d| d.contains(*b)),
-            "{a} -> {b} is fixed: remove it from UPWARD_ACCEPTED"
-        );
+    for (name, _) in FOLDER_ORDER {
+        assert!(crate_folders().iter().any(|c| c == name), "{name} is gone");
     }
 }
 
@@ -781,16 +804,20 @@ fn the_folder_check_finds_upward_imports_and_unplaced_folders() {
     ]));
     // No circle between files: `low` is a folder, `low::a` a file under it.
     assert_eq!(
-        upward_imports(&g, &["low", "high"], &[]),
+        upward_imports(&g, &["low", "high"]),
         vec![
             "low::a -> high".to_string(),
             "stray: folder `stray` is not in FOLDER_ORDER".to_string(),
         ]
     );
-    // An accepted edge is that edge only.
+    assert_eq!(upward_imports(&g, &["high", "low", "stray"]).len(), 1);
+    // `"*"`: every other folder, and the crate root, at its place.
     assert_eq!(
-        upward_imports(&g, &["low", "high", "stray"], &[("low::a", "high", "why")]),
-        Vec::<String>::new()
+        upward_imports(&g, &["low", "*"]),
+        vec!["low::a -> high".to_string()]
     );
-    assert_eq!(upward_imports(&g, &["high", "low", "stray"], &[]).len(), 1);
+    assert_eq!(
+        upward_imports(&g, &["*", "low"]),
+        vec!["high -> low::a".to_string()]
+    );
 }

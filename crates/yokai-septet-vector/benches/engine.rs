@@ -3,17 +3,17 @@
 //! its yardstick (engine step + encode + mask by hand) on each thread count. Decisions
 //! per second = elements/s in criterion's output.
 //!
-//! `cargo bench --bench engine` (`YS_BENCH_THREADS=1,2,4,8,16` for more thread counts;
-//! `cargo bench --bench engine -- vector_env` for the VectorEnv groups alone)
+//! `cargo bench -p yokai-septet-vector --bench engine` (`YS_BENCH_THREADS=1,2,4,8,16` for more thread counts;
+//! `cargo bench -p yokai-septet-vector --bench engine -- vector_env` for the VectorEnv groups alone)
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use yokai_septet::arena::{run_arena, ArenaConfig};
-use yokai_septet::bots::BotRegistry;
-use yokai_septet::observation::{encode, observation_size, write_mask_bool, ObsValue};
-use yokai_septet::vector::{Elem, Extras, Outputs, Shared, VecCore};
+use yokai_septet::observation::{observation_size, ObsValue};
 use yokai_septet::{GameConfig, State, Variant};
+use yokai_septet_bots::arena::{run_arena, ArenaConfig};
+use yokai_septet_bots::BotRegistry;
+use yokai_septet_vector::{Elem, Extras, Outputs, Shared, VecCore};
 
 /// A random legal action: multiply-shift index (bias < n/2^32, irrelevant for a policy).
 #[inline]
@@ -126,9 +126,7 @@ fn arena(c: &mut Criterion) {
 }
 
 // The yardstick of the VectorEnv's own cost, shared with `_core.bench_step_parts`.
-#[path = "../src/python/bench/yardstick.rs"]
-mod yardstick;
-use yardstick::yardstick_pass;
+use yokai_septet_vector::yardstick::yardstick_pass;
 
 /// Thread counts to measure: `YS_BENCH_THREADS` (comma-separated, e.g. `1,2,4,8,16` on a
 /// 16-core machine), default `1,2`.

@@ -2,16 +2,18 @@
 //! seat until it is the learner's turn again or the game is over. The vector env runs it
 //! on its `State`s, the single-agent Gymnasium env (`Game.play_bots`) on a recorded game.
 
-use crate::cards::Card;
-use crate::error::IllegalAction;
-use crate::infoset::view::SeatView;
-use crate::record::Match;
-use crate::rl::reward::{rewards, RewardMode};
-use crate::rules::{Outcome, State};
+use crate::reward::{rewards, RewardMode};
+use yokai_septet::Card;
+use yokai_septet::IllegalAction;
+use yokai_septet::Match;
+use yokai_septet::SeatView;
+use yokai_septet::{Outcome, State};
 
 /// A game the loop can play on: a bare position, or a [`Match`] that records each move.
-pub(crate) trait Playing {
+pub trait Playing {
+    /// The position.
     fn state(&self) -> &State;
+    /// Plays `card` at it.
     fn apply(&mut self, card: Card) -> Result<Outcome, IllegalAction>;
 }
 
@@ -44,8 +46,7 @@ impl Playing for Match {
 /// (under `mode`) after each move. A decision that fails stops the loop with its error.
 /// Panics if a bot plays an illegal card (the built-in bots never do).
 #[inline]
-#[cfg_attr(not(feature = "python"), allow(dead_code))]
-pub(crate) fn bots_until_turn<G: Playing, E>(
+pub fn bots_until_turn<G: Playing, E>(
     game: &mut G,
     learner: usize,
     mode: RewardMode,

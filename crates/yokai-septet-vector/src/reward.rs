@@ -21,10 +21,10 @@
 //! `episode = round`); `truncated` — the round cap stopped it ([`GameConfig`] `max_rounds`,
 //! R10). They never both hold.
 //!
-//! [`GameConfig`]: crate::GameConfig
+//! [`GameConfig`]: yokai_septet::GameConfig
 
-use crate::names::names;
-use crate::rules::{Outcome, State};
+use yokai_septet::names;
+use yokai_septet::{Outcome, State};
 
 /// How [`rewards`] scores a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -88,9 +88,9 @@ pub fn truncated(state: &State) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::test_rng;
-    use crate::{Episode, GameConfig, Variant};
     use rand_core::RngCore;
+    use yokai_septet::rng::test_rng;
+    use yokai_septet::{Episode, GameConfig, Variant};
 
     fn play(cfg: GameConfig, seed: u64, mut f: impl FnMut(&Outcome, &State)) -> State {
         let mut rng = test_rng(seed);
@@ -102,6 +102,17 @@ mod tests {
             f(&o, &s);
         }
         s
+    }
+
+    /// Every reward mode's name finds it again and is what it displays (the engine's
+    /// `names!`, as for the engine's own named enums).
+    #[test]
+    fn reward_mode_names_find_their_values_and_display() {
+        for m in RewardMode::ALL {
+            assert_eq!(RewardMode::from_name(m.name()), Some(m));
+            assert_eq!(m.to_string(), m.name());
+        }
+        assert_eq!(RewardMode::from_name("no such name"), None);
     }
 
     #[test]

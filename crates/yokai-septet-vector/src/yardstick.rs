@@ -1,15 +1,15 @@
 //! The yardstick of the VectorEnv's own cost: the work one VectorEnv step does per env, by
 //! hand and without the batch machinery. One copy for both of its users: `_core.bench_step_parts`
-//! (`benches/python_speed.py`) and the criterion bench `benches/engine.rs`, which includes
-//! this file with `#[path]` (it may use only the crate's public API, so the names come from
-//! the includer: `super::*`).
+//! (`benches/python_speed.py`) and the criterion bench `benches/engine.rs`. It uses only
+//! the engine's public API.
 
-use super::{encode, observation_size, write_mask_bool, GameConfig, ObsValue, State};
+use yokai_septet::observation::{encode, observation_size, write_mask_bool, ObsValue};
+use yokai_septet::{GameConfig, State};
 
 /// For each game: a random legal action (`pick`), `apply`, a new game (seed `*next_seed`,
 /// then incremented) when it ends, the mover's observation into its row of `obs` and its
 /// mask into its row of `mask`. Returns the decisions made (one per game).
-pub(super) fn yardstick_pass<T: ObsValue>(
+pub fn yardstick_pass<T: ObsValue>(
     games: &mut [State],
     obs: &mut [T],
     mask: &mut [bool],

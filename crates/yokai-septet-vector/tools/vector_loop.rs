@@ -4,7 +4,7 @@
 //! with random legal actions. Prints, per thread count, the median over timing windows of
 //! the step-only rate (time inside `VecCore::step`) and of the whole loop's.
 //!
-//! `cargo run --release --example vector_loop -- [--envs 1024] [--threads 1,2]
+//! `cargo run --release -p yokai-septet-vector --example vector_loop -- [--envs 1024] [--threads 1,2]
 //! [--pause-us 0,2000] [--seconds 2] [--windows 10] [--rounds 2] [--spin-us 5000]
 //! [--pick mask|state]`
 //!
@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use yokai_septet::vector::{Extras, Outputs, Shared, Spin, VecCore};
 use yokai_septet::{GameConfig, Variant};
+use yokai_septet_vector::{Extras, Outputs, Shared, Spin, VecCore};
 
 struct Args {
     envs: Vec<usize>,

@@ -17,7 +17,7 @@
 //! | `POST /api/replay` | a finished game's record | its replay viewer (the page's load) |
 //!
 //! Every refusal is a JSON object `{"error": "..."}` with a 4xx status (`card` too for an
-//! illegal card, 422, whose `error` is the rule text of [`crate::IllegalAction`]).
+//! illegal card, 422, whose `error` is the rule text of [`yokai_septet::IllegalAction`]).
 //!
 //! A handler takes what it needs through the extractors of `extract.rs` (the body, the
 //! game named in the path); what draws runs off the threads that answer requests
@@ -44,10 +44,10 @@ use super::new_game::NewGame;
 use super::projection::project;
 use super::undo::undo_pick;
 use super::{ApiError, AppState};
-use crate::analysis::analyze_rounds;
-use crate::bots::hint::{HINT_BOT, HINT_DD_WORLDS};
-use crate::bots::BUILT_IN_BOTS;
-use crate::rules::config::{Episode, Scoring, Variant};
+use yokai_septet::{Episode, Scoring, Variant};
+use yokai_septet_bots::analysis::analyze_rounds;
+use yokai_septet_bots::hint::{HINT_BOT, HINT_DD_WORLDS};
+use yokai_septet_bots::BUILT_IN_BOTS;
 
 /// The route that resumes a saved game from its record.
 const LOAD_ROUTE: &str = "/api/games/load";
@@ -278,9 +278,9 @@ async fn hint(
     state
         .bots
         .run(move || {
-            let h = crate::bots::hint::hint(&s.view(me), &spec, st.bots.registry())
+            let h = yokai_septet_bots::hint::hint(&s.view(me), &spec, st.bots.registry())
                 .map_err(|e| ApiError::refused(format!("bot: {e}")))?;
-            let value = |&(c, v): &(crate::Card, f64)| CardValue {
+            let value = |&(c, v): &(yokai_septet::Card, f64)| CardValue {
                 card: c.to_string(),
                 value: (!v.is_nan()).then_some(v),
             };
@@ -301,7 +301,7 @@ async fn hint(
                     HINT_DD_WORLDS
                 },
                 double_dummy: h.double_dummy.iter().map(value).collect(),
-                double_dummy_units: crate::analysis::units(s.variant()),
+                double_dummy_units: yokai_septet_bots::analysis::units(s.variant()),
             }))
         })
         .await
@@ -350,7 +350,7 @@ async fn review(
         .run(move || {
             let a = analyze_rounds(&m, round..round + 1, budget, &mut |_, _| {});
             let mut analysis = a.to_value();
-            let codes = |cards: Vec<crate::Card>| -> Vec<String> {
+            let codes = |cards: Vec<yokai_septet::Card>| -> Vec<String> {
                 cards.iter().map(|c| c.to_string()).collect()
             };
             // `analyze --json`'s schema names cards by id; the page shows codes.
@@ -427,7 +427,7 @@ async fn replay(State(state): State<Shared>, game: NamedGame) -> Result<Response
                 }
                 g.as_match().clone()
             };
-            Ok(crate::picture::replay_html(&m))
+            Ok(yokai_septet_picture::replay_html(&m))
         })
         .await?;
     Ok(viewer(page))
@@ -454,7 +454,7 @@ async fn replay_record(
     let page = state
         .bots
         .run(move || {
-            let m = crate::record::Match::from_json(&text)
+            let m = yokai_septet::Match::from_json(&text)
                 .map_err(|e| ApiError::bad(format!("record: {e}")))?;
             if !m.state().is_over() {
                 return Err(ApiError::conflict(
@@ -469,7 +469,7 @@ async fn replay_record(
                      {REPLAY_ROUNDS} (`yokai-septet replay --html` draws any)"
                 )));
             }
-            Ok(crate::picture::replay_html(&m))
+            Ok(yokai_septet_picture::replay_html(&m))
         })
         .await?;
     Ok(viewer(page))

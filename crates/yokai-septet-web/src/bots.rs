@@ -31,11 +31,11 @@ use tokio::sync::Semaphore;
 
 use super::answers::BudgetCap;
 use super::{shown, ApiError, ServeOptions};
-use crate::bots::{
+use yokai_septet::Variant;
+use yokai_septet_bots::{
     Bot, BotError, BotRegistry, BotSpec, BotSpecError, Budget, Counts, PassPicks, Takes,
     BOT_FAMILIES, BUILT_IN_BOTS,
 };
-use crate::rules::config::Variant;
 
 /// The largest model file `--models` takes (the shipped models are about 2 MiB each).
 pub const MODEL_FILE_CAP: u64 = 32 << 20;
@@ -219,7 +219,7 @@ impl Bots {
             }
         }
         // A searched pass (`/P`) plays whole rounds: a quarter of pimc's cap per pick.
-        let pass_cap = self.cap_of(&crate::bots::PASS_SEARCH) / 4;
+        let pass_cap = self.cap_of(&yokai_septet_bots::PASS_SEARCH) / 4;
         match spec.pass {
             PassPicks::Searched(p) if u64::from(p) > pass_cap => Err(ApiError::refused(format!(
                 "bot {}: {p} playouts a passing pick is over this server's cap of \

@@ -4,10 +4,10 @@
 //! kept on the table from its last entry (`table.rs`).
 
 use super::answers::{Event, Passed, Played};
-use crate::cards::{left_of, team_of, team_seats, Card, Suit};
-use crate::picture::reason_text;
-use crate::rules::config::Variant;
-use crate::rules::{Outcome, Phase, State};
+use yokai_septet::Variant;
+use yokai_septet::{seat::left_of, seat::team_of, seat::team_seats, Card, Suit};
+use yokai_septet::{Outcome, Phase, State};
+use yokai_septet_picture::reason_text;
 
 /// Card codes (`S13`), as the answers name cards.
 pub fn cards_json(cards: impl IntoIterator<Item = Card>) -> Vec<String> {

@@ -73,7 +73,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
-/// A record's body as text (its JSON is read by [`crate::record::Match::from_json`], which
+/// A record's body as text (its JSON is read by [`yokai_septet::Match::from_json`], which
 /// says where it is wrong).
 pub struct RecordText(pub String);
 

@@ -21,11 +21,11 @@ use super::new_game::NewGame;
 use super::random::new_id;
 use super::seats::{Decided, Seats, Turn};
 use super::{shown, ApiError};
-use crate::bots::resume::{resume, ResumeError, Seated};
-use crate::bots::Bot;
-use crate::cards::Card;
-use crate::record::{Match, Record};
-use crate::rules::State;
+use yokai_septet::Card;
+use yokai_septet::State;
+use yokai_septet::{Match, Record};
+use yokai_septet_bots::resume::{resume, ResumeError, Seated};
+use yokai_septet_bots::Bot;
 
 /// One game at the table: the match, its seats, the person's seat and the public events.
 pub struct Game {
@@ -263,7 +263,7 @@ impl Game {
 
     /// Applies a decision and logs what the person may know of it; a round's end is
     /// logged from the finished round's last position, before the next deal.
-    fn apply(&mut self, card: Card) -> Result<(), crate::IllegalAction> {
+    fn apply(&mut self, card: Card) -> Result<(), yokai_septet::IllegalAction> {
         let before = *self.m.state();
         let outcome = self.m.apply_in_round(card)?;
         self.log.log(&before, &outcome, self.m.state(), self.me);
@@ -300,7 +300,7 @@ impl Seated for Game {
         self.seats.live(seat)
     }
 
-    fn apply(&mut self, card: Card) -> Result<(), crate::IllegalAction> {
+    fn apply(&mut self, card: Card) -> Result<(), yokai_septet::IllegalAction> {
         Game::apply(self, card)
     }
 

@@ -1,5 +1,7 @@
-//! `yokai-septet serve`: a local web app to play against the bots and study the game
-//! (feature `web`, on with `cli` and in the Python wheel).
+//! # yokai-septet-web
+//!
+//! `yokai-septet serve`: a local web app to play against the bots and study the game (the
+//! command-line tool's `serve`, also in the Python wheel).
 //!
 //! - `api`: the JSON API under `/api/` that the page uses (and scripts may): its routes
 //!   and short handlers.
@@ -34,6 +36,12 @@
 //! own (`render`). It writes no file and reads none after its start: a record
 //! leaves only as a download the person asks for.
 
+// Every `unsafe` of the crate is `server.rs`'s two libc calls (`mallopt`: the server returns
+// large blocks; `getrlimit`: its connection cap fits the process's open-file limit).
+#![deny(unsafe_code)]
+// Every public item says what it is.
+#![warn(missing_docs)]
+
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -44,7 +52,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use serde::Serialize;
 
-use crate::cards::Card;
+use yokai_septet::Card;
 
 mod answers;
 mod api;
@@ -140,7 +148,7 @@ impl ApiError {
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
     }
 
-    /// An illegal card (422): the reason is the rule text of [`crate::IllegalAction`].
+    /// An illegal card (422): the reason is the rule text of [`yokai_septet::IllegalAction`].
     pub fn illegal(message: String, card: Option<Card>) -> ApiError {
         ApiError {
             card,

@@ -8,7 +8,7 @@ use super::bots::Bots;
 use super::random::random_seed;
 use super::settings::{default_name, default_seat};
 use super::ApiError;
-use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
+use yokai_septet::{Episode, GameConfig, Scoring, Variant};
 
 /// What `POST /api/games` reads. Unknown fields are refused (a misspelt option must not be
 /// silently ignored). Its fields are the rows of `web/settings.rs`'s table.

@@ -1,5 +1,5 @@
 //! The page's projection of a game ([`project`]): the state as its person's seat sees it
-//! (R10): their own [`SeatView`](crate::SeatView) (their hand, what they passed and
+//! (R10): their own [`SeatView`](yokai_septet::SeatView) (their hand, what they passed and
 //! received) and public events (cards played, tricks, captured bosses, scores, seals,
 //! round ends), never another seat's hand, nor the seed that deals them, before the game
 //! is over. The whole table is shown only in a game without a person. Every field that
@@ -9,10 +9,10 @@ use super::answers::{GameState, HandCard, Passing, Played};
 use super::events::{cards_json, suits_json};
 use super::games::Game;
 use super::table::{finished_trick_svg, hands_left, pass_targets};
-use crate::cards::{left_of, partner_of, CardSet};
-use crate::picture::{seat_svg, table_svg};
-use crate::rules::{Phase, State};
-use crate::SeatView;
+use yokai_septet::SeatView;
+use yokai_septet::{seat::left_of, seat::partner_of, CardSet};
+use yokai_septet::{Phase, State};
+use yokai_septet_picture::{seat_svg, table_svg};
 
 /// The person's hand, each card with whether it may be played now and, on their turn,
 /// why not (the rule's text and the person's words, from one probe).

@@ -18,11 +18,11 @@ use axum::http::StatusCode;
 
 use super::bots::{decides_at_once, Bots};
 use super::{shown, ApiError};
-use crate::bots::Bot;
-use crate::cards::Card;
-use crate::rng::play_bot_seed;
-use crate::rules::config::{GameConfig, Variant};
-use crate::rules::State;
+use yokai_septet::rng::play_bot_seed;
+use yokai_septet::Card;
+use yokai_septet::State;
+use yokai_septet::{GameConfig, Variant};
+use yokai_septet_bots::Bot;
 
 /// A bot seat's bot: alive, or parked between its decisions (see the module docs).
 pub enum Seat {
@@ -269,9 +269,9 @@ impl Turn {
 #[cfg(test)]
 mod tests {
     use super::{Seat, Seats};
-    use crate::rules::config::{GameConfig, Variant};
-    use crate::rules::State;
-    use crate::web::{bots::Bots, ServeOptions};
+    use crate::{bots::Bots, ServeOptions};
+    use yokai_septet::State;
+    use yokai_septet::{GameConfig, Variant};
 
     #[test]
     fn a_bot_that_cannot_be_revived_gets_its_seat_back_as_it_was() {

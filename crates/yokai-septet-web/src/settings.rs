@@ -1,9 +1,9 @@
 //! The new-game body's settings (`POST /api/games`) as a settings table
-//! ([`crate::settings`]), the same kind of rows as the Gymnasium, PettingZoo, `VectorEnv`
+//! ([`yokai_septet::settings`]), the same kind of rows as the Gymnasium, PettingZoo, `VectorEnv`
 //! and arena tables: each name, what it takes, its default and its doc, declared once.
 //! `Game::new` reads its defaults from it, and a test checks the body's fields against it.
 
-use crate::settings::{find, game, DefaultValue, Setting};
+use yokai_septet::settings::{find, game, DefaultValue, Setting};
 
 /// The settings of a new game (every one optional in the body).
 pub const NEW_GAME: &[Setting] = &[
@@ -43,11 +43,11 @@ pub fn default_seat() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::settings::check_table;
-    use crate::web::games::Game;
-    use crate::web::new_game::NewGame;
-    use crate::web::projection::project;
-    use crate::web::{bots::Bots, ServeOptions};
+    use crate::games::Game;
+    use crate::new_game::NewGame;
+    use crate::projection::project;
+    use crate::{bots::Bots, ServeOptions};
+    use yokai_septet::settings::check_table;
 
     #[test]
     fn the_new_game_body_is_its_settings_table() {

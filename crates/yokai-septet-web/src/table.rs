@@ -7,12 +7,12 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::answers::Event;
-use crate::cards::Card;
-use crate::picture::{svg, Table};
-use crate::record::Match;
-use crate::rules::config::Variant;
-use crate::rules::pass_target;
-use crate::rules::state::{Phase, State};
+use yokai_septet::rules::pass_target;
+use yokai_septet::Card;
+use yokai_septet::Match;
+use yokai_septet::Variant;
+use yokai_septet::{Phase, State};
+use yokai_septet_picture::trick_svg;
 
 /// Who receives each of `seat`'s passing picks, in pick order (R4.2).
 pub fn pass_targets(v: Variant, seat: usize) -> Vec<usize> {
@@ -73,14 +73,14 @@ pub fn finished_trick_svg(s: &State, viewer: Option<usize>, events: &[Event]) ->
         .iter()
         .map(|c| c.card.parse().ok())
         .collect::<Option<_>>()?;
-    let mut t = match viewer {
-        Some(p) if !over => Table::from_view(&s.view(p)),
-        _ => Table::from_state(s),
-    };
-    t.trick = cards;
-    t.trick_leader = Some(usize::from(*leader));
-    t.trick_winner = Some(usize::from(*winner));
-    Some(svg::document(&t))
+    let viewer = viewer.filter(|_| !over);
+    Some(trick_svg(
+        s,
+        viewer,
+        cards,
+        usize::from(*leader),
+        usize::from(*winner),
+    ))
 }
 
 /// Every seat's hand once the game is over (cards codes; the record shows them anyway),
@@ -135,8 +135,8 @@ fn digits_only(text: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::{GameConfig, Variant};
-    use crate::rules::state::Phase;
+    use yokai_septet::Phase;
+    use yokai_septet::{GameConfig, Variant};
 
     /// Why the player to move may not choose `card`, in a person's words, as the
     /// state's `words` gives it.

@@ -8,8 +8,8 @@ use axum::http::StatusCode;
 
 use super::games::Game;
 use super::ApiError;
-use crate::record::Match;
-use crate::rules::Phase;
+use yokai_septet::Match;
+use yokai_septet::Phase;
 
 /// Takes back the person's last pick of this round's passing (see the module docs).
 pub fn undo_pick(g: &mut Game) -> Result<(), ApiError> {

@@ -1,17 +1,16 @@
-//! The web app's HTTP API (`yokai-septet serve`, feature `web`): whole games through the
+//! The web app's HTTP API (`yokai-septet serve`): whole games through the
 //! router (tower's `oneshot`, no socket), what a seat may see (R10), and the hostile
 //! battery: bad JSON, wrong types, huge bodies, wrong `Origin` and `Host`, unknown games,
 //! the cap on games, concurrent clients on a real socket, and the server answering after
 //! all of it.
-#![cfg(feature = "web")]
 
 use std::io::Write;
 use std::net::TcpStream;
 
 use serde_json::{json, Value};
 
-use yokai_septet::web::PAGE;
 use yokai_septet::{Match, Variant};
+use yokai_septet_web::PAGE;
 
 #[path = "web_helpers/mod.rs"]
 mod helpers;
@@ -649,7 +648,7 @@ fn bots_play_each_other_to_the_end_when_watched() {
 
 #[test]
 fn concurrent_clients_on_a_real_socket() {
-    let addr = start_server(yokai_septet::web::ServeOptions::default());
+    let addr = start_server(yokai_septet_web::ServeOptions::default());
     let clients: Vec<_> = (0..8)
         .map(|k| {
             std::thread::spawn(move || {

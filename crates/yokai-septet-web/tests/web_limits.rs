@@ -3,7 +3,6 @@
 //! the server's cap, a bounded pool of workers (503 beyond its queue), games that answer
 //! while their bot thinks, games that expire, the seed hidden until the game is over
 //! (R10), typed answers with `nosniff`, and errors that echo no markup.
-#![cfg(feature = "web")]
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -12,7 +11,7 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use serde_json::{json, Value};
 
-use yokai_septet::web::ServeOptions;
+use yokai_septet_web::ServeOptions;
 
 #[path = "web_helpers/mod.rs"]
 mod helpers;
@@ -171,7 +170,7 @@ fn the_models_of_the_models_folder_are_the_only_files_a_name_reaches() {
     let dir = tempdir::Dir::new();
     // A model the crate ships, as a file of the folder.
     let shipped =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/yokai-septet-models/models");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../yokai-septet-models/models");
     let model = std::fs::read_dir(&shipped)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -206,7 +205,7 @@ fn the_models_of_the_models_folder_are_the_only_files_a_name_reaches() {
     }
     // A folder with a file that is not a model is refused at start, saying which.
     std::fs::write(dir.0.join("broken.safetensors"), "not a model").unwrap();
-    let e = yokai_septet::web::router(&ServeOptions {
+    let e = yokai_septet_web::router(&ServeOptions {
         models: Some(dir.0.clone()),
         ..ServeOptions::default()
     })
@@ -220,8 +219,8 @@ fn the_models_of_the_models_folder_are_the_only_files_a_name_reaches() {
         port: 0,
         ..ServeOptions::default()
     };
-    match yokai_septet::web::serve(&opts, &mut out, &mut err) {
-        Err(yokai_septet::web::ServeError::Models(why)) => assert_eq!(why, e),
+    match yokai_septet_web::serve(&opts, &mut out, &mut err) {
+        Err(yokai_septet_web::ServeError::Models(why)) => assert_eq!(why, e),
         other => panic!("{other:?}"),
     }
     assert!(out.is_empty() && err.is_empty());
@@ -526,8 +525,8 @@ fn connections_held_by_another_program_do_not_lock_the_person_out() {
 /// `yokai-septet play` (seat `p`'s seed: the game's plus `p + 1` golden-ratio steps).
 #[test]
 fn a_parked_search_bot_decides_as_one_kept_alive() {
-    use yokai_septet::bots::BotRegistry;
     use yokai_septet::{Episode, GameConfig, Match, Variant};
+    use yokai_septet_bots::BotRegistry;
     let names = ["pimc-dd:3", "ismcts:60/40", "pimc:30"];
     let a = app();
     let mut g = ok(

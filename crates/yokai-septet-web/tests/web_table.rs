@@ -2,7 +2,6 @@
 //! just finished kept in the picture, refusals in a person's words and as `{"error"}`
 //! alone, a passing pick taken back, the hands left at the end, and the review's deal and
 //! estimates. The page itself is tested in Chromium (`tests/python/test_serve_browser.py`).
-#![cfg(feature = "web")]
 
 use axum::Router;
 use serde_json::{json, Value};

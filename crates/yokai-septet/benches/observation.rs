@@ -13,7 +13,7 @@
 //! `f32`, most of the encoder's time). `tools/encode_levels.rs` compares each SIMD kernel on scattered
 //! positions. `python3 benches/encode_ratio.py` prints the ratios from the last run.
 //!
-//! `cargo bench --bench observation -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p yokai-septet --bench observation -- --warm-up-time 1 --measurement-time 3`
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use rand_core::{impls, RngCore};
 use yokai_septet::observation::{encode, legal_mask, observation_size, ObsValue};

@@ -1,6 +1,6 @@
 //! Plays random games of every variant and prints their outcome and throughput.
 //!
-//! `cargo run --release --example random_rollouts -- [games] [variant]`
+//! `cargo run --release -p yokai-septet --example random_rollouts -- [games] [variant]`
 use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;

@@ -3,7 +3,9 @@
 //! and `Display` from one table.
 
 /// `names!(Type { Variant => "name", … })`: `Type::ALL` (in the table's order, which is
-/// the declaration order), `Type::name`, `Type::from_name` and `Display` (the name).
+/// the declaration order), `Type::name`, `Type::from_name` and `Display` (the name). The
+/// crates above the engine name their enums with it too (`RewardMode`).
+#[macro_export]
 macro_rules! names {
     ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
         impl $ty {
@@ -34,10 +36,8 @@ macro_rules! names {
     };
 }
 
-pub(crate) use names;
-
 /// `k` of `noun` in words: `1 card`, `3 cards` (a regular plural: add `s`).
-pub(crate) fn count(k: usize, noun: &str) -> String {
+pub fn count(k: usize, noun: &str) -> String {
     if k == 1 {
         format!("1 {noun}")
     } else {
@@ -47,7 +47,6 @@ pub(crate) fn count(k: usize, noun: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::rl::reward::RewardMode;
     use crate::{Episode, Phase, RoundEnd, Scoring, Variant};
 
     /// Every value's name is unique, finds the value again, and is what it displays.
@@ -71,6 +70,5 @@ mod tests {
         round_trip(&Episode::ALL, Episode::name, Episode::from_name);
         round_trip(&Phase::ALL, Phase::name, Phase::from_name);
         round_trip(&RoundEnd::ALL, RoundEnd::name, RoundEnd::from_name);
-        round_trip(&RewardMode::ALL, RewardMode::name, RewardMode::from_name);
     }
 }

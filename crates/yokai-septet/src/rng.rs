@@ -13,7 +13,7 @@ use rand_core::{RngCore, SeedableRng};
 /// A kind of ChaCha8 stream. Its 16-byte domain tag fills the second half of the key, so
 /// two kinds of stream never share a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stream {
+pub enum Stream {
     /// The deal of round `b` of a game seeded with `a` (R10; documented in `deal.rs`).
     Deal,
     /// A bot's randomness, seeded with `a` (`b` = 0; 1: its pass search, `passing.rs`).
@@ -30,7 +30,7 @@ impl Stream {
 }
 
 /// The ChaCha8 key of a `stream`: `a` little-endian ‖ `b` little-endian ‖ its tag.
-pub(crate) fn chacha_key(stream: Stream, a: u64, b: u64) -> [u8; 32] {
+pub fn chacha_key(stream: Stream, a: u64, b: u64) -> [u8; 32] {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&a.to_le_bytes());
     key[8..16].copy_from_slice(&b.to_le_bytes());
@@ -39,7 +39,7 @@ pub(crate) fn chacha_key(stream: Stream, a: u64, b: u64) -> [u8; 32] {
 }
 
 /// The ChaCha8 generator keyed with [`chacha_key`].
-pub(crate) fn chacha(stream: Stream, a: u64, b: u64) -> ChaCha8Rng {
+pub fn chacha(stream: Stream, a: u64, b: u64) -> ChaCha8Rng {
     ChaCha8Rng::from_seed(chacha_key(stream, a, b))
 }
 
@@ -48,7 +48,7 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// Arena seeds: stream `stream` (0: the deals; `1 + seat`: that seat's bot) of the game
 /// or deal group `index` under the master seed `master`. Chained SplitMix64 steps.
-pub(crate) fn arena_seed(master: u64, index: u64, stream: u64) -> u64 {
+pub fn arena_seed(master: u64, index: u64, stream: u64) -> u64 {
     let step = |z: u64| splitmix64_finalize(z.wrapping_add(GOLDEN));
     step(step(step(master) ^ index) ^ stream.wrapping_mul(0xD6E8_FEB8_6659_FD93))
 }
@@ -57,7 +57,7 @@ pub(crate) fn arena_seed(master: u64, index: u64, stream: u64) -> u64 {
 /// learner seat) of episode `episode` of env `env` under the master seed `seed`. The
 /// finaliser folded over the golden-ratio multiples of the indices.
 #[inline]
-pub(crate) fn vector_seed(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
+pub fn vector_seed(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
     let mut h = splitmix64_finalize(seed ^ GOLDEN);
     for x in [env, episode, k] {
         h = splitmix64_finalize(h ^ x.wrapping_mul(GOLDEN));
@@ -69,8 +69,7 @@ pub(crate) fn vector_seed(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
 /// the game seed plus `seat + 1` golden-ratio increments (a saved game replays its bots'
 /// decisions from it). The web app's games seed theirs alike, so a game saved from the
 /// page resumes in `play --load`, and back.
-#[cfg(feature = "web")]
-pub(crate) fn play_bot_seed(game_seed: u64, seat: usize) -> u64 {
+pub fn play_bot_seed(game_seed: u64, seat: usize) -> u64 {
     game_seed.wrapping_add((seat as u64 + 1).wrapping_mul(GOLDEN))
 }
 
@@ -79,22 +78,21 @@ pub(crate) fn play_bot_seed(game_seed: u64, seat: usize) -> u64 {
 /// `yokai-septet play` is shown: ChaCha8 keyed by `rand`'s `seed_from_u64(seed)` (a PCG32
 /// expansion of the seed). These samples were published before the domain tags, so their
 /// key stays as it was.
-#[cfg_attr(not(feature = "python"), allow(dead_code))]
-pub(crate) fn determinization_rng(seed: u64) -> ChaCha8Rng {
+pub fn determinization_rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
-/// The stream that drives the unit tests' random games and models (the determinization
-/// stream's key: the tests' positions stay as they were).
-#[cfg(test)]
-pub(crate) fn test_rng(seed: u64) -> ChaCha8Rng {
+/// The stream that drives the unit tests' random games and models, in this crate and the
+/// crates above it (the determinization stream's key: the tests' positions stay as they
+/// were).
+pub fn test_rng(seed: u64) -> ChaCha8Rng {
     determinization_rng(seed)
 }
 
 /// The stream of the timing loops (`random_playouts`, the Python yardstick): PCG64-MCG
 /// keyed by `rand`'s `seed_from_u64`, the cheapest good generator, where speed is what is
 /// measured and no result is published.
-pub(crate) fn playout_rng(seed: u64) -> rand_pcg::Pcg64Mcg {
+pub fn playout_rng(seed: u64) -> rand_pcg::Pcg64Mcg {
     rand_pcg::Pcg64Mcg::seed_from_u64(seed)
 }
 
@@ -102,7 +100,7 @@ pub(crate) fn playout_rng(seed: u64) -> rand_pcg::Pcg64Mcg {
 /// arena games and vector envs from a master seed. Its output is part of those seeds, so
 /// it must never change.
 #[inline]
-pub(crate) fn splitmix64_finalize(mut z: u64) -> u64 {
+pub fn splitmix64_finalize(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -110,7 +108,7 @@ pub(crate) fn splitmix64_finalize(mut z: u64) -> u64 {
 
 /// A uniform integer in `0..n` (`n >= 1`) by Lemire's method with rejection.
 #[inline]
-pub(crate) fn uniform_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
+pub fn uniform_below<R: RngCore>(rng: &mut R, n: u32) -> u32 {
     debug_assert!(n > 0);
     let mut m = rng.next_u32() as u64 * n as u64;
     if (m as u32) < n {

@@ -1,8 +1,8 @@
 //! The engine's hot path never touches the heap: a counting global allocator watches
 //! `legal_actions` and `apply` over 10,000 random games of every variant.
 
-mod common;
 use common::*;
+use yokai_septet_testkit as common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

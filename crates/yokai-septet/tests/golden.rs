@@ -5,8 +5,8 @@
 //! To regenerate the golden game files after an intended change:
 //! `UPDATE_GOLDEN=1 cargo test --test golden`.
 
-mod common;
 use common::*;
+use yokai_septet_testkit as common;
 
 use yokai_septet::{Deal, GameConfig, Match, Variant};
 

@@ -1,8 +1,8 @@
 //! Randomized invariants over thousands of random games per variant (proptest picks the
 //! seeds; the policy is uniform random play).
 
-mod common;
 use common::*;
+use yokai_septet_testkit as common;
 
 use proptest::prelude::*;
 use yokai_septet::{CardSet, GameConfig, Match, Phase, Scoring, State, Variant};

@@ -2,7 +2,7 @@
 //! public event visible, the documented layout, exactly uniform determinizations, and
 //! belief-weighted ones that keep every constraint.
 
-mod common;
+use yokai_septet_testkit as common;
 
 use std::collections::HashMap;
 
@@ -313,7 +313,7 @@ fn layout_docs_are_up_to_date() {
     assert_eq!(
         on_disk,
         layout_docs(),
-        "run `cargo run --example print_layout > docs/observation.md`"
+        "run `cargo run -p yokai-septet --example print_layout > docs/observation.md`"
     );
 }
 

@@ -1,8 +1,8 @@
 //! Records (the schema in docs/records.md) round-trip exactly, and tampered records are rejected with the
 //! path of what is wrong.
 
-mod common;
 use common::*;
+use yokai_septet_testkit as common;
 
 use serde_json::{json, Value};
 use yokai_septet::{Card, Deal, Episode, GameConfig, Match, Scoring, Variant};

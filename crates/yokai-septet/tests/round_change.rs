@@ -1,8 +1,8 @@
 //! The round change: a finished round's last position ([`Phase::RoundOver`]) and the one
 //! dealing entry point ([`State::apply_deal`] / [`Match::apply_deal`]).
 
-mod common;
 use common::*;
+use yokai_septet_testkit as common;
 
 use yokai_septet::{
     Card, CardSet, Deal, DealError, GameConfig, IllegalAction, Match, Phase, State, Variant,

@@ -1,8 +1,8 @@
 //! One test or more per rule of docs/rules.md, on explicit deals and positions.
 //! (R7–R9 scoring positions are unit tests in `src/rules/scoring.rs`.)
 
-mod common;
 use common::*;
+use yokai_septet_testkit as common;
 
 use yokai_septet::rules::{legal_plays, winning_index};
 use yokai_septet::{

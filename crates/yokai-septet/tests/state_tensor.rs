@@ -2,7 +2,7 @@
 //! of the observation's no-leak test (R10): re-dealing the cards a seat cannot see leaves
 //! that seat's observation alone but changes the state tensor.
 
-mod common;
+use yokai_septet_testkit as common;
 
 use common::{positions, rng};
 use yokai_septet::observation::{encode, observation_size};
@@ -91,6 +91,6 @@ fn state_tensor_docs_are_up_to_date() {
     assert_eq!(
         std::fs::read_to_string(path).unwrap(),
         state_layout_docs(),
-        "run `cargo run --example print_layout -- state > docs/state_tensor.md`"
+        "run `cargo run -p yokai-septet --example print_layout -- state > docs/state_tensor.md`"
     );
 }

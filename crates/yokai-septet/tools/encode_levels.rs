@@ -4,7 +4,7 @@
 //! less than 3 engine steps". Minimum over interleaved repeats, as shared machines are
 //! noisy.
 //!
-//! `cargo run --release --example encode_levels -- [variant]` (`ALIGN=16` places the
+//! `cargo run --release -p yokai-septet --example encode_levels -- [variant]` (`ALIGN=16` places the
 //! output buffers 16 bytes past a 64-byte boundary)
 use std::time::Instant;
 use yokai_septet::observation::{encode_at, observation_size, ObsValue};

@@ -1,7 +1,7 @@
 //! Random games with the mover's observation encoded before every decision (what an RL
 //! rollout does), for profiling the encoder next to the engine:
 //!
-//! `cargo run --release --example obs_rollouts -- [games] [variant] [f32|u8|none] [check]`
+//! `cargo run --release -p yokai-septet --example obs_rollouts -- [games] [variant] [f32|u8|none] [check]`
 //! (`check` also prints a hash of every observation, to compare two builds.)
 use std::time::Instant;
 

@@ -12,13 +12,13 @@
 //! reads in the same units as an exact value ([`super::units`]). Every card is scored on the same worlds, drawn from a stream
 //! keyed by the game's seed and the play's index: an analysis is the same everywhere.
 
-use crate::bots::playout;
-use crate::cards::Card;
-use crate::infoset::sampler::Sampler;
-use crate::rng::{chacha, Stream};
-use crate::rules::state::State;
+use crate::playout;
+use yokai_septet::rng::{chacha, Stream};
+use yokai_septet::sampler::Sampler;
+use yokai_septet::Card;
+use yokai_septet::State;
 #[cfg(doc)]
-use crate::solver::utility;
+use yokai_septet_solver::utility;
 
 /// Worlds behind each estimate.
 pub const ESTIMATE_WORLDS: u32 = 32;
@@ -73,9 +73,9 @@ fn finish(world: State, card: Card, me: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::HeuristicBot;
-    use crate::rules::config::{GameConfig, Variant};
-    use crate::rules::state::Phase;
+    use crate::HeuristicBot;
+    use yokai_septet::Phase;
+    use yokai_septet::{GameConfig, Variant};
 
     /// The first play position with a choice of a heuristic game.
     fn a_choice(variant: Variant, seed: u64) -> State {
@@ -115,7 +115,7 @@ mod tests {
             s.apply(HeuristicBot::choose(&s.view(p))).unwrap();
         }
         let e = estimate(&s, 9, 0, &mut Sampler::new());
-        let exact = crate::solver::Solver::new().solve_moves(&s).unwrap();
+        let exact = yokai_septet_solver::Solver::new().solve_moves(&s).unwrap();
         for (card, value) in &e.values {
             let want = exact.iter().find(|x| x.0 == *card).unwrap().1;
             assert_eq!(*value, f64::from(want), "{card}");

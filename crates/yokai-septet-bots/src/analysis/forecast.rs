@@ -7,7 +7,7 @@
 //! solves at least a trick apart (until then, [`DEFAULT_TRICK_GROWTH`] per trick). Node
 //! counts do not depend on the machine, so neither do the forecasts.
 
-use crate::rules::state::State;
+use yokai_septet::State;
 
 /// Cards left in the hands of `s`: the measure of a position's size the forecast uses.
 pub fn cards_left(s: &State) -> u32 {

@@ -26,16 +26,16 @@ pub mod forecast;
 
 use serde_json::{json, Value};
 
-use crate::cards::Card;
-use crate::error::RecordError;
-use crate::record::{Match, Record};
-use crate::rules::config::Variant;
-use crate::rules::state::State;
-use crate::solver::{Solver, GAME_WIN};
+use yokai_septet::Card;
+use yokai_septet::RecordError;
+use yokai_septet::State;
+use yokai_septet::Variant;
+use yokai_septet::{Match, Record};
+use yokai_septet_solver::{Solver, GAME_WIN};
 
-use crate::infoset::sampler::Sampler;
 use estimate::{estimate, Estimate};
 use forecast::{cards_left, Forecast};
+use yokai_septet::sampler::Sampler;
 
 /// Default node budget per position: about a second of the alpha-beta solver on one
 /// core, so a whole game is analysed in minutes at worst.
@@ -456,7 +456,7 @@ impl Analysis {
 
     /// The fraction of the card plays of each status (`solved`, `forced`, `estimated`),
     /// as people quote an analysis; they sum to 1 (all 0 for a record without plays).
-    pub(crate) fn shares(&self) -> Value {
+    pub fn shares(&self) -> Value {
         let total = self.plays.len().max(1) as f64;
         let share = |pick: fn(&Verdict) -> bool| {
             self.plays.iter().filter(|p| pick(&p.verdict)).count() as f64 / total
@@ -472,10 +472,13 @@ impl Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::utility;
+    use yokai_septet_solver::utility;
 
     fn golden(name: &str) -> Match {
-        let path = format!("{}/tests/golden/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/../yokai-septet/tests/golden/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
         Match::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
     }
 

@@ -491,7 +491,7 @@ mod tests {
         // 2,000 runs of up to 2,000 boards each, looked at after every board: equal bots
         // may stop wrongly in at most 5% of runs (with room for the simulation's own
         // noise: 3 standard errors of a 5% rate over 2,000 runs is 1.5 points).
-        let mut rng = crate::rng::test_rng(65);
+        let mut rng = yokai_septet::rng::test_rng(65);
         let runs = 2000;
         let wrong = (0..runs)
             .filter(|_| stops(&mut rng, 2000, 0.5, equal_board))
@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn the_sequential_stop_stops_for_a_clearly_stronger_bot() {
-        let mut rng = crate::rng::test_rng(66);
+        let mut rng = yokai_septet::rng::test_rng(66);
         let strong = |rng: &mut ChaCha8Rng| -> f64 {
             (0..2).filter(|_| unit(rng) < 0.7).count() as f64 / 2.0
         };

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::boards::{BoardCounts, GameScore, SHARE_UNIT};
 use super::{game_setup, ArenaConfig, ArenaError};
-use crate::rules::state::State;
+use yokai_septet::State;
 
 /// What one game produced.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,8 +108,7 @@ pub fn played_game_counts(
         expected.scoring = got.scoring;
     }
     let round = game.state.round();
-    let seeded =
-        crate::rules::deal::Deal::from_seed(expected.variant, setup.deal_seed, round as u64);
+    let seeded = yokai_septet::Deal::from_seed(expected.variant, setup.deal_seed, round as u64);
     if got != expected || *game.state.deal() != seeded {
         return Err(ArenaError::Range(format!(
             "game {} was not set up as the arena deals it (config {expected:?}, rounds dealt \

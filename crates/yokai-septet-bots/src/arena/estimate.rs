@@ -8,8 +8,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::bots::{BotRegistry, HeuristicBot};
-use crate::rules::state::State;
+use crate::{BotRegistry, HeuristicBot};
+use yokai_septet::State;
 
 use super::{game_setup, short_duration, ArenaConfig, ArenaError};
 
@@ -115,7 +115,7 @@ impl Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::Variant;
+    use yokai_septet::Variant;
 
     #[test]
     fn a_slower_bot_makes_a_longer_estimate() {

@@ -9,10 +9,10 @@ use rayon::prelude::*;
 
 use super::counts::GameResult;
 use super::{game_setup, ArenaConfig, ArenaError, GameSetup};
-use crate::bots::{Bot, BotError, BotRegistry};
-use crate::cards::Card;
-use crate::rules::state::State;
-use crate::rules::Outcome;
+use crate::{Bot, BotError, BotRegistry};
+use yokai_septet::Card;
+use yokai_septet::Outcome;
+use yokai_septet::State;
 
 /// What watches a game of [`play_game`], and may choose a seat's card in place of its bot.
 pub(super) trait GameObserver {

@@ -6,21 +6,21 @@
 //! ([`crate::arena::game_setup`]), so a dataset depends only on its configuration, never
 //! on the thread count. At every decision of a seat whose line-up entry is labelled, the
 //! teacher (a bot of its own, on a seed stream of its own) is asked for its card on the
-//! seat's [`crate::SeatView`]; the seat then plays its own bot's card, or the teacher's
+//! seat's [`yokai_septet::SeatView`]; the seat then plays its own bot's card, or the teacher's
 //! when the entry *is* the teacher (its own bot teaches: one search per decision).
 
 use super::game_loop::{observe_games, GameObserver};
 use super::{ArenaConfig, ArenaError, GameSetup};
-use crate::bots::{Bot, BotError, BotRegistry, HeuristicBot, SearchValues};
-use crate::cards::Card;
-use crate::encoding::observation::{encode, observation_size};
-use crate::encoding::play_log::{encode_play_log, play_log_size};
-use crate::infoset::belief::{possible_holders, Belief, BeliefSampler};
-use crate::rng::arena_seed;
-use crate::rules::config::Variant;
-use crate::rules::state::State;
-use crate::rules::Phase;
-use crate::SeatView;
+use crate::{Bot, BotError, BotRegistry, HeuristicBot, SearchValues};
+use yokai_septet::belief::{possible_holders, Belief, BeliefSampler};
+use yokai_septet::observation::{encode, observation_size};
+use yokai_septet::play_log::{encode_play_log, play_log_size};
+use yokai_septet::rng::arena_seed;
+use yokai_septet::Card;
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
+use yokai_septet::State;
+use yokai_septet::Variant;
 
 /// The arena seed stream of seat `s`'s teacher: after the deals (0) and the seats' bots
 /// (1..=4), so a teacher's randomness is its own.
@@ -46,7 +46,7 @@ pub struct Dataset {
     pub observation_size: usize,
     /// `observation_size` values per decision: the deciding seat's observation.
     pub observations: Vec<u8>,
-    /// Values per play log ([`crate::encoding::play_log::play_log_size`]).
+    /// Values per play log ([`yokai_septet::play_log::play_log_size`]).
     pub play_log_size: usize,
     /// `play_log_size` values per decision: how each card of the round was played, seen
     /// from the deciding seat (with the observation, a belief model's input).
@@ -56,29 +56,29 @@ pub struct Dataset {
     /// The teacher's card id.
     pub labels: Vec<u8>,
     /// The teacher's value of every card id, `num_actions` per decision, where it
-    /// searched ([`crate::bots::Bot::search_values`]); `NaN` for the other cards and decisions.
+    /// searched ([`crate::Bot::search_values`]); `NaN` for the other cards and decisions.
     pub values: Vec<f32>,
     /// A tree search teacher's share of its root visits of every card id, `num_actions`
-    /// per decision ([`crate::bots::SearchValues::visit_shares`]: its own policy, which
+    /// per decision ([`crate::SearchValues::visit_shares`]: its own policy, which
     /// AlphaZero-style training imitates); `NaN` for the other cards and decisions, and
     /// for teachers that play the best value.
     pub visits: Vec<f32>,
     /// The card id the seat played (the teacher's, or its own bot's).
     pub played: Vec<u8>,
     /// The card id the `heuristic` bot would play: the extra input of an
-    /// `observation+heuristic` model ([`crate::bots::Inputs`]).
+    /// `observation+heuristic` model ([`crate::Inputs`]).
     pub heuristic: Vec<u8>,
     /// Where every card id is, seen from the deciding seat (the labels of a belief model,
-    /// `crate::bots::BeliefNet`), `num_actions` per decision: the relative seat (0 the
+    /// `crate::BeliefNet`), `num_actions` per decision: the relative seat (0 the
     /// decider, 1 the next clockwise, ...) whose hand holds it, or 255 (played, face up,
     /// or a decision of the passing phase, which has no belief labels).
     pub holders: Vec<u8>,
     /// Which relative seats the decider cannot rule out as the card's holder
-    /// ([`crate::infoset::belief::possible_holders`]), a bit per relative seat, for the
+    /// ([`yokai_septet::belief::possible_holders`]), a bit per relative seat, for the
     /// cards it cannot see in the play phase (0 elsewhere), `num_actions` per decision.
     pub possible: Vec<u8>,
     /// The uniform sampler's probability of each relative seat holding each card id
-    /// ([`crate::infoset::belief::BeliefSampler::marginals`] of a uniform belief: the
+    /// ([`yokai_septet::belief::BeliefSampler::marginals`] of a uniform belief: the
     /// baseline of a belief model), `num_actions × num_players` per decision, 0 where
     /// `possible` is 0.
     pub uniform: Vec<f32>,
@@ -312,8 +312,8 @@ pub fn generate(
 mod tests {
     use super::*;
     use crate::arena::game_setup;
-    use crate::cards::{Card, CardSet};
-    use crate::rules::config::Variant;
+    use yokai_septet::Variant;
+    use yokai_septet::{Card, CardSet};
 
     fn config(variant: Variant, bots: &[&str], teacher: &str, games: u64) -> ImitationConfig {
         let mut arena = ArenaConfig::new(variant, bots, games, 7);

@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use crate::arena::{
     check, elo_of_ratio, run_arena, short_duration, ArenaConfig, ArenaError, EntrySummary,
 };
-use crate::bots::BotRegistry;
+use crate::BotRegistry;
 
 /// What to play: every pair of `arena.bots` plays an arena with this configuration
 /// (`games` games per pair).
@@ -363,7 +363,7 @@ impl LadderReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::{Scoring, Variant};
+    use yokai_septet::{Scoring, Variant};
 
     #[test]
     fn ladder_ranks_heuristic_above_random_with_consistent_ratings() {

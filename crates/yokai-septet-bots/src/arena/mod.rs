@@ -29,19 +29,17 @@ pub use playouts::{random_playouts, PlayoutStats};
 pub use report::{
     rate_text, short_duration, summarize, ArenaReport, ArenaSummary, EntrySummary, Timing,
 };
-#[cfg(feature = "python")]
-pub(crate) use run::Sequential;
-pub use run::{run_arena, run_arena_range};
+pub use run::{run_arena, run_arena_range, Sequential};
 pub use stats::{elo_of_ratio, wilson95};
 
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::bots::{BotError, BotRegistry};
-use crate::cards::left_of;
-use crate::rng::arena_seed;
-use crate::rules::config::{GameConfig, Scoring, Variant};
+use crate::{BotError, BotRegistry};
+use yokai_septet::rng::arena_seed;
+use yokai_septet::seat::left_of;
+use yokai_septet::{GameConfig, Scoring, Variant};
 
 /// What to play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -264,7 +262,7 @@ pub fn check(config: &ArenaConfig, registry: &BotRegistry) -> Result<(), ArenaEr
 mod tests {
     use super::game_loop::{play_game, GameObserver};
     use super::*;
-    use crate::rules::state::State;
+    use yokai_septet::State;
 
     fn quiet() -> impl Fn() + Sync {
         || {}

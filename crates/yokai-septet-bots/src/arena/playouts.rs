@@ -4,8 +4,8 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::rules::config::{GameConfig, Variant};
-use crate::rules::state::State;
+use yokai_septet::State;
+use yokai_septet::{GameConfig, Variant};
 
 /// Throughput of plain random playouts (see [`random_playouts`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -26,8 +26,8 @@ pub struct PlayoutStats {
 pub fn random_playouts(variant: Variant, min_seconds: f64, seed: u64) -> PlayoutStats {
     // Compiled per CPU level, so that picking a random legal card (`popcnt`, `pdep`)
     // inlines into the loop.
-    crate::simd::dispatch(
-        crate::simd::Cpu::detect(),
+    yokai_septet::simd::dispatch(
+        yokai_septet::simd::Cpu::detect(),
         Playouts {
             variant,
             min_seconds,
@@ -42,11 +42,11 @@ struct Playouts {
     seed: u64,
 }
 
-impl crate::simd::Kernel for Playouts {
+impl yokai_septet::simd::Kernel for Playouts {
     type Output = PlayoutStats;
 
     #[inline(always)]
-    fn run(self, _: crate::simd::Cpu) -> PlayoutStats {
+    fn run(self, _: yokai_septet::simd::Cpu) -> PlayoutStats {
         random_playouts_any(self.variant, self.min_seconds, self.seed)
     }
 }
@@ -54,7 +54,7 @@ impl crate::simd::Kernel for Playouts {
 #[inline(always)]
 fn random_playouts_any(variant: Variant, min_seconds: f64, seed: u64) -> PlayoutStats {
     use rand_core::RngCore;
-    let mut rng = crate::rng::playout_rng(seed);
+    let mut rng = yokai_septet::rng::playout_rng(seed);
     let start = Instant::now();
     let mut stats = PlayoutStats {
         games: 0,

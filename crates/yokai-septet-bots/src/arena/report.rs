@@ -464,8 +464,8 @@ mod tests {
     #[test]
     fn the_table_warns_when_the_round_cap_decides_the_result() {
         use crate::arena::{run_arena, ArenaConfig};
-        use crate::bots::BotRegistry;
-        use crate::rules::config::Variant;
+        use crate::BotRegistry;
+        use yokai_septet::Variant;
         let mut c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "random"], 6, 2);
         c.max_rounds = Some(1);
         c.threads = 1;
@@ -490,8 +490,8 @@ mod tests {
     #[test]
     fn an_arena_of_no_games_is_refused() {
         use crate::arena::{check, ArenaConfig, ArenaError};
-        use crate::bots::BotRegistry;
-        use crate::rules::config::Variant;
+        use crate::BotRegistry;
+        use yokai_septet::Variant;
         let c = ArenaConfig::new(Variant::FourPlayer, &["heuristic", "random"], 0, 2);
         let e = check(&c, &BotRegistry::new()).unwrap_err();
         assert!(matches!(e, ArenaError::Settings(_)), "{e}");

@@ -8,7 +8,7 @@ use super::boards::{SequentialTest, SEQUENTIAL_ERROR_RATE, SHARE_UNIT};
 use super::counts::ArenaCounts;
 use super::game_loop::{play_game, thread_pool};
 use super::{check, game_setup, summarize, ArenaConfig, ArenaError, ArenaReport};
-use crate::bots::BotRegistry;
+use crate::BotRegistry;
 
 /// Plays the games `start..end` of the arena (a slice of `0..config.total_games()`) on
 /// `config.threads` threads and returns their raw counts. Every game's seeds depend only on
@@ -134,7 +134,7 @@ fn run_sequential(
 
 /// A sequential arena's boards, fed in board order to the test until it stops
 /// ([`ArenaConfig::sequential`]).
-pub(crate) struct Sequential {
+pub struct Sequential {
     test: SequentialTest,
     fair: f64,
     size: u64,
@@ -145,7 +145,7 @@ pub(crate) struct Sequential {
 
 impl Sequential {
     /// Before the first board of `config`'s arena.
-    pub(crate) fn new(config: &ArenaConfig) -> Result<Sequential, ArenaError> {
+    pub fn new(config: &ArenaConfig) -> Result<Sequential, ArenaError> {
         let size = config.board_size();
         Ok(Sequential {
             test: SequentialTest::new(SEQUENTIAL_ERROR_RATE),
@@ -159,7 +159,7 @@ impl Sequential {
 
     /// Counts the next board (the counts of its games alone); whether the test stops
     /// there, or the budget is spent.
-    pub(crate) fn push(&mut self, board: &ArenaCounts) -> Result<bool, ArenaError> {
+    pub fn push(&mut self, board: &ArenaCounts) -> Result<bool, ArenaError> {
         let b = self.test.boards();
         if self.done() || board.ranges != [[b * self.size, (b + 1) * self.size]] {
             return Err(ArenaError::Range(format!(
@@ -177,13 +177,13 @@ impl Sequential {
     }
 
     /// Whether the test stopped or the budget is spent.
-    pub(crate) fn done(&self) -> bool {
+    pub fn done(&self) -> bool {
         self.stopped || self.test.boards() >= self.budget
     }
 
     /// The report of the boards counted (`seconds` and `threads` for its timing), with
     /// the test's verdict.
-    pub(crate) fn report(
+    pub fn report(
         self,
         config: &ArenaConfig,
         seconds: f64,

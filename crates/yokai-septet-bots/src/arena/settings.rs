@@ -3,8 +3,8 @@
 //! this table, the binding parses a spec by walking it, and the Python package reads it
 //! (`_core._settings_spec()`) for `ArenaSpec`'s defaults and limits.
 
-use crate::rules::config::Scoring;
-use crate::settings::{find, game, DefaultValue, Setting};
+use yokai_septet::settings::{find, game, DefaultValue, Setting};
+use yokai_septet::Scoring;
 
 /// The most games one arena plays.
 pub const MAX_GAMES: u64 = 1 << 48;
@@ -56,11 +56,11 @@ pub(super) const DEFAULT_SEQUENTIAL: bool = find(&SETTINGS, "sequential").defaul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::Variant;
+    use yokai_septet::Variant;
 
     #[test]
     fn the_table_is_well_formed_and_gives_the_configs_defaults() {
-        crate::settings::check_table(&SETTINGS);
+        yokai_septet::settings::check_table(&SETTINGS);
         let c = super::super::ArenaConfig::new(Variant::FourPlayer, &["random"], 10, 1);
         assert_eq!(c.scoring.name(), "advanced");
         assert_eq!((c.max_rounds, c.duplicate, c.threads), (Some(100), true, 0));

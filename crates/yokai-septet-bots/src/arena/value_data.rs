@@ -1,6 +1,6 @@
 //! Value data: the positions of arena games, each labelled with what the rest of its round
 //! turned out to be worth to every seat, for training a value model
-//! ([`crate::bots::ValueNet`], `training/train_value.py`).
+//! ([`crate::ValueNet`], `training/train_value.py`).
 //!
 //! The games are the arena's ([`ArenaConfig`]: variant, line-up, deals and bot seeds), so a
 //! dataset depends only on its configuration, never on the thread count. Every play-phase
@@ -11,9 +11,9 @@
 
 use super::game_loop::{observe_games, GameObserver};
 use super::{ArenaConfig, ArenaError};
-use crate::bots::{encode_value_input, heuristic_round_values, round_value, BotRegistry, Inputs};
-use crate::rules::state::State;
-use crate::rules::{Outcome, Phase};
+use crate::{encode_value_input, heuristic_round_values, round_value, BotRegistry, Inputs};
+use yokai_septet::State;
+use yokai_septet::{Outcome, Phase};
 
 /// The positions of the games, in game order, then play order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -182,7 +182,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::Variant;
+    use yokai_septet::Variant;
 
     fn arena(variant: Variant, threads: usize) -> ArenaConfig {
         let mut arena = ArenaConfig::new(variant, &["heuristic", "random"], 2, 11);

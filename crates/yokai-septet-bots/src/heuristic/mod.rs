@@ -16,9 +16,9 @@
 //! - passing: keep the A, the trumps and point-worthy bosses, pass low cards from the
 //!   shortest suits (voids win tricks later).
 
-use crate::cards::{Card, CardSet, Suit};
-use crate::infoset::view::SeatView;
-use crate::rules::state::Phase;
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
+use yokai_septet::{Card, CardSet, Suit};
 
 mod pricing;
 #[cfg(test)]
@@ -160,7 +160,7 @@ fn pass_pick(view: &SeatView, legal: CardSet) -> Card {
             let pts = if v.is_seal() || Some(s) == trump {
                 1
             } else {
-                crate::rules::scoring::boss_value(v, s)
+                yokai_septet::rules::scoring::boss_value(v, s)
             };
             return 20.0 + 5.0 * pts as f32;
         }

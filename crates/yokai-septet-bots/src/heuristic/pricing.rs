@@ -7,11 +7,11 @@
 //! (R7: a boss threshold wins, a seventh trick loses), and what the card is worth to keep.
 //! Keeping this in one place lets passing, leading and following share the same prices.
 
-use crate::cards::{Card, CardSet, Suit};
-use crate::infoset::view::SeatView;
-use crate::rules::config::{Scoring, Variant};
-use crate::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
-use crate::rules::trick::{beaters, winning_index};
+use yokai_septet::rules::scoring::{boss_threshold, seals_to_win, LOSING_TRICKS};
+use yokai_septet::rules::trick::{beaters, winning_index};
+use yokai_septet::SeatView;
+use yokai_septet::{Card, CardSet, Suit};
+use yokai_septet::{Scoring, Variant};
 
 /// What a round end is worth, in units of one ordinary boss.
 pub(crate) const ROUND_SWING: f32 = 6.0;
@@ -293,8 +293,11 @@ fn boss_values(view: &SeatView, side_won: &[CardSet; 3], trump: Option<Suit>) ->
         let us = view.seat() & 1;
         // What capturing this suit's boss (one copy) is worth to `team`.
         let gain = |team: usize, s: Suit| -> f32 {
-            let blocked =
-                crate::rules::scoring::blocked_seals(v, [view.seals(0), view.seals(1)], team);
+            let blocked = yokai_septet::rules::scoring::blocked_seals(
+                v,
+                [view.seals(0), view.seals(1)],
+                team,
+            );
             if blocked >> s as u8 & 1 == 1 {
                 return 0.1;
             }
@@ -320,7 +323,7 @@ fn boss_values(view: &SeatView, side_won: &[CardSet; 3], trump: Option<Suit>) ->
         let pts = if !advanced || Some(s) == trump {
             0
         } else {
-            crate::rules::scoring::boss_value(v, s)
+            yokai_septet::rules::scoring::boss_value(v, s)
         };
         out[s.index()] = 1.0 + 0.5 * pts as f32;
     }

@@ -4,10 +4,10 @@
 
 use super::pricing::{powi, Ctx};
 use super::*;
-use crate::rng::{chacha, uniform_below, Stream};
-use crate::rules::config::{GameConfig, Variant};
-use crate::rules::state::State;
-use crate::rules::trick::winning_index;
+use yokai_septet::rng::{chacha, uniform_below, Stream};
+use yokai_septet::rules::trick::winning_index;
+use yokai_septet::State;
+use yokai_septet::{GameConfig, Variant};
 
 /// The trick pricing written the plain way, as it was before issue 58: the cards a seat
 /// may hold worked out from the view at each question, every one of them tried against

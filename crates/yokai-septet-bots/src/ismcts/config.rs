@@ -9,7 +9,7 @@ use super::super::spec::{BotSpec, Budget, IsmctsOptions};
 pub use super::super::families::{DEFAULT_ITERATIONS, GUIDED_ITERATIONS};
 
 /// The most threads `play` and `hint` give one decision
-/// ([`crate::bots::decision_threads`]): root-parallel trees split the budget, so past a
+/// ([`crate::decision_threads`]): root-parallel trees split the budget, so past a
 /// few threads each tree is too shallow to gain.
 pub const MAX_DECISION_THREADS: u32 = 4;
 
@@ -18,7 +18,7 @@ pub const MAX_DECISION_THREADS: u32 = 4;
 pub const REUSE_NODE_CAP: usize = 1 << 20;
 
 /// The search's switchable techniques (issue 58), as the solver's
-/// [`crate::solver::Techniques`]: each is measured against the search without it.
+/// [`yokai_septet_solver::Techniques`]: each is measured against the search without it.
 /// [`Techniques::CLASSIC`] is the search as it was before them (`ismcts:N:classic`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Techniques {
@@ -31,9 +31,9 @@ pub struct Techniques {
     /// Starts each decision from the subtree of the cards played since the seat's last
     /// decision in the same round, with its statistics (at most [`REUSE_NODE_CAP`]
     /// nodes); off, every decision starts from a fresh tree. It changes the games, and a
-    /// bot with it cannot be saved ([`crate::bots::Bot::snapshot`]: the tree is not in it).
+    /// bot with it cannot be saved ([`crate::Bot::snapshot`]: the tree is not in it).
     pub reuse: bool,
-    /// The weight, in percent, of the value model ([`crate::bots::ValueNet`]) in a
+    /// The weight, in percent, of the value model ([`crate::ValueNet`]) in a
     /// leaf's value: 0 plays every leaf out with the heuristic (as before), 100 takes the
     /// model's value alone (no playout), between mixes them as AlphaGo's λ does. An exact
     /// early stop's value is taken as it is. It changes the games.

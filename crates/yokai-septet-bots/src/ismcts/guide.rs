@@ -1,8 +1,8 @@
 //! The network guide of `ismcts-nn` (see the parent module's text): the priors of PUCT
 //! at the searching seat's nodes.
 
-use crate::cards::CardSet;
-use crate::infoset::view::SeatView;
+use yokai_septet::CardSet;
+use yokai_septet::SeatView;
 
 use super::super::nn::NnBot;
 use super::{IsmctsBot, NONE};

@@ -2,11 +2,11 @@
 //! Whitehouse 2012).
 //!
 //! One tree over the bot's information set: each iteration draws a fresh determinization
-//! (exactly uniform, [`Sampler`](crate::sampler::Sampler)), descends the tree choosing
+//! (exactly uniform, [`Sampler`](yokai_septet::sampler::Sampler)), descends the tree choosing
 //! among the children whose card is legal in that world by UCB1 with availability counts,
 //! adds one new node, plays the round out with the heuristic (`bots/playout.rs`), and
 //! backs the result up: a node's statistics are for the seat that played its card (each
-//! seat maximises its own round value, [`crate::bots::round_value`], so the search is not
+//! seat maximises its own round value, [`crate::round_value`], so the search is not
 //! limited to two sides). Unlike PIMC, the tree shares statistics across worlds, so a
 //! card is judged by what the others can do without seeing the deal. The card played is
 //! the root's most visited child. Passing picks are the heuristic's.
@@ -32,10 +32,10 @@ use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::cards::{Card, CardSet};
-use crate::infoset::view::SeatView;
-use crate::rng::uniform_below;
-use crate::rules::state::{Phase, State};
+use yokai_septet::rng::uniform_below;
+use yokai_septet::SeatView;
+use yokai_septet::{Card, CardSet};
+use yokai_septet::{Phase, State};
 
 use super::heuristic::HeuristicBot;
 use super::nn::{NnBot, ValueNet, ValueScratch};
@@ -99,7 +99,7 @@ pub(crate) enum LeafModel {
 
 impl LeafModel {
     /// The model for a game of `variant`, if there is one.
-    fn net(&self, variant: crate::rules::config::Variant) -> Option<&ValueNet> {
+    fn net(&self, variant: yokai_septet::Variant) -> Option<&ValueNet> {
         match self {
             #[cfg(feature = "models")]
             LeafModel::Shipped => ValueNet::shipped(variant),

@@ -7,8 +7,8 @@
 
 use rand_core::RngCore;
 
-use crate::cards::Card;
-use crate::infoset::view::SeatView;
+use yokai_septet::Card;
+use yokai_septet::SeatView;
 
 use super::{IsmctsBot, IsmctsConfig};
 

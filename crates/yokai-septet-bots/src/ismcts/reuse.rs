@@ -12,9 +12,9 @@
 //! [`super::REUSE_NODE_CAP`] nodes. The statistics kept come from worlds drawn for the
 //! earlier information set, as in the usual ISMCTS reuse.
 
-use crate::cards::CardSet;
-use crate::infoset::view::SeatView;
-use crate::rules::state::Phase;
+use yokai_septet::CardSet;
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
 
 use super::{IsmctsBot, Node, NONE, REUSE_NODE_CAP};
 
@@ -127,10 +127,10 @@ impl IsmctsBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::heuristic::HeuristicBot;
-    use crate::bots::{Bot, IsmctsConfig, Techniques};
-    use crate::rules::config::{GameConfig, Variant};
-    use crate::rules::state::State;
+    use crate::heuristic::HeuristicBot;
+    use crate::{Bot, IsmctsConfig, Techniques};
+    use yokai_septet::State;
+    use yokai_septet::{GameConfig, Variant};
 
     /// At least a fifth of a seat's searched decisions after its first in a round start
     /// from the kept subtree, in every variant (the walk finds the cards played since),
@@ -183,7 +183,7 @@ mod tests {
     fn a_subtree_above_the_cap_is_not_kept() {
         let mut bot = IsmctsBot::new(IsmctsConfig::default(), 0);
         bot.nodes = vec![Node::ROOT];
-        let card = crate::cards::Card::ACE;
+        let card = yokai_septet::Card::ACE;
         for _ in 0..REUSE_NODE_CAP + 1 {
             bot.new_node(0, card, 1);
         }

@@ -11,11 +11,11 @@
 //! are skipped. In `4p` and `3p` the round ends as soon as R7 decides it, so there is
 //! little left to skip and no early stop is made.
 
-use crate::cards::CardSet;
-use crate::rules::scoring::{blocked_seals, sealed_suits, seals_to_win};
-use crate::rules::state::{Phase, State};
+use yokai_septet::rules::scoring::{blocked_seals, sealed_suits, seals_to_win};
+use yokai_septet::CardSet;
+use yokai_septet::{Phase, State};
 
-/// Every seat's round value ([`crate::bots::round_value`] of the round
+/// Every seat's round value ([`crate::round_value`] of the round
 /// played to its end) when nothing left in the round can change it; `None` otherwise.
 pub(super) fn sure_values(s: &State) -> Option<[f32; 4]> {
     let v = s.variant();
@@ -49,10 +49,10 @@ pub(super) fn sure_values(s: &State) -> Option<[f32; 4]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::heuristic::HeuristicBot;
-    use crate::bots::playout;
-    use crate::rng::uniform_below;
-    use crate::rules::config::{GameConfig, Variant};
+    use crate::heuristic::HeuristicBot;
+    use crate::playout;
+    use yokai_septet::rng::uniform_below;
+    use yokai_septet::{GameConfig, Variant};
 
     /// Every seat's value of the round played out from `s` by the heuristic.
     fn played_out(s: State) -> [f32; 4] {
@@ -68,7 +68,7 @@ mod tests {
     /// earlier seals block some suits).
     #[test]
     fn r9_a_sure_value_is_the_full_playouts_value() {
-        let mut rng = crate::rng::chacha(crate::rng::Stream::Bots, 58, 0);
+        let mut rng = yokai_septet::rng::chacha(yokai_septet::rng::Stream::Bots, 58, 0);
         for variant in [Variant::Seal, Variant::SealShort] {
             let (mut checked, mut sure) = (0, 0);
             for game in 0..60 {

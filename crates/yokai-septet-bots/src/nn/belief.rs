@@ -7,7 +7,7 @@
 //! `exp(logit)`, normalised over the seats that may hold it ([`possible_holders`]: voids,
 //! cards passed; 1 on the holder of a card whose holder is known). Deals are then drawn in
 //! proportion to the product of their cards' weights under every constraint
-//! ([`crate::infoset::belief::BeliefSampler`]), hand sizes included: the weights are the
+//! ([`yokai_septet::belief::BeliefSampler`]), hand sizes included: the weights are the
 //! factors of that distribution, and its marginals are the probabilities that each seat
 //! holds each card. The network is trained that way (`training/train_belief.py`): its
 //! logit is added to the log of the uniform sampler's probability, so it learns only what
@@ -17,8 +17,8 @@
 
 use super::mlp::{Head, Scratch};
 use super::net::{BeliefHead, Net};
-use crate::infoset::belief::{possible_holders, Belief};
-use crate::infoset::view::SeatView;
+use yokai_septet::belief::{possible_holders, Belief};
+use yokai_septet::SeatView;
 
 /// A belief model (see the module docs): [`Net::INPUTS`] is the observation and the play
 /// log, the last layer `num_actions × (num_players − 1)` wide; files of the `format`
@@ -109,14 +109,14 @@ impl BeliefNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::nn::mlp::{Inputs, Mlp};
-    use crate::bots::HeuristicBot;
-    use crate::encoding::observation::observation_size;
-    use crate::rng::uniform_below;
-    use crate::rules::config::{GameConfig, Variant};
-    use crate::rules::state::State;
+    use crate::nn::mlp::{Inputs, Mlp};
+    use crate::HeuristicBot;
     use rand_chacha::ChaCha8Rng;
     use rand_core::SeedableRng;
+    use yokai_septet::observation::observation_size;
+    use yokai_septet::rng::uniform_below;
+    use yokai_septet::State;
+    use yokai_septet::{GameConfig, Variant};
 
     /// `bytes` with the first `from` in the file's header replaced by `to` (of its length).
     fn replace_in_header(bytes: &[u8], from: &str, to: &str) -> Vec<u8> {

@@ -10,7 +10,7 @@ use half::f16;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::mlp::{Head, Inputs, Mlp, WeightsError};
-use crate::rules::config::Variant;
+use yokai_septet::Variant;
 
 /// Metadata keys the model itself sets from its shape, not the user.
 const OWN_METADATA: [&str; 3] = ["format", "variant", "inputs"];

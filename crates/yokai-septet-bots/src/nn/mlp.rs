@@ -5,11 +5,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::bots::HeuristicBot;
-use crate::encoding::observation::{encode, observation_size};
-use crate::encoding::play_log::{encode_play_log, play_log_size};
-use crate::infoset::view::SeatView;
-use crate::rules::config::Variant;
+use crate::HeuristicBot;
+use yokai_septet::observation::{encode, observation_size};
+use yokai_septet::play_log::{encode_play_log, play_log_size};
+use yokai_septet::SeatView;
+use yokai_septet::Variant;
 
 /// What is wrong with a weights file.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! `nn`: a small neural-network policy, run in Rust with no framework at run time.
 //!
 //! The network is a multilayer perceptron over the canonical observation
-//! ([`crate::observation::encode`] of the seat's [`SeatView`]) with ReLU between layers and
+//! ([`yokai_septet::observation::encode`] of the seat's [`SeatView`]) with ReLU between layers and
 //! one logit per card id out. The bot plays the legal card with the highest logit (ties to
 //! the lowest card id), so it is deterministic and needs no random stream.
 //!
@@ -34,9 +34,9 @@ use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use super::{first_best, has_decision, snapshot_words, Bot, BotError};
-use crate::cards::Card;
-use crate::infoset::view::SeatView;
-use crate::rules::config::Variant;
+use yokai_septet::Card;
+use yokai_septet::SeatView;
+use yokai_septet::Variant;
 
 pub use belief::{BeliefNet, BeliefScratch};
 pub use mlp::{Inputs, Mlp, Scratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT};
@@ -203,13 +203,13 @@ impl Bot for NnBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::{bot_by_name, BotError, HeuristicBot};
-    use crate::encoding::observation::{encode, observation_size};
-    use crate::rng::test_rng;
-    use crate::rules::config::GameConfig;
-    use crate::rules::state::State;
+    use crate::{bot_by_name, BotError, HeuristicBot};
     use rand_core::RngCore;
     use safetensors::tensor::{Dtype, TensorView};
+    use yokai_septet::observation::{encode, observation_size};
+    use yokai_septet::rng::test_rng;
+    use yokai_septet::GameConfig;
+    use yokai_septet::State;
 
     /// A random model for `variant` with the given hidden widths.
     fn random_model(variant: Variant, hidden: &[usize], seed: u64) -> Mlp {

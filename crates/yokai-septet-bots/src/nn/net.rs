@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use std::path::Path;
 
 use super::mlp::{Head, Inputs, Mlp, WeightsError};
-use crate::rules::config::Variant;
+use yokai_septet::Variant;
 
 /// The kind of a [`Net`]: its last layer and the inputs of its first (sealed: the belief
 /// model [`BeliefHead`] and the value model [`ValueHead`]).

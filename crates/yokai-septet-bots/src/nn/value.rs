@@ -1,21 +1,21 @@
 //! The value model: what the rest of the round is worth to each seat, read from a whole
-//! (determinized) deal. `ismcts` evaluates its leaves with it ([`crate::bots::Techniques`]'s
+//! (determinized) deal. `ismcts` evaluates its leaves with it ([`crate::Techniques`]'s
 //! `value_weight`; `docs/search.md`).
 //!
 //! An [`Mlp`] whose first layer reads [`Inputs::ObservationAndHands`] (the observation of
 //! the seat to play, then the other seats' hands, the next clockwise first) and whose last
 //! layer gives one value per seat, `out[k]` for the seat `k` places to the left of the seat
-//! to play: its expected round value ([`crate::bots::round_value`]). It is trained
+//! to play: its expected round value ([`crate::round_value`]). It is trained
 //! on the positions of self-play games of the search bots, each labelled with the round's
 //! result (`training/train_value.py`, data from `examples/value_data`). A search asks it
 //! about a world it drew, so it may read every hand: it is never a bot's input (a bot
-//! plays from its [`crate::SeatView`]). Weights files are the `nn` models' with the
+//! plays from its [`yokai_septet::SeatView`]). Weights files are the `nn` models' with the
 //! `format` [`VALUE_FORMAT`](super::VALUE_FORMAT).
 
 use super::mlp::{Inputs, Scratch};
 use super::net::{Net, ValueHead};
-use crate::encoding::observation::{encode, observation_size, ObsValue};
-use crate::rules::state::State;
+use yokai_septet::observation::{encode, observation_size, ObsValue};
+use yokai_septet::State;
 
 /// A value model (see the module docs): [`Net::INPUTS`] is the observation and the other
 /// seats' hands, the last layer one value per seat; files of the `format`
@@ -84,12 +84,12 @@ impl ValueNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::nn::mlp::{Head, Mlp};
-    use crate::rules::config::{GameConfig, Variant};
+    use crate::nn::mlp::{Head, Mlp};
+    use yokai_septet::{GameConfig, Variant};
 
     fn state(variant: Variant) -> State {
         let mut s = State::new(GameConfig::new(variant, 3));
-        while s.phase() != crate::rules::Phase::Play {
+        while s.phase() != yokai_septet::Phase::Play {
             let c = s.legal_actions().first().unwrap();
             s.apply(c).unwrap();
         }

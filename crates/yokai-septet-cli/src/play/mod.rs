@@ -12,17 +12,17 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
-use crate::bots::{Bot, BotRegistry};
-use crate::cards::{Card, CardSet, Suit};
-use crate::error::IllegalAction;
-use crate::infoset::view::SeatView;
-use crate::record::Match;
-use crate::rules::config::{GameConfig, Scoring, Variant};
-use crate::rules::Phase;
+use yokai_septet::IllegalAction;
+use yokai_septet::Match;
+use yokai_septet::Phase;
+use yokai_septet::SeatView;
+use yokai_septet::{Card, CardSet, Suit};
+use yokai_septet::{GameConfig, Scoring, Variant};
+use yokai_septet_bots::{Bot, BotRegistry};
 
 use super::{Failure, Style};
-use crate::names::count;
-use crate::rng::play_bot_seed;
+use yokai_septet::names::count;
+use yokai_septet::rng::play_bot_seed;
 
 mod narrate;
 mod saved;
@@ -124,7 +124,7 @@ impl Table {
     fn partner(&self) -> Option<usize> {
         self.variant
             .has_teams()
-            .then(|| crate::cards::partner_of(self.me))
+            .then(|| yokai_septet::seat::partner_of(self.me))
     }
 
     /// `you`, `partner (heuristic)` or `seat 3 (random)`.
@@ -277,7 +277,8 @@ where
             let name = player.clone().expect("a bot's seat");
             let seed = play_bot_seed(config.seed, p);
             // One decision at a time: a search may use the cores (`:tT`).
-            let threaded = crate::bots::with_threads(&name, crate::bots::decision_threads());
+            let threaded =
+                yokai_septet_bots::with_threads(&name, yokai_septet_bots::decision_threads());
             let bot = registry
                 .build(&threaded, seed, v)
                 .map_err(|e| Failure::usage(format!("--bots: {e}")))?;

@@ -4,11 +4,11 @@
 
 use std::io::Write;
 
-use crate::cards::{left_of, Card, Suit};
-use crate::infoset::view::SeatView;
-use crate::record::Match;
-use crate::rules::config::GameConfig;
-use crate::rules::{pass_target, Outcome, Phase, RoundResult, TrickResult};
+use yokai_septet::GameConfig;
+use yokai_septet::Match;
+use yokai_septet::SeatView;
+use yokai_septet::{rules::pass_target, Outcome, Phase, RoundResult, TrickResult};
+use yokai_septet::{seat::left_of, Card, Suit};
 
 use super::super::replay::{reason_text, seats_text};
 use super::super::Failure;
@@ -32,8 +32,8 @@ pub(super) fn intro<W: Write + ?Sized>(
             out,
             "You are seat {}; your partner is seat {q} (\"us\"); seats {} and {} are \"them\".",
             t.me,
-            crate::cards::left_of(t.me, 1, 4),
-            crate::cards::left_of(t.me, 3, 4)
+            yokai_septet::seat::left_of(t.me, 1, 4),
+            yokai_septet::seat::left_of(t.me, 3, 4)
         )?,
         None => writeln!(out, "You are seat {}; everyone plays for themselves.", t.me)?,
     }
@@ -150,7 +150,7 @@ pub(super) fn status<W: Write + ?Sized>(
 
 /// Why [`apply_and_narrate`] stopped: the move was refused, or the narration failed.
 pub(super) enum Step {
-    Illegal(crate::IllegalAction),
+    Illegal(yokai_septet::IllegalAction),
     Failed(Failure),
 }
 
@@ -173,7 +173,7 @@ pub(super) fn apply_and_narrate<W: Write + ?Sized>(
 /// Reports what one decision did, from the human's point of view.
 fn narrate<W: Write + ?Sized>(
     t: &Table,
-    before: &crate::State,
+    before: &yokai_septet::State,
     p: usize,
     card: Card,
     outcome: &Outcome,
@@ -196,7 +196,7 @@ fn narrate<W: Write + ?Sized>(
 /// A passing pick: the human's own, and the exchange once every seat has picked.
 fn narrate_pick<W: Write + ?Sized>(
     t: &Table,
-    before: &crate::State,
+    before: &yokai_septet::State,
     p: usize,
     card: Card,
     after: &SeatView,
@@ -247,7 +247,7 @@ fn narrate_pick<W: Write + ?Sized>(
 /// A completed trick: its cards, its winner, the bosses and seals it took.
 fn narrate_trick<W: Write + ?Sized>(
     t: &Table,
-    before: &crate::State,
+    before: &yokai_septet::State,
     trick: &TrickResult,
     new_seals: u8,
     out: &mut W,
@@ -281,7 +281,7 @@ fn narrate_trick<W: Write + ?Sized>(
     writeln!(out)?;
     for s in Suit::ALL {
         if new_seals >> s as u8 & 1 == 1 {
-            let team = if crate::cards::team_of(w) == crate::cards::team_of(t.me) {
+            let team = if yokai_septet::seat::team_of(w) == yokai_septet::seat::team_of(t.me) {
                 "Your team"
             } else {
                 "The other team"
@@ -295,7 +295,7 @@ fn narrate_trick<W: Write + ?Sized>(
 /// The end of a round: why, the bosses each side took, the points and the scores.
 fn narrate_round_end<W: Write + ?Sized>(
     t: &Table,
-    before: &crate::State,
+    before: &yokai_septet::State,
     r: &RoundResult,
     after: &SeatView,
     out: &mut W,
@@ -320,7 +320,7 @@ fn narrate_round_end<W: Write + ?Sized>(
     )?;
     for side in 0..t.variant.num_sides() {
         let seats = if t.variant.has_teams() {
-            crate::cards::team_seats(side).to_vec()
+            yokai_septet::seat::team_seats(side).to_vec()
         } else {
             vec![side]
         };

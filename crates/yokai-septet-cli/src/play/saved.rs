@@ -1,13 +1,13 @@
 //! A game of `play` saved and resumed: the record written as the game goes, and a saved
-//! game loaded and replayed with its bots ([`crate::bots::resume`], the page's load too).
+//! game loaded and replayed with its bots ([`yokai_septet_bots::resume`], the page's load too).
 
 use std::path::Path;
 
-use crate::bots::resume::{resume, ResumeError, Seated};
-use crate::bots::Bot;
-use crate::cards::Card;
-use crate::error::IllegalAction;
-use crate::record::Match;
+use yokai_septet::Card;
+use yokai_septet::IllegalAction;
+use yokai_septet::Match;
+use yokai_septet_bots::resume::{resume, ResumeError, Seated};
+use yokai_septet_bots::Bot;
 
 use super::super::Failure;
 use super::PlayOptions;
@@ -62,7 +62,7 @@ impl Seated for Resuming<'_> {
 
 /// Plays the saved game's decisions again from its seed, each bot asked for its own
 /// decisions as it was then, so that the game goes on as it would have without the break
-/// ([`crate::bots::resume`]); `names` are the seats' names, for a bot's error.
+/// ([`yokai_septet_bots::resume`]); `names` are the seats' names, for a bot's error.
 pub(super) fn replay_saved(
     names: &[String],
     m: &mut Match,

@@ -1,6 +1,6 @@
 //! Who sits where in `play`: from the options, or from a saved game's `players`.
 
-use crate::rules::config::Variant;
+use yokai_septet::Variant;
 
 use super::super::Failure;
 use super::PlayOptions;

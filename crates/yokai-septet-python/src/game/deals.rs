@@ -7,11 +7,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::{game_config, PyGame};
-use crate::python::convert::{extract_integer, extract_seat, extract_seed};
-use crate::python::errors::{borrow_mut, guard, in_context, Class};
-use crate::record::Match;
-use crate::rules::config::Variant;
-use crate::rules::deal::Deal;
+use crate::convert::{extract_integer, extract_seat, extract_seed};
+use crate::errors::{borrow_mut, guard, in_context, py_err, Class};
+use yokai_septet::Deal;
+use yokai_septet::Match;
+use yokai_septet::Variant;
 
 /// A card id given from Python (contract integers); ids too large for `i64` stay out of
 /// range, so that [`Deal::from_ids`] names them.
@@ -110,12 +110,8 @@ impl PyGame {
     fn step_in_round(slf: &Bound<'_, Self>, a: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut this = borrow_mut(slf)?;
         let action = this.action_of(a)?;
-        let card = this
-            .m
-            .state()
-            .card_for_action(action)
-            .map_err(PyErr::from)?;
-        this.m.apply_in_round(card).map(|_| ()).map_err(PyErr::from)
+        let card = this.m.state().card_for_action(action).map_err(py_err)?;
+        this.m.apply_in_round(card).map(|_| ()).map_err(py_err)
     }
 
     /// A copy of this game in which every card ``seat`` cannot see is re-dealt at random,
@@ -143,16 +139,16 @@ impl PyGame {
             Some(s) => extract_seed(s)?,
             None => 0,
         };
-        let mut worlds = crate::bots::worlds::Worlds::default();
+        let mut worlds = yokai_septet_bots::Worlds::default();
         if belief {
-            worlds.infer(crate::bots::BeliefSource::Shipped);
+            worlds.infer(yokai_septet_bots::BeliefSource::Shipped);
             worlds
                 .check(state.config().variant)
                 .map_err(|e| Class::InvalidValue.err(e))?;
         }
         let det = py.allow_threads(|| {
             guard("Game.sample_determinization", || {
-                let mut rng = crate::rng::determinization_rng(seed);
+                let mut rng = yokai_septet::rng::determinization_rng(seed);
                 let view = state.view(seat);
                 let mut det = worlds
                     .sample(&view, &mut rng)
@@ -183,8 +179,8 @@ impl PyGame {
         let s = Self::read(slf, |s| *s)?;
         let seat = extract_seat(seat, s.num_players())?;
         let variant = s.variant();
-        let mut worlds = crate::bots::worlds::Worlds::default();
-        worlds.infer(crate::bots::BeliefSource::Shipped);
+        let mut worlds = yokai_septet_bots::Worlds::default();
+        worlds.infer(yokai_septet_bots::BeliefSource::Shipped);
         worlds
             .check(variant)
             .map_err(|e| Class::InvalidValue.err(e))?;

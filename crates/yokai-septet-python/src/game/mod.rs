@@ -12,12 +12,12 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::convert::{extract_integer, extract_seat, type_name};
 use super::env_settings::GAME;
-use super::errors::{borrow, borrow_mut, Class, InUse};
+use super::errors::{borrow, borrow_mut, py_err, Class, InUse, IntoPyResult};
 use super::settings::bind;
-use crate::cards::{Card, CardSet};
-use crate::record::Match;
-use crate::rules::config::GameConfig;
-use crate::rules::state::{Phase, State};
+use yokai_septet::GameConfig;
+use yokai_septet::Match;
+use yokai_septet::{Card, CardSet};
+use yokai_septet::{Phase, State};
 
 mod deals;
 mod pictures;
@@ -70,7 +70,7 @@ impl PyGame {
     pub(crate) fn apply_raw(&mut self, action: i128) -> PyResult<()> {
         match self.m.apply_action(action) {
             Ok(_) => Ok(()),
-            Err(e) => Err(e.into()),
+            Err(e) => Err(py_err(e)),
         }
     }
 
@@ -333,7 +333,7 @@ impl PyGame {
     }
 
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        Self::read(slf, State::to_string)
+        Self::read(slf, yokai_septet_picture::table_text)
     }
 
     fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -368,6 +368,6 @@ impl PyGame {
     /// The card id of a text code (case-insensitive): ``"WA"`` → 0, ``"S13"`` → 48.
     #[staticmethod]
     fn card_id(code: &str) -> PyResult<u8> {
-        Ok(code.parse::<Card>()?.id())
+        Ok(code.parse::<Card>().py()?.id())
     }
 }

@@ -6,13 +6,13 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::PyGame;
-use crate::picture::{self, Raster};
-use crate::python::convert::extract_seat;
-use crate::python::errors::{borrow, Class};
+use crate::convert::extract_seat;
+use crate::errors::{borrow, Class, IntoPyResult};
+use yokai_septet_picture::{self as picture, Raster};
 
 /// `svg` rasterised (run with the GIL released and the game not borrowed).
 fn raster(svg: &str, scale: f64) -> PyResult<Raster> {
-    Ok(picture::rasterize(svg, scale as f32)?)
+    Ok(picture::rasterize(svg, scale as f32).py()?)
 }
 
 impl PyGame {
@@ -45,8 +45,8 @@ impl PyGame {
     fn to_text(slf: &Bound<'_, Self>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
         let this = borrow(slf)?;
         Ok(match this.picture_seat(seat)? {
-            Some(p) => this.state().view(p).to_string(),
-            None => this.state().to_string(),
+            Some(p) => picture::seat_text(&this.state().view(p)),
+            None => picture::table_text(this.state()),
         })
     }
 
@@ -88,7 +88,7 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let py = slf.py();
         let svg = Self::seat_svg(slf, seat)?;
-        let png = py.allow_threads(|| Ok::<_, PyErr>(raster(&svg, scale)?.to_png()?))?;
+        let png = py.allow_threads(|| Ok::<_, PyErr>(raster(&svg, scale)?.to_png().py()?))?;
         Ok(PyBytes::new(py, &png))
     }
 

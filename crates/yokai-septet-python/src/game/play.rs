@@ -4,11 +4,11 @@
 use pyo3::prelude::*;
 
 use super::PyGame;
-use crate::python::bot::PyBot;
-use crate::python::convert::{extract_seat, parse_reward_mode};
-use crate::python::errors::{borrow_mut, guard, Class};
-use crate::rl::learner::bots_until_turn;
-use crate::rl::reward::rewards;
+use crate::bot::PyBot;
+use crate::convert::{extract_seat, parse_reward_mode};
+use crate::errors::{borrow_mut, guard, py_err, Class};
+use yokai_septet_vector::learner::bots_until_turn;
+use yokai_septet_vector::reward::rewards;
 
 #[pymethods]
 impl PyGame {
@@ -29,7 +29,7 @@ impl PyGame {
                 let n = this.state().num_players();
                 Ok(rewards(mode, &out, this.state())[..n].to_vec())
             }
-            Err(e) => Err(e.into()),
+            Err(e) => Err(py_err(e)),
         }
     }
 

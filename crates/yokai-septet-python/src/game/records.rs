@@ -6,9 +6,9 @@ use pyo3::types::{PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::PyGame;
-use crate::python::errors::{borrow, guard, Class};
-use crate::python::json::{json_to_py, py_to_json};
-use crate::record::Match;
+use crate::errors::{borrow, guard, Class, IntoPyResult};
+use crate::json::{json_to_py, py_to_json};
+use yokai_septet::Match;
 
 /// The game a Python record (a ``dict`` or its JSON text) describes, validated; a bad
 /// record is a ``ValueError`` naming the field. `what` names the caller in a panic's
@@ -20,10 +20,10 @@ pub(crate) fn match_from_record(
 ) -> PyResult<Match> {
     if let Ok(text) = rec.downcast::<PyString>() {
         let text = text.to_cow()?.into_owned();
-        py.allow_threads(|| guard(what, || Ok(Match::from_json(&text)?)))
+        py.allow_threads(|| guard(what, || Ok(Match::from_json(&text).py()?)))
     } else {
         let value = py_to_json(rec, &mut String::new())?;
-        guard(what, || Ok(Match::from_record(&value)?))
+        guard(what, || Ok(Match::from_record(&value).py()?))
     }
 }
 

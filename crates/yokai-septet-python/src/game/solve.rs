@@ -5,9 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::PyGame;
-use crate::python::errors::{borrow, guard, Class};
-use crate::rules::state::{Phase, State};
-use crate::solver::Solver;
+use crate::errors::{borrow, guard, Class};
+use yokai_septet::{Phase, State};
+use yokai_septet_solver::Solver;
 
 impl PyGame {
     /// `ValueError` unless a card is to be played now (the solver's positions).

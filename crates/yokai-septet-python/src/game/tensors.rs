@@ -6,12 +6,14 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::PyGame;
-use crate::python::convert::extract_seat;
-use crate::python::errors::{borrow, Class};
-use crate::rl::layout::Field;
-use crate::rl::observation::{self, encode, observation_size, ObsValue};
-use crate::rl::state_tensor::{self, encode_state, state_size};
-use crate::rules::state::State;
+use crate::convert::extract_seat;
+use crate::errors::{borrow, Class};
+use yokai_septet::observation::Field;
+use yokai_septet::State;
+use yokai_septet::{
+    observation, observation::encode, observation::observation_size, observation::ObsValue,
+};
+use yokai_septet::{state_tensor, state_tensor::encode_state, state_tensor::state_size};
 
 /// Layout fields as Python dicts with ``name``, ``offset``, ``len`` and ``meaning``.
 fn field_dicts<'py>(py: Python<'py>, fields: &[Field]) -> PyResult<Vec<Bound<'py, PyDict>>> {
@@ -58,7 +60,7 @@ impl PyGame {
         let slice = rw
             .as_slice_mut()
             .map_err(|_| Class::InvalidValue.err("out must be C-contiguous"))?;
-        crate::rl::observation::write_mask(this.state().legal_actions(), slice);
+        yokai_septet::observation::write_mask(this.state().legal_actions(), slice);
         drop(rw);
         Ok(arr)
     }
@@ -103,7 +105,7 @@ impl PyGame {
         };
         fn fill<'py, T: ObsValue + numpy::Element>(
             out: &Bound<'py, PyArray1<T>>,
-            view: &crate::infoset::view::SeatView<'_>,
+            view: &yokai_septet::SeatView<'_>,
             d: usize,
         ) -> PyResult<()> {
             if out.len() != d {

@@ -1,16 +1,53 @@
 //! The numpy arrays of a `VectorEnv`: one array per output of the table ([`OUTPUTS`]),
 //! built, recycled, borrowed for a pass and handed to Python by the walks below, never
 //! by name; and the sets of them a `copy=True` env rotates through.
+//!
+//! The walks are generic over the vector env's element types ([`Elem`]), which know
+//! nothing of numpy: what needs numpy's `Element` of its type runs as a [`NumpyOp`], at
+//! the element type [`numpy_at`] picks (every [`Elem`] is a numpy element type).
 
-use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn};
+use numpy::{Element, PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::rl::observation::ObsValue;
-use crate::rl::vector::{
-    Batch, Build, Elem, Family, Layout, Map, MapMut, MapRef, Output, Outputs, Owned, Per, Slices,
-    Visit, OUTPUTS,
+use yokai_septet::observation::ObsValue;
+use yokai_septet_vector::{
+    Batch, Build, Elem, Family, ForEachElem, Layout, Map, MapMut, MapRef, Output, Outputs, Owned,
+    Per, Slices, Visit, OUTPUTS,
 };
+
+/// A numpy operation of one array, written once for every element type.
+trait NumpyOp {
+    /// What it takes at element type `E`.
+    type In<E: Elem>;
+    /// What it gives at element type `E`.
+    type Out<E: Elem>;
+    fn run<T: Elem + Element>(self, input: Self::In<T>) -> Self::Out<T>;
+}
+
+/// `op` at the element type `E`.
+fn numpy_at<E: Elem, O: NumpyOp>(op: O, input: O::In<E>) -> O::Out<E> {
+    E::typed(AtEach(op), input)
+}
+
+/// A [`NumpyOp`] as the vector env's [`ForEachElem`].
+struct AtEach<O>(O);
+impl<O: NumpyOp> ForEachElem for AtEach<O> {
+    type In<E: Elem> = O::In<E>;
+    type Out<E: Elem> = O::Out<E>;
+    fn bool(self, x: O::In<bool>) -> O::Out<bool> {
+        self.0.run(x)
+    }
+    fn f32(self, x: O::In<f32>) -> O::Out<f32> {
+        self.0.run(x)
+    }
+    fn i64(self, x: O::In<i64>) -> O::Out<i64> {
+        self.0.run(x)
+    }
+    fn u8(self, x: O::In<u8>) -> O::Out<u8> {
+        self.0.run(x)
+    }
+}
 
 /// One numpy array per output (`None`: not produced).
 pub(super) struct Arrays;
@@ -18,10 +55,27 @@ impl Family for Arrays {
     type Of<E: Elem> = Option<Py<PyArrayDyn<E>>>;
 }
 
+/// An array borrowed for writing, as its elements (numpy's guard, boxed so that [`Guards`]
+/// can name it for every element type).
+pub(super) trait Written<E> {
+    /// Its elements (none if not contiguous).
+    fn slice(&self) -> &[E];
+    /// Its elements, to write (none if not contiguous).
+    fn slice_mut(&mut self) -> &mut [E];
+}
+impl<T: Element> Written<T> for PyReadwriteArrayDyn<'_, T> {
+    fn slice(&self) -> &[T] {
+        self.as_slice().unwrap_or_default()
+    }
+    fn slice_mut(&mut self) -> &mut [T] {
+        self.as_slice_mut().unwrap_or_default()
+    }
+}
+
 /// The arrays, borrowed for writing during a pass.
 pub(super) struct Guards<'py>(std::marker::PhantomData<&'py ()>);
 impl<'py> Family for Guards<'py> {
-    type Of<E: Elem> = Option<PyReadwriteArrayDyn<'py, E>>;
+    type Of<E: Elem> = Option<Box<dyn Written<E> + 'py>>;
 }
 
 /// The numpy shape of `out` for `rows` envs, or `None` when it is not produced.
@@ -39,7 +93,17 @@ pub(super) struct NewArrays<'py>(pub(super) Python<'py>, pub(super) Layout);
 impl Build<Arrays> for NewArrays<'_> {
     fn build<E: Elem>(&mut self, out: Output) -> Option<Py<PyArrayDyn<E>>> {
         let s = shape(&self.1, out)?;
-        Some(PyArrayDyn::<E>::zeros(self.0, &s[..], false).unbind())
+        Some(numpy_at::<E, _>(Zeros(self.0), s))
+    }
+}
+
+/// A zeroed array of a shape.
+struct Zeros<'py>(Python<'py>);
+impl NumpyOp for Zeros<'_> {
+    type In<E: Elem> = Vec<usize>;
+    type Out<E: Elem> = Py<PyArrayDyn<E>>;
+    fn run<T: Elem + Element>(self, shape: Vec<usize>) -> Py<PyArrayDyn<T>> {
+        PyArrayDyn::<T>::zeros(self.0, &shape[..], false).unbind()
     }
 }
 
@@ -85,15 +149,25 @@ impl<'py> MapRef<Arrays, Guards<'py>> for Borrow<'py> {
         &mut self,
         _: Output,
         x: &Option<Py<PyArrayDyn<E>>>,
-    ) -> Option<PyReadwriteArrayDyn<'py, E>> {
-        let a = x.as_ref()?.bind(self.0).clone();
-        match a.try_readwrite() {
+    ) -> Option<Box<dyn Written<E> + 'py>> {
+        match numpy_at::<E, _>(ReadWrite(self.0), x.as_ref()?.bind(self.0).clone()) {
             Ok(g) => Some(g),
             Err(e) => {
-                self.1.get_or_insert(e.into());
+                self.1.get_or_insert(e);
                 None
             }
         }
+    }
+}
+
+/// An array borrowed for writing.
+struct ReadWrite<'py>(Python<'py>);
+impl<'py> NumpyOp for ReadWrite<'py> {
+    type In<E: Elem> = Bound<'py, PyArrayDyn<E>>;
+    type Out<E: Elem> = PyResult<Box<dyn Written<E> + 'py>>;
+    fn run<T: Elem + Element>(self, a: Bound<'py, PyArrayDyn<T>>) -> Self::Out<T> {
+        let g = a.try_readwrite()?;
+        Ok(Box::new(g))
     }
 }
 
@@ -103,10 +177,10 @@ impl<'s, 'py: 's> MapMut<'s, Guards<'py>, Slices<'s>> for GuardSlices {
     fn map<E: Elem>(
         &mut self,
         _: Output,
-        x: &'s mut Option<PyReadwriteArrayDyn<'py, E>>,
+        x: &'s mut Option<Box<dyn Written<E> + 'py>>,
     ) -> &'s mut [E] {
         match x {
-            Some(g) => g.as_slice_mut().unwrap_or_default(),
+            Some(g) => g.slice_mut(),
             None => Default::default(),
         }
     }
@@ -117,12 +191,22 @@ struct Adopt<'py>(Python<'py>, Layout);
 impl Map<Owned, Arrays> for Adopt<'_> {
     fn map<E: Elem>(&mut self, out: Output, x: Vec<E>) -> Option<Py<PyArrayDyn<E>>> {
         let s = shape(&self.1, out)?;
+        Some(numpy_at::<E, _>(FromVec(self.0, s), x))
+    }
+}
+
+/// A vector as an array of a shape, without a copy.
+struct FromVec<'py>(Python<'py>, Vec<usize>);
+impl NumpyOp for FromVec<'_> {
+    type In<E: Elem> = Vec<E>;
+    type Out<E: Elem> = Py<PyArrayDyn<E>>;
+    fn run<T: Elem + Element>(self, x: Vec<T>) -> Py<PyArrayDyn<T>> {
         let flat = PyArray1::from_vec(self.0, x);
         // A contiguous reshape is a view of the same buffer.
         let a = flat
-            .reshape(&s[..])
+            .reshape(&self.1[..])
             .unwrap_or_else(|_| flat.to_dyn().clone());
-        Some(a.unbind())
+        a.unbind()
     }
 }
 

@@ -1,20 +1,20 @@
 //! `VectorEnv(...)`'s arguments, bound and parsed by the settings table
-//! ([`crate::vector::settings::SETTINGS`]: every range, type and default is checked
+//! ([`yokai_septet_vector::settings::SETTINGS`]: every range, type and default is checked
 //! there, once) and turned into what the core is built from. Only the rules between
 //! settings are here; what depends on the variant (a seat or team it lacks, the number
 //! of opponents, the bot names) is [`VecCore::new`]'s to check.
 
 use std::time::Duration;
 
-use crate::python::errors::Class;
-use crate::rules::config::GameConfig;
+use crate::errors::Class;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
+use yokai_septet::GameConfig;
 
-use crate::python::settings::{bind, Value, Values};
-use crate::rl::reward::RewardMode;
-use crate::rl::vector::settings::{illegal, AUTORESETS, AUTORESET_NAMES, SETTINGS};
-use crate::rl::vector::{Autoreset, Learner, Shared, Spin};
+use crate::settings::{bind, Value, Values};
+use yokai_septet_vector::reward::RewardMode;
+use yokai_septet_vector::settings::{illegal, AUTORESETS, AUTORESET_NAMES, SETTINGS};
+use yokai_septet_vector::{Autoreset, Learner, Shared, Spin};
 
 /// What a `VectorEnv` is built from.
 pub(super) struct Config {
@@ -58,7 +58,7 @@ pub(super) fn parse(
     }
     // Every core the process may use: its affinity and CPU quota (one under a quota of
     // one core, where a second thread could only take turns with the first).
-    let all = crate::pool::cores();
+    let all = yokai_septet_vector::cores();
     let autoreset = s.name("autoreset_mode").map_or(Autoreset::NextStep, |m| {
         AUTORESETS[AUTORESET_NAMES.iter().position(|n| *n == m).unwrap_or(0)]
     });

@@ -1,10 +1,10 @@
-//! `yokai_septet._core.VectorEnv`: the Python face of [`crate::rl::vector::VecCore`] (many
+//! `yokai_septet._core.VectorEnv`: the Python face of [`yokai_septet_vector::VecCore`] (many
 //! games stepped in Rust on a small pool of threads with the GIL released), writing
 //! straight into preallocated numpy buffers, and of its [`Pipeline`] (asynchronous
 //! send/recv). Every array comes from the output table ([`OUTPUTS`]): one numpy array per
 //! output, built, recycled, borrowed and returned by the walks of `arrays.rs`, never by name; `state.rs` holds the
 //! sync/pipeline state machine and `config.rs` reads the constructor's arguments.
-//! Determinism is documented in [`crate::vector`].
+//! Determinism is documented in [`yokai_septet_vector`].
 
 use std::sync::Mutex;
 
@@ -12,13 +12,13 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::python::convert::extract_seed;
-use crate::python::errors::{borrow, borrow_mut, guard, Class, InUse};
-use crate::rl::vector::{
-    Autoreset, Extras, Layout, Output, Outputs, Per, PipelineError, Spin, VecCore, OUTPUTS,
-};
+use crate::convert::extract_seed;
+use crate::errors::{borrow, borrow_mut, guard, py_err, Class, InUse, IntoPyResult};
 use arrays::{batch_tuple, NewArrays, Sets};
 use state::{poisoned, with_pipeline, Mode, Op};
+use yokai_septet_vector::{
+    Autoreset, Extras, Layout, Output, Outputs, Per, PipelineError, Spin, VecCore, OUTPUTS,
+};
 
 mod arrays;
 mod config;
@@ -86,7 +86,7 @@ impl PyVectorEnv {
     ) -> PyResult<PyVectorEnv> {
         let c = config::parse(args, kwargs)?;
         let autoreset = c.shared.autoreset;
-        let core = VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads)?;
+        let core = VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads).py()?;
         if let Some(s) = c.spin {
             core.set_spin(s);
         }
@@ -140,10 +140,10 @@ impl PyVectorEnv {
             .iter()
             .map(|o| {
                 let dtype = match o.dtype {
-                    crate::rl::vector::Dtype::Obs => "obs",
-                    crate::rl::vector::Dtype::Bool => "bool",
-                    crate::rl::vector::Dtype::F32 => "float32",
-                    crate::rl::vector::Dtype::I64 => "int64",
+                    yokai_septet_vector::Dtype::Obs => "obs",
+                    yokai_septet_vector::Dtype::Bool => "bool",
+                    yokai_septet_vector::Dtype::F32 => "float32",
+                    yokai_septet_vector::Dtype::I64 => "int64",
                 };
                 let per = match o.per {
                     Per::Value => "env",
@@ -236,7 +236,7 @@ impl PyVectorEnv {
         let mut this = borrow_mut(slf)?;
         let seed = seed.map(extract_seed).transpose()?;
         let mode = this.pipeline()?;
-        with_pipeline!(mode, |p: T| p.reset(seed))?;
+        with_pipeline!(mode, |p: T| p.reset(seed)).py()?;
         this.last_recv = None;
         this.received.iter_mut().for_each(|r| *r = None);
         this.async_view = true;
@@ -255,9 +255,9 @@ impl PyVectorEnv {
         }
         let mode = this.mode.get_mut().map_err(|_| poisoned())?;
         match mode {
-            Mode::Sync(c) => Ok(c.check_actions(acts)?),
-            Mode::F32(p) => Ok(p.check_all(acts)?),
-            Mode::U8(p) => Ok(p.check_all(acts)?),
+            Mode::Sync(c) => Ok(c.check_actions(acts).py()?),
+            Mode::F32(p) => Ok(p.check_all(acts).py()?),
+            Mode::U8(p) => Ok(p.check_all(acts).py()?),
             Mode::Moving => Err(poisoned()),
         }
     }
@@ -284,7 +284,7 @@ impl PyVectorEnv {
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| {
             let (group, acts) = match ids {
-                Some(ids) => p.group_of(&ids, &acts)?,
+                Some(ids) => p.group_of(&ids, &acts).py()?,
                 None => match last {
                     Some(g) => (g, acts),
                     None => {
@@ -296,7 +296,8 @@ impl PyVectorEnv {
                 },
             };
             p.send(group, acts)
-        })?;
+        })
+        .py()?;
         this.async_view = true;
         this.assembled = None;
         Ok(())
@@ -327,7 +328,7 @@ impl PyVectorEnv {
             }
             Err(e) => {
                 this.failed |= matches!(e, PipelineError::Failed(_));
-                Err(e.into())
+                Err(py_err(e))
             }
         }
     }
@@ -352,8 +353,8 @@ impl PyVectorEnv {
             let mode = this.pipeline()?;
             let out = with_pipeline!(mode, |p: T| {
                 let dummy = vec![0i64; ids.len()];
-                let (g, _) = p.group_of(&ids, &dummy)?;
-                let in_order = p.bot_actions(g)?;
+                let (g, _) = p.group_of(&ids, &dummy).py()?;
+                let in_order = p.bot_actions(g).py()?;
                 let b = p.batch_size() as i64;
                 ids.iter()
                     .map(|&i| in_order[(i - g as i64 * b) as usize])
@@ -422,11 +423,9 @@ impl PyVectorEnv {
     fn set_spin_us(slf: &Bound<'_, Self>, us: &Bound<'_, PyAny>) -> PyResult<()> {
         let mut this = borrow_mut(slf)?;
         // The constructor's `spin_us` row reads it.
-        let row = crate::settings::find(&crate::vector::settings::SETTINGS, "spin_us");
-        let spin = match crate::python::settings::parse(row, us)? {
-            crate::python::settings::Value::Int(us) => {
-                Spin::Fixed(std::time::Duration::from_micros(us))
-            }
+        let row = yokai_septet::settings::find(&yokai_septet_vector::settings::SETTINGS, "spin_us");
+        let spin = match crate::settings::parse(row, us)? {
+            crate::settings::Value::Int(us) => Spin::Fixed(std::time::Duration::from_micros(us)),
             _ => Spin::Adaptive,
         };
         let mode = this.mode.get_mut().map_err(|_| poisoned())?;
@@ -515,6 +514,6 @@ impl PyVectorEnv {
     /// A text picture of env ``i``'s game (every hand shown).
     fn render_env(slf: &Bound<'_, Self>, i: &Bound<'_, PyAny>) -> PyResult<String> {
         let mut this = borrow_mut(slf)?;
-        this.with_slot(i, |s| s.state().to_string())
+        this.with_slot(i, |s| yokai_septet_picture::table_text(s.state()))
     }
 }

@@ -4,16 +4,18 @@
 //! next set of arrays, and the properties read the last pass's set (or, after
 //! asynchronous stepping, the batches received, joined).
 
-use numpy::{PyReadonlyArray1, PyReadwriteArrayDyn};
+use numpy::PyReadonlyArray1;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::arrays::{target, to_tuple, with_sets, Arrays, Borrow, GuardSlices, Named, Sets};
+use super::arrays::{
+    target, to_tuple, with_sets, Arrays, Borrow, GuardSlices, Named, Sets, Written,
+};
 use super::PyVectorEnv;
-use crate::python::convert::extract_integer;
-use crate::python::errors::{guard, Class};
-use crate::rl::observation::ObsValue;
-use crate::rl::vector::{Elem, Extras, Output, Outputs, Pipeline, Slot, VecCore, OUTPUTS};
+use crate::convert::extract_integer;
+use crate::errors::{guard, py_err, Class, IntoPyResult};
+use yokai_septet::observation::ObsValue;
+use yokai_septet_vector::{Elem, Extras, Output, Outputs, Pipeline, Slot, VecCore, OUTPUTS};
 
 /// The envs: stepped together (`Sync`), or by groups in the background (`Async`).
 pub(super) enum Mode {
@@ -66,9 +68,8 @@ fn run_pass<T: ObsValue + Elem>(
         })
     });
     // Read while the arrays are still borrowed (a borrow costs more than the read).
-    let set = |g: &Option<PyReadwriteArrayDyn<'_, bool>>| {
-        g.as_ref()
-            .is_some_and(|g| g.as_slice().is_ok_and(|s| s.contains(&true)))
+    let set = |g: &Option<Box<dyn Written<bool> + '_>>| {
+        g.as_ref().is_some_and(|g| g.slice().contains(&true))
     };
     Ok(result.map(|()| set(&guards.terminated) || set(&guards.truncated)))
 }
@@ -91,7 +92,7 @@ impl PyVectorEnv {
                 Ok(core) => Mode::Sync(core),
                 Err((m, e)) => {
                     *mode = m;
-                    return Err(e.into());
+                    return Err(py_err(e));
                 }
             };
         }
@@ -123,7 +124,7 @@ impl PyVectorEnv {
                 Err(b) => {
                     let (core, e) = *b;
                     *mode = Mode::Sync(core);
-                    return Err(e.into());
+                    return Err(py_err(e));
                 }
             };
         }
@@ -146,7 +147,7 @@ impl PyVectorEnv {
         if let Op::Step(actions) = op {
             // With the GIL held: a refused batch never lets another Python thread find
             // this object busy.
-            core.check_actions(actions)?;
+            core.check_actions(actions).py()?;
         }
         let (current, fresh, layout) = (self.current, self.fresh, self.layout);
         let Mode::Sync(core) = self.mode.get_mut().map_err(|_| poisoned())? else {

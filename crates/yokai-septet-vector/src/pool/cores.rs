@@ -26,7 +26,7 @@ use std::time::Duration;
 /// The cores this process may use: its affinity mask and its cgroup CPU quota, as
 /// `std::thread::available_parallelism` reads them (at least 1). Read once per process:
 /// a quota changed later is not seen.
-pub(crate) fn cores() -> usize {
+pub fn cores() -> usize {
     static CORES: OnceLock<usize> = OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }

@@ -49,7 +49,7 @@ use std::time::Instant;
 mod cores;
 mod idle;
 
-pub(crate) use cores::cores;
+pub use cores::cores;
 pub(crate) use idle::Idle;
 pub use idle::Spin;
 

@@ -8,7 +8,7 @@
 //! [`Autoreset`]'s choice (gymnasium's three autoreset modes).
 //! [`VecCore::bot_actions`] asks each env's bots for its pending decision. [`Pipeline`]
 //! steps groups of envs in the background (send/receive, as EnvPool does). The Python
-//! class (`src/python/vector.rs`, feature `python`) hands them numpy arrays; Rust users and
+//! class (`yokai-septet-python`'s `vector/`) hands them numpy arrays; Rust users and
 //! benchmarks can hand them [`Outputs::owned`] vectors.
 //!
 //! Here: the settings ([`Shared`], [`Learner`], [`Autoreset`]), the errors and
@@ -28,7 +28,7 @@
 //! work, or on how a [`Pipeline`] groups the envs.
 //!
 //! ```
-//! use yokai_septet::vector::{Extras, Outputs, Shared, VecCore};
+//! use yokai_septet_vector::{Extras, Outputs, Shared, VecCore};
 //! use yokai_septet::{GameConfig, Variant};
 //!
 //! let shared = Shared::self_play(GameConfig::new(Variant::FourPlayer, 0), 7);
@@ -51,8 +51,8 @@ use std::sync::Arc;
 
 pub use crate::pool::Spin;
 pub use outputs::{
-    widths, Build, Dtype, Elem, Extras, Family, Layout, Map, MapMut, MapRef, Output, OutputSpec,
-    Outputs, Owned, Pair, Per, Slices, Visit, NUM_OUTPUTS, OUTPUTS,
+    widths, Build, Dtype, Elem, Extras, Family, ForEachElem, Layout, Map, MapMut, MapRef, Output,
+    OutputSpec, Outputs, Owned, Pair, Per, Slices, Visit, NUM_OUTPUTS, OUTPUTS,
 };
 pub use pipeline::{Batch, Pipeline, PipelineError};
 pub use slot::{Slot, IGNORED_ACTION};
@@ -60,13 +60,13 @@ pub use slot::{Slot, IGNORED_ACTION};
 use pass::{check_actions, chunk_len, pass, Op};
 use slot::Deal;
 
-use crate::bots::{BotError, BotRegistry};
-use crate::encoding::observation::ObsValue;
-use crate::error::IllegalAction;
 use crate::pool::Pool;
-use crate::rl::reward::RewardMode;
-use crate::rules::config::GameConfig;
-use crate::rules::state::State;
+use crate::reward::RewardMode;
+use yokai_septet::observation::ObsValue;
+use yokai_septet::GameConfig;
+use yokai_septet::IllegalAction;
+use yokai_septet::State;
+use yokai_septet_bots::{BotError, BotRegistry};
 
 /// Who the caller plays in every env.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -431,8 +431,7 @@ impl VecCore {
     /// Makes the next reset without a seed deal the current games again, as a new core's
     /// first reset does (the Python class resets once to fill its buffers, and the caller's
     /// first `reset()` must still deal the seed's first games).
-    #[cfg_attr(not(feature = "python"), allow(dead_code))]
-    pub(crate) fn keep_fresh(&mut self) {
+    pub fn keep_fresh(&mut self) {
         self.fresh = true;
     }
 
@@ -500,7 +499,7 @@ impl VecCore {
 
     /// [`step`](Self::step) for actions that passed [`check_actions`](Self::check_actions)
     /// with no change to the core since (an illegal action panics).
-    pub(crate) fn step_checked<T: ObsValue + Elem>(
+    pub fn step_checked<T: ObsValue + Elem>(
         &mut self,
         actions: &[i64],
         outs: Outputs<Slices<'_>, T>,

@@ -20,38 +20,54 @@
 use std::marker::PhantomData;
 
 use super::Shared;
-use crate::encoding::observation::{observation_size, ObsValue};
-use crate::encoding::state_tensor::state_size;
+use yokai_septet::observation::{observation_size, ObsValue};
+use yokai_septet::state_tensor::state_size;
 
-/// A value type an output holds (`bool`, `f32`, `i64`, and the observations' `u8`/`f32`).
-pub trait Elem: Copy + Default + Send + Sync + 'static + sealed::Numpy {
+/// A value type an output holds (`bool`, `f32`, `i64`, and the observations' `u8`/`f32`):
+/// these four and no other (the trait is sealed).
+pub trait Elem: Copy + Default + Send + Sync + 'static + sealed::Sealed {
     /// numpy's name for it.
     const DTYPE: &'static str;
+    /// `op` at this element type: how code that needs a trait of its own of each element
+    /// type reaches the concrete type (the Python binding's arrays need numpy's `Element`,
+    /// which this crate does not know).
+    fn typed<O: ForEachElem>(op: O, input: O::In<Self>) -> O::Out<Self>;
 }
 
-impl Elem for bool {
-    const DTYPE: &'static str = "bool";
+/// An operation defined at each of the four element types, run at one by [`Elem::typed`].
+pub trait ForEachElem {
+    /// What it takes at element type `E`.
+    type In<E: Elem>;
+    /// What it gives at element type `E`.
+    type Out<E: Elem>;
+    /// The operation at `bool`.
+    fn bool(self, input: Self::In<bool>) -> Self::Out<bool>;
+    /// The operation at `f32`.
+    fn f32(self, input: Self::In<f32>) -> Self::Out<f32>;
+    /// The operation at `i64`.
+    fn i64(self, input: Self::In<i64>) -> Self::Out<i64>;
+    /// The operation at `u8`.
+    fn u8(self, input: Self::In<u8>) -> Self::Out<u8>;
 }
-impl Elem for f32 {
-    const DTYPE: &'static str = "float32";
+
+/// The four element types, with numpy's names.
+macro_rules! elems {
+    ($($t:ident => $dtype:literal),+) => {$(
+        impl Elem for $t {
+            const DTYPE: &'static str = $dtype;
+            #[inline]
+            fn typed<O: ForEachElem>(op: O, input: O::In<$t>) -> O::Out<$t> {
+                op.$t(input)
+            }
+        }
+        impl sealed::Sealed for $t {}
+    )+};
 }
-impl Elem for i64 {
-    const DTYPE: &'static str = "int64";
-}
-impl Elem for u8 {
-    const DTYPE: &'static str = "uint8";
-}
+elems!(bool => "bool", f32 => "float32", i64 => "int64", u8 => "uint8");
 
 mod sealed {
-    /// With the Python binding, every output is a numpy array.
-    #[cfg(feature = "python")]
-    pub trait Numpy: numpy::Element {}
-    #[cfg(feature = "python")]
-    impl<E: numpy::Element> Numpy for E {}
-    #[cfg(not(feature = "python"))]
-    pub trait Numpy {}
-    #[cfg(not(feature = "python"))]
-    impl<E> Numpy for E {}
+    /// Only the four element types are [`Elem`](super::Elem)s.
+    pub trait Sealed {}
 }
 
 /// A way of storing one buffer per output: `Of<E>` holds an output of element type `E`.
@@ -428,7 +444,7 @@ impl<'a, T: ObsValue + Elem> Outputs<Slices<'a>, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::{GameConfig, Variant};
+    use yokai_septet::{GameConfig, Variant};
 
     #[test]
     fn the_table_sizes_splits_and_checks_every_output() {

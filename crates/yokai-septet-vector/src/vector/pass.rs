@@ -5,8 +5,8 @@ use std::sync::Mutex;
 
 use super::slot::{Deal, Slot};
 use super::{Autoreset, Elem, Illegal, Outputs, Shared, Slices, StepError, NUM_OUTPUTS};
-use crate::encoding::observation::ObsValue;
 use crate::pool::{Kind, Pool};
+use yokai_septet::observation::ObsValue;
 
 /// What a pass does to each env.
 #[derive(Clone, Copy, Debug)]

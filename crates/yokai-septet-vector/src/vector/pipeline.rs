@@ -22,9 +22,9 @@ use std::time::Instant;
 use super::pass::{check_actions, check_range, pass, Op};
 use super::slot::Deal;
 use super::{Elem, Extras, Layout, Outputs, Owned, Shared, Slot, StepError, VecCore};
-use crate::encoding::observation::ObsValue;
 use crate::pool::Pool;
 use crate::pool::{cores, Idle, Spin};
+use yokai_septet::observation::ObsValue;
 
 /// One group's results: `batch_size` rows of every output, `env_id` included (ascending).
 pub struct Batch<T: ObsValue + Elem> {
@@ -598,12 +598,12 @@ impl<T: ObsValue + Elem> Drop for Pipeline<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::config::{GameConfig, Variant};
+    use yokai_septet::{GameConfig, Variant};
 
     /// A per-env deterministic choice among the legal actions of a mask row.
     fn choose(mask: &[bool], env: i64, t: u64) -> i64 {
         let legal: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
-        let h = crate::rng::splitmix64_finalize(env as u64 ^ t.wrapping_mul(0x9E37_79B9));
+        let h = yokai_septet::rng::splitmix64_finalize(env as u64 ^ t.wrapping_mul(0x9E37_79B9));
         legal[(h % legal.len() as u64) as usize] as i64
     }
 

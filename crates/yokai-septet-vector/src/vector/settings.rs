@@ -5,8 +5,8 @@
 //! builds the [`super::Shared`] and the [`super::VecCore`].
 
 use super::{Autoreset, Illegal};
-use crate::rl::reward::RewardMode;
-use crate::settings::{game, Setting};
+use crate::reward::RewardMode;
+use yokai_septet::settings::{game, Setting};
 
 /// The most envs one `VectorEnv` steps.
 pub const MAX_ENVS: u64 = 1 << 24;
@@ -119,7 +119,7 @@ mod tests {
 
     #[test]
     fn the_table_is_well_formed() {
-        crate::settings::check_table(&SETTINGS);
+        yokai_septet::settings::check_table(&SETTINGS);
         for (name, mode) in AUTORESET_NAMES.iter().zip(AUTORESETS) {
             assert_eq!(
                 name.replace('_', ""),

@@ -2,14 +2,14 @@
 //! or a step does to it and writes into its row of the outputs.
 
 use super::{Autoreset, Elem, Illegal, Learner, Outputs, Shared, Slices};
-use crate::bots::Bot;
-use crate::cards::{side_mask, Card};
-use crate::encoding::observation::{encode, write_mask_bool, ObsValue};
-use crate::encoding::state_tensor::encode_state;
-use crate::rl::learner::bots_until_turn_of;
-use crate::rl::reward::rewards;
-use crate::rng::vector_seed;
-use crate::rules::state::State;
+use crate::learner::bots_until_turn_of;
+use crate::reward::rewards;
+use yokai_septet::observation::{encode, write_mask_bool, ObsValue};
+use yokai_septet::rng::vector_seed;
+use yokai_septet::state_tensor::encode_state;
+use yokai_septet::State;
+use yokai_septet::{seat::side_mask, Card};
+use yokai_septet_bots::Bot;
 
 /// The one action an ended env's mask row offers under [`Autoreset::NextStep`]: the next
 /// step ignores it (any integer would do) and deals the env's next game.
@@ -276,8 +276,8 @@ impl Slot {
             Learner::Seat(_) | Learner::Team(_) => row.reward[0] = acc[self.learner as usize],
             Learner::SelfPlay => row.reward.copy_from_slice(&acc[..row.reward.len()]),
         }
-        row.terminated[0] = crate::rl::reward::terminated(&self.state);
-        row.truncated[0] = crate::rl::reward::truncated(&self.state);
+        row.terminated[0] = crate::reward::terminated(&self.state);
+        row.truncated[0] = crate::reward::truncated(&self.state);
         if self.state.is_over() {
             self.end_episode(sh, row);
         }
@@ -332,7 +332,7 @@ fn add(acc: &mut [f32; 4], r: [f32; 4]) {
 /// The decision of a seat's bot. The bots were built for the env's variant, on their
 /// seat's turn, so a built-in bot always decides; the vector env seats no bot that can
 /// fail otherwise (a Python policy), so an error here is a bug.
-pub(super) fn bot_act(bot: &mut Box<dyn Bot>, view: &crate::infoset::view::SeatView) -> Card {
+pub(super) fn bot_act(bot: &mut Box<dyn Bot>, view: &yokai_septet::SeatView) -> Card {
     bot.act(view)
         .unwrap_or_else(|e| panic!("the vector env's bot failed: {e}"))
 }

@@ -2,7 +2,7 @@
 //! learner modes, resets and seeds, and illegal batches that change nothing.
 
 use super::*;
-use crate::rules::config::Variant;
+use yokai_septet::Variant;
 
 fn run(threads: usize, learner: Learner, offset: u64) -> (Vec<f32>, Vec<u64>) {
     run_mode(threads, learner, offset, Autoreset::SameStep)

@@ -12,7 +12,7 @@ use axum::Router;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use yokai_septet::web::{router, ServeOptions};
+use yokai_septet_web::{router, ServeOptions};
 
 pub fn runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
@@ -180,14 +180,14 @@ impl std::io::Write for Lines {
     }
 }
 
-/// Starts `yokai_septet::web::serve` (its own accept loop and runtime) on a free port of
+/// Starts `yokai_septet_web::serve` (its own accept loop and runtime) on a free port of
 /// 127.0.0.1, on a thread that lives as long as the test; returns its address.
 pub fn start_server(opts: ServeOptions) -> std::net::SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let opts = ServeOptions { port: 0, ..opts };
         let (mut out, mut err) = (Lines(tx.clone()), Lines(tx));
-        yokai_septet::web::serve(&opts, &mut out, &mut err).unwrap();
+        yokai_septet_web::serve(&opts, &mut out, &mut err).unwrap();
     });
     let mut line = String::new();
     while !line.contains('\n') {

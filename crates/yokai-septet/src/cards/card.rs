@@ -148,9 +148,12 @@ impl Card {
         }
     }
 
-    /// A card from id without a range check; callers guarantee `id < 56`.
+    /// A card from id without a range check, for the hot loops that walk card ids (the
+    /// solver's move order): callers guarantee `id < 56` (checked in debug builds); a larger
+    /// id makes a card that no set holds.
     #[inline]
-    pub(crate) const fn from_id_unchecked(id: u8) -> Card {
+    pub const fn from_id_unchecked(id: u8) -> Card {
+        debug_assert!((id as usize) < SEAL_DECK);
         Card(id)
     }
 
@@ -201,8 +204,9 @@ impl Card {
         self.0 >= 49
     }
 
+    /// The card's bit in a [`CardSet`]: `1 << id`.
     #[inline]
-    pub(crate) const fn bit(self) -> u64 {
+    pub const fn bit(self) -> u64 {
         1u64 << self.0
     }
 }
@@ -393,7 +397,7 @@ impl CardSet {
 
     /// The suits (bit `s` = suit `s`) whose standard-deck boss (id `6·s + 6`) is in the set.
     #[inline]
-    pub(crate) const fn first_boss_suits(self) -> u8 {
+    pub const fn first_boss_suits(self) -> u8 {
         let mut out = 0u8;
         let mut s = 0;
         while s < NUM_SUITS {
@@ -405,13 +409,13 @@ impl CardSet {
 
     /// The suits (bit `s` = suit `s`) whose second boss copy (id `49 + s`) is in the set.
     #[inline]
-    pub(crate) const fn second_boss_suits(self) -> u8 {
+    pub const fn second_boss_suits(self) -> u8 {
         (self.0 >> STANDARD_DECK) as u8 & 0x7F
     }
 
     /// The standard-deck bosses of `suits` (bit `s` = suit `s`).
     #[inline]
-    pub(crate) const fn first_bosses_of(suits: u8) -> CardSet {
+    pub const fn first_bosses_of(suits: u8) -> CardSet {
         let mut out = 0u64;
         let mut s = 0;
         while s < NUM_SUITS {
@@ -423,14 +427,14 @@ impl CardSet {
 
     /// The second boss copies of `suits` (bit `s` = suit `s`).
     #[inline]
-    pub(crate) const fn second_bosses_of(suits: u8) -> CardSet {
+    pub const fn second_bosses_of(suits: u8) -> CardSet {
         CardSet(((suits & 0x7F) as u64) << STANDARD_DECK)
     }
 
     /// The set with each second boss copy moved onto its first copy's place: the two
     /// copies are equal in play, so a set keyed by place treats them as one.
     #[inline]
-    pub(crate) const fn fold_second_copies(self) -> CardSet {
+    pub const fn fold_second_copies(self) -> CardSet {
         CardSet(
             (self.0 & CardSet::STANDARD_DECK.0)
                 | CardSet::first_bosses_of(self.second_boss_suits()).0,

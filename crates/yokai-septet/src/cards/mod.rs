@@ -1,7 +1,7 @@
 //! Cards, suits and card sets (R1), and the seats that hold them: rotation and sides.
 
 mod card;
-mod seat;
+pub mod seat;
 
 pub use card::{Card, CardSet, CardSetIter, ParseCardError, Suit};
 pub(crate) use card::{NUM_SUITS, SEAL_DECK, STANDARD_DECK};

@@ -11,14 +11,14 @@
 /// What the seat arithmetic needs to know of a game's variant: whether its seats play in
 /// two teams. `Variant` (in `rules/`) implements it, so that `cards/` imports nothing from
 /// the layers above it.
-pub(crate) trait Seating: Copy {
+pub trait Seating: Copy {
     /// Whether seats `{0, 2}` and `{1, 3}` are teams.
     fn has_teams(self) -> bool;
 }
 
 /// The seat `k` places to the left of `seat` among `n` seats (`seat < n`, `k <= n`).
 #[inline(always)]
-pub(crate) const fn left_of(seat: usize, k: usize, n: usize) -> usize {
+pub const fn left_of(seat: usize, k: usize, n: usize) -> usize {
     let x = seat + k;
     if n == 4 {
         x & 3
@@ -31,31 +31,31 @@ pub(crate) const fn left_of(seat: usize, k: usize, n: usize) -> usize {
 
 /// `seat` as seen from `me`: 0 is `me`, 1 the seat to its left, and so on.
 #[inline(always)]
-pub(crate) const fn relative_to(seat: usize, me: usize, n: usize) -> usize {
+pub const fn relative_to(seat: usize, me: usize, n: usize) -> usize {
     left_of(seat, n - me, n)
 }
 
 /// The team of `seat` in the 4-player variants: seats `{0, 2}` are team 0, `{1, 3}` team 1.
 #[inline(always)]
-pub(crate) const fn team_of(seat: usize) -> usize {
+pub const fn team_of(seat: usize) -> usize {
     seat & 1
 }
 
 /// The two seats of `team` (4-player variants), ascending.
 #[inline(always)]
-pub(crate) const fn team_seats(team: usize) -> [usize; 2] {
+pub const fn team_seats(team: usize) -> [usize; 2] {
     [team, team + 2]
 }
 
 /// The partner of `seat` (4-player variants): the seat across the table.
 #[inline(always)]
-pub(crate) const fn partner_of(seat: usize) -> usize {
+pub const fn partner_of(seat: usize) -> usize {
     left_of(seat, 2, 4)
 }
 
 /// The side of `seat`: its team when the game has teams, else the seat itself (`3p`).
 #[inline(always)]
-pub(crate) const fn side_of(seat: usize, teams: bool) -> usize {
+pub const fn side_of(seat: usize, teams: bool) -> usize {
     if teams {
         team_of(seat)
     } else {
@@ -66,7 +66,7 @@ pub(crate) const fn side_of(seat: usize, teams: bool) -> usize {
 /// The seats of the sides in `sides` (bit `w` = side `w`) as a seat mask (bit `p` = seat
 /// `p`): with teams, side `w`'s seats are `w` and `w + 2`.
 #[inline(always)]
-pub(crate) const fn seats_of_sides(sides: u8, teams: bool) -> u8 {
+pub const fn seats_of_sides(sides: u8, teams: bool) -> u8 {
     if teams {
         sides | sides << 2
     } else {
@@ -76,7 +76,7 @@ pub(crate) const fn seats_of_sides(sides: u8, teams: bool) -> u8 {
 
 /// Seats of `side` as a bit mask (a team in 4-player variants, one seat in `3p`).
 #[inline]
-pub(crate) fn side_mask(seating: impl Seating, side: usize) -> u8 {
+pub fn side_mask(seating: impl Seating, side: usize) -> u8 {
     seats_of_sides(1 << side, seating.has_teams())
 }
 

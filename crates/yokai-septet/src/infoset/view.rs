@@ -373,7 +373,7 @@ impl<'a> SeatView<'a> {
 
     /// [`known_in_hand`](Self::known_in_hand) of every seat, in one pass over this seat's
     /// passes (its own entry, and those past the number of players, are empty).
-    pub(crate) fn known_in_hands(&self) -> [CardSet; 4] {
+    pub fn known_in_hands(&self) -> [CardSet; 4] {
         let mut known = [CardSet::EMPTY; 4];
         if !self.exchange_done() {
             return known;

@@ -16,16 +16,23 @@ pub const RECORD_VERSION: u64 = 1;
 /// One trick as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickRecord {
+    /// The trick's leader.
     pub leader: u8,
+    /// Its cards (ids) in play order from the leader.
     pub cards: Vec<u8>,
+    /// Its winner (`None` for a partial last trick).
     pub winner: Option<u8>,
 }
 
 /// A round's result as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ResultRecord {
+    /// The seats that won the round (none for a `complete` seal round).
     pub winners: Vec<u8>,
+    /// Why the round ended (a `RoundEnd`'s name).
     pub reason: &'static str,
+    /// Points gained by each seat this round (seal variants: the seals each seat's team
+    /// made).
     pub points: Vec<u16>,
 }
 
@@ -42,13 +49,21 @@ impl ResultRecord {
 /// One round as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RoundRecord {
+    /// Each seat's hand as dealt, before passing, ascending (card ids).
     pub hands: Vec<Vec<u8>>,
+    /// The face-up card (`None` in the seal variants).
     pub trump_card: Option<u8>,
+    /// Each seat's passing picks in the order made (R4.2).
     pub passes: Vec<Vec<u8>>,
+    /// The round's first leader; `None` until known (after passing).
     pub leader: Option<u8>,
+    /// The trump suit; `None` in a seal round until its first lead.
     pub trump_suit: Option<u8>,
+    /// The tricks in the order played.
     pub tricks: Vec<TrickRecord>,
+    /// Seal variants: `[team, suit]` pairs in the order made this round (R9).
     pub seals: Vec<[u8; 2]>,
+    /// `None` while the round is played.
     pub result: Option<ResultRecord>,
 }
 
@@ -219,8 +234,8 @@ const REASONS: [(RoundEnd, &str); 5] = [
 pub(crate) fn record_schema_docs() -> String {
     let mut s = format!(
         "## The record schema (version {RECORD_VERSION})\n\n\
-         Generated from `src/record/schema.rs` (`YS_WRITE_DOCS=1 cargo test --lib \
-         record_schema_docs` rewrites it); do not edit by hand. `Game.record()` (Python) and \
+         Generated from `crates/yokai-septet/src/record/schema.rs` (`YS_WRITE_DOCS=1 cargo \
+         test -p yokai-septet --lib record_schema_docs` rewrites it); do not edit by hand. `Game.record()` (Python) and \
          `Match::record` (Rust) write it; `Game.from_record` and `Match::from_record` \
          replay and validate it.\n\n| field | meaning |\n|---|---|\n"
     );
@@ -278,7 +293,7 @@ mod tests {
         let on_disk = std::fs::read_to_string(path).unwrap_or_default();
         assert_eq!(
             on_disk, want,
-            "run `YS_WRITE_DOCS=1 cargo test --lib record_schema_docs`"
+            "run `YS_WRITE_DOCS=1 cargo test -p yokai-septet --lib record_schema_docs`"
         );
     }
 

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use crate::cards::{side_of, CardSet, Seating, SEAL_DECK, STANDARD_DECK};
 use crate::error::ConfigError;
-use crate::names::names;
+use crate::names;
 
 /// The four printed variants (R3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 //! use none of the rules.
 
 use crate::cards::Card;
-use crate::names::names;
+use crate::names;
 
 /// Why a round ended (the record's `reason`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -47,7 +47,7 @@ pub fn boss_points(variant: Variant, bosses: CardSet, trump: Option<Suit>) -> u1
 /// or R7.2 now; R7.1 is checked first. Returns the winning sides (bit `w` = side `w`) and
 /// why, or `None` while the round goes on.
 #[inline]
-pub(crate) fn round_end(
+pub fn round_end(
     variant: Variant,
     side: usize,
     captured: CardSet,
@@ -71,7 +71,7 @@ pub(crate) fn round_end(
 /// captured `captured` (its bosses count), while `in_hands` (their bosses count in the
 /// greed case) are still held.
 #[inline]
-pub(crate) fn winner_points(
+pub fn winner_points(
     variant: Variant,
     scoring: Scoring,
     reason: RoundEnd,
@@ -98,7 +98,7 @@ pub(crate) fn winner_points(
 /// [`round_end`] gives them) for `reason`; `captured[w]` is side `w`'s captured cards (or
 /// bosses), `in_hands` the cards still held. A side that did not win scores 0.
 #[inline]
-pub(crate) fn round_points(
+pub fn round_points(
     variant: Variant,
     scoring: Scoring,
     winners: u8,
@@ -132,7 +132,7 @@ pub fn round_lead(variant: Variant, result: &RoundResult, seat: usize) -> i32 {
 /// The game's winners once a side has reached the target with `scores` (R8). In `3p` a tie
 /// for the most points goes to the tied player first in clockwise order from the left of
 /// `last_winner` (the tie can only follow R7.2, where `last_winner` took the seventh trick).
-pub(crate) fn game_winners(v: Variant, scores: &[u16; 3], last_winner: usize) -> u8 {
+pub fn game_winners(v: Variant, scores: &[u16; 3], last_winner: usize) -> u8 {
     if v.has_teams() {
         let best = if scores[0] >= scores[1] { 0 } else { 1 };
         return side_mask(v, best);
@@ -157,7 +157,7 @@ pub fn blocked_seals(variant: Variant, seals: [u8; 2], team: usize) -> u8 {
 
 /// R9: the suits (bit `s` = suit `s`) whose two boss copies are both in `captured`.
 #[inline]
-pub(crate) const fn sealed_suits(captured: CardSet) -> u8 {
+pub const fn sealed_suits(captured: CardSet) -> u8 {
     captured.first_boss_suits() & captured.second_boss_suits()
 }
 
@@ -166,7 +166,7 @@ pub(crate) const fn sealed_suits(captured: CardSet) -> u8 {
 /// ([`blocked_seals`]): the suits newly sealed, a bit mask in which ascending order is
 /// the order they are made. A trick without a boss seals nothing.
 #[inline]
-pub(crate) fn new_seals(trick: CardSet, team_captured: CardSet, blocked: u8) -> u8 {
+pub fn new_seals(trick: CardSet, team_captured: CardSet, blocked: u8) -> u8 {
     if trick.bosses().is_empty() {
         return 0;
     }
@@ -186,11 +186,7 @@ pub const fn seals_to_win(variant: Variant) -> u32 {
 /// the trick's team (its seals over the game now `team_seals`) has won the game, else
 /// `Complete` after the round's last trick, else `None`.
 #[inline]
-pub(crate) fn seal_round_end(
-    variant: Variant,
-    team_seals: u8,
-    tricks_played: usize,
-) -> Option<RoundEnd> {
+pub fn seal_round_end(variant: Variant, team_seals: u8, tricks_played: usize) -> Option<RoundEnd> {
     if team_seals.count_ones() >= seals_to_win(variant) {
         Some(RoundEnd::Sealed)
     } else if tricks_played == variant.tricks_per_round() {

@@ -9,7 +9,7 @@ use super::play_log::PlayLog;
 use super::{passing, scoring, trick};
 use crate::cards::{left_of, team_of, team_seats, Card, CardSet, Suit};
 use crate::error::{DealError, IllegalAction};
-use crate::names::names;
+use crate::names;
 use crate::rules::config::{Episode, GameConfig, Scoring, Variant};
 use crate::rules::deal::Deal;
 use crate::rules::outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
@@ -764,8 +764,10 @@ impl State {
         self.picks[seat][k] = card;
     }
 
-    /// Replaces the seed that deals the rounds after this one.
-    pub(crate) fn replace_seed(&mut self, seed: u64) {
+    /// Replaces the seed that deals the rounds after this one (a determinization played on
+    /// past its round must not deal from the real game's seed, which would reveal every
+    /// deal).
+    pub fn replace_seed(&mut self, seed: u64) {
         self.config.seed = seed;
     }
 }

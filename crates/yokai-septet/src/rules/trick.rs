@@ -44,7 +44,7 @@ pub(super) fn check_play(
 /// the best so far only with a strictly greater strength, so of two equal boss copies
 /// (seal variants) the one played first stays ahead.
 #[inline(always)]
-pub(crate) const fn strength(card: Card, led: u8, trump: u8) -> u8 {
+pub const fn strength(card: Card, led: u8, trump: u8) -> u8 {
     let suit = card.suit() as u8;
     if card.id() == Card::ACE.id() {
         32
@@ -64,7 +64,7 @@ pub(crate) const fn strength(card: Card, led: u8, trump: u8) -> u8 {
 /// of the led suit, and in each case the cards beating it are the same whichever suit
 /// was led.
 #[inline]
-pub(crate) fn beaters(best: Card, trump: Suit) -> CardSet {
+pub fn beaters(best: Card, trump: Suit) -> CardSet {
     BEATERS[trump as usize][(best.id() & 63) as usize]
 }
 
@@ -114,7 +114,7 @@ pub fn winning_index(cards: &[Card], trump: Suit) -> usize {
 /// lead included. What a follower did (took the lead, ducked under it) is public and
 /// says something about its hand (`rules::play_log`).
 #[inline(always)]
-pub(crate) fn play_out(cards: &[Card], trump: Suit) -> (usize, CardSet) {
+pub fn play_out(cards: &[Card], trump: Suit) -> (usize, CardSet) {
     let led = cards[0].suit() as u8;
     let trump = trump as u8;
     let mut best = 0;
@@ -134,7 +134,7 @@ pub(crate) fn play_out(cards: &[Card], trump: Suit) -> (usize, CardSet) {
 /// R6: the seat that takes the complete trick `cards`, played in turn from `leader` (one
 /// card per seat: `cards.len()` is the number of players).
 #[inline]
-pub(crate) fn trick_winner(leader: usize, cards: &[Card], trump: Suit) -> usize {
+pub fn trick_winner(leader: usize, cards: &[Card], trump: Suit) -> usize {
     left_of(leader, winning_index(cards, trump), cards.len())
 }
 

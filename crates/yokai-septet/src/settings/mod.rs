@@ -1,7 +1,8 @@
 //! The settings-table mechanism: a front end's settings (the Python `VectorEnv`'s, the
 //! arena's, the single Gymnasium and PettingZoo envs') declared once each, as rows of name, type, default, range and doc, in the
 //! way `rl/vector/outputs.rs` declares the outputs. The tables themselves live beside
-//! what they configure ([`crate::vector::settings`], [`crate::arena::settings`]); the
+//! what they configure (`yokai_septet_vector::settings`, `yokai_septet_bots::arena::settings`,
+//! `yokai-septet-web`'s new-game body); the
 //! Python binding parses arguments by walking them, `_settings_spec()` hands them to the
 //! Python package (signatures, `ArenaSpec`, the generated constructor table), and the
 //! Rust defaults are read from them.
@@ -258,9 +259,9 @@ const fn eq(a: &str, b: &str) -> bool {
 }
 
 /// Checks a table's shape: unique names, positional settings first, every default a
-/// value of its kind. (Each table's test calls it.)
-#[cfg(test)]
-pub(crate) fn check_table(table: &[Setting]) {
+/// value of its kind; panics naming the first fault. (Each table's test calls it, in this
+/// crate and in the crates whose tables include the game's rows.)
+pub fn check_table(table: &[Setting]) {
     for (i, s) in table.iter().enumerate() {
         assert!(
             table[..i].iter().all(|t| t.name != s.name),

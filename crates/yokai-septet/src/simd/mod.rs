@@ -1,5 +1,6 @@
-//! The CPU-specific `unsafe` of the crate, in one audited place (the only other `unsafe` is
-//! the vector env's fork-join pool, `crate::pool`): CPU detection, the instructions
+//! The CPU-specific `unsafe` of the engine, in one audited place (the workspace's only other
+//! `unsafe` is the vector env's fork-join pool and the web server's two libc calls, in their
+//! crates): CPU detection, the instructions
 //! beyond baseline x86-64 (BMI2's `pdep`/`pext`, AVX2, AVX-512), and the dispatch that
 //! compiles a computation once per CPU level.
 //!
@@ -102,14 +103,16 @@ impl Cpu {
 /// `#[inline(always)]`, so that it inlines into each level's `#[target_feature]`
 /// function and is compiled with that level's instructions (the `Cpu` it receives is a
 /// constant there, so per-level branches fold away).
-pub(crate) trait Kernel {
+pub trait Kernel {
+    /// What the computation returns.
     type Output;
+    /// The computation, at the level `cpu` proves.
     fn run(self, cpu: Cpu) -> Self::Output;
 }
 
 /// Runs `kernel` compiled for `cpu`'s level.
 #[inline(always)]
-pub(crate) fn dispatch<K: Kernel>(cpu: Cpu, kernel: K) -> K::Output {
+pub fn dispatch<K: Kernel>(cpu: Cpu, kernel: K) -> K::Output {
     #[cfg(target_arch = "x86_64")]
     match cpu.0 {
         // SAFETY (each arm): `cpu` proves the CPU has the level.
@@ -148,7 +151,7 @@ unsafe fn run_bmi2<K: Kernel>(kernel: K) -> K::Output {
 /// The bits of `x` under `mask`, packed low (`pext`), where `cpu` has BMI2; `None`
 /// elsewhere (the caller has its own fallback).
 #[inline(always)]
-pub(crate) fn pext(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
+pub fn pext(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
     if cpu.0 >= CpuLevel::Bmi2 {
         // SAFETY: `cpu` proves BMI2.
@@ -161,7 +164,7 @@ pub(crate) fn pext(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
 /// The low bits of `x` spread out to the places of `mask`'s bits (`pdep`, the inverse of
 /// [`pext`]), where `cpu` has BMI2; `None` elsewhere (the caller has its own fallback).
 #[inline(always)]
-pub(crate) fn pdep(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
+pub fn pdep(cpu: Cpu, x: u64, mask: u64) -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
     if cpu.0 >= CpuLevel::Bmi2 {
         // SAFETY: `cpu` proves BMI2.
