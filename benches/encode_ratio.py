@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the observation encoder's cost in engine steps from the last run of
-`cargo bench --bench observation` (criterion's JSON under target/criterion).
+`cargo bench -p yokai-septet --bench observation` (criterion's JSON under target/criterion).
 
 The issue's target is "encoding costs less than 3 engine steps". Each figure comes from
 one run, so the ratios hold even when a shared machine's speed drifts between runs:
@@ -49,7 +49,7 @@ def main():
             print(f"| {v} | {t} | {enc:.1f} | {floor:.1f} | {rs:.2f} | {enc / rs:.2f} "
                   f"| {(rw - rs) / rs:.2f} | {gs:.2f} | {enc / gs:.2f} | {(gw - gs) / gs:.2f} |")
     if not found:
-        sys.exit(f"no complete results under {ROOT}: run `cargo bench --bench observation` first")
+        sys.exit(f"no complete results under {ROOT}: run `cargo bench -p yokai-septet --bench observation` first")
 
 
 if __name__ == "__main__":

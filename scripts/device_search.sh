@@ -2,11 +2,11 @@
 # The ismcts measurements of issue 58 on a many-core machine without a Rust toolchain
 # (docs/search-speed.md). Takes the directory of the prebuilt release binaries:
 #
-#   cargo build --release --features cli --bin yokai-septet --examples
+#   cargo build --release -p yokai-septet-cli -p yokai-septet-bots --bins --examples
 #   OUT=/tmp/out scripts/device_search.sh target/release   # OUT: where the results go
 #
 # OLD_BIN=DIR adds the cost of today's search from an older build's binaries (DIR holds
-# examples/search_profile), the reference of the "a third of today's CPU" pairing.
+# crates/yokai-septet-bots/tools/search_profile.rs), the reference of the "a third of today's CPU" pairing.
 # and writes to "$OUT" one text file per measurement (the arena's report: win rates with
 # 95% Wilson intervals, ms per decision per side; the thread table's CPU and wall times).
 # About 8 minutes on 16 cores. Every deal and bot seed comes from seeds 5_810_000 and on,

@@ -1,7 +1,7 @@
 """Prints docs/api.md's table of every env constructor's arguments and defaults, read from
 ``inspect.signature``, and the tables of ``VectorEnv``'s settings (docs/vector.md) and of
 ``ArenaSpec``'s (docs/api.md), read from the settings tables (``_core._settings_spec()``,
-src/rl/vector/settings.rs and src/arena/settings.rs). ``--write``
+crates/yokai-septet-vector/src/vector/settings.rs and crates/yokai-septet-bots/src/arena/settings.rs). ``--write``
 puts them into the pages between their markers; a test fails when one there is stale.
 
     python scripts/env_arguments.py [--write]

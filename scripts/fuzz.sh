@@ -2,7 +2,7 @@
 # Bounded fuzzing run (not part of CI): each target for $FUZZ_SECONDS (default 60) seconds.
 # Installs cargo-fuzz if needed; runs on the stable toolchain via RUSTC_BOOTSTRAP=1.
 # Crashes land in fuzz/artifacts/<target>/; turn each into a regression test in
-# tests/fuzz_regressions.rs.
+# crates/yokai-septet/tests/fuzz_regressions.rs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked

@@ -1,7 +1,7 @@
 """A release smoke test: what a new user does first, against an installed yokai-septet.
 
-Runs the README's Python quickstart, one VectorEnv step and one `nn` decision, and prints
-one line per check. `--no-rust` also fails if cargo or rustc is on PATH, to prove that the
+Runs the README's Python quickstart, one VectorEnv step, one `nn` decision and the
+command-line tool's `rules`, and prints one line per check. `--no-rust` also fails if cargo or rustc is on PATH, to prove that the
 wheel needed no toolchain. Used by the release workflow and by `pytest -m wheels`.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import subprocess
 import sys
 
 
@@ -50,6 +51,14 @@ def main() -> int:
     card = ys.Bot("nn", seed=0).act(g)
     assert card in g.legal_actions(), card
     print(f"smoke: nn chose card {card}")
+
+    # The command-line tool of the wheel: its built-in rules are the rules document (a
+    # checkout that made the crate's link to docs/rules.md a file of the link's text would
+    # build a tool that prints that text).
+    rules = subprocess.run([sys.executable, "-m", "yokai_septet", "rules"],
+                           capture_output=True, text=True, check=True).stdout
+    assert "R10" in rules and len(rules) > 5000, rules[:200]
+    print(f"smoke: yokai-septet rules, {len(rules.splitlines())} lines")
     print("smoke: ok")
     return 0
 

@@ -14,7 +14,7 @@ if [ -z "${YS_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium
 fi
 
-cargo test --locked --features raster --test picture
+cargo test --locked -p yokai-septet-picture --features raster --test picture
 
 python3 -m venv .venv-test
 # shellcheck disable=SC1091

@@ -6,7 +6,7 @@ read from a whole deal (``docs/search-speed.md``, "Value leaves"). ``ismcts`` wi
     python training/train_value.py training/configs/value-4p.toml --out runs/value-4p --install
 
 1. Data: the config's ``[[data]]`` entries, each self-play arena games of a line-up
-   (``examples/value_data``, run here with ``cargo``; a file ``OUT/data-K.safetensors``
+   (``crates/yokai-septet-bots/tools/value_data.rs``, run here with ``cargo``; a file ``OUT/data-K.safetensors``
    already there is reused). Every play-phase position of the true game is a row: its
    input the observation of the seat to play and the other seats' hands; its target each
    seat's round value (``pimc``'s ``round_value``) of the round's end, from the seat to
@@ -67,14 +67,14 @@ MIX_WEIGHTS = (25, 50, 75)
 
 
 def generate(variant: str, entry: dict, path: Path, model: Path | None) -> None:
-    """Runs ``examples/value_data`` for one ``[[data]]`` entry into ``path``; ``{model}``
+    """Runs ``crates/yokai-septet-bots/tools/value_data.rs`` for one ``[[data]]`` entry into ``path``; ``{model}``
     in its bot names is the model of the previous iteration."""
     bots = entry["bots"]
     if "{model}" in bots:
         if model is None:
             sys.exit(f"data entry {entry}: '{{model}}' needs an earlier iteration's model")
         bots = bots.replace("{model}", str(model.resolve()))
-    cmd = ["cargo", "run", "--release", "--quiet", "--example", "value_data", "--",
+    cmd = ["cargo", "run", "--release", "--quiet", "-p", "yokai-septet-bots", "--example", "value_data", "--",
            "--variant", variant, "--bots", bots, "--games", str(entry["games"]),
            "--seed", str(entry["seed"]), "--max-rounds", str(entry.get("max_rounds", 0)),
            "--threads", str(entry.get("threads", 0)), "--out", str(path)]

@@ -17,7 +17,7 @@ from . import _core
 from ._core import InvalidTypeError
 from ._signatures import settings_parameters, show_signature
 
-# The arena's settings table (src/arena/settings.rs): every field's default and check.
+# The arena's settings table (crates/yokai-septet-bots/src/arena/settings.rs): every field's default and check.
 _TABLE = {row["name"]: row for row in _core._settings_spec()["arena"]}
 
 

@@ -30,7 +30,7 @@ EPISODES: list[str]
 
 _Int = Union[int, np.integer[Any]]
 
-# The exception family (src/python/errors.rs): yokai_septet.Error is the base of every
+# The exception family (crates/yokai-septet-python/src/errors.rs): yokai_septet.Error is the base of every
 # exception the package raises on purpose; each subclass keeps its builtin base too.
 class Error(Exception):
     """The base of every exception yokai_septet raises on purpose."""
@@ -278,7 +278,7 @@ _Bots = Union[str, Sequence[str]]
 
 def analyze(rec: Union[dict[str, Any], str], budget: int = ...) -> dict[str, Any]: ...
 # The arena functions take the line-up, then the settings as one spec (an ArenaSpec, or any
-# object with its fields; `arena_fn!` in src/python/arena.rs).
+# object with its fields; `arena_fn!` in crates/yokai-septet-python/src/arena.rs).
 def arena(
     bots: Optional[_Bots] = None,
     *,
@@ -327,7 +327,7 @@ def _imitation_data(
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> dict[str, Any]: ...
 def _check_arena_spec(spec: Any) -> dict[str, Any]: ...
-# The settings tables (src/rl/vector/settings.rs, src/arena/settings.rs), one dict per row.
+# The settings tables (crates/yokai-septet-vector/src/vector/settings.rs, crates/yokai-septet-bots/src/arena/settings.rs), one dict per row.
 def _settings_spec() -> dict[str, list[dict[str, Any]]]: ...
 def _check_settings(kind: str, what: str, kwargs: dict[str, Any]) -> dict[str, Any]: ...
 # A test helper (cargo feature `test-helpers`; not in the wheel, nor in `__all__`: so

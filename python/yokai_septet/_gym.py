@@ -13,7 +13,7 @@ from . import _core
 from ._core import Bot, Game, IllegalActionError, InvalidValueError, StateError
 from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, check_seat, render
 
-# The env's settings (src/python/env_settings.rs): its signature's defaults and the
+# The env's settings (crates/yokai-septet-python/src/env_settings.rs): its signature's defaults and the
 # parsing of its arguments come from this table.
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["gym"]}
 
@@ -123,7 +123,7 @@ class YokaiSeptetEnv(KeywordsChecked, gym.Env):
         a masked softmax NaN. (``step`` itself refuses until ``reset``.)"""
         if self._done:
             mask = np.zeros(self.game.num_actions, dtype=bool)
-            mask[0] = True  # VectorEnv's IGNORED_ACTION (src/rl/vector/slot.rs)
+            mask[0] = True  # VectorEnv's IGNORED_ACTION (crates/yokai-septet-vector/src/vector/slot.rs)
             return mask
         if self.game.current_player != self.learner_seat:
             return np.zeros(self.game.num_actions, dtype=bool)

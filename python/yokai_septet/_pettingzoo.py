@@ -19,7 +19,7 @@ from ._signatures import settings_parameters, show_signature
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-# The settings of env() (src/python/env_settings.rs): its signature and the parsing of its
+# The settings of env() (crates/yokai-septet-python/src/env_settings.rs): its signature and the parsing of its
 # arguments come from this table; raw_env takes all but the two settings of illegal
 # actions, which env() gives to PettingZoo's TerminateIllegalWrapper (its defaults here).
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["aec"]}
@@ -75,7 +75,7 @@ def env(**settings: Unpack[EnvSettings]) -> AECEnvProtocol:
     ``OrderEnforcingWrapper`` and (by default, ``illegal_action="lose"``)
     ``TerminateIllegalWrapper``.
 
-    Keyword arguments (its settings table's, src/python/env_settings.rs): those of
+    Keyword arguments (its settings table's, crates/yokai-septet-python/src/env_settings.rs): those of
     :class:`raw_env`, and
 
     - ``illegal_action``: what an action outside the mask does. ``"lose"`` (the default,

@@ -476,7 +476,7 @@ def _with_final(
 
 
 # The subclass's __init__ takes (*args, **kwargs): show the constructor's real parameters,
-# the rows of the settings table it binds them to (src/rl/vector/settings.rs).
+# the rows of the settings table it binds them to (crates/yokai-septet-vector/src/vector/settings.rs).
 VectorEnv.__signature__ = inspect.Signature(settings_parameters("vector"))
 
 

@@ -1,6 +1,6 @@
 """The ``yokai-septet`` console script: the Rust command-line tool (``play``, ``replay``,
 ``bench``, ``arena``), run through ``_core.run_cli`` — the same code as the Rust binary
-``cargo run --release --features cli -- <command>``."""
+``cargo run --release -- <command>``."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.resources
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,8 +27,17 @@ def pyproject() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-def cargo_toml() -> dict:
-    return tomllib.loads((ROOT / "Cargo.toml").read_text(encoding="utf-8"))
+def cargo_toml(crate: str | None = None) -> dict:
+    """The workspace's manifest, or a crate's (`crates/<crate>/Cargo.toml`)."""
+    path = ROOT / "crates" / crate / "Cargo.toml" if crate else ROOT / "Cargo.toml"
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def package(crate: str) -> dict:
+    """A crate's `[package]`, with the keys it takes from the workspace filled in."""
+    shared = cargo_toml()["workspace"]["package"]
+    return {k: shared[k] if v == {"workspace": True} else v
+            for k, v in cargo_toml(crate)["package"].items()}
 
 
 def test_python_metadata_names_platforms_versions_urls_and_license_files():
@@ -41,7 +51,7 @@ def test_python_metadata_names_platforms_versions_urls_and_license_files():
         assert f"Programming Language :: Python :: 3.{minor}" in classifiers, minor
     assert "Typing :: Typed" in classifiers
     assert {"Homepage", "Documentation", "Repository", "Changelog"} <= set(project["urls"])
-    assert project["license"] == cargo_toml()["package"]["license"]
+    assert project["license"] == package("yokai-septet")["license"]
     for name in project["license-files"]:
         assert (ROOT / name).is_file(), name
 
@@ -78,21 +88,36 @@ def test_the_release_workflow_is_a_valid_github_workflow():
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_the_crate_ships_only_what_a_rust_user_needs_and_stays_small():
+PUBLISHED = ["yokai-septet", "yokai-septet-solver", "yokai-septet-bots", "yokai-septet-vector",
+             "yokai-septet-picture", "yokai-septet-web", "yokai-septet-cli"]
+
+
+@pytest.mark.parametrize("crate", PUBLISHED)
+def test_the_crate_ships_only_what_a_rust_user_needs_and_stays_small(crate):
     env = {**os.environ, "CARGO_TERM_COLOR": "never"}
     listing = subprocess.run(
-        ["cargo", "package", "--list", "--allow-dirty", "--locked", "-p", "yokai-septet"],
+        ["cargo", "package", "--list", "--allow-dirty", "--locked", "-p", crate],
         cwd=ROOT, capture_output=True, text=True, env=env, check=True,
     ).stdout.split()
     tops = {name.split("/")[0] for name in listing}
-    assert not tops & {"python", "training", "tests", "benches", "notes", "scripts"}, tops
+    assert not tops & {"python", "training", "tests", "benches", "notes", "scripts", "tools"}, tops
     assert not any(name.endswith(".safetensors") for name in listing)
-    size = sum((ROOT / name).stat().st_size for name in listing if (ROOT / name).is_file())
+    base = ROOT / "crates" / crate
+    size = sum((base / name).stat().st_size for name in listing if (base / name).is_file())
     # crates.io refuses crates over 10 MiB; the models live in yokai-septet-models.
     assert size < 2_000_000, size
-    assert cargo_toml()["package"]["rust-version"]
+    meta = package(crate)
+    assert meta["rust-version"] and meta.get("publish", True) is not False
     for key in ("repository", "documentation", "keywords", "categories", "description"):
-        assert cargo_toml()["package"][key], key
+        assert meta[key], key
+
+
+def test_only_the_packages_crates_stay_out_of_crates_io():
+    """The Python module ships as the wheel and the test kit only serves the tests: neither
+    is published; every other crate is."""
+    for crate in sorted(p.name for p in (ROOT / "crates").iterdir() if (p / "Cargo.toml").is_file()):
+        published = package(crate).get("publish", True) is not False
+        assert published == (crate not in ("yokai-septet-python", "yokai-septet-testkit")), crate
 
 
 @pytest.mark.parametrize("crate", ["yokai-septet-models", "yokai-septet-beliefs"])
@@ -110,32 +135,36 @@ def test_the_models_crate_stays_under_the_crates_io_limit(crate):
     assert 1_000_000 < size < 10 * 2**20, size
 
 
-def test_the_engine_alone_builds_without_the_models_crate():
-    """An engine-alone dependency must not download 9 MB of weights: the models crate is
-    optional, behind the feature `models`, which the default build leaves off and the CLI,
-    the web app and the wheel turn on."""
-    toml = cargo_toml()
-    assert toml["dependencies"]["yokai-septet-models"]["optional"] is True
-    assert toml["dependencies"]["yokai-septet-beliefs"]["optional"] is True
-    features = toml["features"]
+def test_the_engine_and_the_bots_alone_build_without_the_models_crates():
+    """A dependency on the engine or on the bots alone must not download 9 MB of weights:
+    the models crates are the bots' optional dependencies, behind the feature `models`,
+    which their default build leaves off and the CLI, the web app and the wheel turn on."""
+    bots = cargo_toml("yokai-septet-bots")
+    assert bots["dependencies"]["yokai-septet-models"]["optional"] is True
+    assert bots["dependencies"]["yokai-septet-beliefs"]["optional"] is True
+    assert "models" not in bots["features"].get("default", [])
+    assert set(bots["features"]["models"]) == {"dep:yokai-septet-models", "dep:yokai-septet-beliefs"}
+    for crate in ("yokai-septet-cli", "yokai-septet-web", "yokai-septet-python"):
+        assert "models" in cargo_toml(crate)["dependencies"]["yokai-septet-bots"]["features"], crate
+    env = {**os.environ, "CARGO_TERM_COLOR": "never"}
+    for crate in ("yokai-septet", "yokai-septet-bots"):
+        tree = subprocess.run(
+            ["cargo", "tree", "-e", "normal", "--locked", "-p", crate],
+            cwd=ROOT, capture_output=True, text=True, env=env, check=True,
+        ).stdout
+        assert "yokai-septet-models" not in tree and "yokai-septet-beliefs" not in tree, tree
+    assert "safetensors" in tree  # the bots' own tree: `nn:PATH` reads files
 
-    def closure(feature):
-        seen, todo = set(), [feature]
-        while todo:
-            for item in features.get(todo.pop(), []):
-                if item not in seen:
-                    seen.add(item)
-                    todo.append(item)
-        return seen
 
-    for dep in ("dep:yokai-septet-models", "dep:yokai-septet-beliefs"):
-        assert dep not in closure("default")
-        for feature in ("cli", "web", "python"):
-            assert dep in closure(feature), (dep, feature)
+def test_the_engine_reaches_no_layer_above_it_under_any_feature():
+    """The engine's tree, every feature on, has none of the front ends' crates: the layers
+    above it are crates that depend on it, never features of it."""
     env = {**os.environ, "CARGO_TERM_COLOR": "never"}
     tree = subprocess.run(
-        ["cargo", "tree", "-e", "normal", "--no-default-features", "--locked", "-p", "yokai-septet"],
+        ["cargo", "tree", "-e", "normal", "--all-features", "--locked", "-p", "yokai-septet"],
         cwd=ROOT, capture_output=True, text=True, env=env, check=True,
     ).stdout
-    assert "yokai-septet-models" not in tree and "yokai-septet-beliefs" not in tree, tree
-    assert "safetensors" in tree  # the tree is the crate's own: `nn:PATH` reads files
+    packages = {re.sub(r"^[│├└─ ]*", "", line).split(" ")[0] for line in tree.splitlines()}
+    above = {p for p in packages if p.startswith(("pyo3", "numpy", "tokio", "axum", "hyper", "clap"))}
+    assert not above and packages & {"yokai-septet", "rand_chacha"} == {"yokai-septet", "rand_chacha"}, tree
+    assert not {p for p in packages if p.startswith("yokai-septet-")}, tree

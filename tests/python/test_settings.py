@@ -1,4 +1,5 @@
-"""The settings tables (src/rl/vector/settings.rs, src/arena/settings.rs): each setting is
+"""The settings tables (crates/yokai-septet-vector/src/vector/settings.rs,
+crates/yokai-septet-bots/src/arena/settings.rs): each setting is
 declared once, and everything else is read from the table or checked against it here:
 ``VectorEnv``'s signature, the stub's defaults, docs/api.md's constructor table,
 ``ArenaSpec``'s fields; every range and name is enforced with an error naming the setting.
@@ -362,7 +363,7 @@ def test_the_package_raises_no_bare_builtin_exception():
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if re.search(r"raise (ValueError|TypeError|RuntimeError|ImportError)\(", line):
                 found.append(f"{path.name}:{n}: {line.strip()}")
-    for path in sorted((ROOT / "src" / "python").rglob("*.rs")):
+    for path in sorted((ROOT / "crates" / "yokai-septet-python" / "src").rglob("*.rs")):
         if path.name in ("errors.rs", "bench.rs"):
             continue
         for n, line in enumerate(path.read_text().splitlines(), 1):
@@ -376,9 +377,9 @@ def test_the_error_examples_are_a_test_helper_the_wheel_lacks():
     wheel's build (pyproject's maturin features) does not turn it on, the suite's does."""
     text = (ROOT / "pyproject.toml").read_text()
     maturin = text[text.index("[tool.maturin]"):].split("\n[", 1)[0]
-    assert 'features = ["python"]' in maturin and "test-helpers" not in maturin
+    assert "crates/yokai-septet-python/Cargo.toml" in maturin and "test-helpers" not in maturin
     assert "--features test-helpers" in (ROOT / "scripts" / "test.sh").read_text()
-    rust = (ROOT / "src" / "python" / "mod.rs").read_text()
+    rust = (ROOT / "crates" / "yokai-septet-python" / "src" / "lib.rs").read_text()
     # registered behind the feature, and outside `__all__` (test_typing.py says why)
     assert re.search(r'#\[cfg\(feature = "test-helpers"\)\]\s*m\.setattr\(\s*"_error_examples"', rust)
 

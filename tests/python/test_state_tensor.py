@@ -1,6 +1,6 @@
 """The privileged state tensor from Python: Game.state_tensor(), PettingZoo env.state()
 with env.state_space, and VectorEnv(state_tensor=True)'s infos["state"], all the same
-tensor (its no-leak complement is tested in Rust: tests/state_tensor.rs)."""
+tensor (its no-leak complement is tested in Rust: crates/yokai-septet/tests/state_tensor.rs)."""
 
 import numpy as np
 import pytest

@@ -1,5 +1,5 @@
 """The value model's pipeline, as a user runs it: ``training/train_value.py`` generating its
-data with ``examples/value_data`` (cargo), training with scikit-learn, and the engine's
+data with ``crates/yokai-septet-bots/tools/value_data.rs`` (cargo), training with scikit-learn, and the engine's
 ``ismcts:N:vW@PATH`` playing with the model. It needs scikit-learn and safetensors (the
 ``train`` extra) and a Rust toolchain, so it is marked ``training``:
 

@@ -194,7 +194,7 @@ MODES = list(AutoresetMode)
 
 
 def vector_seed(seed, env, episode, k):
-    """The vector env's seed derivation (src/rng.rs ``vector_seed``), written again for
+    """The vector env's seed derivation (the engine's rng.rs ``vector_seed``), written again for
     the reference below: SplitMix64's finaliser folded over golden-ratio multiples."""
     m, golden = (1 << 64) - 1, 0x9E3779B97F4A7C15
 
