@@ -30,7 +30,7 @@ use std::ops::ControlFlow;
 
 use crate::cards::Card;
 use crate::rules::config::GameConfig;
-use crate::rules::scoring::{round_lead, seals_to_win};
+use crate::rules::scoring::{game_target, round_lead};
 use crate::rules::{RoundResult, State};
 use crate::solver::utility;
 #[cfg(doc)]
@@ -170,12 +170,10 @@ pub fn heuristic_round_values(s: State) -> [f32; 4] {
 pub fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
     let v = s.variant();
     let lead = round_lead(v, r, me) as f32;
-    let mut value = if v.is_seal() {
-        lead / seals_to_win(v) as f32
-    } else {
-        let won = (r.winners >> me & 1) as f32;
-        lead / s.config().scoring.target() as f32 + 0.1 * won
-    };
+    let mut value = lead / game_target(s.config()) as f32;
+    if !v.is_seal() {
+        value += 0.1 * (r.winners >> me & 1) as f32;
+    }
     if game_over && s.winners_mask() != 0 {
         value += if s.winners_mask() >> me & 1 == 1 {
             1.0
@@ -192,11 +190,11 @@ pub fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f3
 pub fn round_value_of_utility(config: &GameConfig, utility: i32) -> f32 {
     let v = config.variant;
     if v.is_seal() {
-        return utility as f32 / seals_to_win(v) as f32;
+        return utility as f32 / game_target(config) as f32;
     }
     let won = utility > 0;
     let lead = (utility - if won { 1 } else { -1 }) / 2;
-    lead as f32 / config.scoring.target() as f32 + 0.1 * f32::from(u8::from(won))
+    lead as f32 / game_target(config) as f32 + 0.1 * f32::from(u8::from(won))
 }
 
 #[cfg(test)]

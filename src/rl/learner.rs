@@ -6,7 +6,6 @@ use crate::cards::Card;
 use crate::error::IllegalAction;
 use crate::infoset::view::SeatView;
 use crate::record::Match;
-use crate::rl::reward::{rewards, RewardMode};
 use crate::rules::{Outcome, State};
 
 /// A game the loop can play on: a bare position, or a [`Match`] that records each move.
@@ -40,19 +39,19 @@ impl Playing for Match {
 }
 
 /// Lets the bots move until it is `learner`'s turn or the game is over: `act(seat, view)`
-/// is the decision of the bot in `seat`, and `on_rewards` receives every seat's rewards
-/// (under `mode`) after each move. A decision that fails stops the loop with its error.
-/// Panics if a bot plays an illegal card (the built-in bots never do).
+/// is the decision of the bot in `seat`, and `on_move` sees what each move did and the
+/// game after it (to score it: [`rewards`](crate::reward::rewards)). A decision that fails
+/// stops the loop with its error. Panics if a bot plays an illegal card (the built-in bots
+/// never do).
 #[inline]
 #[cfg_attr(not(feature = "python"), allow(dead_code))]
 pub(crate) fn bots_until_turn<G: Playing, E>(
     game: &mut G,
     learner: usize,
-    mode: RewardMode,
     act: impl FnMut(usize, &SeatView) -> Result<Card, E>,
-    on_rewards: impl FnMut(&[f32; 4]),
+    on_move: impl FnMut(&Outcome, &State),
 ) -> Result<(), E> {
-    bots_until_turn_of(game, 1 << learner, mode, act, on_rewards)
+    bots_until_turn_of(game, 1 << learner, act, on_move)
 }
 
 /// [`bots_until_turn`] for a learner that plays every seat of `learners` (a seat mask: one
@@ -61,9 +60,8 @@ pub(crate) fn bots_until_turn<G: Playing, E>(
 pub(crate) fn bots_until_turn_of<G: Playing, E>(
     game: &mut G,
     learners: u8,
-    mode: RewardMode,
     mut act: impl FnMut(usize, &SeatView) -> Result<Card, E>,
-    mut on_rewards: impl FnMut(&[f32; 4]),
+    mut on_move: impl FnMut(&Outcome, &State),
 ) -> Result<(), E> {
     while let Some(p) = game.state().current_player() {
         if learners >> p & 1 == 1 {
@@ -71,7 +69,7 @@ pub(crate) fn bots_until_turn_of<G: Playing, E>(
         }
         let card = act(p, &game.state().view(p))?;
         let out = game.apply(card).expect("a bot returned an illegal action");
-        on_rewards(&rewards(mode, &out, game.state()));
+        on_move(&out, game.state());
     }
     Ok(())
 }

@@ -18,5 +18,6 @@ pub(crate) mod trick;
 
 pub(crate) use outcome::{Outcome, RoundEnd, RoundResult, TrickResult};
 pub use passing::{legal_picks, pass_target};
+pub use scoring::game_target;
 pub(crate) use state::{Phase, State};
 pub use trick::{legal_plays, winning_index};

@@ -16,7 +16,9 @@ use super::errors::{borrow, borrow_mut, Class, InUse};
 use super::settings::bind;
 use crate::cards::{Card, CardSet};
 use crate::record::Match;
+use crate::rl::reward::round_margins;
 use crate::rules::config::GameConfig;
+use crate::rules::game_target;
 use crate::rules::state::{Phase, State};
 
 mod deals;
@@ -147,6 +149,39 @@ impl PyGame {
     #[getter]
     fn num_players(slf: &Bound<'_, Self>) -> PyResult<usize> {
         Self::read(slf, State::num_players)
+    }
+
+    /// Scoring sides: 2 teams (seats 0+2 and 1+3) in the four-player variants, 3 players
+    /// in ``"3p"``.
+    #[getter]
+    fn num_sides(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Self::read(slf, |s| s.variant().num_sides())
+    }
+
+    /// The side ``seat`` plays for (its index in :attr:`round_margin`).
+    fn side_of(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let v = Self::read(slf, State::variant)?;
+        Ok(v.side_of(extract_seat(seat, v.num_players())?))
+    }
+
+    /// What wins the game: the points target (7 advanced, 2 basic), or the seals to win in
+    /// the seal variants (7, or 4 in ``"seal-short"``). A round's margin over it is on the
+    /// game's scale.
+    #[getter]
+    fn target(slf: &Bound<'_, Self>) -> PyResult<u16> {
+        Self::read(slf, |s| game_target(s.config()))
+    }
+
+    /// Each side's margin in the last round that ended (``list[float]``, one per side):
+    /// the points (seal variants: seals) its side gained minus the other sides' average,
+    /// as ``VectorEnv``'s ``infos["round_margin"]``; ``None`` before the first round ends.
+    #[getter]
+    fn round_margin(slf: &Bound<'_, Self>) -> PyResult<Option<Vec<f32>>> {
+        Self::read(slf, |s| {
+            let v = s.variant();
+            s.last_round_result()
+                .map(|r| round_margins(v, &r)[..v.num_sides()].to_vec())
+        })
     }
 
     /// Size of the action space: 49, or 56 for the seal variants.

@@ -70,9 +70,8 @@ impl PyGame {
                 bots_until_turn(
                     m,
                     learner,
-                    mode,
                     |p, view| bots[p].act_on(view),
-                    |r| total += r[learner] as f64,
+                    |out, after| total += rewards(mode, out, after)[learner] as f64,
                 )?;
                 Ok(total)
             })

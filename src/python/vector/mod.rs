@@ -12,8 +12,12 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::python::convert::extract_seed;
+use crate::python::convert::{extract_seat, extract_seed};
 use crate::python::errors::{borrow, borrow_mut, guard, Class, InUse};
+use crate::python::game::PyGame;
+use crate::record::Match;
+use crate::rules::config::GameConfig;
+use crate::rules::game_target;
 use crate::rl::vector::{
     Autoreset, Extras, Layout, Output, Outputs, Per, PipelineError, Spin, VecCore, OUTPUTS,
 };
@@ -30,6 +34,7 @@ mod state;
 pub struct PyVectorEnv {
     mode: Mutex<Mode>,
     /// Copies of the core's settings, readable without its lock.
+    config: GameConfig,
     env_offset: u64,
     num_threads: usize,
     num_envs: usize,
@@ -104,6 +109,7 @@ impl PyVectorEnv {
         };
         let mut env = PyVectorEnv {
             mode: Mutex::new(Mode::Sync(core)),
+            config: c.shared.config,
             env_offset: c.shared.env_offset,
             num_threads: c.num_threads,
             num_envs: c.num_envs,
@@ -378,6 +384,50 @@ impl PyVectorEnv {
     #[getter]
     fn _autoreset_mode(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
         Ok(borrow(slf)?.autoreset.gymnasium_name())
+    }
+
+    /// The variant every env plays (``"4p"``, ``"3p"``, ``"seal"``, ``"seal-short"``).
+    #[getter]
+    fn variant(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        Ok(borrow(slf)?.config.variant.name())
+    }
+
+    /// Players at each table (4, or 3 in ``3p``): the width of self-play rewards.
+    #[getter]
+    fn num_players(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(borrow(slf)?.config.num_players())
+    }
+
+    /// Scoring sides: 2 teams (seats 0+2 and 1+3) in the four-player variants, 3 players
+    /// in ``3p``; the width of ``infos["round_margin"]``.
+    #[getter]
+    fn num_sides(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(borrow(slf)?.config.variant.num_sides())
+    }
+
+    /// The side ``seat`` plays for (its column of ``infos["round_margin"]``).
+    fn side_of(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let v = borrow(slf)?.config.variant;
+        Ok(v.side_of(extract_seat(seat, v.num_players())?))
+    }
+
+    /// What wins a game: the points target (7 advanced, 2 basic), or the seals to win in
+    /// the seal variants (7, or 4 in ``seal-short``). A round's margin over it is on the
+    /// game's scale.
+    #[getter]
+    fn target(slf: &Bound<'_, Self>) -> PyResult<u16> {
+        Ok(game_target(&borrow(slf)?.config))
+    }
+
+    /// Env ``i``'s game now, every hand in it, as a new :class:`Game` (a copy: stepping
+    /// it leaves the env alone). It has no record, since the env keeps no history. For
+    /// training-time analysis only (play-outs from the true state, a privileged critic's
+    /// targets); a policy that plays must not see it.
+    fn game(slf: &Bound<'_, Self>, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let mut this = borrow_mut(slf)?;
+        this.with_slot(i, |s| PyGame {
+            m: Match::determinization(*s.state()),
+        })
     }
 
     /// Number of envs.

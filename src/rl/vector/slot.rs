@@ -7,7 +7,8 @@ use crate::cards::{side_mask, Card};
 use crate::encoding::observation::{encode, write_mask_bool, ObsValue};
 use crate::encoding::state_tensor::encode_state;
 use crate::rl::learner::bots_until_turn_of;
-use crate::rl::reward::rewards;
+use crate::rl::reward::{round_margins, rewards, RewardMode};
+use crate::rules::Outcome;
 use crate::rng::vector_seed;
 use crate::rules::state::State;
 
@@ -158,13 +159,13 @@ impl Slot {
     pub(super) fn next_game(&mut self, sh: &Shared) {
         self.deal += 1;
         self.deal_game(sh);
-        self.run_bots(sh, &mut [0f32; 4]);
+        self.run_bots(sh, &mut Tally::default());
         self.over = false;
     }
 
     /// Lets the bots move until one of the learner's seats is to move or the game is
-    /// over, adding every seat's rewards to `acc`.
-    pub(super) fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
+    /// over, adding what their moves did to `tally`.
+    pub(super) fn run_bots(&mut self, sh: &Shared, tally: &mut Tally) {
         if matches!(sh.learner, Learner::SelfPlay) {
             return;
         }
@@ -173,9 +174,8 @@ impl Slot {
         let Ok(()) = bots_until_turn_of(
             &mut self.state,
             mine,
-            sh.reward,
             |p, view| Ok::<_, std::convert::Infallible>(bot_act(&mut bots[p], view)),
-            |r| add(acc, *r),
+            |out, after| tally.add(sh.reward, out, after),
         );
     }
 
@@ -228,7 +228,7 @@ impl Slot {
         self.episode = 0;
         self.over = false;
         self.deal_game(sh);
-        self.run_bots(sh, &mut [0f32; 4]);
+        self.run_bots(sh, &mut Tally::default());
         self.write_first(sh, row);
     }
 
@@ -241,6 +241,8 @@ impl Slot {
         row.reward.fill(0.0);
         row.terminated[0] = false;
         row.truncated[0] = false;
+        row.round_end[0] = false;
+        row.round_margin.fill(0.0);
         row.illegal.fill(false);
         self.write(sh, row);
     }
@@ -266,16 +268,20 @@ impl Slot {
             }
         }
         row.illegal.fill(false);
-        let mut acc = [0f32; 4];
+        let mut tally = Tally::default();
         let card = Card::new(action as u8).expect("checked");
         let out = self.state.apply(card).expect("checked legal");
-        add(&mut acc, rewards(sh.reward, &out, &self.state));
-        self.run_bots(sh, &mut acc);
+        tally.add(sh.reward, &out, &self.state);
+        self.run_bots(sh, &mut tally);
+        let acc = tally.rewards;
         match sh.learner {
             // A team's seats share their side's reward; seat `side` is on side `side`.
             Learner::Seat(_) | Learner::Team(_) => row.reward[0] = acc[self.learner as usize],
             Learner::SelfPlay => row.reward.copy_from_slice(&acc[..row.reward.len()]),
         }
+        row.round_end[0] = tally.round.is_some();
+        let margins = tally.round.unwrap_or_default();
+        row.round_margin.copy_from_slice(&margins[..row.round_margin.len()]);
         row.terminated[0] = crate::rl::reward::terminated(&self.state);
         row.truncated[0] = crate::rl::reward::truncated(&self.state);
         if self.state.is_over() {
@@ -300,6 +306,8 @@ impl Slot {
         }
         row.terminated[0] = true;
         row.truncated[0] = false;
+        row.round_end[0] = false;
+        row.round_margin.fill(0.0);
         row.illegal.fill(true);
         self.end_episode(sh, row);
         self.write(sh, row);
@@ -322,10 +330,27 @@ impl Slot {
     }
 }
 
-#[inline]
-fn add(acc: &mut [f32; 4], r: [f32; 4]) {
-    for (a, x) in acc.iter_mut().zip(r) {
-        *a += x;
+/// What a step's moves (the action, then the bots') add up to.
+#[derive(Default)]
+pub(super) struct Tally {
+    /// Every seat's rewards, summed.
+    rewards: [f32; 4],
+    /// Each side's margin in the round that ended, if one did.
+    round: Option<[f32; 3]>,
+}
+
+impl Tally {
+    #[inline]
+    fn add(&mut self, mode: RewardMode, out: &Outcome, after: &State) {
+        for (a, x) in self.rewards.iter_mut().zip(rewards(mode, out, after)) {
+            *a += x;
+        }
+        if let Some(res) = &out.round {
+            let sum = self.round.get_or_insert([0.0; 3]);
+            for (a, x) in sum.iter_mut().zip(round_margins(after.variant(), res)) {
+                *a += x;
+            }
+        }
     }
 }
 
