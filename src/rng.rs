@@ -54,7 +54,9 @@ pub(crate) fn arena_seed(master: u64, index: u64, stream: u64) -> u64 {
 }
 
 /// Vector-env seeds: stream `k` (0: the deal; `1 + seat`: that seat's bot; 99: the drawn
-/// learner seat) of episode `episode` of env `env` under the master seed `seed`. The
+/// learner seat; `100 + 4 card + seat`: that seat's bot in the play-out after `card`,
+/// `VecCore::playout_values`) of episode `episode` (the play-outs: deal) of env `env`
+/// under the master seed `seed`. The
 /// finaliser folded over the golden-ratio multiples of the indices.
 #[inline]
 pub(crate) fn vector_seed(seed: u64, env: u64, episode: u64, k: u64) -> u64 {

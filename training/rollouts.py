@@ -44,7 +44,8 @@ class Group:
     it is ``None``) and ``bot`` (a bot name, or ``"past"``) the others."""
 
     def __init__(self, name: str, variant: str, n: int, learner_side: Optional[int],
-                 bot: str, max_rounds: int, state_tensor: bool) -> None:
+                 bot: str, max_rounds: int, state_tensor: bool,
+                 num_threads: Optional[int] = 1) -> None:
         probe = ys.VectorEnv(1, variant, seed=0)
         side_of = np.array([probe.side_of(s) for s in range(probe.num_players)])
         self.name, self.bot = name, bot
@@ -54,7 +55,8 @@ class Group:
         opponents = ["heuristic" if self.learns[s] else named for s in range(len(side_of))]
         self.env = ys.VectorEnv(
             n, variant, seed=0, episode="game", max_rounds=max_rounds, self_play=True,
-            opponents=opponents, reward_mode="points", num_threads=1, obs_dtype="uint8",
+            opponents=opponents, reward_mode="points", num_threads=num_threads,
+            obs_dtype="uint8",
             autoreset_mode="same_step", state_tensor=state_tensor,
         )
         self.side_of = side_of
@@ -71,10 +73,11 @@ class Rollouts:
 
     ``shares`` maps each of :data:`OPPONENTS` to the share of ``envs`` in which the
     network plays one side against it (split evenly over the sides); the rest is
-    self-play."""
+    self-play. ``num_threads``: each group's stepping threads (``None``: every core)."""
 
     def __init__(self, variant: str, envs: int, shares: Dict[str, float], max_rounds: int,
-                 inputs: str, state_tensor: bool = False) -> None:
+                 inputs: str, state_tensor: bool = False,
+                 num_threads: Optional[int] = 1) -> None:
         self.variant, self.inputs, self.state_tensor = variant, inputs, state_tensor
         probe = ys.VectorEnv(1, variant, seed=0)
         sides = probe.num_sides
@@ -85,10 +88,10 @@ class Rollouts:
             n = int(round(shares.get(bot, 0) * envs / sides))
             for side in range(sides if n else 0):
                 self.groups.append(Group(f"{bot}/{side}", variant, n, side, bot, max_rounds,
-                                         state_tensor))
+                                         state_tensor, num_threads))
                 used += n
         self.groups.insert(0, Group("self", variant, envs - used, None, "self", max_rounds,
-                                    state_tensor))
+                                    state_tensor, num_threads))
         self.pending: list = []
 
     def start_segment(self, seed: int) -> None:
@@ -122,8 +125,9 @@ class Rollouts:
     def play(self, choose: Callable, past: Optional[torch.nn.Module], steps: int,
              rng: np.random.Generator, annotate: Optional[Callable] = None) -> dict:
         """Plays ``steps`` steps of every env. ``choose(obs, hint, mask, rng)`` picks the
-        network's cards, returning ``(cards, logp)`` (``logp``: the log-probability of
-        each card under the acting policy, or ``None``). Returns the network's decisions
+        network's cards, returning ``(cards, fields)``: ``fields``, a dict of arrays (one
+        row per decision, such as the acting policy's log-probabilities) kept with the
+        decisions. Returns the network's decisions
         whose rounds ended (each of :data:`FIELDS`, one row per decision) and
         ``decisions``, how many the network made in these steps. ``annotate(group, envs,
         part)``, if given, sees each step's decisions (``envs``: their env indices in the
@@ -146,15 +150,13 @@ class Rollouts:
                 with torch.inference_mode():
                     if idx.size:
                         mask = info["action_mask"][idx]
-                        a, logp = choose(obs[idx], hint[idx], mask, rng)
+                        a, fields = choose(obs[idx], hint[idx], mask, rng)
                         action[idx] = a
                         seat = to_play[idx]
                         part = {"obs": obs[idx], "hint": hint[idx], "mask": mask,
                                 "action": a, "seat": seat, "side": g.side_of[seat],
                                 "round": uid[idx].copy(),
-                                "step": np.full(idx.size, self.step_count)}
-                        if logp is not None:
-                            part["logp"] = logp
+                                "step": np.full(idx.size, self.step_count), **fields}
                         if self.state_tensor:
                             part["state"] = info["state"][idx]
                         if annotate is not None:
@@ -190,10 +192,12 @@ class Rollouts:
         return out
 
 
-def sampler(net: torch.nn.Module, inputs: str, actions: int, temperature: float) -> Callable:
+def sampler(net: torch.nn.Module, inputs: str, actions: int, temperature: float,
+            every_card: bool = False) -> Callable:
     """A ``choose`` for :meth:`Rollouts.play`: samples each card from the softmax of
     ``net``'s logits over ``temperature`` (numpy's generator, through the Gumbel-max
-    trick, so a run replays exactly), with its log-probability."""
+    trick, so a run replays exactly), keeping its log-probability (``logp``) and, with
+    ``every_card``, every card's (``logp_all``)."""
 
     def choose(obs: np.ndarray, hint: np.ndarray, mask: np.ndarray,
                rng: np.random.Generator) -> tuple:
@@ -202,6 +206,9 @@ def sampler(net: torch.nn.Module, inputs: str, actions: int, temperature: float)
         logp_all = torch.log_softmax(logits, -1).numpy()
         gumbel = -np.log(-np.log(rng.random(logp_all.shape) + 1e-12) + 1e-12)
         cards = np.where(mask, logp_all + gumbel, -np.inf).argmax(1)
-        return cards, logp_all[np.arange(len(cards)), cards].astype(np.float32)
+        fields = {"logp": logp_all[np.arange(len(cards)), cards].astype(np.float32)}
+        if every_card:
+            fields["logp_all"] = logp_all.astype(np.float32)
+        return cards, fields
 
     return choose

@@ -1,22 +1,25 @@
-"""How much of a decision's return the deal decides: the measurement that chose the PPO
-trainer's privileged critic (``docs/training.md``, "Why a privileged critic").
+"""How much of a decision's return the deal decides, and which advantage estimate removes
+it: the measurement that chose the play-out trainer (``docs/training.md``, "Which
+advantage estimate").
 
-    python -m training.variance training/configs/ppo-4p.toml --train-decisions 4M --out runs/variance-4p
+    python -m training.variance training/configs/ppo-4p.toml --train-decisions 1M --out runs/variance-4p
 
 It plays the trainer's own rollouts (its config: opponents, starting policy,
-temperature). First ``--decisions`` held-out decisions, each with a heuristic play-out
-from the true state before it (``VectorEnv.game(i)``, the ``heuristic`` bot at every
-seat to the round's end); then two critics train side by side, as the trainer's critic
-does, on ``--train-decisions`` other decisions: one over the observation, one over the
-privileged state (state tensor and observation). On the held-out decisions it reports,
-as the critics learn and at the end:
+temperature). First ``--decisions`` held-out decisions, each with every legal card's
+value by play-outs from the true state before it (``VectorEnv.playout_values``): by the
+``heuristic`` bot at every seat, and by the starting policy's own greedy play. Then two
+critics train side by side, as the PPO trainer's critic does, on ``--train-decisions``
+other decisions: one over the observation, one over the privileged state (state tensor and
+observation). On the held-out decisions it reports, as the critics learn and at the end:
 
-- the share of the returns' variance each critic explains, and the play-out (best
-  scaled, as a control variate);
+- the share of the returns' variance each critic explains, and each play-out's value
+  (best scaled, as a control variate);
 - the variance of each advantage estimate: the Monte-Carlo return, the return minus each
-  critic or the play-out, and GAE(lambda) on each critic for several lambda, with its
-  effective-sample gain over the plain return (``var(return) / var(estimate)``) and its
-  residual against the observation critic's (``var(estimate) / var(return - V_obs)``).
+  critic or play-out, GAE(lambda) on each critic for several lambda, and the paired
+  play-outs (the card played against the greedy card, both played out from the true
+  state), with its effective-sample gain over the plain return (``var(return) /
+  var(estimate)``) and its residual against the observation critic's (``var(estimate) /
+  var(return - V_obs)``).
 
 Writes ``variance.json`` and ``variance.md`` (the table) into ``--out``.
 """
@@ -33,10 +36,11 @@ from typing import Dict, List
 import numpy as np
 import torch
 
-import yokai_septet as ys
+from yokai_septet import models
 
 from . import config as configs
-from . import ppo
+from . import loop
+from .ppo import PPO
 from .advantages import gae
 from .nets import Sizes, critic_input, mlp
 from .rollouts import Group, Rollouts, sampler, sub_seed
@@ -48,10 +52,10 @@ LAMBDAS = (0.0, 0.5, 0.8, 0.9, 0.95, 1.0)
 def rollouts(cfg: Dict) -> tuple:
     """The trainer's actor at its starting policy: ``(actor, choose)``."""
     sizes = Sizes(cfg["variant"])
-    policy, inputs, _ = ppo.make_policy(cfg, sizes)
+    policy, inputs, _ = loop.make_policy(cfg, sizes)
     actor = Rollouts(cfg["variant"], cfg["envs"], cfg["opponents"], cfg["max_rounds"],
                      inputs, state_tensor=True)
-    return actor, sampler(policy, inputs, sizes.actions, cfg["temperature"])
+    return actor, sampler(policy, inputs, sizes.actions, cfg["temperature"], every_card=True)
 
 
 def batches(cfg: Dict, seed: int, annotate=None):
@@ -69,23 +73,18 @@ def batches(cfg: Dict, seed: int, annotate=None):
             yield b
 
 
-def held_out(cfg: Dict, decisions: int, seed: int) -> Dict[str, np.ndarray]:
-    """``decisions`` decisions of rounds no critic trains on, each with a heuristic
-    play-out's return from the true state before it (``VectorEnv.game``)."""
-    bot = ys.Bot("heuristic", seed=0)
+def held_out(cfg: Dict, decisions: int, seed: int, policy_bot: str) -> Dict[str, np.ndarray]:
+    """``decisions`` decisions of rounds no critic trains on, each with every legal card's
+    value by a play-out from the true state before it (``VectorEnv.playout_values``): by
+    the ``heuristic`` bot at every seat (``q_heuristic``) and by the policy's own greedy
+    play, ``policy_bot`` (``q_policy``)."""
 
-    def playout(g: Group, envs: np.ndarray, part: Dict) -> None:
-        out = np.empty(envs.size, np.float32)
-        for j, (i, side) in enumerate(zip(envs, part["side"])):
-            game = g.env.game(int(i))
-            start = game.round
-            while game.round == start and not game.is_over:
-                game.step(bot.act(game))
-            out[j] = game.round_margin[side] / game.target
-        part["playout"] = out
+    def playouts(g: Group, envs: np.ndarray, part: Dict) -> None:
+        part["q_heuristic"] = g.env.playout_values("heuristic", env_ids=envs) / g.target
+        part["q_policy"] = g.env.playout_values(policy_bot, env_ids=envs) / g.target
 
     parts: List[Dict] = []
-    for b in batches(cfg, seed, annotate=playout):
+    for b in batches(cfg, seed, annotate=playouts):
         parts.append(b)
         if sum(len(p["target"]) for p in parts) >= decisions:
             break
@@ -134,32 +133,48 @@ def explained(values: Dict[str, np.ndarray], target: np.ndarray) -> Dict[str, fl
 
 def measure(d: Dict[str, np.ndarray], values: Dict[str, np.ndarray]) -> Dict:
     """The variance table of the held-out decisions ``d`` under the critics' ``values``."""
-    g, p = d["target"], d["playout"]
+    g = d["target"]
+    rows = np.arange(len(g))
+    taken = d["action"]
+    # The greedy card of the policy that acted (its most probable), and the heuristic's.
+    greedy = np.where(d["mask"], d["logp_all"], -np.inf).argmax(1)
+    v_heur = d["q_heuristic"][rows, d["hint"]]
+    v_pol = d["q_policy"][rows, greedy]
     v_obs, v_priv = values["observation"], values["privileged"]
     var_g = float(np.var(g))
-    beta = float(np.cov(g, p)[0, 1] / np.var(p)) if np.var(p) > 0 else 0.0
+
+    def scaled(v: np.ndarray) -> np.ndarray:
+        return v * (np.cov(g, v)[0, 1] / np.var(v)) if np.var(v) > 0 else 0 * v
+
     shares = {
         "observation critic": 1 - np.var(g - v_obs) / var_g,
         "privileged critic (state tensor + observation)": 1 - np.var(g - v_priv) / var_g,
         "heuristic play-out from the true state (best-scaled)":
-            1 - np.var(g - beta * p) / var_g,
+            1 - np.var(g - scaled(v_heur)) / var_g,
+        "the policy's greedy play-out from the true state (best-scaled)":
+            1 - np.var(g - scaled(v_pol)) / var_g,
     }
     estimates = {"Monte-Carlo return": g, "return - observation critic": g - v_obs,
                  "return - privileged critic": g - v_priv,
-                 "return - heuristic play-out (best-scaled)": g - beta * p}
+                 "return - heuristic play-out (best-scaled)": g - scaled(v_heur),
+                 "return - the policy's play-out (best-scaled)": g - scaled(v_pol)}
     for lam in LAMBDAS[:-1]:
         for name, v in (("observation", v_obs), ("privileged", v_priv)):
             estimates[f"GAE({lam:g}) on the {name} critic"] = gae(
                 v, g, d["round"], d["side"], d["step"], lam)
+    estimates["paired play-outs: Q(s, card played) - Q(s, greedy card)"] = \
+        d["q_policy"][rows, taken] - v_pol
     var_obs = float(np.var(estimates["return - observation critic"]))
-    rows = [{"estimate": k, "variance": float(np.var(a)),
-             "gain_over_return": var_g / float(np.var(a)),
-             "residual_vs_observation_critic": float(np.var(a)) / var_obs}
-            for k, a in estimates.items()]
+    table_rows = [{"estimate": k, "variance": float(np.var(a)),
+                   "gain_over_return": var_g / max(float(np.var(a)), 1e-12),
+                   "residual_vs_observation_critic": float(np.var(a)) / var_obs}
+                  for k, a in estimates.items()]
     return {"held_out": int(len(g)), "rounds": int(len(np.unique(d["round"]))),
-            "return_variance": var_g, "playout_scale": beta,
-            "playout_correlation": float(np.corrcoef(g, p)[0, 1]),
-            "explained": {k: float(v) for k, v in shares.items()}, "estimates": rows}
+            "return_variance": var_g,
+            "played_not_greedy": float((taken != greedy).mean()),
+            "playout_changed_by_card": float((d["q_policy"][rows, taken] != v_pol).mean()),
+            "explained": {k: float(v) for k, v in shares.items()},
+            "estimates": table_rows}
 
 
 def table(r: Dict) -> str:
@@ -191,12 +206,17 @@ def main(argv: List[str] = None) -> None:
     ap.add_argument("--seed", type=int, default=9_000_000)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
-    cfg = configs.read(args.config, ppo.KEYS, ppo.check)
+    cfg = configs.read(args.config, PPO.KEYS, PPO.check)
     if cfg["torch_threads"]:
         torch.set_num_threads(cfg["torch_threads"])
     args.out.mkdir(parents=True, exist_ok=True)
     t = time.monotonic()
-    test = held_out(cfg, args.decisions, sub_seed(args.seed, "held-out"))
+    policy_bot = "nn"
+    if cfg["init"] != "shipped":
+        policy_bot = f"nn:{args.out / 'start.safetensors'}"
+        net, inputs, _ = loop.make_policy(cfg, Sizes(cfg["variant"]))
+        models.Model.from_torch(net, cfg["variant"], inputs).save(args.out / "start.safetensors")
+    test = held_out(cfg, args.decisions, sub_seed(args.seed, "held-out"), policy_bot)
     print(f"{len(test['target']):,} held-out decisions in {time.monotonic() - t:.0f} s",
           file=sys.stderr, flush=True)
     critics = Critics(Sizes(cfg["variant"]), cfg["critic_hidden"],

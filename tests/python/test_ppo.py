@@ -9,62 +9,27 @@ exiting cleanly, and config refusals. They need torch (the ``train`` extra):
 
 import hashlib
 import json
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import _training
+
 pytestmark = pytest.mark.training
 
 import yokai_septet as ys  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 
-TINY = """
-variant = "{variant}"
-seed = 3
-init = "none"
-hidden = [32]
-heuristic_prior = 0.1
-envs = 24
-steps = 16
-learning_rate = 0.001
-critic_hidden = [32]
-critic_warmup = 1
-minibatch = 256
-checkpoint_rollouts = 3
-keep_checkpoints = 2
-keep_every = 3
-torch_threads = 1
-[opponents]
-heuristic = 0.25
-past = 0.25
-[eval]
-opponent = "heuristic"
-games = 8
-seed = 5
-"""
+TINY = _training.tiny(variant='"{variant}"', critic_hidden="[32]", critic_warmup=1,
+                      keep_checkpoints=2, keep_every=3)
 
 
 def _config(tmp_path: Path, variant: str = "4p", text: str = TINY, **edits) -> Path:
-    """The tiny config with top-level ``key = value`` lines replaced (or added)."""
-    text = text.format(variant=variant)
-    for k, v in edits.items():
-        line = re.compile(rf"^{k} = .*$", re.M)
-        text = line.sub(f"{k} = {v}", text, count=1) if line.search(text) \
-            else f"{k} = {v}\n" + text
-    path = tmp_path / "tiny.toml"
-    path.write_text(text)
-    return path
-
+    return _training.config(tmp_path, text.format(variant=variant), **edits)
 
 def _run(config: Path, out: Path, *extra: str, check: bool = True):
-    return subprocess.run([sys.executable, "-m", "training.ppo", str(config), "--out",
-                           str(out), *extra], cwd=ROOT, capture_output=True, text=True,
-                          check=check)
+    return _training.run("ppo", config, out, *extra, check=check)
 
 
 def _sha(path: Path) -> str:

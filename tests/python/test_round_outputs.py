@@ -121,3 +121,50 @@ def test_game_of_an_env_is_a_copy_of_its_true_state(variant):
     np.testing.assert_array_equal(v.states[2], info["state"][2])
     with pytest.raises(ys.InvalidValueError, match="env 3 is out of range"):
         v.game(3)
+
+
+def _played_out(game: ys.Game, card: int, bot: ys.Bot, side: int) -> float:
+    """The side's round margin when ``card`` is played, then ``bot`` plays every seat to
+    the round's end: written here with a Game, independently of the env's Rust loop."""
+    g = game.clone()
+    start = g.round
+    g.step(card)
+    while g.round == start and not g.is_over:
+        g.step(bot.act(g))
+    return g.round_margin[side]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("bot", ["heuristic", "nn"])
+def test_playout_values_play_each_legal_card_then_the_bot_to_the_rounds_end(variant, bot):
+    v = ys.VectorEnv(4, variant, seed=6, self_play=True, opponents="heuristic")
+    obs, info = v.reset(seed=6)
+    for t in range(9):
+        obs, _, _, _, info = v.step(v.bot_actions())
+    q = v.playout_values(bot, env_ids=[3, 1])
+    assert q.shape == (2, v.single_action_space.n) and q.dtype == np.float32
+    for row, i in zip(q, [3, 1]):
+        g = v.game(i)
+        legal = g.legal_actions()
+        assert np.isnan(np.delete(row, legal)).all()
+        side = g.side_of(g.current_player)
+        for card in legal:
+            assert row[card] == _played_out(g, card, ys.Bot(bot), side), (i, card)
+    # Nothing in the envs changed, and the same call gives the same values.
+    np.testing.assert_array_equal(v.playout_values(bot, env_ids=[3, 1]), q)
+    np.testing.assert_array_equal(v.playout_values(bot)[[3, 1]], q)
+
+
+def test_playout_values_refuse_bad_ids_and_names_and_change_nothing():
+    v = ys.VectorEnv(3, "4p", seed=1, self_play=True)
+    v.reset(seed=1)
+    obs = v.observations.copy()
+    with pytest.raises(ys.InvalidValueError, match="env id 3 is out of range"):
+        v.playout_values("heuristic", env_ids=[0, 3])
+    with pytest.raises(ys.InvalidTypeError, match="env id"):
+        v.playout_values("heuristic", env_ids=[0.5])
+    with pytest.raises(ys.InvalidTypeError, match="env_ids must be a sequence"):
+        v.playout_values("heuristic", env_ids=7)
+    with pytest.raises(ys.InvalidValueError, match="unknown bot"):
+        v.playout_values("heuristik")
+    np.testing.assert_array_equal(v.observations, obs)

@@ -8,11 +8,12 @@
 
 use std::sync::Mutex;
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::python::convert::{extract_seat, extract_seed};
+use crate::bots::BotRegistry;
+use crate::python::convert::{extract_integer, extract_seat, extract_seed, type_name};
 use crate::python::errors::{borrow, borrow_mut, guard, Class, InUse};
 use crate::python::game::PyGame;
 use crate::record::Match;
@@ -370,6 +371,60 @@ impl PyVectorEnv {
         let core = this.core()?;
         let out = py.allow_threads(|| guard("VectorEnv.bot_actions", || Ok(core.bot_actions())))?;
         Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Each legal card's value for the side to move, by play-out from the true state:
+    /// ``float32`` ``[len(env_ids), num_actions]`` (every env when ``env_ids`` is
+    /// ``None``), the mover's side's round margin in points (as ``infos["round_margin"]``)
+    /// when the card is played and then ``bot`` (a bot name, e.g. ``"nn:policy.safetensors"``
+    /// or ``"heuristic"``) plays every seat to the round's end; NaN for cards that are not
+    /// legal, and in a row where no seat is to move. Nothing in the envs changes. It reads
+    /// every hand: for training-time advantages (``training/ppo.py``), never for a policy
+    /// that plays. Runs on the env's threads with the GIL released.
+    #[pyo3(signature = (bot, env_ids = None))]
+    fn playout_values<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        bot: &str,
+        env_ids: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let mut this = borrow_mut(slf)?;
+        let n = this.num_envs;
+        let envs: Vec<usize> = match env_ids {
+            None => (0..n).collect(),
+            Some(ids) => ids
+                .try_iter()
+                .map_err(|_| {
+                    Class::InvalidType.err(format!(
+                        "env_ids must be a sequence of env indices, not {}",
+                        type_name(ids)
+                    ))
+                })?
+                .map(|id| {
+                    let id = id?;
+                    extract_integer(&id, "env id")?
+                        .and_then(|k| usize::try_from(k).ok())
+                        .filter(|&k| k < n)
+                        .ok_or_else(|| {
+                            Class::InvalidValue.err(format!(
+                                "env id {} is out of range: envs are 0..{}",
+                                id.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
+                                n.saturating_sub(1)
+                            ))
+                        })
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        let width = this.config.num_actions();
+        let core = this.core()?;
+        let values = py.allow_threads(|| {
+            guard("VectorEnv.playout_values", || {
+                core.playout_values(&BotRegistry::new(), bot, &envs)
+                    .map_err(PyErr::from)
+            })
+        })?;
+        let rows = envs.len();
+        Ok(PyArray1::from_vec(py, values).reshape([rows, width])?)
     }
 
     /// Env ``i`` of this object is env ``env_offset + i`` of the seed derivation (so that

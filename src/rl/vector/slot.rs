@@ -2,6 +2,7 @@
 //! or a step does to it and writes into its row of the outputs.
 
 use super::{Autoreset, Elem, Illegal, Learner, Outputs, Shared, Slices};
+use crate::bots::playout::play_card_out;
 use crate::bots::Bot;
 use crate::cards::{side_mask, Card};
 use crate::encoding::observation::{encode, write_mask_bool, ObsValue};
@@ -112,6 +113,11 @@ impl Slot {
     pub fn bot_action(&mut self) -> Option<Card> {
         let p = usize::try_from(self.to_play()).ok()?;
         Some(bot_act(&mut self.bots[p], &self.state.view(p)))
+    }
+
+    /// Where a play-out of this env starts: its game now, its index and its deal.
+    pub(super) fn playout_start(&self) -> (State, u64, u64) {
+        (self.state, self.index, self.deal)
     }
 
     /// Whether `action` is a legal action of the game now.
@@ -360,4 +366,32 @@ impl Tally {
 pub(super) fn bot_act(bot: &mut Box<dyn Bot>, view: &crate::infoset::view::SeatView) -> Card {
     bot.act(view)
         .unwrap_or_else(|e| panic!("the vector env's bot failed: {e}"))
+}
+
+/// Each legal card's value for the side to move in `state` (env `env`'s game, of its deal
+/// `deal`), by play-out from that true state: the card, then `bots` (one per seat,
+/// reseeded for each card from `seed`, the env and its deal) to the round's end; the value
+/// is that side's round margin ([`round_margins`], in points). `out` is a row of
+/// `num_actions` values: NaN for the cards that are not legal, and for every card where no
+/// seat is to move.
+pub(super) fn playout_values(
+    (state, env, deal): (State, u64, u64),
+    bots: &mut [Box<dyn Bot>],
+    seed: u64,
+    out: &mut [f32],
+) {
+    out.fill(f32::NAN);
+    let Some(p) = state.current_player() else {
+        return;
+    };
+    let v = state.variant();
+    for card in state.legal_actions() {
+        for (seat, bot) in bots.iter_mut().enumerate() {
+            let stream = 100 + 4 * u64::from(card.id()) + seat as u64;
+            bot.reseed(vector_seed(seed, env, deal, stream));
+        }
+        let finished = play_card_out(state, card, |s, q| bot_act(&mut bots[q], &s.view(q)));
+        out[card.id() as usize] =
+            finished.map_or(f32::NAN, |f| round_margins(v, &f.result)[v.side_of(p)]);
+    }
 }
