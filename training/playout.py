@@ -1,6 +1,6 @@
 """Policy iteration on privileged play-outs: every legal card of a decision is valued by
 playing the round out from the true deal with the current policy itself, and the policy
-moves towards the cards that did better (a KL-regularised improvement step, as MPO's).
+moves towards the cards that did better (an all-action policy gradient in a KL trust region).
 
     pip install ".[train]"                                                 # torch (CPU is enough)
     python -m training.playout training/configs/playout-4p.toml --decisions 4M    # from the repo root
@@ -21,10 +21,12 @@ the measurement that chose it; in short:
   only spread left is the deal's effect on the difference between two cards, not the
   exploration of the rest of the round nor the luck of the whole deal.
 - **The step**: a card's advantage is its value minus the acting policy's mean, over the
-  batch's spread; the target is ``pi_old(a) * exp(advantage / beta)``, normalised, and
-  the policy is fitted to it by cross-entropy (``beta`` bounds how far one update moves
-  it, the KL-regularised step of MPO). Every legal card learns at every labelled decision,
-  the ones the policy rarely plays too.
+  batch's spread, and the policy ascends the expected advantage of its own cards,
+  ``sum_a pi(a) A(a)`` over every legal card (the all-action policy gradient: no
+  sampling noise from the card played), less ``kl`` times its KL divergence from the
+  acting policy (a trust region). It is linear in each advantage, so a deal's luck on
+  one card averages out over many decisions instead of pulling the policy towards risky
+  cards.
 - **Opponents, segments, resumes, budgets, the overlapping actor and learner**: as every
   method of the package (``training/loop.py``). The play-outs use the policy at every
   seat, also in the envs whose other side is a built-in bot.
@@ -59,7 +61,8 @@ class PlayoutPolicyIteration(loop.Method):
         # The share of the network's decisions with two legal cards or more whose every
         # card is valued by play-outs (each costs a play-out per legal card).
         "label_share": ("rate", 0.25),
-        "beta": ("positive", 1.0),
+        # The weight of the step's KL divergence from the acting policy (its trust region).
+        "kl": ("number0", 1.0),
         "epochs": ("count", 1),
         "env_threads": ("count0", 0),
     }
@@ -95,21 +98,23 @@ class PlayoutPolicyIteration(loop.Method):
         p_old = np.where(mask, np.exp(b["logp_all"][rows]), 0.0)
         p_old /= p_old.sum(1, keepdims=True)
         adv = np.where(mask, q - (p_old * q).sum(1, keepdims=True), 0.0)
-        scale = np.sqrt((p_old * adv ** 2).sum(1).mean()) + 1e-6
-        z = np.where(mask, np.log(np.maximum(p_old, 1e-12)) + adv / (scale * cfg["beta"]),
-                     -np.inf)
-        target = np.exp(z - z.max(1, keepdims=True))
-        target /= target.sum(1, keepdims=True)
+        # One scale for the batch (its advantages' spread), so that the step is linear in
+        # each card's advantage: an unbiased direction however noisy one deal's play-outs.
+        adv /= np.sqrt((p_old * adv ** 2).sum(1).mean()) + 1e-6
         x = policy_input(b["obs"][rows], b["hint"][rows], self.inputs, self.actions)
         m = torch.from_numpy(mask)
-        t = torch.from_numpy(target.astype(np.float32))
+        a = torch.from_numpy(adv.astype(np.float32))
+        old = torch.from_numpy(np.log(np.maximum(p_old, 1e-12)).astype(np.float32))
+        p_old_t = torch.from_numpy(p_old.astype(np.float32))
         gen = torch.Generator().manual_seed(sub_seed(cfg["seed"], "minibatch", k))
         losses = []
         for _ in range(cfg["epochs"]):
             for mb in torch.randperm(rows.size, generator=gen).split(cfg["minibatch"]):
                 logp = torch.log_softmax(masked_logits(self.policy, x[mb], m[mb],
                                                        cfg["temperature"]), -1)
-                loss = -(t[mb] * logp.masked_fill(~m[mb], 0)).sum(1).mean()
+                gain = (logp.exp() * a[mb]).sum(1)
+                kl = (p_old_t[mb] * (old[mb] - logp).masked_fill(~m[mb], 0)).sum(1)
+                loss = (cfg["kl"] * kl - gain).mean()
                 self.opt.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(self.policy.parameters(), cfg["max_grad_norm"])
