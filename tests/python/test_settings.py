@@ -307,6 +307,7 @@ CLASSES = {
     "StepError.Illegal": ys.IllegalActionError,
     "PipelineError.Step": ys.IllegalActionError,
     "BotError.NoDecision": ys.IllegalActionError,
+    "BotError.NoThread": ys.StateError,
     "StepError.Over": ys.StateError,
     "PipelineError.InFlight": ys.StateError,
     "PipelineError.NothingSent": ys.StateError,
@@ -412,6 +413,8 @@ def test_every_rust_error_becomes_its_python_exception_naming_what_was_wrong():
     assert "ZZ" in by["ParseCardError", "ParseCardError"]
     assert "no-such-bot" in by["ArenaError", "Bot"] == by["BotError", "Unknown"]
     assert "create a new one" in by["PipelineError", "Failed"]
+    assert "at most 4" in by["BotError", "TooManyThreads"] and "t100000" in by["BotError", "TooManyThreads"]
+    assert "/dev/zero" in by["WeightsError", "NotAFile"] and "regular file" in by["WeightsError", "NotAFile"]
 
 
 # -------------------------------------------------------------------------- seeds
