@@ -12,12 +12,12 @@ use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::python::convert::extract_seed;
-use crate::python::errors::{borrow, borrow_mut, guard, Class, InUse};
+use crate::python::convert::{extract_seed, shown};
+use crate::python::errors::{borrow, borrow_mut, guard, in_context, Class, InUse};
 use crate::rl::vector::{
-    Autoreset, Extras, Layout, Output, Outputs, Per, PipelineError, Spin, VecCore, OUTPUTS,
+    Autoreset, Extras, Layout, Output, Per, PipelineError, Spin, VecCore, OUTPUTS,
 };
-use arrays::{batch_tuple, NewArrays, Sets};
+use arrays::{batch_tuple, new_set, Sets};
 use state::{poisoned, with_pipeline, Mode, Op};
 
 mod arrays;
@@ -29,6 +29,9 @@ mod state;
 #[pyclass(module = "yokai_septet._core", name = "VectorEnv", subclass)]
 pub struct PyVectorEnv {
     mode: Mutex<Mode>,
+    /// The master seed: the one given (to the constructor or the last seeded reset), or
+    /// the one drawn from the OS for `seed=None`.
+    seed: u64,
     /// Copies of the core's settings, readable without its lock.
     env_offset: u64,
     num_threads: usize,
@@ -86,7 +89,10 @@ impl PyVectorEnv {
     ) -> PyResult<PyVectorEnv> {
         let c = config::parse(args, kwargs)?;
         let autoreset = c.shared.autoreset;
-        let core = VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads)?;
+        let seed = c.shared.seed;
+        // The GIL released: an `nn:PATH` opponent reads its file.
+        let core =
+            py.allow_threads(|| VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads))?;
         if let Some(s) = c.spin {
             core.set_spin(s);
         }
@@ -97,13 +103,21 @@ impl PyVectorEnv {
             // in `infos["final_obs"]` (a bootstrapping learner needs it on truncation).
             final_obs: autoreset == Autoreset::SameStep,
         });
+        let too_many = |e: String| {
+            Class::InvalidValue.err(format!(
+                "num_envs {}: the arrays of that many envs do not fit in this machine's \
+                 memory ({e})",
+                c.num_envs
+            ))
+        };
         let sets = if c.obs_u8 {
-            Sets::U8(vec![Outputs::build(&mut NewArrays(py, layout))])
+            Sets::U8(vec![new_set(py, layout).map_err(too_many)?])
         } else {
-            Sets::F32(vec![Outputs::build(&mut NewArrays(py, layout))])
+            Sets::F32(vec![new_set(py, layout).map_err(too_many)?])
         };
         let mut env = PyVectorEnv {
             mode: Mutex::new(Mode::Sync(core)),
+            seed,
             env_offset: c.shared.env_offset,
             num_threads: c.num_threads,
             num_envs: c.num_envs,
@@ -168,7 +182,9 @@ impl PyVectorEnv {
     ) -> PyResult<()> {
         let mut this = borrow_mut(slf)?;
         let seed = seed.map(extract_seed).transpose()?;
-        this.run(py, Op::Reset(seed))
+        this.run(py, Op::Reset(seed))?;
+        this.seed = seed.unwrap_or(this.seed);
+        Ok(())
     }
 
     /// Resets the envs whose ``mask`` entry is set (a bool array, one per env), as
@@ -237,6 +253,7 @@ impl PyVectorEnv {
         let seed = seed.map(extract_seed).transpose()?;
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| p.reset(seed))?;
+        this.seed = seed.unwrap_or(this.seed);
         this.last_recv = None;
         this.received.iter_mut().for_each(|r| *r = None);
         this.async_view = true;
@@ -270,22 +287,20 @@ impl PyVectorEnv {
     fn _send(
         slf: &Bound<'_, Self>,
         actions: PyReadonlyArray1<'_, i64>,
-        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+        env_ids: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let ids = env_ids.map(|e| Self::env_ids(e, "env_id")).transpose()?;
         let mut this = borrow_mut(slf)?;
         let mut copy = Vec::new();
         let acts = Self::ints(&actions, &mut copy)?.to_vec();
-        let mut copy_ids = Vec::new();
-        let ids = match &env_ids {
-            Some(e) => Some(Self::ints(e, &mut copy_ids)?.to_vec()),
-            None => None,
-        };
         let last = this.last_recv;
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| {
-            let (group, acts) = match ids {
-                Some(ids) => p.group_of(&ids, &acts)?,
-                None => match last {
+            let (group, acts) = match (ids, env_ids) {
+                (Some(ids), Some(given)) => p
+                    .group_of(&ids, &acts)
+                    .map_err(|e| in_context(&format!("env_id {}", shown(given)), e))?,
+                _ => match last {
                     Some(g) => (g, acts),
                     None => {
                         return Err(Class::State.err(
@@ -343,16 +358,17 @@ impl PyVectorEnv {
     fn bot_actions<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
-        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+        env_ids: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let ids = env_ids.map(|e| Self::env_ids(e, "env_ids")).transpose()?;
         let mut this = borrow_mut(slf)?;
-        if let Some(ids) = env_ids {
-            let mut copy = Vec::new();
-            let ids = Self::ints(&ids, &mut copy)?.to_vec();
+        if let (Some(ids), Some(given)) = (ids, env_ids) {
             let mode = this.pipeline()?;
             let out = with_pipeline!(mode, |p: T| {
                 let dummy = vec![0i64; ids.len()];
-                let (g, _) = p.group_of(&ids, &dummy)?;
+                let (g, _) = p
+                    .group_of(&ids, &dummy)
+                    .map_err(|e| in_context(&format!("env_ids {}", shown(given)), e))?;
                 let in_order = p.bot_actions(g)?;
                 let b = p.batch_size() as i64;
                 ids.iter()
@@ -364,6 +380,15 @@ impl PyVectorEnv {
         let core = this.core()?;
         let out = py.allow_threads(|| guard("VectorEnv.bot_actions", || Ok(core.bot_actions())))?;
         Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// The master seed every env's games derive from: the one given to the constructor or
+    /// to the last ``reset(seed=...)``, or, where none was, the one drawn from the
+    /// operating system (``seed=None``, as Gymnasium does). ``VectorEnv(..., seed=env.seed)``
+    /// deals the same games again.
+    #[getter]
+    fn seed(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(borrow(slf)?.seed)
     }
 
     /// Env ``i`` of this object is env ``env_offset + i`` of the seed derivation (so that
