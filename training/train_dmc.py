@@ -509,13 +509,16 @@ def train(args: argparse.Namespace) -> None:
         segment, decisions, trained = saved["segment"], saved["decisions"], saved["trained"]
         curve, wall0, cpu0 = saved["curve"], saved["wall_seconds"], saved["cpu_seconds"]
         print(f"resuming {out} at segment {segment} ({decisions:,} decisions)", flush=True)
+    if args.segments is not None and segment >= args.segments:
+        print(f"{out} has its {args.segments} segments: nothing to train", flush=True)
+        return
     actor = Rollouts(cfg)
     learner = Learner(net, opt, cfg, actions)
     learner.start()
     C, steps = cfg["checkpoint_rollouts"], cfg["steps"]
     start, cpu_start = time.monotonic(), time.process_time()
     acting = 0.0
-    while True:
+    while args.segments is None or segment < args.segments:
         first = segment * C
         actor.start_segment(cfg["seed"], segment)
         learner.publish(first - 1)  # the weights at the segment's start
@@ -583,9 +586,10 @@ def train(args: argparse.Namespace) -> None:
               f"{e['ci95'][1]:.3f}]", flush=True)
         if args.minutes is not None and time.monotonic() - start >= args.minutes * 60:
             break
-        if args.segments is not None and segment >= args.segments:
-            break
     learner.submit(-1, None)
+    # Joined before the interpreter shuts down: a daemon thread still inside torch there
+    # made torch's threads abort the process (exit 134) after the last checkpoint.
+    learner.join()
 
 
 def curve_cmd(args: argparse.Namespace) -> None:

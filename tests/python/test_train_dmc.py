@@ -165,6 +165,32 @@ def test_a_run_stopped_and_resumed_draws_the_curve_and_model_of_a_run_never_stop
     assert a[1]["decisions"] > a[0]["decisions"] > 0
 
 
+def test_a_run_that_has_its_segments_trains_no_more(tmp_path):
+    """``--segments N`` is the checkpoints in all: the same command again after them trains
+    nothing (issue 72: it trained one more segment, ``dmc-0003`` after ``--segments 2``)."""
+    cfg, out = _config(tmp_path), tmp_path / "run"
+    _run(cfg, out, "--segments", "2")
+    model = (out / "dmc.safetensors").read_bytes()
+    again = _run(cfg, out, "--segments", "2")
+    assert "nothing to train" in again.stdout
+    assert not (out / "dmc-0003.safetensors").exists()
+    assert (out / "dmc.safetensors").read_bytes() == model
+    assert len(json.loads((out / "curve.json").read_text())) == 2
+
+
+def test_twenty_sittings_in_a_row_each_stopped_at_its_budget_all_exit_0(tmp_path):
+    """A run started twenty times in a row, each sitting stopped at its budget (one more
+    segment): every sitting exits 0 (issue 72: one in five died at exit, after its last
+    checkpoint, with SIGABRT, its learner thread never joined)."""
+    cfg, out = _config(tmp_path, checkpoint_rollouts=1, steps=10), tmp_path / "run"
+    sittings = [_run(cfg, out, "--segments", str(k), check=False) for k in range(1, 21)]
+    failed = [(k + 1, r.returncode, r.stderr[-400:]) for k, r in enumerate(sittings)
+              if r.returncode != 0 or "terminate called" in r.stderr]
+    assert not failed, failed
+    assert (out / "dmc-0020.safetensors").exists()
+    assert not (out / "dmc-0021.safetensors").exists()
+
+
 def test_a_checkpoint_plays_in_rust_as_nn_path_and_says_how_it_was_made(tmp_path):
     out = tmp_path / "run"
     _run(_config(tmp_path, "3p"), out, "--segments", "1")
