@@ -63,6 +63,7 @@ mod cards;
 pub mod cli;
 mod encoding;
 mod error;
+mod files;
 mod infoset;
 mod names;
 pub mod picture;

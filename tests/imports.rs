@@ -37,7 +37,7 @@ const ACCEPTED: &[(&str, &str, &str)] = &[];
 #[rustfmt::skip]
 const FOLDER_ORDER: &[&str] = &[
     // Foundations: no imports inside the crate.
-    "simd", "names", "rng", "pool",
+    "simd", "names", "rng", "pool", "files",
     // The game.
     "cards", "error", "rules",
     // The settings tables' mechanism and the game's own rows (they name the rules'

@@ -18,7 +18,7 @@ __all__ = [
     "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_sequential", "_arena_total_games", "_arena_setup", "_arena_game_counts",
     "_imitation_data", "_check_arena_spec", "_settings_spec", "_check_settings",
-    "_episode_seeds",
+    "_episode_seeds", "_fresh_seed",
     "_model_read", "_model_write", "run_cli", "bench_random_playouts",
     "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
 ]
@@ -29,6 +29,8 @@ SCORINGS: list[str]
 EPISODES: list[str]
 
 _Int = Union[int, np.integer[Any]]
+# Env ids: integers only, as actions are.
+_EnvIds = Union[Sequence[_Int], npt.NDArray[np.integer[Any]]]
 
 # The exception family (src/python/errors.rs): yokai_septet.Error is the base of every
 # exception the package raises on purpose; each subclass keeps its builtin base too.
@@ -207,7 +209,7 @@ class VectorEnv:
         num_envs: _Int,
         variant: str = "4p",
         scoring: Optional[str] = "advanced",
-        seed: Optional[_Int] = 0,
+        seed: Optional[_Int] = None,
         *,
         episode: str = "game",
         max_rounds: Optional[_Int] = None,
@@ -240,7 +242,7 @@ class VectorEnv:
     def _send(
         self,
         actions: npt.NDArray[np.int64],
-        env_ids: Optional[npt.NDArray[np.int64]] = None,
+        env_ids: Optional[_EnvIds] = None,
     ) -> None: ...
     def _recv(self) -> tuple[Optional[np.ndarray], ...]: ...
     @property
@@ -285,9 +287,12 @@ class VectorEnv:
     def episodes(self) -> list[int]: ...
     def game_seed(self, i: int) -> int: ...
     def render_env(self, i: int) -> str: ...
-    def bot_actions(
-        self, env_ids: Optional[npt.NDArray[np.int64]] = None
-    ) -> npt.NDArray[np.int64]: ...
+    def bot_actions(self, env_ids: Optional[_EnvIds] = None) -> npt.NDArray[np.int64]: ...
+    def playout_values(
+        self, bot: str, env_ids: Optional[_EnvIds] = None
+    ) -> npt.NDArray[np.float32]: ...
+    @property
+    def seed(self) -> int: ...
     @property
     def env_offset(self) -> int: ...
 
@@ -351,6 +356,7 @@ def _check_settings(kind: str, what: str, kwargs: dict[str, Any]) -> dict[str, A
 # stubtest checks it where it exists and passes over it where it does not).
 def _error_examples() -> list[tuple[str, str, BaseException]]: ...
 def _episode_seeds(seed: _Int, episode: int, num_players: int) -> tuple[int, list[int], int]: ...
+def _fresh_seed() -> int: ...
 def _model_read(
     variant: Optional[str] = None, path: Optional[str] = None
 ) -> tuple[str, str, list[tuple[Any, Any]], dict[str, str]]: ...

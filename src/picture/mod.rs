@@ -24,7 +24,7 @@ mod text;
 pub use chart::ladder_svg;
 pub use html::{replay_html, replay_html_analysed};
 #[cfg(feature = "raster")]
-pub use raster::{rasterize, Raster, RasterError};
+pub use raster::{rasterize, Raster, RasterError, MAX_SCALE};
 
 /// The whole table as an SVG document (every hand shown).
 pub fn table_svg(state: &State) -> String {

@@ -27,7 +27,8 @@ pub(crate) fn model_read<'py>(
             let v: Variant = v.parse()?;
             Mlp::from_bytes(Mlp::shipped_bytes(v))?
         }
-        (None, Some(p)) => Mlp::load(&p)?,
+        // The GIL released while the file is read.
+        (None, Some(p)) => py.allow_threads(|| Mlp::load(&p))?,
         _ => return Err(Class::InvalidValue.err("give exactly one of variant and path")),
     };
     let widths = mlp.widths();

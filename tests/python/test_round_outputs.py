@@ -159,9 +159,9 @@ def test_playout_values_refuse_bad_ids_and_names_and_change_nothing():
     v = ys.VectorEnv(3, "4p", seed=1, self_play=True)
     v.reset(seed=1)
     obs = v.observations.copy()
-    with pytest.raises(ys.InvalidValueError, match="env id 3 is out of range"):
+    with pytest.raises(ys.InvalidValueError, match="holds env id 3, out of range: envs are 0..2"):
         v.playout_values("heuristic", env_ids=[0, 3])
-    with pytest.raises(ys.InvalidTypeError, match="env id"):
+    with pytest.raises(ys.InvalidTypeError, match="0.5 is a float"):
         v.playout_values("heuristic", env_ids=[0.5])
     with pytest.raises(ys.InvalidTypeError, match="env_ids must be a sequence"):
         v.playout_values("heuristic", env_ids=7)

@@ -13,6 +13,17 @@ pub use super::super::families::{DEFAULT_ITERATIONS, GUIDED_ITERATIONS};
 /// few threads each tree is too shallow to gain.
 pub const MAX_DECISION_THREADS: u32 = 4;
 
+/// The most threads a name may ask one decision for (`:tT`): the cores this process may
+/// use (its affinity and CPU quota), or [`MAX_DECISION_THREADS`] where that is more, so
+/// that every name `play` and `hint` write builds on any machine. Beyond it a thread
+/// gains nothing, and a count in the thousands exhausts the system's threads: the
+/// registry refuses the name ([`crate::bots::BotError::TooManyThreads`]).
+pub fn max_search_threads() -> u32 {
+    u32::try_from(crate::pool::cores())
+        .unwrap_or(u32::MAX)
+        .max(MAX_DECISION_THREADS)
+}
+
 /// Nodes a tree kept for reuse may hold ([`Techniques::reuse`]): 2^20 nodes of 28 bytes,
 /// 28 MiB per tree. A subtree above it is dropped and the decision starts afresh.
 pub const REUSE_NODE_CAP: usize = 1 << 20;

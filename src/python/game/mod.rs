@@ -10,7 +10,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::convert::{extract_integer, extract_seat, type_name};
+use super::convert::{extract_integer, extract_seat, extract_text, shown, type_name};
 use super::env_settings::GAME;
 use super::errors::{borrow, borrow_mut, Class, InUse};
 use super::settings::bind;
@@ -100,7 +100,7 @@ impl PyGame {
         cards: impl FnOnce(&State, usize) -> CardSet,
     ) -> PyResult<Bound<'py, PyList>> {
         let this = borrow(slf)?;
-        let p = extract_seat(seat, this.state().num_players())?;
+        let p = extract_seat(seat, this.state().num_players(), "seat")?;
         Self::ids(slf.py(), cards(this.state(), p))
     }
 }
@@ -109,11 +109,17 @@ impl PyGame {
 pub(crate) fn game_state(obj: &Bound<'_, PyAny>) -> PyResult<State> {
     let game = obj.downcast::<PyGame>().map_err(|_| {
         Class::InvalidType.err(format!(
-            "expected a yokai_septet.Game, not {}",
-            type_name(obj)
+            "game must be a yokai_septet.Game, not {} ({})",
+            type_name(obj),
+            shown(obj)
         ))
     })?;
     PyGame::read(game, |s| *s)
+}
+
+/// The argument `code` of `card_id`.
+fn card_code(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    extract_text(obj, "code")
 }
 
 impl InUse for PyGame {
@@ -161,7 +167,7 @@ impl PyGame {
     /// The side ``seat`` plays for (its index in :attr:`round_margin`).
     fn side_of(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
         let v = Self::read(slf, State::variant)?;
-        Ok(v.side_of(extract_seat(seat, v.num_players())?))
+        Ok(v.side_of(extract_seat(seat, v.num_players(), "seat")?))
     }
 
     /// What wins the game: the points target (7 advanced, 2 basic), or the seals to win in
@@ -297,7 +303,7 @@ impl PyGame {
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let this = borrow(slf)?;
-        let p = extract_seat(seat, this.state().num_players())?;
+        let p = extract_seat(seat, this.state().num_players(), "seat")?;
         PyList::new(py, this.state().picks(p).iter().map(|c| c.id()))
     }
 
@@ -402,7 +408,7 @@ impl PyGame {
 
     /// The card id of a text code (case-insensitive): ``"WA"`` → 0, ``"S13"`` → 48.
     #[staticmethod]
-    fn card_id(code: &str) -> PyResult<u8> {
+    fn card_id(#[pyo3(from_py_with = card_code)] code: String) -> PyResult<u8> {
         Ok(code.parse::<Card>()?.id())
     }
 }

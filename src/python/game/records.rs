@@ -6,6 +6,7 @@ use pyo3::types::{PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::PyGame;
+use crate::python::convert::extract_text;
 use crate::python::errors::{borrow, guard, Class};
 use crate::python::json::{json_to_py, py_to_json};
 use crate::record::Match;
@@ -18,8 +19,8 @@ pub(crate) fn match_from_record(
     rec: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<Match> {
-    if let Ok(text) = rec.downcast::<PyString>() {
-        let text = text.to_cow()?.into_owned();
+    if rec.is_instance_of::<PyString>() {
+        let text = extract_text(rec, "rec")?;
         py.allow_threads(|| guard(what, || Ok(Match::from_json(&text)?)))
     } else {
         let value = py_to_json(rec, &mut String::new())?;

@@ -13,16 +13,16 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::bots::BotRegistry;
-use crate::python::convert::{extract_integer, extract_seat, extract_seed, type_name};
-use crate::python::errors::{borrow, borrow_mut, guard, Class, InUse};
+use crate::python::convert::{extract_seat, extract_seed, shown};
+use crate::python::errors::{borrow, borrow_mut, guard, in_context, Class, InUse};
 use crate::python::game::PyGame;
 use crate::record::Match;
 use crate::rules::config::GameConfig;
 use crate::rules::game_target;
 use crate::rl::vector::{
-    Autoreset, Extras, Layout, Output, Outputs, Per, PipelineError, Spin, VecCore, OUTPUTS,
+    Autoreset, Extras, Layout, Output, Per, PipelineError, Spin, VecCore, OUTPUTS,
 };
-use arrays::{batch_tuple, NewArrays, Sets};
+use arrays::{batch_tuple, new_set, Sets};
 use state::{poisoned, with_pipeline, Mode, Op};
 
 mod arrays;
@@ -34,6 +34,9 @@ mod state;
 #[pyclass(module = "yokai_septet._core", name = "VectorEnv", subclass)]
 pub struct PyVectorEnv {
     mode: Mutex<Mode>,
+    /// The master seed: the one given (to the constructor or the last seeded reset), or
+    /// the one drawn from the OS for `seed=None`.
+    seed: u64,
     /// Copies of the core's settings, readable without its lock.
     config: GameConfig,
     env_offset: u64,
@@ -92,7 +95,10 @@ impl PyVectorEnv {
     ) -> PyResult<PyVectorEnv> {
         let c = config::parse(args, kwargs)?;
         let autoreset = c.shared.autoreset;
-        let core = VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads)?;
+        let seed = c.shared.seed;
+        // The GIL released: an `nn:PATH` opponent reads its file.
+        let core =
+            py.allow_threads(|| VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads))?;
         if let Some(s) = c.spin {
             core.set_spin(s);
         }
@@ -103,14 +109,22 @@ impl PyVectorEnv {
             // in `infos["final_obs"]` (a bootstrapping learner needs it on truncation).
             final_obs: autoreset == Autoreset::SameStep,
         });
+        let too_many = |e: String| {
+            Class::InvalidValue.err(format!(
+                "num_envs {}: the arrays of that many envs do not fit in this machine's \
+                 memory ({e})",
+                c.num_envs
+            ))
+        };
         let sets = if c.obs_u8 {
-            Sets::U8(vec![Outputs::build(&mut NewArrays(py, layout))])
+            Sets::U8(vec![new_set(py, layout).map_err(too_many)?])
         } else {
-            Sets::F32(vec![Outputs::build(&mut NewArrays(py, layout))])
+            Sets::F32(vec![new_set(py, layout).map_err(too_many)?])
         };
         let mut env = PyVectorEnv {
             mode: Mutex::new(Mode::Sync(core)),
             config: c.shared.config,
+            seed,
             env_offset: c.shared.env_offset,
             num_threads: c.num_threads,
             num_envs: c.num_envs,
@@ -175,7 +189,9 @@ impl PyVectorEnv {
     ) -> PyResult<()> {
         let mut this = borrow_mut(slf)?;
         let seed = seed.map(extract_seed).transpose()?;
-        this.run(py, Op::Reset(seed))
+        this.run(py, Op::Reset(seed))?;
+        this.seed = seed.unwrap_or(this.seed);
+        Ok(())
     }
 
     /// Resets the envs whose ``mask`` entry is set (a bool array, one per env), as
@@ -244,6 +260,7 @@ impl PyVectorEnv {
         let seed = seed.map(extract_seed).transpose()?;
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| p.reset(seed))?;
+        this.seed = seed.unwrap_or(this.seed);
         this.last_recv = None;
         this.received.iter_mut().for_each(|r| *r = None);
         this.async_view = true;
@@ -277,22 +294,20 @@ impl PyVectorEnv {
     fn _send(
         slf: &Bound<'_, Self>,
         actions: PyReadonlyArray1<'_, i64>,
-        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+        env_ids: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let ids = env_ids.map(|e| Self::env_ids(e, "env_id")).transpose()?;
         let mut this = borrow_mut(slf)?;
         let mut copy = Vec::new();
         let acts = Self::ints(&actions, &mut copy)?.to_vec();
-        let mut copy_ids = Vec::new();
-        let ids = match &env_ids {
-            Some(e) => Some(Self::ints(e, &mut copy_ids)?.to_vec()),
-            None => None,
-        };
         let last = this.last_recv;
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| {
-            let (group, acts) = match ids {
-                Some(ids) => p.group_of(&ids, &acts)?,
-                None => match last {
+            let (group, acts) = match (ids, env_ids) {
+                (Some(ids), Some(given)) => p
+                    .group_of(&ids, &acts)
+                    .map_err(|e| in_context(&format!("env_id {}", shown(given)), e))?,
+                _ => match last {
                     Some(g) => (g, acts),
                     None => {
                         return Err(Class::State.err(
@@ -350,16 +365,17 @@ impl PyVectorEnv {
     fn bot_actions<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
-        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+        env_ids: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let ids = env_ids.map(|e| Self::env_ids(e, "env_ids")).transpose()?;
         let mut this = borrow_mut(slf)?;
-        if let Some(ids) = env_ids {
-            let mut copy = Vec::new();
-            let ids = Self::ints(&ids, &mut copy)?.to_vec();
+        if let (Some(ids), Some(given)) = (ids, env_ids) {
             let mode = this.pipeline()?;
             let out = with_pipeline!(mode, |p: T| {
                 let dummy = vec![0i64; ids.len()];
-                let (g, _) = p.group_of(&ids, &dummy)?;
+                let (g, _) = p
+                    .group_of(&ids, &dummy)
+                    .map_err(|e| in_context(&format!("env_ids {}", shown(given)), e))?;
                 let in_order = p.bot_actions(g)?;
                 let b = p.batch_size() as i64;
                 ids.iter()
@@ -379,7 +395,7 @@ impl PyVectorEnv {
     /// when the card is played and then ``bot`` (a bot name, e.g. ``"nn:policy.safetensors"``
     /// or ``"heuristic"``) plays every seat to the round's end; NaN for cards that are not
     /// legal, and in a row where no seat is to move. Nothing in the envs changes. It reads
-    /// every hand: for training-time advantages (``training/ppo.py``), never for a policy
+    /// every hand: for training-time advantages (``training/playout.py``), never for a policy
     /// that plays. Runs on the env's threads with the GIL released.
     #[pyo3(signature = (bot, env_ids = None))]
     fn playout_values<'py>(
@@ -392,26 +408,16 @@ impl PyVectorEnv {
         let n = this.num_envs;
         let envs: Vec<usize> = match env_ids {
             None => (0..n).collect(),
-            Some(ids) => ids
-                .try_iter()
-                .map_err(|_| {
-                    Class::InvalidType.err(format!(
-                        "env_ids must be a sequence of env indices, not {}",
-                        type_name(ids)
-                    ))
-                })?
-                .map(|id| {
-                    let id = id?;
-                    extract_integer(&id, "env id")?
-                        .and_then(|k| usize::try_from(k).ok())
-                        .filter(|&k| k < n)
-                        .ok_or_else(|| {
-                            Class::InvalidValue.err(format!(
-                                "env id {} is out of range: envs are 0..{}",
-                                id.repr().map_or_else(|_| "?".into(), |r| r.to_string()),
-                                n.saturating_sub(1)
-                            ))
-                        })
+            Some(given) => Self::env_ids(given, "env_ids")?
+                .into_iter()
+                .map(|k| {
+                    usize::try_from(k).ok().filter(|&k| k < n).ok_or_else(|| {
+                        Class::InvalidValue.err(format!(
+                            "env_ids {} holds env id {k}, out of range: envs are 0..{}",
+                            shown(given),
+                            n.saturating_sub(1)
+                        ))
+                    })
                 })
                 .collect::<PyResult<_>>()?,
         };
@@ -425,6 +431,15 @@ impl PyVectorEnv {
         })?;
         let rows = envs.len();
         Ok(PyArray1::from_vec(py, values).reshape([rows, width])?)
+    }
+
+    /// The master seed every env's games derive from: the one given to the constructor or
+    /// to the last ``reset(seed=...)``, or, where none was, the one drawn from the
+    /// operating system (``seed=None``, as Gymnasium does). ``VectorEnv(..., seed=env.seed)``
+    /// deals the same games again.
+    #[getter]
+    fn seed(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(borrow(slf)?.seed)
     }
 
     /// Env ``i`` of this object is env ``env_offset + i`` of the seed derivation (so that
@@ -463,7 +478,7 @@ impl PyVectorEnv {
     /// The side ``seat`` plays for (its column of ``infos["round_margin"]``).
     fn side_of(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
         let v = borrow(slf)?.config.variant;
-        Ok(v.side_of(extract_seat(seat, v.num_players())?))
+        Ok(v.side_of(extract_seat(seat, v.num_players(), "seat")?))
     }
 
     /// What wins a game: the points target (7 advanced, 2 basic), or the seals to win in
