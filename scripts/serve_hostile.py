@@ -4,14 +4,17 @@
     python scripts/serve_hostile.py            # the whole battery, about two minutes
     python scripts/serve_hostile.py --quick    # without the core-hold measure, the slow
                                                # clients, the lockout and the 50 clients
-    python scripts/serve_hostile.py --lockout  # the lockout measure alone, twice
+    python scripts/serve_hostile.py --lockout  # the lockout measures alone: idle and
+                                               # slow-header connections at two caps,
+                                               # slow bodies at three
 
 Each check prints one line, ``ok`` or ``FAIL``; the exit status is 1 if any failed. It
 tries: ``Host`` and ``Origin`` forms, bodies, records, paths, bot names that import code
 or read files, client-chosen budgets, requests that would block threads, memory, hidden
 cards in every variant, concurrent reviews and hints, slow clients, another local
-process holding 500 idle and 200 slow connections while the person's requests are timed
-(each must be answered within 1 s), 50 clients at once, the game cap. It measures the server's RSS after each request class (target: no request
+process holding 500 idle and 200 slow-header connections, or more slow-body connections
+than the cap, while the person's 50 requests are timed (all but one must be answered
+within 1 s), 50 clients at once, the game cap. It measures the server's RSS after each request class (target: no request
 moves it by more than 16 MiB) and how long the server keeps a core busy after a client
 that asked for the longest search has gone (target: at most ``--max-think-ms`` + 100 ms;
 the server's CPU time, from ``/proc``, so Linux only). On a shared machine the CPU hold
@@ -25,6 +28,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -386,52 +390,81 @@ def slow_clients(s: Server) -> None:
 
 
 # Another local program (loopback: the same address as the person's browser) holding
-# idle connections and connections that send a request's headers one byte a second;
-# closed ones are opened again. It prints "ready" once all are open, then every second
-# how many it has opened again in all.
+# idle connections, connections that send a request's headers one byte a second, and
+# connections whose headers are whole and whose body (Content-Length: 5000) comes one
+# byte every 0.2 s; closed ones (and answered ones: a body's 408) are opened again. It
+# prints "ready" once all are open, then at every tick how many it has opened again in
+# all. Bounded: it stops after `seconds`.
 HOLDER = r"""
 import resource, select, socket, sys, time
-port, idle, slow = map(int, sys.argv[1:4])
+port, idle, slow, bodies, seconds = map(int, sys.argv[1:6])
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 head = b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % port + b"x" * 10000
-def conn():
+body_head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json"
+             b"\r\nContent-Length: 5000\r\n\r\n" % port)
+def conn(first=b""):
     c = socket.create_connection(("127.0.0.1", port))
+    c.sendall(first)
     c.setblocking(False)
     return c
 idles = [conn() for _ in range(idle)]
 slows = [[conn(), 0] for _ in range(slow)]
+trickles = [conn(body_head) for _ in range(bodies)]
 print("ready", flush=True)
-reopened = 0
-while True:
+reopened, tick, end = 0, 0, time.monotonic() + seconds
+while time.monotonic() < end:
     t = time.monotonic()
-    closed, _, _ = select.select(idles, [], [], 0)
+    closed, _, _ = select.select(idles, [], [], 0) if idles else ([], [], [])
     for c in closed:
         c.close()
         idles[idles.index(c)] = conn()
         reopened += 1
-    for s in slows:
+    if tick % 5 == 0:
+        for s in slows:
+            try:
+                s[0].send(head[s[1]:s[1] + 1])
+                s[1] += 1
+            except OSError:
+                s[0].close()
+                s[:] = [conn(), 0]
+                reopened += 1
+    for i, c in enumerate(trickles):
         try:
-            s[0].send(head[s[1]:s[1] + 1])
-            s[1] += 1
+            c.recv(1024)  # b"": closed; bytes: answered (a 408)
+            gone = True
+        except BlockingIOError:
+            gone = False
         except OSError:
-            s[0].close()
-            s[:] = [conn(), 0]
+            gone = True
+        if not gone:
+            try:
+                c.send(b" ")
+            except OSError:
+                gone = True
+        if gone:
+            c.close()
+            trickles[i] = conn(body_head)
             reopened += 1
+    tick += 1
     print(reopened, flush=True)
-    time.sleep(max(0.0, 1 - (time.monotonic() - t)))
+    time.sleep(max(0.0, 0.2 - (time.monotonic() - t)))
 """
 
 
-def lockout(s: Server, idle: int = 500, slow: int = 200, n: int = 40) -> None:
-    """Issue 64: while another local process holds `idle` idle and `slow` slow
-    connections, the person's `n` requests (a new connection each, as a page's after
-    its idle ones are closed), a quarter of a second apart, are each answered within 1 s."""
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(s.port), str(idle), str(slow)],
+def lockout(s: Server, idle: int = 0, slow: int = 0, bodies: int = 0, n: int = 50) -> None:
+    """Issues 64 and 72: while another local process holds `idle` idle connections, `slow`
+    that send their headers slowly and `bodies` that send their body slowly, the person's
+    `n` requests (a new connection each, as a page's after its idle ones are closed), a
+    quarter of a second apart, are answered within 1 s: all but at most one of them."""
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(s.port), str(idle), str(slow),
+                               str(bodies), str(int(n * 0.25) + 60)],
                               stdout=subprocess.PIPE, text=True)
+    held = ", ".join(f"{k} {what}" for k, what in [(idle, "idle"), (slow, "slow-header"),
+                                                   (bodies, "slow-body")] if k)
     try:
-        check(holder.stdout.readline().strip() == "ready", f"another process holds {idle} idle "
-              f"and {slow} slow connections")
+        check(holder.stdout.readline().strip() == "ready",
+              f"another process holds {held} connections")
         times: list[float] = []
         for k in range(n):
             t = time.monotonic()
@@ -449,7 +482,8 @@ def lockout(s: Server, idle: int = 500, slow: int = 200, n: int = 40) -> None:
         if holder.poll() is None:
             holder.kill()
     times.sort()
-    check(len(times) == n, f"the person's requests meanwhile: {len(times)} of {n} answered within 1 s",
+    check(len(times) >= n - 1,
+          f"the person's requests meanwhile: {len(times)} of {n} answered within 1 s",
           f"median {times[len(times) // 2] * 1e3:.1f} ms, max {times[-1] * 1e3:.1f} ms; the other "
           f"process's connections closed by the server and opened again: {reopened}" if times else "")
 
@@ -493,18 +527,29 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true",
                     help="skip the core-hold measure, the slow clients, the lockout and the 50 clients")
     ap.add_argument("--lockout", action="store_true",
-                    help="only the lockout measure (issue 64): at the default cap of open "
-                         "connections, then at --max-connections 256")
+                    help="only the lockout measures: idle and slow-header connections (issue "
+                         "64) at the default cap and at --max-connections 256, slow-body "
+                         "connections (issue 72) at 16, 256 and the default")
     ap.add_argument("--server", default=SERVER,
                     help="the command that starts the server (--port 0 and the rest appended)")
     args = ap.parse_args()
     SERVER = args.server
     if args.lockout:
-        for extra in [[], ["--max-connections", "256"]]:
+        # The default cap is the open-file limit less 64, at most 4096: the server (and the
+        # other process) get the hard limit, where the soft one is lower.
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        print(f"open files: soft limit {soft}, raised to the hard limit {hard}")
+        cases = [([], dict(idle=500, slow=200)),
+                 (["--max-connections", "256"], dict(idle=500, slow=200)),
+                 (["--max-connections", "16"], dict(bodies=24)),
+                 (["--max-connections", "256"], dict(bodies=300)),
+                 ([], dict(bodies=4200))]
+        for extra, held in cases:
             s = Server(*extra)
             try:
                 print(f"server {' '.join(extra) or 'at its default cap'}, load {os.getloadavg()[0]:.1f}")
-                lockout(s)
+                lockout(s, **held)
                 check(s.alive(), "the server lives")
             finally:
                 s.stop()
@@ -531,7 +576,8 @@ def main() -> int:
             bot_names(s, marker)
             if not args.quick:
                 slow_clients(s)
-                lockout(s)
+                lockout(s, idle=500, slow=200)
+                lockout(s, bodies=300)
                 many_clients(s)
             game_cap(s)
             check(s.alive(), "the server lives at the end")

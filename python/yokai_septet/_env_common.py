@@ -7,7 +7,6 @@ table or of one seat's view (the other hands hidden)."""
 from __future__ import annotations
 
 import inspect
-import os
 from typing import Any, Callable, Optional, TypedDict
 
 import numpy as np
@@ -27,11 +26,12 @@ class EpisodeSeeds:
     never from numpy: after ``next(seed=s)`` the env's ``d``-th episode is dealt, and its
     bots and drawn learner seat seeded, as env 0's ``d``-th game of ``VectorEnv(...,
     seed=s)`` (``_core._episode_seeds``). So the same seed gives the same games, and a
-    seeded env replays what the vector env deals. Never seeded, the master seed comes
-    from the operating system's entropy, once."""
+    seeded env replays what the vector env deals. Given no seed, the master seed is drawn
+    from the operating system's entropy once, as every env of the package draws it
+    (``_core._fresh_seed``), and stays readable as ``master``."""
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        self.master = seed
+        self.master: int = _core._fresh_seed() if seed is None else seed
         self.episode = -1
 
     def next(self, seed: Optional[int], num_players: int) -> tuple[int, list[int], int]:
@@ -40,13 +40,26 @@ class EpisodeSeeds:
         drawn learner seat is ``draw % num_players`` of."""
         if seed is not None:
             master, episode = seed, 0
-        elif self.master is not None:
-            master, episode = self.master, self.episode + 1
         else:
-            master, episode = int.from_bytes(os.urandom(8), "little"), 0
+            master, episode = self.master, self.episode + 1
         seeds = _core._episode_seeds(master, episode, num_players)  # checks the seed first
         self.master, self.episode = master, episode
         return seeds
+
+
+class Seeded:
+    """A base of the single envs: their episodes' seeds (``_seeds``, an
+    :class:`EpisodeSeeds`) and the master seed they derive from, readable."""
+
+    _seeds: EpisodeSeeds
+
+    @property
+    def seed(self) -> int:
+        """The master seed the env's games derive from: the one given (to the constructor
+        or the last ``reset(seed=...)``), or the one drawn from the operating system where
+        none was (docs/api.md, "Seeds"). ``reset(seed=env.seed)`` deals the same games
+        again, from the first."""
+        return self._seeds.master
 
 
 def check_keywords(kind: str, f: Callable[..., Any], kwargs: dict[str, Any]) -> None:

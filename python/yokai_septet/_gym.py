@@ -11,14 +11,16 @@ from gymnasium import spaces
 
 from . import _core
 from ._core import Bot, Game, IllegalActionError, InvalidValueError, StateError
-from ._env_common import OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, check_seat, render
+from ._env_common import (
+    OBS_HIGH, RENDER_MODES, EpisodeSeeds, KeywordsChecked, Seeded, check_seat, render,
+)
 
 # The env's settings (crates/yokai-septet-python/src/env_settings.rs): its signature's defaults and the
 # parsing of its arguments come from this table.
 _SETTINGS = {row["name"]: row for row in _core._settings_spec()["gym"]}
 
 
-class YokaiSeptetEnv(KeywordsChecked, gym.Env):
+class YokaiSeptetEnv(KeywordsChecked, Seeded, gym.Env):
     """Yokai Septet for one learner against built-in bots.
 
     Observations are the learner seat's float32 information-state vector
@@ -136,9 +138,10 @@ class YokaiSeptetEnv(KeywordsChecked, gym.Env):
         Its seeds (the deal, the bots', a drawn learner seat) come from the crate's seed
         domains (:class:`EpisodeSeeds`): ``reset(seed=s)`` deals env 0's first game of
         ``VectorEnv(1, seed=s)``, and each ``reset()`` after it the next one."""
-        super().reset(seed=seed)  # gymnasium's checks, and its np_random (unused here)
         n = len(self._bots)
-        game_seed, bot_seeds, draw = self._seeds.next(seed, n)
+        game_seed, bot_seeds, draw = self._seeds.next(seed, n)  # checks the seed first
+        # gymnasium's np_random (unused here), which takes a Python int only.
+        super().reset(seed=None if seed is None else int(seed))
         self.game = Game(seed=game_seed, **self._config)
         if self._fixed_seat is None:
             self.learner_seat = draw % n

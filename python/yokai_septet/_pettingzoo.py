@@ -12,7 +12,8 @@ from pettingzoo.utils import wrappers
 from . import _core
 from ._core import Game, IllegalActionError, InvalidTypeError
 from ._env_common import (
-    OBS_HIGH, RENDER_MODES, EpisodeSeeds, GameSettings, KeywordsChecked, check_seat, render,
+    OBS_HIGH, RENDER_MODES, EpisodeSeeds, GameSettings, KeywordsChecked, Seeded, check_seat,
+    render,
 )
 from ._signatures import settings_parameters, show_signature
 
@@ -120,7 +121,7 @@ class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
             base._ended_by_illegal_action = True
 
 
-class raw_env(KeywordsChecked, AECEnv):
+class raw_env(KeywordsChecked, Seeded, AECEnv):
     """Yokai Septet as a PettingZoo AEC environment.
 
     Agents are ``player_0 .. player_{n-1}`` (seat order). Each observation is a dict with
@@ -144,7 +145,8 @@ class raw_env(KeywordsChecked, AECEnv):
             ``uint8`` array of shape ``(640, 960, 3)``).
         render_seat: whose view ``render()`` shows: ``None`` (default, every hand) or a
             seat number (that seat's view, the other hands hidden).
-        seed: the master seed of the games if ``reset`` is called without one.
+        seed: the master seed of the games if ``reset`` is called without one (``None``:
+            drawn from the operating system; :attr:`seed` reads it).
         observation_key: the key of the observation vector in each observation dict:
             ``"observation"`` (PettingZoo's convention, the default) or
             ``"observations"`` (what RLlib's action-masking RLModule reads).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import reprlib
 from typing import Any, Optional, Sequence
 
 import gymnasium
@@ -204,7 +205,8 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
             self._reset_some(_reset_mask(mask, self.num_envs, seed))
             return self.observations, self._infos()
         self.reset_all(seed)  # validates the seed first: a bad one changes nothing
-        gymnasium.vector.VectorEnv.reset(self, seed=seed)
+        # (gymnasium's np_random takes a Python int only; Rust took any integer.)
+        gymnasium.vector.VectorEnv.reset(self, seed=None if seed is None else int(seed))
         return self.observations, self._infos()
 
     def step(
@@ -230,11 +232,16 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         if a.dtype == object and a.shape == (n,):
             a = self._python_ints(a)
         if a.dtype.kind not in "iu":
-            raise InvalidTypeError(f"actions must be integers, got an array of dtype {a.dtype}")
+            raise InvalidTypeError(
+                f"actions must be integers, got an array of dtype {a.dtype} ({reprlib.repr(actions)})"
+            )
         if a.shape != (n,):
-            raise InvalidValueError(f"actions has shape {a.shape}, expected ({n},)")
+            raise InvalidValueError(
+                f"actions has shape {a.shape}, expected ({n},): {reprlib.repr(actions)}"
+            )
         if a.dtype.kind == "u" and a.size and a.max() > np.iinfo(np.int64).max:
-            a = np.minimum(a, 2**62).astype(np.int64)  # out of range either way
+            # Out of range either way: named as given (no int64 holds them), as Python ints.
+            return self._python_ints(a.astype(object))
         return np.ascontiguousarray(a, dtype=np.int64)
 
     def _python_ints(self, a: np.ndarray) -> np.ndarray:
@@ -268,7 +275,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         ``0..batch_size`` first). Refused while batches sent are not received."""
         self._async_reset(seed)
         if seed is not None:
-            gymnasium.vector.VectorEnv.reset(self, seed=seed)
+            gymnasium.vector.VectorEnv.reset(self, seed=int(seed))
 
     def send(self, actions: Any, env_id: Any = None) -> None:
         """Hands one batch's actions to Rust and returns at once; Rust steps those envs
@@ -281,8 +288,7 @@ class VectorEnv(_CoreVectorEnv, gymnasium.vector.VectorEnv):  # type: ignore[ove
         a = actions
         if not (type(a) is np.ndarray and a.dtype == np.int64 and a.ndim == 1):
             a = self._actions(a, b)
-        ids = None if env_id is None else np.ascontiguousarray(env_id, dtype=np.int64)
-        self._send(a, ids)
+        self._send(a, env_id)  # ids are integers, as actions are: Rust checks them
 
     def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Waits for the oldest batch sent and returns ``(obs, rewards, terminated,

@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
-from ._core import InvalidValueError
+from ._core import InvalidTypeError, InvalidValueError
 from ._arena_spec import DEFAULT, ArenaSpec, resolve
 from ._extras import missing_extra
 
@@ -179,7 +179,14 @@ class Model:
 
 def load(source: Union[str, os.PathLike[str]]) -> Model:
     """The shipped baseline of a variant (``load("4p")``), or the model saved in a
-    safetensors file (``load("mine.safetensors")``)."""
+    safetensors file (``load("mine.safetensors")``): a regular file of at most 256 MiB,
+    read with the GIL released (a named pipe, a device or a larger file is refused with
+    the rule that refused it, without being read)."""
+    if not isinstance(source, (str, os.PathLike)):
+        raise InvalidTypeError(
+            f"source must be a variant name or a path (str or os.PathLike), not "
+            f"{type(source).__name__} ({source!r})"
+        )
     src = os.fspath(source)
     if src in _core.VARIANTS:
         variant, inputs, layers, meta = _core._model_read(variant=src)

@@ -8,6 +8,7 @@ import enum
 import json
 import random
 import re
+import reprlib
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import yokai_septet as ys
+from yokai_septet._gym import YokaiSeptetEnv
 
 VARIANTS = ["4p", "3p", "seal", "seal-short"]
 NP_INT_TYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
@@ -586,3 +588,331 @@ def test_self_referential_record_is_a_value_error():
     d["x"] = d
     with pytest.raises(ValueError, match="nested"):
         ys.Game.from_record(d)
+
+
+# ------------------------------------------------------------------- issue 72: callers
+
+# What a hostile caller passes for any argument: wrong types, out-of-range and huge
+# values, text that does not encode, containers.
+ANY_WRONG = [None, 3, -1, 2**64, 2**200, 1.5, float("nan"), float("inf"), "x", "\udc80",
+             b"x", [], [0.5], {}, object(), True, np.float64(1), np.uint64(2**64 - 1),
+             np.array([1, 2]), np.zeros(56, np.int8)]
+
+
+def _some_game():
+    g = ys.Game(seed=5)
+    play(g, random.Random(5), 20)
+    return g
+
+
+def _finished_record():
+    g = ys.Game(seed=3, max_rounds=1)
+    play(g, random.Random(3), 10**6)
+    return g.record()
+
+
+def _deal():
+    g = ys.Game(seed=1)
+    return [g.hand(p) for p in range(g.num_players)], g.trump_card
+
+
+# Every public call with its arguments' valid values: (label, call, names, valid).
+CALLS = [
+    ("Game", lambda g, v, s, sd: ys.Game(v, s, sd), ["variant", "scoring", "seed"],
+     ["4p", "advanced", 1]),
+    ("Game.step", lambda g, a: g.step(a), ["action"], [None]),
+    ("Game.step_rewards", lambda g, m: g.step_rewards(g.legal_actions()[0], m),
+     ["reward_mode"], ["win"]),
+    ("Game.hand", lambda g, s: g.hand(s), ["seat"], [0]),
+    ("Game.picks", lambda g, s: g.picks(s), ["seat"], [0]),
+    ("Game.received", lambda g, s: g.received(s), ["seat"], [0]),
+    ("Game.belief", lambda g, s: g.belief(s), ["seat"], [0]),
+    ("Game.observation", lambda g, s, o: g.observation(s, o), ["seat", "out"], [0, None]),
+    ("Game.legal_mask", lambda g, o: g.legal_mask(o), ["out"], [None]),
+    ("Game.state_tensor", lambda g, d: g.state_tensor(d), ["dtype"], ["float32"]),
+    ("Game.sample_determinization", lambda g, s, sd, b: g.sample_determinization(s, sd, b),
+     ["seat", "seed", "belief"], [0, 1, False]),
+    ("Game.to_text", lambda g, s: g.to_text(s), ["seat"], [None]),
+    ("Game.to_png", lambda g, s, sc: g.to_png(s, sc), ["seat", "scale"], [None, 0.25]),
+    ("Game.play_bots", lambda g, b, s, m: g.play_bots(b, s, m),
+     ["bots", "learner_seat", "reward_mode"], [[ys.Bot("random")] * 4, 0, "win"]),
+    ("Game.from_deal", lambda g, h, t: ys.Game.from_deal(h, t), ["hands", "trump_card"],
+     list(_deal())),
+    ("Game.from_record", lambda g, r: ys.Game.from_record(r), ["rec"], [None]),
+    ("Game.card_id", lambda g, c: ys.Game.card_id(c), ["code"], ["W1"]),
+    ("Game.card_name", lambda g, c: ys.Game.card_name(c), ["card"], [3]),
+    ("Bot", lambda g, n, s: ys.Bot(n, s), ["name", "seed"], ["random", 1]),
+    ("Bot.act", lambda g, x: ys.Bot("random").act(x), ["game"], [None]),
+    ("Bot.reseed", lambda g, x: ys.Bot("random").reseed(x), ["seed"], [1]),
+    ("analyze", lambda g, r, b: ys.analyze(r, b), ["rec", "budget"],
+     [_finished_record(), 1000]),
+    ("VectorEnv.game_seed", lambda g, i: ys.VectorEnv(2, seed=1).game_seed(i), ["env"], [0]),
+    ("VectorEnv.bot_actions", lambda g, i: ys.VectorEnv(2, seed=1).bot_actions(i),
+     ["env_ids"], [None]),
+    ("VectorEnv.reset", lambda g, s: ys.VectorEnv(2, seed=1).reset(seed=s), ["seed"], [1]),
+    ("VectorEnv.step", lambda g, a: ys.VectorEnv(2, seed=1).step(a), ["actions"], [None]),
+    ("env.reset", lambda g, s: ys.env().reset(seed=s), ["seed"], [1]),
+    ("YokaiSeptet-v0.reset", lambda g, s: YokaiSeptetEnv().reset(seed=s), ["seed"], [1]),
+    ("SeatReward", lambda g, s: ys.SeatReward(ys.VectorEnv(2, seed=1, self_play=True), s),
+     ["seat"], [0]),
+]
+CALLS = [(label, f, names, valid, i) for label, f, names, valid in CALLS
+         for i in range(len(names))]
+# Arguments whose errors describe what inside them is wrong (a deal's hand, a record's
+# field, a bot of a list) rather than echo them whole.
+STRUCTURED = {"hands", "rec", "bots"}
+
+
+@pytest.mark.parametrize("label,call,names,valid,i", CALLS,
+                         ids=[f"{c[0]}-{c[2][c[4]]}" for c in CALLS])
+def test_any_wrong_argument_is_a_ys_error_naming_the_argument_and_the_value(
+        label, call, names, valid, i):
+    """Every public call, each argument in turn given every kind of wrong value: the call
+    succeeds (a value with a documented meaning) or raises a ``ys.Error`` whose message
+    names the argument and the value as passed; never pyo3's or numpy's own words, an
+    OverflowError or a UnicodeEncodeError (issue 72)."""
+    g = _some_game()
+    for bad in ANY_WRONG:
+        if label == "analyze" and names[i] == "budget" and bad is ANY_WRONG[-3]:
+            continue  # 2**64-1 nodes a position: valid, and an exact solve of every one
+        args = list(valid)
+        args[i] = bad
+        before = snapshot(g)
+        try:
+            call(g, *args)
+        except ys.Error as e:
+            msg = str(e)
+            assert names[i] in msg or names[i].replace("_", " ") in msg, (label, bad, msg)
+            shown = [repr(bad), reprlib.repr(bad), str(bad), type(bad).__name__]
+            assert names[i] in STRUCTURED or any(s in msg for s in shown), (label, bad, msg)
+            assert "PyString" not in msg and "PyArray" not in msg, msg
+            if label != "Game.step":
+                assert snapshot(g) == before, (label, bad)
+        except Exception as e:  # noqa: BLE001 - the point: nothing else gets through
+            pytest.fail(f"{label}({names[i]}={bad!r}) raised {type(e).__name__}: {e}")
+
+
+def test_the_issues_messages_name_the_argument_and_the_value_as_passed():
+    rec = _finished_record()
+    for budget, cls in [(-1, ys.InvalidValueError), (2**64, ys.InvalidValueError),
+                        (0, ys.InvalidValueError), (1.5, ys.InvalidTypeError)]:
+        with pytest.raises(cls, match=re.escape(f"budget {budget!r}") + "|budget must") as e:
+            ys.analyze(rec, budget=budget)
+        assert repr(budget) in str(e.value)
+    g = ys.Game(seed=1)
+    with pytest.raises(ys.InvalidTypeError, match="out must be .* dtype bool, not a 1-dimensional ndarray of dtype int8"):
+        g.legal_mask(out=np.zeros(g.num_actions, np.int8))
+    for name in [3, None]:
+        with pytest.raises(ys.InvalidTypeError, match=f"name must be a str, not .*{name!r}"):
+            ys.Bot(name)
+    with pytest.raises(ys.InvalidValueError, match="lone surrogate"):
+        ys.Bot("random\udc80")
+    for make in (lambda: ys.Game("4p\udc80"), lambda: ys.VectorEnv(2, variant="4p\udc80"),
+                 lambda: ys.Game("4p", scoring="basic\udc80")):
+        with pytest.raises(ys.InvalidValueError, match=r"\\udc80"):
+            make()
+    bot = ys.Bot("ismcts:10", seed=4)
+    words = bot.__reduce__()[2]
+    for forged, cls in [("x", ys.InvalidTypeError), (["a"], ys.InvalidTypeError),
+                        ([-1, 0], ys.InvalidValueError), ([2**70, 0], ys.InvalidValueError),
+                        ([1, 2, 3], ys.InvalidValueError), (None, ys.InvalidTypeError)]:
+        with pytest.raises(cls) as e:
+            bot.__setstate__(forged)
+        assert "argument" not in str(e.value) and "Can't extract" not in str(e.value)
+    assert bot.__reduce__()[2] == words  # unchanged
+    v = ys.VectorEnv(3, seed=1, self_play=True, num_threads=1, illegal_action="raise")
+    v.reset()
+    with pytest.raises(ys.IllegalActionError, match=str(2**64 - 1)):
+        v.step(np.full(3, 2**64 - 1, np.uint64))
+    lose = ys.VectorEnv(3, seed=1, self_play=True, num_threads=1)
+    lose.reset()
+    _, r, term, _, infos = lose.step(np.full(3, 2**64 - 1, np.uint64))
+    assert term.all() and infos["illegal_action"].all()
+    hands, trump = _deal()
+    hands[0][0] = 2**64
+    with pytest.raises(ys.InvalidValueError, match=f"hands: card id {2**64} is out of range"):
+        ys.Game.from_deal(hands, trump)
+    hands, _ = _deal()
+    with pytest.raises(ys.InvalidValueError, match=f"trump_card: card id {-(2**70)}"):
+        ys.Game.from_deal(hands, -(2**70))
+
+
+@pytest.mark.parametrize("ids,cls", [
+    ([0.9, 1.7], ys.InvalidTypeError), (["0", "1"], ys.InvalidTypeError),
+    ([float("nan"), 1], ys.InvalidTypeError), ([True, False], ys.InvalidTypeError),
+    (np.array([0.0, 1.0]), ys.InvalidTypeError), (np.array([True, False]), ys.InvalidTypeError),
+    ("01", ys.InvalidTypeError), (1, ys.InvalidTypeError), ([2**64, 0], ys.InvalidValueError),
+    (np.array([2**64 - 1, 0], np.uint64), ys.InvalidValueError), ([0, 5], ys.InvalidValueError),
+])
+def test_env_ids_are_integers_as_actions_are(ids, cls):
+    """``send(actions, env_id=...)`` and ``bot_actions(env_ids=...)`` take integers only:
+    floats are not truncated to envs, strings are not parsed (issue 72), and nothing is
+    sent; the batch can be sent afterwards."""
+    v = ys.VectorEnv(4, seed=1, self_play=True, num_threads=1, batch_size=2)
+    v.async_reset()
+    _, _, _, _, infos = v.recv()
+    acts = v.bot_actions(infos["env_id"])
+    for call, what in [(lambda: v.send(acts, env_id=ids), "env_id"),
+                       (lambda: v.bot_actions(ids), "env_ids")]:
+        with pytest.raises(cls) as e:
+            call()
+        assert what in str(e.value), str(e.value)
+    assert v.bot_actions(np.array([1, 0])).shape == (2,)
+    v.send(acts, env_id=[0, 1])  # nothing was sent before: a list of ints is fine
+    v.recv()
+
+
+def _usable_cores():
+    try:
+        import os
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return 1
+
+
+def test_a_thread_count_beyond_the_machines_is_refused_at_build_naming_the_limit():
+    limit = max(_usable_cores(), 4)
+    for name in ["ismcts:2000:t100000", f"ismcts:200:t{limit + 1}", "ismcts-inf:100:t4294967295"]:
+        with pytest.raises(ys.InvalidValueError, match=f"at most {limit}") as e:
+            ys.Bot(name)
+        assert name in str(e.value)
+    g = ys.Game(seed=2)
+    play(g, random.Random(2), 8)
+    assert ys.Bot(f"ismcts:40:t{limit}").act(g) in g.legal_actions()
+    with pytest.raises(ys.InvalidValueError):
+        ys.VectorEnv(2, opponents="ismcts:100:t100000")
+
+
+def test_a_search_thread_the_system_refuses_is_a_state_error_and_the_bot_is_unchanged(tmp_path):
+    """With every thread's stack set at a size the system cannot map (``RUST_MIN_STACK``),
+    a threaded decision is an ordinary ``ys.StateError`` (not a panic that poisons the
+    bot), and the bot is left as it was: its state is the one it had before, so it
+    decides as a bot never refused would."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+    script = tmp_path / "spawn.py"
+    script.write_text("""
+import pickle, random, sys
+import yokai_septet as ys
+g = ys.Game(seed=2)
+r = random.Random(2)
+while g.phase != "play" or len(g.legal_actions()) < 2:
+    g.step(r.choice(g.legal_actions()))
+bot = ys.Bot("ismcts:60:t4", seed=9)
+before = pickle.dumps(bot)
+for _ in range(2):
+    try:
+        bot.act(g)
+        print("no refusal")
+    except ys.StateError as e:
+        print("refused:", e)
+print("unchanged", pickle.dumps(bot) == before)
+""")
+    env = dict(os.environ, RUST_MIN_STACK=str(1 << 44))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=120, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "please report" not in out.stdout + out.stderr and "panicked" not in out.stderr
+    refused = "refused: bot 'ismcts:60:t4': the system would not start a search thread"
+    assert out.stdout.count(refused) == 2, out.stdout
+    assert "unchanged True" in out.stdout, out.stdout
+    g = ys.Game(seed=2)
+    r = random.Random(2)
+    while g.phase != "play" or len(g.legal_actions()) < 2:
+        g.step(r.choice(g.legal_actions()))
+    kept = pickle.loads(pickle.dumps(ys.Bot("ismcts:60:t4", seed=9)))
+    assert kept.act(g) == ys.Bot("ismcts:60:t4", seed=9).act(g)
+
+
+def _model_paths(tmp_path):
+    import os
+    fifo = tmp_path / "model.safetensors"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.safetensors"
+    with open(big, "wb") as f:
+        f.truncate((256 << 20) + 1)  # sparse: nothing written
+    return [(str(fifo), "named pipe"), ("/dev/zero", "a device"), (str(tmp_path), "a folder"),
+            (str(big), "over the 256 MiB")]
+
+
+@pytest.mark.parametrize("make", ["Bot", "VectorEnv", "models.load", "arena"])
+def test_model_files_are_read_only_when_regular_and_under_the_cap(tmp_path, make):
+    """``nn:PATH`` on a named pipe, a device, a folder or a file over the cap is refused
+    at once, saying which rule refused it, by every reader of model files (issue 72: a
+    pipe blocked forever holding the GIL, ``/dev/zero`` read until memory ran out)."""
+    import subprocess
+    import sys
+    from yokai_septet import models  # noqa: F401
+    calls = {
+        "Bot": "ys.Bot('nn:' + path)",
+        "VectorEnv": "ys.VectorEnv(2, opponents='nn:' + path)",
+        "models.load": "models.load(path)",
+        "arena": "ys.arena(['nn:' + path, 'random'], games=2)",
+    }
+    for path, rule in _model_paths(tmp_path):
+        # In a child with a deadline: a reader that blocked on the pipe would hang.
+        code = (f"import yokai_septet as ys\nfrom yokai_septet import models\npath = {path!r}\n"
+                f"try:\n    {calls[make]}\nexcept ys.InvalidValueError as e:\n    print(e)\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert rule in out.stdout and path in out.stdout, (path, out.stdout)
+
+
+# --------------------------------------------------------------- issue 72: unseeded runs
+
+
+def test_envs_built_without_a_seed_draw_one_and_say_it():
+    a, b = ys.VectorEnv(4, num_threads=1), ys.VectorEnv(4, num_threads=1)
+    assert a.seed != b.seed
+    assert [a.game_seed(i) for i in range(4)] != [b.game_seed(i) for i in range(4)]
+    again = ys.VectorEnv(4, num_threads=1, seed=a.seed)
+    assert [again.game_seed(i) for i in range(4)] == [a.game_seed(i) for i in range(4)]
+    assert (again.observations == a.observations).all()
+    a.reset(seed=11)
+    assert a.seed == 11
+    import gymnasium
+    m1, m2 = (gymnasium.make_vec("YokaiSeptet-v0", num_envs=2, num_threads=1) for _ in "ab")
+    assert m1.seed != m2.seed and m1.game_seed(0) != m2.game_seed(0)
+    e1, e2 = gymnasium.make("YokaiSeptet-v0"), gymnasium.make("YokaiSeptet-v0")
+    o1, _ = e1.reset()
+    o2, _ = e2.reset()
+    s1 = e1.unwrapped.seed
+    assert s1 != e2.unwrapped.seed
+    first = e1.unwrapped.game.record()
+    e1.reset()
+    replay = gymnasium.make("YokaiSeptet-v0")
+    replay.reset(seed=s1)
+    assert replay.unwrapped.game.record() == first
+    p1, p2 = ys.env(), ys.env()
+    p1.reset()
+    p2.reset()
+    assert p1.unwrapped.seed != p2.unwrapped.seed
+    assert p1.unwrapped.game.record() != p2.unwrapped.game.record()
+    p3 = ys.env(seed=p1.unwrapped.seed)
+    p3.reset()
+    assert p3.unwrapped.game.record() == p1.unwrapped.game.record()
+
+
+def test_a_vector_env_too_large_for_memory_is_refused_naming_num_envs():
+    """Under a 4 GiB address-space cap numpy cannot allocate the arrays of 2**20 envs: an
+    ``InvalidValueError`` naming ``num_envs`` and numpy's reason (it was a panic reaching
+    Python as ``PanicException``)."""
+    import subprocess
+    import sys
+    code = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))
+import yokai_septet as ys
+try:
+    ys.VectorEnv(2**20, seed=1, num_threads=1)
+    print("built")
+except ys.InvalidValueError as e:
+    print("refused:", e)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0 and "panicked" not in out.stderr, out.stderr[-2000:]
+    assert f"refused: num_envs {2**20}: the arrays of that many envs do not fit" in out.stdout, out.stdout

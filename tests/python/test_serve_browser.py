@@ -230,12 +230,21 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
     assert page.inner_text("#notice").startswith("done.json is a finished game: it opens in the replay viewer")
     with page.context.expect_page() as opened:
         page.click("#open-replay")
-    viewer = opened.value
-    viewer.wait_for_selector("#slider")
-    last = viewer.evaluate("() => document.getElementById('slider').max")
+    tab = opened.value
+    # The viewer runs in a sandboxed frame of a blob: document: an opaque origin, so
+    # nothing in a record can reach the page, its games or the server as the page (issue 72).
+    tab.wait_for_selector("iframe#viewer")
+    viewer = tab.frame_locator("iframe#viewer")
+    viewer.locator("#slider").wait_for()
+    last = viewer.locator("#slider").evaluate("(s) => s.max")
     assert int(last) > 10
     assert viewer.locator("svg").count() > 0
-    viewer.close()
+    frame = tab.frames[1]
+    assert frame.url.startswith("blob:")
+    assert frame.evaluate("() => window.origin") == "null"
+    assert frame.evaluate("() => { try { return parent.document.title; } catch (e) { return e.name; } }") == "SecurityError"
+    assert tab.evaluate("() => document.documentElement.outerHTML").count("<script") == 0
+    tab.close()
     assert errors == []
     page.close()
 

@@ -93,10 +93,8 @@ def test_every_env_agrees_on_every_default_of_the_tables():
         for r in table:
             if "default" in r:
                 defaults.setdefault(r["name"], {})[kind] = r["default"]
-    # `seed` is not one setting in two places: the VectorEnv's is the master seed every
-    # env's games derive from (None means 0); the PettingZoo env's only seeds the resets
-    # given none (None: drawn from the OS, as gymnasium's envs draw theirs).
-    assert defaults.pop("seed") == {"aec": None, "vector": 0}
+    # `seed` too: None draws one from the OS in every env (docs/api.md, "Seeds").
+    assert defaults["seed"] == {"aec": None, "vector": None}
     for name, by in defaults.items():
         assert len(set(map(repr, by.values()))) == 1, (name, by)
     assert defaults["illegal_action"] == {"gym": "lose", "aec": "lose", "vector": "lose"}
@@ -308,6 +306,7 @@ CLASSES = {
     "StepError.Illegal": ys.IllegalActionError,
     "PipelineError.Step": ys.IllegalActionError,
     "BotError.NoDecision": ys.IllegalActionError,
+    "BotError.NoThread": ys.StateError,
     "StepError.Over": ys.StateError,
     "PipelineError.InFlight": ys.StateError,
     "PipelineError.NothingSent": ys.StateError,
@@ -413,6 +412,8 @@ def test_every_rust_error_becomes_its_python_exception_naming_what_was_wrong():
     assert "ZZ" in by["ParseCardError", "ParseCardError"]
     assert "no-such-bot" in by["ArenaError", "Bot"] == by["BotError", "Unknown"]
     assert "create a new one" in by["PipelineError", "Failed"]
+    assert "at most 4" in by["BotError", "TooManyThreads"] and "t100000" in by["BotError", "TooManyThreads"]
+    assert "/dev/zero" in by["WeightsError", "NotAFile"] and "regular file" in by["WeightsError", "NotAFile"]
 
 
 # -------------------------------------------------------------------------- seeds

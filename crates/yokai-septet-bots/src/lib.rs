@@ -86,17 +86,19 @@ pub use families::{
 };
 pub use heuristic::HeuristicBot;
 pub use ismcts::{
-    GuideConfig, IsmctsBot, IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS,
-    REUSE_NODE_CAP,
+    max_search_threads, GuideConfig, IsmctsBot, IsmctsConfig, Techniques, DEFAULT_ITERATIONS,
+    MAX_DECISION_THREADS, REUSE_NODE_CAP,
 };
 pub use nn::{
     encode_value_input, BeliefHead, BeliefNet, BeliefScratch, Inputs, Mlp, Net, NetKind, NnBot,
-    Scratch, ValueHead, ValueNet, ValueScratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT,
-    VALUE_FORMAT,
+    Scratch, ValueHead, ValueNet, ValueScratch, WeightsError, BELIEF_FORMAT, MAX_WEIGHTS_FILE,
+    MODEL_FORMAT, VALUE_FORMAT,
 };
 pub use pimc::{PimcBot, PimcConfig, Playout};
 pub use pimc_dd::{PimcDdBot, PimcDdConfig, DEFAULT_WORLD_NODES};
-pub use playout::{heuristic_round_values, round_value, round_value_of_utility};
+pub use playout::{
+    heuristic_round_values, play_card_out, round_value, round_value_of_utility, Finished,
+};
 pub use registry::{bot_by_name, bot_spec, decision_threads, with_threads, BotMaker, BotRegistry};
 pub use spec::{policy_module, BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
 pub(crate) use stream::BotStream;
@@ -240,6 +242,24 @@ pub enum BotError {
         /// Why not.
         why: String,
     },
+    /// A name asking for more threads a decision (`:tT`) than [`max_search_threads`]
+    /// allows here: refused when the bot is built.
+    TooManyThreads {
+        /// The bot's name as given.
+        name: String,
+        /// The threads it asks for.
+        threads: u32,
+        /// The most this machine allows.
+        limit: u32,
+    },
+    /// The system would not start one of a decision's search threads (its limit on
+    /// threads is reached): the decision is not made, and the bot is as it was before it.
+    NoThread {
+        /// The bot's name.
+        name: String,
+        /// The system's reason.
+        message: String,
+    },
 }
 
 impl fmt::Display for BotError {
@@ -275,6 +295,21 @@ impl fmt::Display for BotError {
             }
             BotError::External { message, .. } => f.write_str(message),
             BotError::Snapshot { name, why } => write!(f, "bot '{name}': {why}"),
+            BotError::TooManyThreads {
+                name,
+                threads,
+                limit,
+            } => write!(
+                f,
+                "bot '{name}': :t{threads} asks for {threads} threads a decision, more than \
+                 this machine runs: at most {limit} (the cores this process may use, or \
+                 {MAX_DECISION_THREADS} where that is more)"
+            ),
+            BotError::NoThread { name, message } => write!(
+                f,
+                "bot '{name}': the system would not start a search thread ({message}); the \
+                 bot is unchanged: try again, or with fewer threads (:tT)"
+            ),
         }
     }
 }

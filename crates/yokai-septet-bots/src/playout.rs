@@ -28,7 +28,7 @@
 use std::convert::Infallible;
 use std::ops::ControlFlow;
 
-use yokai_septet::rules::scoring::{round_lead, seals_to_win};
+use yokai_septet::rules::scoring::{game_target, round_lead};
 use yokai_septet::Card;
 use yokai_septet::GameConfig;
 use yokai_septet::{RoundResult, State};
@@ -41,10 +41,13 @@ use super::heuristic::HeuristicBot;
 /// A round played to its end: the round's last position (its captures and scores; the
 /// next round is not dealt), its result, and whether it ended the game.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Finished {
-    pub(crate) state: State,
-    pub(crate) result: RoundResult,
-    pub(crate) game_over: bool,
+pub struct Finished {
+    /// The round's last position.
+    pub state: State,
+    /// The round's result.
+    pub result: RoundResult,
+    /// Whether the round ended the game.
+    pub game_over: bool,
 }
 
 impl Finished {
@@ -137,7 +140,7 @@ pub(crate) fn play_out(
 ///
 /// # Panics
 /// Where `card` is not legal in `s`.
-pub(crate) fn play_card_out(
+pub fn play_card_out(
     mut s: State,
     card: Card,
     choose: impl FnMut(&State, usize) -> Card,
@@ -170,12 +173,10 @@ pub fn heuristic_round_values(s: State) -> [f32; 4] {
 pub fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
     let v = s.variant();
     let lead = round_lead(v, r, me) as f32;
-    let mut value = if v.is_seal() {
-        lead / seals_to_win(v) as f32
-    } else {
-        let won = (r.winners >> me & 1) as f32;
-        lead / s.config().scoring.target() as f32 + 0.1 * won
-    };
+    let mut value = lead / game_target(s.config()) as f32;
+    if !v.is_seal() {
+        value += 0.1 * (r.winners >> me & 1) as f32;
+    }
     if game_over && s.winners_mask() != 0 {
         value += if s.winners_mask() >> me & 1 == 1 {
             1.0
@@ -192,11 +193,11 @@ pub fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f3
 pub fn round_value_of_utility(config: &GameConfig, utility: i32) -> f32 {
     let v = config.variant;
     if v.is_seal() {
-        return utility as f32 / seals_to_win(v) as f32;
+        return utility as f32 / game_target(config) as f32;
     }
     let won = utility > 0;
     let lead = (utility - if won { 1 } else { -1 }) / 2;
-    lead as f32 / config.scoring.target() as f32 + 0.1 * f32::from(u8::from(won))
+    lead as f32 / game_target(config) as f32 + 0.1 * f32::from(u8::from(won))
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@ use super::nn::ModelCache;
 use super::passing::PassingBot;
 use super::spec::{BotSpec, BotSpecError, PassPicks};
 use super::{
-    BeliefSource, Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot, IsmctsConfig, NnBot,
-    PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot, ValueNet,
+    max_search_threads, BeliefSource, Bot, BotError, GuideConfig, HeuristicBot, IsmctsBot,
+    IsmctsConfig, NnBot, PimcBot, PimcConfig, PimcDdBot, PimcDdConfig, Playout, RandomBot,
+    ValueNet,
 };
 use yokai_septet::Variant;
 
@@ -90,8 +91,23 @@ fn pimc_dd(w: &Wanted<'_>, delayed: bool) -> Result<Box<dyn Bot>, BotError> {
     w.passing(PimcDdBot::new(config, w.seed).inferring(w.belief.clone()))
 }
 
+/// Refuses a name of `w` that asks one decision for more threads than this machine runs
+/// ([`max_search_threads`]).
+fn check_threads(w: &Wanted<'_>) -> Result<(), BotError> {
+    let limit = max_search_threads();
+    match w.spec.options.threads {
+        Some(threads) if threads > limit => Err(BotError::TooManyThreads {
+            name: w.name.to_string(),
+            threads,
+            limit,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// The `ismcts` bot of `w`, with its value model file if it names one.
 fn ismcts(w: &Wanted<'_>) -> Result<Box<dyn Bot>, BotError> {
+    check_threads(w)?;
     let config = IsmctsConfig::default().with_name(w.spec.budget, &w.spec.options);
     let mut bot = IsmctsBot::new(config, w.seed);
     let path = w.spec.model.as_deref();
@@ -120,6 +136,7 @@ fn ismcts(w: &Wanted<'_>) -> Result<Box<dyn Bot>, BotError> {
 
 /// The `ismcts-nn` bot of `w`, guided by its model file or the shipped model.
 fn ismcts_nn(registry: &BotRegistry, w: &Wanted<'_>) -> Result<Box<dyn Bot>, BotError> {
+    check_threads(w)?;
     let config = IsmctsConfig::guided().with_name(w.spec.budget, &w.spec.options);
     let path = w.spec.model.as_deref();
     let net = match path {
@@ -324,8 +341,7 @@ pub fn with_threads(name: &str, threads: u32) -> String {
 /// The threads `play` and `hint` give a search's decision: the cores this process may
 /// use, at most [`crate::MAX_DECISION_THREADS`].
 pub fn decision_threads() -> u32 {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-    cores.min(super::MAX_DECISION_THREADS)
+    super::ismcts::usable_cores().min(super::MAX_DECISION_THREADS)
 }
 
 /// Why `name` is no built-in bot's name, as the registry says it.

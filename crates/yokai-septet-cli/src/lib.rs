@@ -486,7 +486,7 @@ fn replay_cmd(a: ReplayArgs, out: &mut dyn Write, style: Style) -> Result<(), Fa
     if let Some(path) = &a.html {
         check_writable("--html", path)?;
     }
-    let text = std::fs::read_to_string(&a.file)
+    let text = read_record(&a.file)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", a.file.display())))?;
     match a.html {
         Some(path) => replay_html(&text, &path, out),
@@ -511,7 +511,7 @@ fn analyze_cmd(a: AnalyzeArgs, out: &mut dyn Write, style: Style) -> Result<(), 
     if let Some(path) = &a.html {
         check_writable("--html", path)?;
     }
-    let text = std::fs::read_to_string(&a.file)
+    let text = read_record(&a.file)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", a.file.display())))?;
     let opts = analyze::AnalyzeOptions {
         budget: a.budget,
@@ -593,6 +593,19 @@ fn plot_format(path: &Path) -> Result<bool, Failure> {
             path.display()
         ))),
     }
+}
+
+/// The most bytes of a record file a command reads (a whole game's record is tens of
+/// kilobytes).
+const RECORD_FILE_CAP: u64 = 64 << 20;
+
+/// The text of the record file at `path`: a regular file of at most [`RECORD_FILE_CAP`]
+/// bytes (a named pipe or `/dev/zero` is refused unread, `yokai_septet::files`), in UTF-8; the
+/// error says why not.
+pub(crate) fn read_record(path: &Path) -> Result<String, String> {
+    let bytes =
+        yokai_septet::files::read_regular(path, RECORD_FILE_CAP).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
 }
 
 /// Checks that `path` can be written (its folder exists and takes files) without changing

@@ -32,7 +32,7 @@ mod text;
 pub use chart::ladder_svg;
 pub use html::{replay_html, replay_html_analysed};
 #[cfg(feature = "raster")]
-pub use raster::{rasterize, Raster, RasterError};
+pub use raster::{rasterize, Raster, RasterError, MAX_SCALE};
 pub use text::{seat_text, table_text};
 
 /// The whole table as an SVG document (every hand shown).

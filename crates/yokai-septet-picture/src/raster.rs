@@ -51,10 +51,15 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
         .clone()
 }
 
+/// The largest scale [`rasterize`] draws at (a picture of 7,680 × 5,120 pixels).
+pub const MAX_SCALE: f32 = 8.0;
+
 /// Rasterises an SVG document at `scale` (1.0: one pixel per SVG unit), on white.
 pub fn rasterize(svg: &str, scale: f32) -> Result<Raster, RasterError> {
-    if !(scale > 0.0 && scale <= 8.0) {
-        return Err(RasterError(format!("scale must be in (0, 8], got {scale}")));
+    if !(scale > 0.0 && scale <= MAX_SCALE) {
+        return Err(RasterError(format!(
+            "scale must be in (0, {MAX_SCALE}], got {scale}"
+        )));
     }
     let mut opt = usvg::Options {
         font_family: "DejaVu Sans".into(),

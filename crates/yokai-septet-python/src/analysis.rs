@@ -3,10 +3,25 @@
 
 use pyo3::prelude::*;
 
+use super::convert::{extract_integer, shown};
 use super::errors::{guard, Class};
 use super::game::match_from_record;
 use super::json::json_to_py;
 use yokai_septet_bots::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
+
+/// The argument `budget`: solver nodes per position, an integer in `1..2**64-1`.
+fn budget_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    extract_integer(obj, "budget")?
+        .and_then(|v| u64::try_from(v).ok())
+        .filter(|&v| v >= 1)
+        .ok_or_else(|| {
+            Class::InvalidValue.err(format!(
+                "budget {} is out of range: it is solver nodes per position, an integer in \
+                 1..2**64-1",
+                shown(obj)
+            ))
+        })
+}
 
 /// The double-dummy analysis of the game record ``rec`` (a ``dict`` or its JSON text):
 /// the same data as ``yokai-septet analyze --json`` (schema in docs/search.md), with at
@@ -21,11 +36,8 @@ use yokai_septet_bots::analysis::{analyze as analyze_match, DEFAULT_BUDGET};
 pub fn analyze<'py>(
     py: Python<'py>,
     rec: &Bound<'py, PyAny>,
-    budget: u64,
+    #[pyo3(from_py_with = budget_arg)] budget: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if budget == 0 {
-        return Err(Class::InvalidValue.err("budget must be at least 1 node"));
-    }
     let m = match_from_record(py, rec, "analyze")?;
     let value = py.allow_threads(|| {
         guard("analyze", || {

@@ -73,8 +73,11 @@ pub(super) fn parse_arena(
     config.sequential = s.flag("sequential");
     // `None` and 0: every core.
     config.threads = s.int("threads").unwrap_or(0) as usize;
-    // Checked before any game starts; the run builds its bots with a registry of its own.
-    yokai_septet_bots::arena::check(&config, &BotRegistry::new()).py()?;
+    // Checked before any game starts, the GIL released (an `nn:PATH` bot reads its file);
+    // the run builds its bots with a registry of its own.
+    spec.py()
+        .allow_threads(|| yokai_septet_bots::arena::check(&config, &BotRegistry::new()))
+        .py()?;
     Ok(config)
 }
 

@@ -5,7 +5,7 @@ use std::sync::{Mutex, MutexGuard};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::convert::extract_seed;
+use super::convert::{extract_integer, extract_seed, extract_text, shown, type_name};
 use super::errors::{guard, py_err, Class, IntoPyResult};
 use super::game::game_state;
 use yokai_septet::Card;
@@ -48,9 +48,17 @@ struct Seeded {
     bot: Box<dyn Bot>,
 }
 
+/// The argument `name` of `Bot(name, seed)`.
+fn bot_name(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    extract_text(obj, "name")
+}
+
 impl PyBot {
-    fn build(name: &str, seed: u64) -> PyResult<PyBot> {
-        let bot = BotRegistry::new().build_any_variant(name, seed).py()?;
+    /// The bot `name` (built with the GIL released: `nn:PATH` reads a file).
+    fn build(py: Python<'_>, name: &str, seed: u64) -> PyResult<PyBot> {
+        let bot = py
+            .allow_threads(|| BotRegistry::new().build_any_variant(name, seed))
+            .py()?;
         Ok(PyBot {
             name: name.to_string(),
             inner: Mutex::new(Seeded { seed, bot }),
@@ -73,12 +81,16 @@ impl PyBot {
 impl PyBot {
     #[new]
     #[pyo3(signature = (name, seed = None))]
-    fn py_new(name: &str, seed: Option<&Bound<'_, PyAny>>) -> PyResult<PyBot> {
+    fn py_new(
+        py: Python<'_>,
+        #[pyo3(from_py_with = bot_name)] name: String,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyBot> {
         let seed = match seed {
             Some(s) => extract_seed(s)?,
             None => 0,
         };
-        PyBot::build(name, seed)
+        PyBot::build(py, &name, seed)
     }
 
     /// The names accepted by ``Bot`` (``pimc:N`` stands for any number of playouts,
@@ -138,8 +150,35 @@ impl PyBot {
         (slf.get_type(), args, words).into_pyobject(py)
     }
 
-    /// Restores the state saved by ``__reduce__`` (pickle calls it).
-    fn __setstate__(&self, words: Vec<u64>) -> PyResult<()> {
+    /// Restores the state saved by ``__reduce__`` (pickle calls it): a list of integers
+    /// in ``0..2**64-1``. Anything else is refused, naming the value, and the bot is
+    /// unchanged.
+    fn __setstate__(&self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        let not_words = || {
+            Class::InvalidType.err(format!(
+                "Bot.__setstate__ takes the list of integers Bot.__reduce__ gave (the state \
+                 of its random stream), not {} ({})",
+                type_name(state),
+                shown(state)
+            ))
+        };
+        let items: Vec<Bound<'_, PyAny>> = match state.downcast::<pyo3::types::PyList>() {
+            Ok(list) => list.iter().collect(),
+            Err(_) => return Err(not_words()),
+        };
+        let words = items
+            .iter()
+            .map(|w| match extract_integer(w, "a state word") {
+                Ok(v) => v.and_then(|v| u64::try_from(v).ok()).ok_or_else(|| {
+                    Class::InvalidValue.err(format!(
+                        "Bot.__setstate__: state word {} is out of range: each is an integer \
+                         in 0..2**64-1",
+                        shown(w)
+                    ))
+                }),
+                Err(_) => Err(not_words()),
+            })
+            .collect::<PyResult<Vec<u64>>>()?;
         self.lock()?.bot.restore(&words).map_err(py_err)
     }
 

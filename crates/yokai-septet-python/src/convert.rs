@@ -1,12 +1,13 @@
 //! Python values read as the contract reads them: integers (an `int` or a numpy integer,
-//! never a `bool`; out of range is a `ValueError`, never an `OverflowError`), seeds,
-//! seats, names among a list, a `Game`'s configuration, and the `Arg` wrapper that tells
-//! an explicit `None` from an argument not given.
+//! never a `bool`; out of range is a `ValueError`, never an `OverflowError`), text (a
+//! `str` that encodes: a lone surrogate is a `ValueError`, never a `UnicodeEncodeError`),
+//! flags, numbers, seeds, seats and names among a list. Every error is the family's and
+//! names the argument and the value as passed (pyo3's own words name its Rust types).
 
 use crate::errors::Class;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBool, PyInt, PyType};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyType};
 
 static NP_INTEGER: GILOnceCell<Py<PyType>> = GILOnceCell::new();
 
@@ -65,14 +66,81 @@ pub(crate) fn extract_seed(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     }
 }
 
-/// A seat index in `0 .. n-1` (`ValueError` outside, `TypeError` for non-integers).
-pub(crate) fn extract_seat(obj: &Bound<'_, PyAny>, n: usize) -> PyResult<usize> {
-    match extract_integer(obj, "seat")? {
+/// A seat index in `0 .. n-1` (`ValueError` outside, `TypeError` for non-integers), the
+/// argument `what` (`seat`, `learner_seat`).
+pub(crate) fn extract_seat(obj: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<usize> {
+    match extract_integer(obj, what)? {
         Some(v) if (0..n as i128).contains(&v) => Ok(v as usize),
         _ => Err(Class::InvalidValue.err(format!(
-            "seat {} is out of range: seats are 0..{}",
+            "{what} {} is out of range: seats are 0..{}",
             obj.repr()?,
             n - 1
+        ))),
+    }
+}
+
+/// `obj`'s `repr`, for an error message (never failing: a message is on its way).
+pub(crate) fn shown(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| format!("<{}>", type_name(obj)))
+}
+
+/// A text argument `what`: a `str` (its subclasses too) whose every character encodes
+/// as UTF-8; a lone surrogate (`"\udc80"`) is a `ValueError`, any other type a
+/// `TypeError`.
+pub(crate) fn extract_text(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let Ok(text) = obj.downcast::<PyString>() else {
+        return Err(Class::InvalidType.err(format!(
+            "{what} must be a str, not {} ({})",
+            type_name(obj),
+            shown(obj)
+        )));
+    };
+    text.to_cow().map(|t| t.into_owned()).map_err(|_| {
+        Class::InvalidValue.err(format!(
+            "{what} {} is not text that can be read: it holds a lone surrogate",
+            shown(obj)
+        ))
+    })
+}
+
+/// A flag argument `what`: a `bool` or a numpy bool (never an int: `1` is not `True`
+/// here); anything else a `TypeError`.
+pub(crate) fn extract_flag(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
+    let numpy_bool = || {
+        let t = obj.get_type();
+        t.module()
+            .is_ok_and(|m| m.to_cow().is_ok_and(|m| m == "numpy"))
+            && type_name(obj).starts_with("bool")
+    };
+    if obj.is_instance_of::<PyBool>() || numpy_bool() {
+        if let Ok(b) = obj.extract::<bool>() {
+            return Ok(b);
+        }
+    }
+    Err(Class::InvalidType.err(format!(
+        "{what} must be a bool, not {} ({})",
+        type_name(obj),
+        shown(obj)
+    )))
+}
+
+/// A number argument `what`: a finite `float` or an integer (not a `bool`); `nan` and
+/// the infinities are a `ValueError`, any other type a `TypeError`.
+pub(crate) fn extract_number(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    let number = !obj.is_instance_of::<PyBool>()
+        && (obj.is_instance_of::<PyFloat>() || extract_integer(obj, what).is_ok());
+    match obj.extract::<f64>() {
+        Ok(v) if number && v.is_finite() => Ok(v),
+        Ok(_) if number => Err(Class::InvalidValue.err(format!(
+            "{what} must be a finite number, not {}",
+            shown(obj)
+        ))),
+        _ => Err(Class::InvalidType.err(format!(
+            "{what} must be a number, not {} ({})",
+            type_name(obj),
+            shown(obj)
         ))),
     }
 }
@@ -93,15 +161,20 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .unwrap_or_default()
 }
 
-/// A reward mode by name (`"win"` or `"points"`); `ValueError` listing them otherwise.
-pub(crate) fn parse_reward_mode(s: &str) -> PyResult<yokai_septet_vector::reward::RewardMode> {
+/// The argument `reward_mode`, a reward mode by name (`"win"` or `"points"`);
+/// `ValueError` listing them otherwise (`TypeError` for anything but a `str`).
+pub(crate) fn parse_reward_mode(
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<yokai_septet_vector::reward::RewardMode> {
     use yokai_septet_vector::reward::RewardMode;
+    let name = extract_text(obj, "reward_mode")?;
     RewardMode::ALL
         .into_iter()
-        .find(|m| m.name() == s)
+        .find(|m| m.name() == name)
         .ok_or_else(|| {
             Class::InvalidValue.err(format!(
-                "unknown reward_mode {s:?}: valid reward modes are {}",
+                "unknown reward_mode {}: valid reward modes are {}",
+                shown(obj),
                 quoted_list(RewardMode::ALL.map(RewardMode::name))
             ))
         })

@@ -163,6 +163,25 @@ pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str
             }
             .into(),
         ),
+        (
+            "WeightsError",
+            "NotAFile",
+            WeightsError::NotAFile {
+                path: "/dev/zero".into(),
+                kind: "a device",
+            }
+            .into(),
+        ),
+        (
+            "WeightsError",
+            "TooLarge",
+            WeightsError::TooLarge {
+                path: "big.safetensors".into(),
+                bytes: 1 << 40,
+                cap: yokai_septet_bots::MAX_WEIGHTS_FILE,
+            }
+            .into(),
+        ),
         ("WeightsError", "NotSafetensors", weights().into()),
         (
             "WeightsError",
@@ -239,6 +258,25 @@ pub(crate) fn _error_examples(py: Python<'_>) -> Vec<(&'static str, &'static str
             BotError::Snapshot {
                 name: "random".into(),
                 why: "it cannot be restored (given 3 words)".into(),
+            }
+            .into(),
+        ),
+        (
+            "BotError",
+            "TooManyThreads",
+            BotError::TooManyThreads {
+                name: "ismcts:2000:t100000".into(),
+                threads: 100_000,
+                limit: 4,
+            }
+            .into(),
+        ),
+        (
+            "BotError",
+            "NoThread",
+            BotError::NoThread {
+                name: "ismcts:2000:t4".into(),
+                message: "Resource temporarily unavailable".into(),
             }
             .into(),
         ),

@@ -331,6 +331,8 @@ impl Classify for WeightsError {
     fn class(&self) -> Class {
         match self {
             WeightsError::Io { .. }
+            | WeightsError::NotAFile { .. }
+            | WeightsError::TooLarge { .. }
             | WeightsError::NotSafetensors(_)
             | WeightsError::Metadata { .. }
             | WeightsError::Tensor { .. } => Class::InvalidValue,
@@ -347,9 +349,12 @@ impl Classify for BotError {
             | BotError::NoShippedModels { .. }
             | BotError::Unsupported { .. }
             | BotError::External { .. }
-            | BotError::Snapshot { .. } => Class::InvalidValue,
+            | BotError::Snapshot { .. }
+            | BotError::TooManyThreads { .. } => Class::InvalidValue,
             // A bot asked to move where its seat has no decision.
             BotError::NoDecision { .. } => Class::IllegalAction,
+            // The machine could not serve the decision: the bot itself is fine.
+            BotError::NoThread { .. } => Class::State,
         }
     }
 }

@@ -62,6 +62,20 @@ pub(crate) fn py_to_json(obj: &Bound<'_, PyAny>, path: &mut String) -> PyResult<
     to_json(obj, path, 0)
 }
 
+/// A string of the record at `path`: one that does not encode (a lone surrogate) is no
+/// JSON text.
+fn text(s: &Bound<'_, PyString>, path: &str) -> PyResult<String> {
+    s.to_cow().map(|t| t.into_owned()).map_err(|_| {
+        bad(
+            path,
+            format!(
+                "{} is not text that can be read: it holds a lone surrogate",
+                s.repr().map(|r| r.to_string()).unwrap_or_default()
+            ),
+        )
+    })
+}
+
 fn to_json(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<Value> {
     if obj.is_none() {
         return Ok(Value::Null);
@@ -94,7 +108,7 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
             .ok_or_else(|| bad(path, format!("{} is not a JSON number", f.value())));
     }
     if let Ok(s) = obj.downcast::<PyString>() {
-        return Ok(Value::String(s.to_cow()?.into_owned()));
+        return text(s, path).map(Value::String);
     }
     let container = obj.is_instance_of::<PyDict>()
         || obj.is_instance_of::<PyList>()
@@ -120,7 +134,7 @@ fn to_json(obj: &Bound<'_, PyAny>, path: &mut String, depth: usize) -> PyResult<
                     ),
                 )
             })?;
-            let key = key.to_cow()?.into_owned();
+            let key = text(key, path)?;
             let len = path.len();
             if !path.is_empty() {
                 path.push('.');

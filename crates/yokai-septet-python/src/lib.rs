@@ -60,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(settings::_check_settings, m)?)?;
     m.add_function(wrap_pyfunction!(arena::_check_arena_spec, m)?)?;
     m.add_function(wrap_pyfunction!(seeds::_episode_seeds, m)?)?;
+    m.add_function(wrap_pyfunction!(seeds::_fresh_seed, m)?)?;
     // Not in `__all__` (as `add_function` would put it): the stub declares it, and stubtest
     // checks it in the builds that have it and passes over it in those that do not.
     #[cfg(feature = "test-helpers")]

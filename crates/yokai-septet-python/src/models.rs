@@ -27,7 +27,8 @@ pub(crate) fn model_read<'py>(
             let v: Variant = v.parse().py()?;
             Mlp::from_bytes(Mlp::shipped_bytes(v)).py()?
         }
-        (None, Some(p)) => Mlp::load(&p).py()?,
+        // The GIL released while the file is read.
+        (None, Some(p)) => py.allow_threads(|| Mlp::load(&p)).py()?,
         _ => return Err(Class::InvalidValue.err("give exactly one of variant and path")),
     };
     let widths = mlp.widths();

@@ -5,9 +5,9 @@
 
 use crate::errors::Class;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::convert::{extract_integer, quoted_list, type_name};
+use super::convert::{extract_flag, extract_integer, extract_number, quoted_list, type_name};
 use yokai_septet::settings::{DefaultValue, Kind, Setting};
 use yokai_septet::{Episode, GameConfig, Scoring, Variant};
 
@@ -186,24 +186,7 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         return Ok(Value::None);
     }
     match s.kind {
-        Kind::Bool => {
-            let numpy_bool = || {
-                let t = obj.get_type();
-                t.module()
-                    .is_ok_and(|m| m.to_cow().is_ok_and(|m| m == "numpy"))
-                    && type_name(obj).starts_with("bool")
-            };
-            if obj.is_instance_of::<PyBool>() || numpy_bool() {
-                if let Ok(b) = obj.extract::<bool>() {
-                    return Ok(Value::Bool(b));
-                }
-            }
-            Err(Class::InvalidType.err(format!(
-                "{name} must be a bool, not {} ({})",
-                type_name(obj),
-                obj.repr()?
-            )))
-        }
+        Kind::Bool => extract_flag(obj, name).map(Value::Bool),
         Kind::Int { lo, hi } => match extract_integer(obj, name)? {
             Some(v) if (lo as i128..=hi as i128).contains(&v) => Ok(Value::Int(v as u64)),
             _ => Err(Class::InvalidValue.err(format!(
@@ -214,8 +197,12 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
             ))),
         },
         Kind::Choice(names) => {
-            if let Ok(t) = obj.downcast::<PyString>() {
-                let t = t.to_cow()?;
+            // (A `str` that does not encode, a lone surrogate's, is no name either.)
+            if let Some(t) = obj
+                .downcast::<PyString>()
+                .ok()
+                .and_then(|t| t.to_cow().ok())
+            {
                 if let Some(n) = names.iter().find(|n| **n == t) {
                     return Ok(Value::Name(n));
                 }
@@ -245,25 +232,10 @@ pub(crate) fn parse(s: &Setting, obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                 quoted_list(names.iter().copied())
             )))
         }
-        Kind::Float => {
-            let number = !obj.is_instance_of::<PyBool>()
-                && (obj.is_instance_of::<PyFloat>() || extract_integer(obj, name).is_ok());
-            match obj.extract::<f64>() {
-                Ok(v) if number && v.is_finite() => Ok(Value::Float(v)),
-                Ok(_) if number => Err(Class::InvalidValue.err(format!(
-                    "{name} must be a finite number, not {}",
-                    obj.repr()?
-                ))),
-                _ => Err(Class::InvalidType.err(format!(
-                    "{name} must be a number, not {} ({})",
-                    type_name(obj),
-                    obj.repr()?
-                ))),
-            }
-        }
+        Kind::Float => extract_number(obj, name).map(Value::Float),
         Kind::Seat(names) => {
             if let Ok(t) = obj.downcast::<PyString>() {
-                let t = t.to_cow()?;
+                let t = t.to_cow().unwrap_or_default();
                 return match names.iter().find(|n| **n == t) {
                     Some(n) => Ok(Value::Name(n)),
                     None => Err(Class::InvalidValue.err(format!(

@@ -2,7 +2,6 @@
 //! seat until it is the learner's turn again or the game is over. The vector env runs it
 //! on its `State`s, the single-agent Gymnasium env (`Game.play_bots`) on a recorded game.
 
-use crate::reward::{rewards, RewardMode};
 use yokai_septet::Card;
 use yokai_septet::IllegalAction;
 use yokai_septet::Match;
@@ -42,18 +41,18 @@ impl Playing for Match {
 }
 
 /// Lets the bots move until it is `learner`'s turn or the game is over: `act(seat, view)`
-/// is the decision of the bot in `seat`, and `on_rewards` receives every seat's rewards
-/// (under `mode`) after each move. A decision that fails stops the loop with its error.
-/// Panics if a bot plays an illegal card (the built-in bots never do).
+/// is the decision of the bot in `seat`, and `on_move` sees what each move did and the
+/// game after it (to score it: [`rewards`](crate::reward::rewards)). A decision that fails
+/// stops the loop with its error. Panics if a bot plays an illegal card (the built-in bots
+/// never do).
 #[inline]
 pub fn bots_until_turn<G: Playing, E>(
     game: &mut G,
     learner: usize,
-    mode: RewardMode,
     act: impl FnMut(usize, &SeatView) -> Result<Card, E>,
-    on_rewards: impl FnMut(&[f32; 4]),
+    on_move: impl FnMut(&Outcome, &State),
 ) -> Result<(), E> {
-    bots_until_turn_of(game, 1 << learner, mode, act, on_rewards)
+    bots_until_turn_of(game, 1 << learner, act, on_move)
 }
 
 /// [`bots_until_turn`] for a learner that plays every seat of `learners` (a seat mask: one
@@ -62,9 +61,8 @@ pub fn bots_until_turn<G: Playing, E>(
 pub(crate) fn bots_until_turn_of<G: Playing, E>(
     game: &mut G,
     learners: u8,
-    mode: RewardMode,
     mut act: impl FnMut(usize, &SeatView) -> Result<Card, E>,
-    mut on_rewards: impl FnMut(&[f32; 4]),
+    mut on_move: impl FnMut(&Outcome, &State),
 ) -> Result<(), E> {
     while let Some(p) = game.state().current_player() {
         if learners >> p & 1 == 1 {
@@ -72,7 +70,7 @@ pub(crate) fn bots_until_turn_of<G: Playing, E>(
         }
         let card = act(p, &game.state().view(p))?;
         let out = game.apply(card).expect("a bot returned an illegal action");
-        on_rewards(&rewards(mode, &out, game.state()));
+        on_move(&out, game.state());
     }
     Ok(())
 }

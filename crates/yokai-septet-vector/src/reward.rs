@@ -24,7 +24,8 @@
 //! [`GameConfig`]: yokai_septet::GameConfig
 
 use yokai_septet::names;
-use yokai_septet::{Outcome, State};
+use yokai_septet::Variant;
+use yokai_septet::{Outcome, RoundResult, State};
 
 /// How [`rewards`] scores a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -57,20 +58,35 @@ pub fn rewards(mode: RewardMode, outcome: &Outcome, after: &State) -> [f32; 4] {
         }
         RewardMode::Points => {
             if let Some(res) = outcome.round {
+                let margins = round_margins(v, &res);
                 for (p, x) in r.iter_mut().enumerate().take(n) {
-                    let (mut sum, mut count) = (0f32, 0f32);
-                    for q in 0..n {
-                        if v.side_of(q) != v.side_of(p) {
-                            sum += res.points[q] as f32;
-                            count += 1.0;
-                        }
-                    }
-                    *x = res.points[p] as f32 - sum / count;
+                    *x = margins[v.side_of(p)];
                 }
             }
         }
     }
     r
+}
+
+/// Each side's margin in a round that ended with `res`: the points its side gained (R8;
+/// seal variants: the seals its team made, R9) minus the average of what the other sides
+/// gained, in points (divide by [`game_target`](crate::rules::game_target) for a value
+/// on the game's scale). The margins sum to 0; they are the [`RewardMode::Points`]
+/// rewards of each side's seats. Side `s` is `Variant::side_of`'s; sides the variant
+/// lacks get 0.
+pub fn round_margins(variant: Variant, res: &RoundResult) -> [f32; 3] {
+    let sides = variant.num_sides();
+    // A side's points are those of any of its seats (partners gain together).
+    let mut points = [0f32; 3];
+    for p in (0..variant.num_players()).rev() {
+        points[variant.side_of(p)] = f32::from(res.points[p]);
+    }
+    let mut margins = [0f32; 3];
+    for (s, m) in margins.iter_mut().enumerate().take(sides) {
+        let others: f32 = (0..sides).filter(|&o| o != s).map(|o| points[o]).sum();
+        *m = points[s] - others / (sides - 1) as f32;
+    }
+    margins
 }
 
 /// Whether the episode ended by the rules (not by the round cap).

@@ -10,10 +10,11 @@ use axum::Router;
 /// The page's source.
 pub const PAGE: &str = include_str!("page.html");
 
-/// What the page may load: itself and this server's API, nothing from anywhere else.
+/// What the page may load: itself and this server's API, nothing from anywhere else (a
+/// frame: the server's, or the replay viewer of a loaded record, a sandboxed `blob:`).
 const CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
-                   img-src data:; connect-src 'self'; frame-src 'self'; form-action 'none'; \
-                   base-uri 'none'; frame-ancestors 'none'";
+                   img-src data:; connect-src 'self'; frame-src 'self' blob:; \
+                   form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /// What the replay viewer may load: its own inline script and style, nothing else (it
 /// asks the server for nothing).

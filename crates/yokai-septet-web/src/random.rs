@@ -1,15 +1,14 @@
 //! The server's random numbers: game ids and the seeds of games created without one, read
-//! from the operating system's random source (`getrandom`, through `rand_core`'s
-//! [`OsRng`]), so that no page can guess another page's game id from its own.
+//! from the operating system's random source ([`yokai_septet::rng::os_seed`]), so that no page
+//! can guess another page's game id from its own.
 
 use axum::http::StatusCode;
-use rand_core::{OsRng, TryRngCore};
 
 use super::ApiError;
 
 /// A number from the OS's random source; a 500 in the rare case it cannot be read.
 fn os_u64() -> Result<u64, ApiError> {
-    OsRng.try_next_u64().map_err(|e| {
+    yokai_septet::rng::os_seed().map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!("the system's random source cannot be read: {e}"),

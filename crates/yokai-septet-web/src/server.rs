@@ -1,21 +1,34 @@
 //! The accept loop: hyper's HTTP/1 connections, at most `max_connections` open at once
 //! (by default what the process's file descriptors allow, up to [`MAX_CONNECTIONS`]); when
-//! they are all open, the one idle longest is closed for the newcomer. A connection that
-//! sends no request for [`HEADER_TIMEOUT`] (an idle keep-alive one, or one that sends its
-//! headers slowly) is cut. It runs on a runtime of two request threads and `--workers`
-//! blocking threads (the bots' and the solver's; see `bots.rs`). `axum::serve` has none of
-//! this, so the loop is hyper's own, as axum's is.
+//! they are all open, the one that has waited longest for a whole request is closed for
+//! the newcomer. A connection that sends no request for [`HEADER_TIMEOUT`] (an idle
+//! keep-alive one, or one that sends its headers slowly) is cut. It runs on a runtime of
+//! two request threads and `--workers` blocking threads (the bots' and the solver's; see
+//! `bots.rs`). `axum::serve` has none of this, so the loop is hyper's own, as axum's is.
 //!
 //! There is no cap per client address: on loopback every local process is the same
 //! address, so such a cap let any local program lock the person's page out by holding
 //! idle connections (issue 64).
+//!
+//! Which connection the cap closes: one that is not answering a request. A request is
+//! answered once all of it has arrived, headers and body; until then its connection is
+//! still waiting for it, exactly as an idle one is, and the one that has waited longest
+//! (since it opened, or since its last answer) goes first. A person's page sends each
+//! request whole at once, so its connections are either answering (never closed) or the
+//! youngest waiting; another program that holds connections with a request's headers,
+//! or its body, trickling in holds only the oldest waiting ones (issue 72: a body that
+//! had begun used to count as answered, so such connections were spared and the
+//! person's were closed instead).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
+use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
 use hyper::service::Service as _;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -70,10 +83,10 @@ fn fd_limit() -> Option<usize> {
 
 /// One open connection, as the accept loop sees it.
 struct Conn {
-    /// Its requests being answered now.
+    /// Its requests being answered now: arrived whole, their answers not yet given.
     in_flight: AtomicUsize,
-    /// When a request of it last began or ended (or it opened): milliseconds since the
-    /// loop started.
+    /// Since when it has waited for a whole request: when it opened, or when its last
+    /// answer was given (milliseconds since the loop started).
     last: AtomicU64,
     /// Told when the loop closes it for a newcomer.
     close: Notify,
@@ -98,8 +111,9 @@ impl Connections {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// A place for a new connection: when all `cap` are taken, the one idle longest (no
-    /// request in flight) is told to close and gives its place up; when every one is
+    /// A place for a new connection: when all `cap` are taken, the one that has waited
+    /// longest for a whole request (none being answered: idle, or its request's headers
+    /// or body still arriving) is told to close and gives its place up; when every one is
     /// answering a request, `None` (the newcomer is closed).
     fn open(self: &Arc<Self>) -> Option<Slot> {
         let mut guard = self.open.lock().unwrap_or_else(|e| e.into_inner());
@@ -135,19 +149,29 @@ impl Drop for Slot {
     }
 }
 
-/// A request in flight on a connection: it is not idle until the answer is given.
+/// A request on a connection, from its headers to its answer. Until its body has all
+/// arrived the connection still waits for a request (it may be closed for a newcomer, as
+/// an idle one may); from then until its answer is given it is answering (spared).
 struct Busy {
     conn: Arc<Conn>,
     table: Arc<Connections>,
+    /// Whether the whole request has arrived (and `conn.in_flight` counts it).
+    answering: AtomicBool,
 }
 
 impl Busy {
-    fn start(slot: &Slot) -> Busy {
-        slot.conn.in_flight.fetch_add(1, Ordering::AcqRel);
-        slot.conn.last.store(slot.table.now(), Ordering::Release);
-        Busy {
+    fn start(slot: &Slot) -> Arc<Busy> {
+        Arc::new(Busy {
             conn: slot.conn.clone(),
             table: slot.table.clone(),
+            answering: AtomicBool::new(false),
+        })
+    }
+
+    /// The request has all arrived: it is being answered.
+    fn arrived(&self) {
+        if !self.answering.swap(true, Ordering::AcqRel) {
+            self.conn.in_flight.fetch_add(1, Ordering::AcqRel);
         }
     }
 }
@@ -155,7 +179,49 @@ impl Busy {
 impl Drop for Busy {
     fn drop(&mut self) {
         self.conn.last.store(self.table.now(), Ordering::Release);
-        self.conn.in_flight.fetch_sub(1, Ordering::AcqRel);
+        if self.answering.load(Ordering::Acquire) {
+            self.conn.in_flight.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// A request's body as hyper reads it, which tells its [`Busy`] when the last of it has
+/// arrived.
+struct Watched {
+    body: Incoming,
+    busy: Arc<Busy>,
+}
+
+impl Watched {
+    fn new(body: Incoming, busy: Arc<Busy>) -> Watched {
+        if body.is_end_stream() {
+            busy.arrived();
+        }
+        Watched { body, busy }
+    }
+}
+
+impl Body for Watched {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        if matches!(polled, Poll::Ready(None)) || self.body.is_end_stream() {
+            self.busy.arrived();
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
 
@@ -262,9 +328,9 @@ pub fn serve(
             tokio::spawn(async move {
                 let slot = Arc::new(slot);
                 let counted = slot.clone();
-                let app = hyper::service::service_fn(move |req| {
+                let app = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
                     let busy = Busy::start(&counted);
-                    let answer = app.call(req);
+                    let answer = app.call(req.map(|body| Watched::new(body, busy.clone())));
                     async move {
                         let answer = answer.await;
                         drop(busy);
@@ -276,7 +342,7 @@ pub fn serve(
                     .header_read_timeout(HEADER_TIMEOUT)
                     .max_buf_size(READ_BUFFER)
                     .serve_connection(TokioIo::new(stream), app);
-                // Closed for a newcomer: dropped (it has no request in flight).
+                // Closed for a newcomer: dropped (it has no request being answered).
                 tokio::select! {
                     _ = conn => {}
                     _ = slot.conn.close.notified() => {}

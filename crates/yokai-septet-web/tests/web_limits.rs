@@ -520,6 +520,81 @@ fn connections_held_by_another_program_do_not_lock_the_person_out() {
     assert_eq!(first.read_to_end(&mut got).map_err(|e| e.kind()), Ok(0));
 }
 
+/// Another local program's connections whose request's headers are whole and whose body
+/// trickles in (`Content-Length: 5000`, a byte every 0.2 s; each opened again as soon as
+/// the server closes it), more of them than the server's cap: a request whose body has
+/// not all arrived is not being answered, so the cap closes such a connection (the one
+/// waiting longest) for each newcomer, and every request of the person's is answered
+/// (issue 72: they counted as answered, and the person's connections were refused).
+#[test]
+fn slow_bodies_held_by_another_program_do_not_lock_the_person_out() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let addr = start_server(ServeOptions {
+        max_connections: 16,
+        ..ServeOptions::default()
+    });
+    let open = move || {
+        let mut c = TcpStream::connect(addr).ok()?;
+        write!(
+            c,
+            "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: 5000\r\n\r\n{{"
+        )
+        .ok()?;
+        c.set_nonblocking(true).ok()?;
+        Some(c)
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = stop.clone();
+    // Bounded: 24 connections, at most a minute.
+    let holder = std::thread::spawn(move || {
+        let mut held: Vec<Option<TcpStream>> = (0..24).map(|_| open()).collect();
+        let mut reopened = 0;
+        let start = Instant::now();
+        while !stopped.load(Ordering::Acquire) && start.elapsed() < Duration::from_secs(60) {
+            for c in &mut held {
+                let mut byte = [0u8; 1];
+                let alive = c.as_mut().is_some_and(|s| {
+                    // Closed (a read of 0), answered (408) or failing: opened again.
+                    let waiting = matches!(s.read(&mut byte),
+                        Err(ref e) if e.kind() == std::io::ErrorKind::WouldBlock);
+                    waiting && s.write_all(b" ").is_ok()
+                });
+                if !alive {
+                    *c = open();
+                    reopened += 1;
+                }
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        reopened
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let mut answered = 0;
+    for k in 0..50 {
+        let path = if k % 2 == 0 { "/api/options" } else { "/" };
+        let got = TcpStream::connect(addr).and_then(|mut s| {
+            s.set_read_timeout(Some(Duration::from_secs(5)))?;
+            write!(
+                s,
+                "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+            )?;
+            let mut text = String::new();
+            s.read_to_string(&mut text)?;
+            Ok(text)
+        });
+        answered += usize::from(got.is_ok_and(|t| t.starts_with("HTTP/1.1 200")));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    stop.store(true, Ordering::Release);
+    let reopened = holder.join().unwrap();
+    assert_eq!(
+        answered, 50,
+        "the other program opened {reopened} connections again"
+    );
+}
+
 /// A search bot is parked between its decisions (its snapshot kept, its tables dropped)
 /// and built again for the next: it plays exactly as a bot kept alive would, the bot of
 /// `yokai-septet play` (seat `p`'s seed: the game's plus `p + 1` golden-ratio steps).
@@ -600,4 +675,58 @@ fn a_record_over_16_kib_sent_in_pieces_opens_in_the_replay_viewer() {
         &text[..text.len().min(400)]
     );
     assert!(text.contains(r#"id="slider""#));
+}
+
+/// The page writes HTML only from constants and the server's SVG (issue 72): no
+/// `document.write`, no other HTML sink, and the replay viewer of a loaded record opens in
+/// a sandboxed frame of a `blob:` URL (an opaque origin: nothing in a record can act as
+/// the page), which the page's policy lets it frame.
+#[test]
+fn the_page_writes_html_only_from_constants_and_the_servers_svg() {
+    let page = yokai_septet_web::PAGE;
+    for sink in [
+        "document.write",
+        "writeln(",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "srcdoc",
+        "DOMParser",
+        "createContextualFragment",
+        "eval(",
+        "new Function",
+        "javascript:",
+    ] {
+        assert!(!page.contains(sink), "the page uses {sink}");
+    }
+    let assigned: Vec<&str> = page
+        .split(".innerHTML = ")
+        .skip(1)
+        .map(|rest| rest.split(';').next().unwrap_or_default().trim())
+        .collect();
+    assert!(!assigned.is_empty());
+    for value in assigned {
+        let constant = value.starts_with('"') && value.ends_with('"') && !value.contains('+');
+        assert!(constant || value == "g.svg", "innerHTML = {value}");
+    }
+    assert!(page.contains(r#"setAttribute("sandbox", "allow-scripts")"#));
+    assert!(!page.contains("allow-same-origin"));
+    assert!(page.contains("URL.createObjectURL(new Blob([html], { type: \"text/html\" }))"));
+    let a = app();
+    let (_, headers, _) = call_full(&a, "GET", "/", vec![], &[]);
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("frame-src 'self' blob:"), "{csp}");
+    assert!(csp.contains("default-src 'none'"), "{csp}");
+    // And a record's one free text, its players' names, reaches no markup of the viewer.
+    let watched = json!({"seed": 3, "watch": true, "bots": ["random"], "episode": "round"});
+    let g = play_out(&a, ok(&a, "POST", "/api/games", watched), &mut |_| {});
+    let id = g["id"].as_str().unwrap();
+    let mut record = ok(&a, "GET", &format!("/api/games/{id}/record"), Value::Null);
+    let markup = "<img src=x onerror=alert(1)>";
+    record["players"] = json!([markup, markup, markup, markup]);
+    let m = yokai_septet::Match::from_json(&record.to_string()).unwrap();
+    let html = yokai_septet_picture::replay_html(&m);
+    assert!(
+        !html.contains("<img") && !html.contains("onerror="),
+        "{html}"
+    );
 }

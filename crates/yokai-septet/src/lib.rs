@@ -52,6 +52,7 @@
 mod cards;
 mod encoding;
 mod error;
+pub mod files;
 mod infoset;
 pub mod names;
 mod record;

@@ -1,6 +1,7 @@
 //! Seeding in one place: the ChaCha8 keys of the deal and bot streams (one construction,
 //! a domain tag per kind of stream), the seed derivations of arenas and vector envs (both
-//! built on the SplitMix64 finaliser), and Lemire's unbiased bounded integers.
+//! built on the SplitMix64 finaliser), Lemire's unbiased bounded integers, and the seed
+//! drawn from the operating system where none is given ([`os_seed`]).
 //!
 //! Every function here is part of the seed → game mapping: changing one changes golden
 //! records, published arena results and every seeded vector env, so none ever changes.
@@ -54,7 +55,9 @@ pub fn arena_seed(master: u64, index: u64, stream: u64) -> u64 {
 }
 
 /// Vector-env seeds: stream `k` (0: the deal; `1 + seat`: that seat's bot; 99: the drawn
-/// learner seat) of episode `episode` of env `env` under the master seed `seed`. The
+/// learner seat; `100 + 4 card + seat`: that seat's bot in the play-out after `card`,
+/// `VecCore::playout_values`) of episode `episode` (the play-outs: deal) of env `env`
+/// under the master seed `seed`. The
 /// finaliser folded over the golden-ratio multiples of the indices.
 #[inline]
 pub fn vector_seed(seed: u64, env: u64, episode: u64, k: u64) -> u64 {
@@ -104,6 +107,16 @@ pub fn splitmix64_finalize(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// A seed from the operating system's random source (`getrandom`): what "no seed" means
+/// for every env of the Python package and for a game of the web table (Gymnasium's
+/// convention: fresh entropy). Whoever draws one keeps it readable, so that such a run
+/// can be played again from it.
+#[cfg(feature = "os-seed")]
+pub fn os_seed() -> Result<u64, rand_core::OsError> {
+    use rand_core::TryRngCore;
+    rand_core::OsRng.try_next_u64()
 }
 
 /// A uniform integer in `0..n` (`n >= 1`) by Lemire's method with rejection.

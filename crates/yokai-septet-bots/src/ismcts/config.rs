@@ -13,6 +13,27 @@ pub use super::super::families::{DEFAULT_ITERATIONS, GUIDED_ITERATIONS};
 /// few threads each tree is too shallow to gain.
 pub const MAX_DECISION_THREADS: u32 = 4;
 
+/// The most threads a name may ask one decision for (`:tT`): the cores this process may
+/// use (its affinity and CPU quota), or [`MAX_DECISION_THREADS`] where that is more, so
+/// that every name `play` and `hint` write builds on any machine. Beyond it a thread
+/// gains nothing, and a count in the thousands exhausts the system's threads: the
+/// registry refuses the name ([`crate::BotError::TooManyThreads`]).
+pub fn max_search_threads() -> u32 {
+    usable_cores().max(MAX_DECISION_THREADS)
+}
+
+/// The cores this process may use: its affinity mask and CPU quota, as
+/// `std::thread::available_parallelism` reads them (at least 1), read once per process,
+/// as the vector env's pool reads them (`yokai_septet_vector::cores`, a crate above this
+/// one).
+pub(crate) fn usable_cores() -> u32 {
+    static CORES: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+    })
+}
+
 /// Nodes a tree kept for reuse may hold ([`Techniques::reuse`]): 2^20 nodes of 28 bytes,
 /// 28 MiB per tree. A subtree above it is dropped and the decision starts afresh.
 pub const REUSE_NODE_CAP: usize = 1 << 20;

@@ -49,8 +49,10 @@ mod parallel;
 mod reuse;
 mod sure;
 
+pub(crate) use config::usable_cores;
 pub use config::{
-    IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS, REUSE_NODE_CAP,
+    max_search_threads, IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS,
+    REUSE_NODE_CAP,
 };
 use guide::Guide;
 pub use guide::GuideConfig;
@@ -476,12 +478,13 @@ impl IsmctsBot {
     /// over the search, and its root visits, for `view`'s seat (its turn, play phase;
     /// `None` otherwise). A card never tried gets `NaN` and 0 visits. `worlds` is the
     /// number of iterations. The card [`Bot::act`] plays is the most visited
-    /// ([`SearchValues::best_card`]).
+    /// ([`SearchValues::best_card`]). `None` too where the system would not start a search
+    /// thread (the bot is left as it was: its [`Bot::act`] then says why).
     pub fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         if view.phase() != Phase::Play || !view.is_my_turn() || self.check_variant(view).is_err() {
             return None;
         }
-        let worlds = self.search(view);
+        let worlds = self.search(view).ok()?;
         let mut values: Vec<(Card, f64)> =
             view.legal_actions().iter().map(|c| (c, f64::NAN)).collect();
         let mut visits = vec![0; values.len()];
@@ -533,7 +536,7 @@ impl Bot for IsmctsBot {
         if legal.len() == 1 || view.phase() == Phase::Pass {
             return Ok(HeuristicBot::choose(view));
         }
-        self.search(view);
+        self.search(view)?;
         // The most visited card (ties: the lowest id); the heuristic's if none was tried.
         let mut best: Option<(u32, Card)> = None;
         for (card, visits, _) in self.root_stats() {

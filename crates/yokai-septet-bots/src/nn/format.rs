@@ -10,6 +10,7 @@ use half::f16;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 
 use super::mlp::{Head, Inputs, Mlp, WeightsError};
+use yokai_septet::files::{read_regular, FileError};
 use yokai_septet::Variant;
 
 /// Metadata keys the model itself sets from its shape, not the user.
@@ -78,11 +79,29 @@ fn f32_tensor(
     Ok((values, t.shape().to_vec(), t.dtype()))
 }
 
-/// The bytes of the weights file at `path`.
+/// The largest weights file read (the shipped models are a few MiB each): a larger one
+/// is refused before any of it is read.
+pub const MAX_WEIGHTS_FILE: u64 = 256 << 20;
+
+/// The bytes of the weights file at `path`: a regular file of at most
+/// [`MAX_WEIGHTS_FILE`] bytes ([`read_regular`]: a pipe would block the reader,
+/// `/dev/zero` would fill its memory).
 pub(super) fn read_file(path: &Path) -> Result<Vec<u8>, WeightsError> {
-    std::fs::read(path).map_err(|e| WeightsError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
+    let path_text = path.display().to_string();
+    read_regular(path, MAX_WEIGHTS_FILE).map_err(|e| match e {
+        FileError::Io(e) => WeightsError::Io {
+            path: path_text,
+            message: e.to_string(),
+        },
+        FileError::NotAFile(kind) => WeightsError::NotAFile {
+            path: path_text,
+            kind,
+        },
+        FileError::TooLarge { bytes, cap } => WeightsError::TooLarge {
+            path: path_text,
+            bytes,
+            cap,
+        },
     })
 }
 

@@ -21,6 +21,23 @@ pub enum WeightsError {
         /// The system's reason.
         message: String,
     },
+    /// The path is not a regular file (a named pipe, a device, a folder): not read.
+    NotAFile {
+        /// The path.
+        path: String,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// The file is larger than the cap on a weights file
+    /// ([`MAX_WEIGHTS_FILE`](crate::bots::MAX_WEIGHTS_FILE) bytes): not read.
+    TooLarge {
+        /// The file.
+        path: String,
+        /// Its size.
+        bytes: u64,
+        /// The cap.
+        cap: u64,
+    },
     /// The bytes are not a safetensors file.
     NotSafetensors(String),
     /// A metadata entry is missing or has a value this version does not accept.
@@ -43,6 +60,15 @@ impl fmt::Display for WeightsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WeightsError::Io { path, message } => write!(f, "cannot read '{path}': {message}"),
+            WeightsError::NotAFile { path, kind } => write!(
+                f,
+                "cannot read '{path}': it is {kind}, and a model is read only from a regular file"
+            ),
+            WeightsError::TooLarge { path, bytes, cap } => write!(
+                f,
+                "cannot read '{path}': it has {bytes} bytes, over the {} MiB a model file may have",
+                cap >> 20
+            ),
             WeightsError::NotSafetensors(why) => write!(f, "not a safetensors file: {why}"),
             WeightsError::Metadata { key, problem } => write!(f, "metadata '{key}': {problem}"),
             WeightsError::Tensor { name, problem } => write!(f, "tensor '{name}': {problem}"),

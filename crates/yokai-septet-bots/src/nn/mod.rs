@@ -39,6 +39,7 @@ use yokai_septet::SeatView;
 use yokai_septet::Variant;
 
 pub use belief::{BeliefNet, BeliefScratch};
+pub use format::MAX_WEIGHTS_FILE;
 pub use mlp::{Inputs, Mlp, Scratch, WeightsError, BELIEF_FORMAT, MODEL_FORMAT, VALUE_FORMAT};
 pub use net::{BeliefHead, Net, NetKind, ValueHead};
 pub use value::{encode_value_input, ValueNet, ValueScratch};

@@ -25,7 +25,7 @@ pub(super) fn where_saved(opts: &PlayOptions) -> String {
 
 /// A saved game to resume: a valid record of a game that is not over.
 pub(super) fn load(path: &Path) -> Result<Match, Failure> {
-    let text = std::fs::read_to_string(path)
+    let text = super::super::read_record(path)
         .map_err(|e| Failure::usage(format!("--load: cannot read {}: {e}", path.display())))?;
     let saved = Match::from_json(&text)
         .map_err(|e| Failure::usage(format!("--load {}: {e}", path.display())))?;

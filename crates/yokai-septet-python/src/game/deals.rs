@@ -7,18 +7,32 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use super::{game_config, PyGame};
-use crate::convert::{extract_integer, extract_seat, extract_seed};
+use crate::convert::{extract_flag, extract_integer, extract_seat, extract_seed, shown};
 use crate::errors::{borrow_mut, guard, in_context, py_err, Class};
 use yokai_septet::Deal;
+use yokai_septet::DealError;
 use yokai_septet::Match;
 use yokai_septet::Variant;
 
-/// A card id given from Python (contract integers); ids too large for `i64` stay out of
-/// range, so that [`Deal::from_ids`] names them.
-fn deal_card_id(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
-    Ok(extract_integer(obj, "card")?.map_or(i64::MAX, |v| {
-        i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX })
-    }))
+/// A card id of the argument `what` (`hands`, `trump_card`) of a deal of `variant`, as the
+/// contract reads integers: one too large for an `i64` is refused here, as it was passed
+/// (clamped, [`Deal::from_ids`] would name the clamp); the others are its to check.
+fn deal_card_id(obj: &Bound<'_, PyAny>, what: &str, variant: Variant) -> PyResult<i64> {
+    extract_integer(obj, what)?
+        .and_then(|v| i64::try_from(v).ok())
+        .ok_or_else(|| {
+            Class::InvalidValue.err(format!(
+                "invalid deal: {what}: card id {} is out of range: this variant's cards are \
+                 0..{}",
+                shown(obj),
+                variant.deck_size() - 1
+            ))
+        })
+}
+
+/// The argument `belief` of `sample_determinization`.
+fn belief_arg(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    extract_flag(obj, "belief")
 }
 
 /// A deal given from Python: one list of card ids per seat, and the face-up card (`None`
@@ -29,17 +43,38 @@ fn parse_deal(
     trump_card: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Deal> {
     let lists: Vec<Vec<Bound<'_, PyAny>>> = hands.extract().map_err(|_| {
-        Class::InvalidType.err("hands must be a list of lists of card ids, one list per seat")
+        Class::InvalidType.err(format!(
+            "hands must be a list of lists of card ids, one list per seat, not {}",
+            shown(hands)
+        ))
     })?;
     let ids: Vec<Vec<i64>> = lists
         .iter()
-        .map(|h| h.iter().map(deal_card_id).collect())
+        .map(|h| {
+            h.iter()
+                .map(|c| deal_card_id(c, "hands", variant))
+                .collect()
+        })
         .collect::<PyResult<_>>()?;
     let trump = match trump_card {
-        Some(t) if !t.is_none() => Some(deal_card_id(t)?),
+        Some(t) if !t.is_none() => Some(deal_card_id(t, "trump_card", variant)?),
         _ => None,
     };
-    Deal::from_ids(variant, &ids, trump).map_err(|e| in_context("invalid deal", e))
+    Deal::from_ids(variant, &ids, trump).map_err(|e| {
+        // An error about the face-up card names it, as it was passed.
+        let about_trump = match &e {
+            DealError::TrumpCardExpected | DealError::TrumpCardUnexpected => true,
+            DealError::CardOutOfRange { id, .. } => trump.map(i128::from) == Some(*id),
+            DealError::Duplicate { card } => trump == Some(i64::from(card.id())),
+            _ => false,
+        };
+        let given = trump_card.map_or_else(|| "None".to_string(), shown);
+        if about_trump {
+            in_context(&format!("invalid deal: trump_card {given}"), e)
+        } else {
+            in_context("invalid deal", e)
+        }
+    })
 }
 
 #[pymethods]
@@ -130,11 +165,11 @@ impl PyGame {
         py: Python<'_>,
         seat: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
-        belief: bool,
+        #[pyo3(from_py_with = belief_arg)] belief: bool,
     ) -> PyResult<PyGame> {
         // A copy is worked on: other threads may use the game meanwhile.
         let state = Self::read(slf, |s| *s)?;
-        let seat = extract_seat(seat, state.num_players())?;
+        let seat = extract_seat(seat, state.num_players(), "seat")?;
         let seed = match seed {
             Some(s) => extract_seed(s)?,
             None => 0,
@@ -177,7 +212,7 @@ impl PyGame {
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, numpy::PyArray2<f32>>> {
         let s = Self::read(slf, |s| *s)?;
-        let seat = extract_seat(seat, s.num_players())?;
+        let seat = extract_seat(seat, s.num_players(), "seat")?;
         let variant = s.variant();
         let mut worlds = yokai_septet_bots::Worlds::default();
         worlds.infer(yokai_septet_bots::BeliefSource::Shipped);

@@ -10,14 +10,16 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::convert::{extract_integer, extract_seat, type_name};
+use super::convert::{extract_integer, extract_seat, extract_text, shown, type_name};
 use super::env_settings::GAME;
 use super::errors::{borrow, borrow_mut, py_err, Class, InUse, IntoPyResult};
 use super::settings::bind;
+use yokai_septet::rules::game_target;
 use yokai_septet::GameConfig;
 use yokai_septet::Match;
 use yokai_septet::{Card, CardSet};
 use yokai_septet::{Phase, State};
+use yokai_septet_vector::reward::round_margins;
 
 mod deals;
 mod pictures;
@@ -98,7 +100,7 @@ impl PyGame {
         cards: impl FnOnce(&State, usize) -> CardSet,
     ) -> PyResult<Bound<'py, PyList>> {
         let this = borrow(slf)?;
-        let p = extract_seat(seat, this.state().num_players())?;
+        let p = extract_seat(seat, this.state().num_players(), "seat")?;
         Self::ids(slf.py(), cards(this.state(), p))
     }
 }
@@ -107,11 +109,17 @@ impl PyGame {
 pub(crate) fn game_state(obj: &Bound<'_, PyAny>) -> PyResult<State> {
     let game = obj.downcast::<PyGame>().map_err(|_| {
         Class::InvalidType.err(format!(
-            "expected a yokai_septet.Game, not {}",
-            type_name(obj)
+            "game must be a yokai_septet.Game, not {} ({})",
+            type_name(obj),
+            shown(obj)
         ))
     })?;
     PyGame::read(game, |s| *s)
+}
+
+/// The argument `code` of `card_id`.
+fn card_code(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    extract_text(obj, "code")
 }
 
 impl InUse for PyGame {
@@ -147,6 +155,39 @@ impl PyGame {
     #[getter]
     fn num_players(slf: &Bound<'_, Self>) -> PyResult<usize> {
         Self::read(slf, State::num_players)
+    }
+
+    /// Scoring sides: 2 teams (seats 0+2 and 1+3) in the four-player variants, 3 players
+    /// in ``"3p"``.
+    #[getter]
+    fn num_sides(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Self::read(slf, |s| s.variant().num_sides())
+    }
+
+    /// The side ``seat`` plays for (its index in :attr:`round_margin`).
+    fn side_of(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let v = Self::read(slf, State::variant)?;
+        Ok(v.side_of(extract_seat(seat, v.num_players(), "seat")?))
+    }
+
+    /// What wins the game: the points target (7 advanced, 2 basic), or the seals to win in
+    /// the seal variants (7, or 4 in ``"seal-short"``). A round's margin over it is on the
+    /// game's scale.
+    #[getter]
+    fn target(slf: &Bound<'_, Self>) -> PyResult<u16> {
+        Self::read(slf, |s| game_target(s.config()))
+    }
+
+    /// Each side's margin in the last round that ended (``list[float]``, one per side):
+    /// the points (seal variants: seals) its side gained minus the other sides' average,
+    /// as ``VectorEnv``'s ``infos["round_margin"]``; ``None`` before the first round ends.
+    #[getter]
+    fn round_margin(slf: &Bound<'_, Self>) -> PyResult<Option<Vec<f32>>> {
+        Self::read(slf, |s| {
+            let v = s.variant();
+            s.last_round_result()
+                .map(|r| round_margins(v, &r)[..v.num_sides()].to_vec())
+        })
     }
 
     /// Size of the action space: 49, or 56 for the seal variants.
@@ -262,7 +303,7 @@ impl PyGame {
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let this = borrow(slf)?;
-        let p = extract_seat(seat, this.state().num_players())?;
+        let p = extract_seat(seat, this.state().num_players(), "seat")?;
         PyList::new(py, this.state().picks(p).iter().map(|c| c.id()))
     }
 
@@ -367,7 +408,7 @@ impl PyGame {
 
     /// The card id of a text code (case-insensitive): ``"WA"`` → 0, ``"S13"`` → 48.
     #[staticmethod]
-    fn card_id(code: &str) -> PyResult<u8> {
+    fn card_id(#[pyo3(from_py_with = card_code)] code: String) -> PyResult<u8> {
         Ok(code.parse::<Card>().py()?.id())
     }
 }

@@ -6,9 +6,23 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::PyGame;
-use crate::convert::extract_seat;
+use crate::convert::{extract_number, extract_seat, shown};
 use crate::errors::{borrow, Class, IntoPyResult};
 use yokai_septet_picture::{self as picture, Raster};
+
+/// The argument `scale` of the raster pictures, in `(0, MAX_SCALE]` (checked here, as it
+/// was passed: as an `f32` a huge one would read as another number).
+fn scale_arg(obj: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let scale = extract_number(obj, "scale")?;
+    if scale > 0.0 && scale <= f64::from(picture::MAX_SCALE) {
+        return Ok(scale);
+    }
+    Err(Class::InvalidValue.err(format!(
+        "scale {} is out of range: it must be in (0, {}]",
+        shown(obj),
+        picture::MAX_SCALE
+    )))
+}
 
 /// `svg` rasterised (run with the GIL released and the game not borrowed).
 fn raster(svg: &str, scale: f64) -> PyResult<Raster> {
@@ -18,7 +32,7 @@ fn raster(svg: &str, scale: f64) -> PyResult<Raster> {
 impl PyGame {
     /// The seat a picture is for: `None` (the whole table) or a valid seat.
     fn picture_seat(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-        seat.map(|s| extract_seat(s, self.state().num_players()))
+        seat.map(|s| extract_seat(s, self.state().num_players(), "seat"))
             .transpose()
     }
 
@@ -67,7 +81,7 @@ impl PyGame {
         slf: &Bound<'py, Self>,
         py: Python<'py>,
         seat: Option<&Bound<'py, PyAny>>,
-        scale: f64,
+        #[pyo3(from_py_with = scale_arg)] scale: f64,
     ) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let svg = Self::seat_svg(slf, seat)?;
         let r = py.allow_threads(|| raster(&svg, scale))?;
@@ -84,7 +98,7 @@ impl PyGame {
     fn to_png<'py>(
         slf: &Bound<'py, Self>,
         seat: Option<&Bound<'py, PyAny>>,
-        scale: f64,
+        #[pyo3(from_py_with = scale_arg)] scale: f64,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let py = slf.py();
         let svg = Self::seat_svg(slf, seat)?;

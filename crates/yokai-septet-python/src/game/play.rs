@@ -8,21 +8,24 @@ use crate::bot::PyBot;
 use crate::convert::{extract_seat, parse_reward_mode};
 use crate::errors::{borrow_mut, guard, py_err, Class};
 use yokai_septet_vector::learner::bots_until_turn;
-use yokai_septet_vector::reward::rewards;
+use yokai_septet_vector::reward::{rewards, RewardMode};
 
 #[pymethods]
 impl PyGame {
     /// Like :meth:`step`, and returns every seat's reward for this step (``list[float]``)
     /// under ``reward_mode``: ``"win"`` (+1 winners, -1 others when the game ends) or
     /// ``"points"`` (at each round's end: points gained minus the opponents' average).
-    #[pyo3(signature = (a, reward_mode = "win"))]
+    #[pyo3(
+        signature = (a, reward_mode = RewardMode::Win),
+        text_signature = "(self, /, a, reward_mode='win')"
+    )]
     fn step_rewards(
         slf: &Bound<'_, Self>,
         a: &Bound<'_, PyAny>,
-        reward_mode: &str,
+        #[pyo3(from_py_with = parse_reward_mode)] reward_mode: RewardMode,
     ) -> PyResult<Vec<f32>> {
         let mut this = borrow_mut(slf)?;
-        let mode = parse_reward_mode(reward_mode)?;
+        let mode = reward_mode;
         let action = this.action_of(a)?;
         match this.m.apply_action(action) {
             Ok(out) => {
@@ -37,13 +40,16 @@ impl PyGame {
     /// play until it is ``learner_seat``'s turn or the game is over, and returns the
     /// learner's reward summed over their moves under ``reward_mode`` (the single-agent
     /// env's loop, run in Rust with the GIL released).
-    #[pyo3(signature = (bots, learner_seat, reward_mode = "win"))]
+    #[pyo3(
+        signature = (bots, learner_seat, reward_mode = RewardMode::Win),
+        text_signature = "(self, /, bots, learner_seat, reward_mode='win')"
+    )]
     fn play_bots(
         slf: &Bound<'_, Self>,
         py: Python<'_>,
         bots: &Bound<'_, PyAny>,
         learner_seat: &Bound<'_, PyAny>,
-        reward_mode: &str,
+        #[pyo3(from_py_with = parse_reward_mode)] reward_mode: RewardMode,
     ) -> PyResult<f64> {
         // Read here, not by the signature, so that anything but a list of bots is the
         // family's `InvalidTypeError` saying what is expected.
@@ -53,9 +59,9 @@ impl PyGame {
             ))
         })?;
         let mut this = borrow_mut(slf)?;
-        let mode = parse_reward_mode(reward_mode)?;
+        let mode = reward_mode;
         let n = this.state().num_players();
-        let learner = extract_seat(learner_seat, n)?;
+        let learner = extract_seat(learner_seat, n, "learner_seat")?;
         if bots.len() != n {
             return Err(Class::InvalidValue.err(format!(
                 "bots lists {} bots, expected one per seat ({n})",
@@ -70,9 +76,8 @@ impl PyGame {
                 bots_until_turn(
                     m,
                     learner,
-                    mode,
                     |p, view| bots[p].act_on(view),
-                    |r| total += r[learner] as f64,
+                    |out, after| total += rewards(mode, out, after)[learner] as f64,
                 )?;
                 Ok(total)
             })

@@ -6,6 +6,7 @@ use pyo3::types::{PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::PyGame;
+use crate::convert::extract_text;
 use crate::errors::{borrow, guard, Class, IntoPyResult};
 use crate::json::{json_to_py, py_to_json};
 use yokai_septet::Match;
@@ -18,8 +19,8 @@ pub(crate) fn match_from_record(
     rec: &Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<Match> {
-    if let Ok(text) = rec.downcast::<PyString>() {
-        let text = text.to_cow()?.into_owned();
+    if rec.is_instance_of::<PyString>() {
+        let text = extract_text(rec, "rec")?;
         py.allow_threads(|| guard(what, || Ok(Match::from_json(&text).py()?)))
     } else {
         let value = py_to_json(rec, &mut String::new())?;

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::PyGame;
-use crate::convert::extract_seat;
+use crate::convert::{extract_seat, extract_text, shown, type_name};
 use crate::errors::{borrow, Class};
 use yokai_septet::observation::Field;
 use yokai_septet::State;
@@ -30,6 +30,20 @@ fn field_dicts<'py>(py: Python<'py>, fields: &[Field]) -> PyResult<Vec<Bound<'py
         .collect()
 }
 
+/// What `obj` is, for an `out` it cannot be: a numpy array's dimensions and dtype, or
+/// its type and value.
+fn array_kind(obj: &Bound<'_, PyAny>) -> String {
+    match obj.downcast::<numpy::PyUntypedArray>() {
+        Ok(a) => format!("a {}-dimensional ndarray of dtype {}", a.ndim(), a.dtype()),
+        Err(_) => format!("{} ({})", type_name(obj), shown(obj)),
+    }
+}
+
+/// The argument `dtype` of `state_tensor`.
+fn dtype_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    extract_text(obj, "dtype")
+}
+
 #[pymethods]
 impl PyGame {
     /// The legal actions as a numpy ``bool`` array of shape ``(num_actions,)``.
@@ -40,12 +54,19 @@ impl PyGame {
     fn legal_mask<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<bool>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let this = borrow(slf)?;
         let n = this.state().config().num_actions();
         let arr = match out {
             Some(a) => {
+                let a = a.downcast_into::<PyArray1<bool>>().map_err(|e| {
+                    let a = e.into_inner();
+                    Class::InvalidType.err(format!(
+                        "out must be a 1-dimensional numpy array of dtype bool, not {}",
+                        array_kind(&a)
+                    ))
+                })?;
                 if a.len() != n {
                     return Err(Class::InvalidValue
                         .err(format!("out has shape {:?}, expected ({n},)", a.shape())));
@@ -88,7 +109,7 @@ impl PyGame {
         let this = borrow(slf)?;
         let s = this.state();
         let seat = match seat {
-            Some(seat) => extract_seat(seat, s.num_players())?,
+            Some(seat) => extract_seat(seat, s.num_players(), "seat")?,
             None => s.current_player().ok_or_else(|| {
                 Class::InvalidValue
                     .err("the game is over, so there is no current player: pass seat= explicitly")
@@ -126,8 +147,10 @@ impl PyGame {
         } else if let Ok(a) = out.downcast::<PyArray1<u8>>() {
             fill(a, &view, d)?;
         } else {
-            return Err(Class::InvalidType
-                .err("out must be a 1-dimensional numpy array of dtype float32 or uint8"));
+            return Err(Class::InvalidType.err(format!(
+                "out must be a 1-dimensional numpy array of dtype float32 or uint8, not {}",
+                array_kind(&out)
+            )));
         }
         Ok(out)
     }
@@ -148,11 +171,11 @@ impl PyGame {
     /// (or, with ``dtype="uint8"``, ``uint8``) array: every seat's hand and passing picks,
     /// then seat 0's observation (everything public). For centralized critics; it shows
     /// hidden cards, so never give it to a policy that plays. Fields: :meth:`state_layout`.
-    #[pyo3(signature = (dtype = "float32"))]
+    #[pyo3(signature = (dtype = "float32".to_string()), text_signature = "(self, /, dtype='float32')")]
     fn state_tensor<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
-        dtype: &str,
+        #[pyo3(from_py_with = dtype_arg)] dtype: String,
     ) -> PyResult<Bound<'py, PyAny>> {
         let this = borrow(slf)?;
         fn make<'py, T: ObsValue + numpy::Element>(
@@ -163,7 +186,7 @@ impl PyGame {
             encode_state(s, arr.readwrite().as_slice_mut()?);
             Ok(arr.into_any())
         }
-        match dtype {
+        match dtype.as_str() {
             "float32" => make::<f32>(py, this.state()),
             "uint8" => make::<u8>(py, this.state()),
             other => Err(Class::InvalidValue.err(format!(

@@ -10,6 +10,7 @@ use numpy::{Element, PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use crate::errors::Class;
 use yokai_septet::observation::ObsValue;
 use yokai_septet_vector::{
     Batch, Build, Elem, Family, ForEachElem, Layout, Map, MapMut, MapRef, Output, Outputs, Owned,
@@ -88,22 +89,45 @@ fn shape(layout: &Layout, out: Output) -> Option<Vec<usize>> {
     }
 }
 
-/// Zeroed arrays for a layout.
-pub(super) struct NewArrays<'py>(pub(super) Python<'py>, pub(super) Layout);
+/// Zeroed arrays for a layout, by numpy's own `zeros`: where the memory is not there it
+/// raises `MemoryError` (the C API's `PyArray::zeros` would panic), kept as the first
+/// error and the other arrays not made.
+struct NewArrays<'py>(Python<'py>, Layout, Option<PyErr>);
 impl Build<Arrays> for NewArrays<'_> {
     fn build<E: Elem>(&mut self, out: Output) -> Option<Py<PyArrayDyn<E>>> {
         let s = shape(&self.1, out)?;
-        Some(numpy_at::<E, _>(Zeros(self.0), s))
+        if self.2.is_some() {
+            return None;
+        }
+        numpy_at::<E, _>(Zeros(self.0), s)
+            .map_err(|e| self.2 = Some(e))
+            .ok()
     }
 }
 
-/// A zeroed array of a shape.
+/// A zeroed array of a shape, by `numpy.zeros`.
 struct Zeros<'py>(Python<'py>);
 impl NumpyOp for Zeros<'_> {
     type In<E: Elem> = Vec<usize>;
-    type Out<E: Elem> = Py<PyArrayDyn<E>>;
-    fn run<T: Elem + Element>(self, shape: Vec<usize>) -> Py<PyArrayDyn<T>> {
-        PyArrayDyn::<T>::zeros(self.0, &shape[..], false).unbind()
+    type Out<E: Elem> = PyResult<Py<PyArrayDyn<E>>>;
+    fn run<T: Elem + Element>(self, shape: Vec<usize>) -> PyResult<Py<PyArrayDyn<T>>> {
+        let np = self.0.import("numpy")?;
+        let a = np.call_method1("zeros", (shape, T::get_dtype(self.0)))?;
+        Ok(a.downcast_into::<PyArrayDyn<T>>()?.unbind())
+    }
+}
+
+/// A new set of zeroed output arrays for `layout`; `Err` says why numpy could not make
+/// one (the machine lacks the memory).
+pub(super) fn new_set<T: ObsValue + Elem>(
+    py: Python<'_>,
+    layout: Layout,
+) -> Result<Outputs<Arrays, T>, String> {
+    let mut make = NewArrays(py, layout, None);
+    let set = Outputs::build(&mut make);
+    match make.2 {
+        Some(e) => Err(e.to_string()),
+        None => Ok(set),
     }
 }
 
@@ -248,9 +272,9 @@ pub(super) fn target<T: ObsValue + Elem>(
     current: usize,
     fresh: bool,
     layout: Layout,
-) -> usize {
+) -> PyResult<usize> {
     if !fresh {
-        return current;
+        return Ok(current);
     }
     let free = |s: &Outputs<Arrays, T>| {
         let mut v = IsFree(py, true);
@@ -258,17 +282,23 @@ pub(super) fn target<T: ObsValue + Elem>(
         v.1
     };
     if let Some(i) = sets.iter().position(free) {
-        return i;
+        return Ok(i);
     }
-    let new = Outputs::build(&mut NewArrays(py, layout));
+    let new = new_set(py, layout).map_err(|e| {
+        Class::State.err(format!(
+            "no memory for a new set of output arrays ({e}): with copy=True the arrays a \
+             caller keeps are never written again, so each step's are new; let go of old \
+             ones, or pass copy=False"
+        ))
+    })?;
     if sets.len() < MAX_SETS {
         sets.push(new);
-        return sets.len() - 1;
+        return Ok(sets.len() - 1);
     }
     // Forget the oldest kept set (its holder keeps it) for a new one.
     let i = (current + 1) % sets.len();
     sets[i] = new;
-    i
+    Ok(i)
 }
 
 /// The arrays of a set, as a tuple in table order (`None` where not produced, and for

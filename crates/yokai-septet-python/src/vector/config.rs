@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use yokai_septet::GameConfig;
 
+use crate::seeds::fresh_seed;
 use crate::settings::{bind, Value, Values};
 use yokai_septet_vector::reward::RewardMode;
 use yokai_septet_vector::settings::{illegal, AUTORESETS, AUTORESET_NAMES, SETTINGS};
@@ -69,7 +70,10 @@ pub(super) fn parse(
     Ok(Config {
         shared: Shared {
             config,
-            seed: s.int("seed").unwrap_or(0),
+            seed: match s.int("seed") {
+                Some(seed) => seed,
+                None => fresh_seed()?,
+            },
             learner: learner(&s)?,
             reward,
             env_offset: s.int("env_offset").unwrap_or(0),

@@ -8,16 +8,21 @@
 
 use std::sync::Mutex;
 
-use numpy::{PyArray1, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::convert::extract_seed;
-use crate::errors::{borrow, borrow_mut, guard, py_err, Class, InUse, IntoPyResult};
-use arrays::{batch_tuple, NewArrays, Sets};
+use crate::convert::{extract_seat, extract_seed, shown};
+use crate::errors::{borrow, borrow_mut, guard, in_context, py_err, Class, InUse, IntoPyResult};
+use crate::game::PyGame;
+use arrays::{batch_tuple, new_set, Sets};
 use state::{poisoned, with_pipeline, Mode, Op};
+use yokai_septet::rules::game_target;
+use yokai_septet::GameConfig;
+use yokai_septet::Match;
+use yokai_septet_bots::BotRegistry;
 use yokai_septet_vector::{
-    Autoreset, Extras, Layout, Output, Outputs, Per, PipelineError, Spin, VecCore, OUTPUTS,
+    Autoreset, Extras, Layout, Output, Per, PipelineError, Spin, VecCore, OUTPUTS,
 };
 
 mod arrays;
@@ -29,7 +34,11 @@ mod state;
 #[pyclass(module = "yokai_septet._core", name = "VectorEnv", subclass)]
 pub struct PyVectorEnv {
     mode: Mutex<Mode>,
+    /// The master seed: the one given (to the constructor or the last seeded reset), or
+    /// the one drawn from the OS for `seed=None`.
+    seed: u64,
     /// Copies of the core's settings, readable without its lock.
+    config: GameConfig,
     env_offset: u64,
     num_threads: usize,
     num_envs: usize,
@@ -86,7 +95,11 @@ impl PyVectorEnv {
     ) -> PyResult<PyVectorEnv> {
         let c = config::parse(args, kwargs)?;
         let autoreset = c.shared.autoreset;
-        let core = VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads).py()?;
+        let seed = c.shared.seed;
+        // The GIL released: an `nn:PATH` opponent reads its file.
+        let core = py
+            .allow_threads(|| VecCore::new(c.shared, c.num_envs, &c.opponents, c.num_threads))
+            .py()?;
         if let Some(s) = c.spin {
             core.set_spin(s);
         }
@@ -97,13 +110,22 @@ impl PyVectorEnv {
             // in `infos["final_obs"]` (a bootstrapping learner needs it on truncation).
             final_obs: autoreset == Autoreset::SameStep,
         });
+        let too_many = |e: String| {
+            Class::InvalidValue.err(format!(
+                "num_envs {}: the arrays of that many envs do not fit in this machine's \
+                 memory ({e})",
+                c.num_envs
+            ))
+        };
         let sets = if c.obs_u8 {
-            Sets::U8(vec![Outputs::build(&mut NewArrays(py, layout))])
+            Sets::U8(vec![new_set(py, layout).map_err(too_many)?])
         } else {
-            Sets::F32(vec![Outputs::build(&mut NewArrays(py, layout))])
+            Sets::F32(vec![new_set(py, layout).map_err(too_many)?])
         };
         let mut env = PyVectorEnv {
             mode: Mutex::new(Mode::Sync(core)),
+            config: c.shared.config,
+            seed,
             env_offset: c.shared.env_offset,
             num_threads: c.num_threads,
             num_envs: c.num_envs,
@@ -168,7 +190,9 @@ impl PyVectorEnv {
     ) -> PyResult<()> {
         let mut this = borrow_mut(slf)?;
         let seed = seed.map(extract_seed).transpose()?;
-        this.run(py, Op::Reset(seed))
+        this.run(py, Op::Reset(seed))?;
+        this.seed = seed.unwrap_or(this.seed);
+        Ok(())
     }
 
     /// Resets the envs whose ``mask`` entry is set (a bool array, one per env), as
@@ -237,6 +261,7 @@ impl PyVectorEnv {
         let seed = seed.map(extract_seed).transpose()?;
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| p.reset(seed)).py()?;
+        this.seed = seed.unwrap_or(this.seed);
         this.last_recv = None;
         this.received.iter_mut().for_each(|r| *r = None);
         this.async_view = true;
@@ -270,22 +295,20 @@ impl PyVectorEnv {
     fn _send(
         slf: &Bound<'_, Self>,
         actions: PyReadonlyArray1<'_, i64>,
-        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+        env_ids: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let ids = env_ids.map(|e| Self::env_ids(e, "env_id")).transpose()?;
         let mut this = borrow_mut(slf)?;
         let mut copy = Vec::new();
         let acts = Self::ints(&actions, &mut copy)?.to_vec();
-        let mut copy_ids = Vec::new();
-        let ids = match &env_ids {
-            Some(e) => Some(Self::ints(e, &mut copy_ids)?.to_vec()),
-            None => None,
-        };
         let last = this.last_recv;
         let mode = this.pipeline()?;
         with_pipeline!(mode, |p: T| {
-            let (group, acts) = match ids {
-                Some(ids) => p.group_of(&ids, &acts).py()?,
-                None => match last {
+            let (group, acts) = match (ids, env_ids) {
+                (Some(ids), Some(given)) => p
+                    .group_of(&ids, &acts)
+                    .map_err(|e| in_context(&format!("env_id {}", shown(given)), e))?,
+                _ => match last {
                     Some(g) => (g, acts),
                     None => {
                         return Err(Class::State.err(
@@ -344,16 +367,17 @@ impl PyVectorEnv {
     fn bot_actions<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
-        env_ids: Option<PyReadonlyArray1<'_, i64>>,
+        env_ids: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let ids = env_ids.map(|e| Self::env_ids(e, "env_ids")).transpose()?;
         let mut this = borrow_mut(slf)?;
-        if let Some(ids) = env_ids {
-            let mut copy = Vec::new();
-            let ids = Self::ints(&ids, &mut copy)?.to_vec();
+        if let (Some(ids), Some(given)) = (ids, env_ids) {
             let mode = this.pipeline()?;
             let out = with_pipeline!(mode, |p: T| {
                 let dummy = vec![0i64; ids.len()];
-                let (g, _) = p.group_of(&ids, &dummy).py()?;
+                let (g, _) = p
+                    .group_of(&ids, &dummy)
+                    .map_err(|e| in_context(&format!("env_ids {}", shown(given)), e))?;
                 let in_order = p.bot_actions(g).py()?;
                 let b = p.batch_size() as i64;
                 ids.iter()
@@ -365,6 +389,58 @@ impl PyVectorEnv {
         let core = this.core()?;
         let out = py.allow_threads(|| guard("VectorEnv.bot_actions", || Ok(core.bot_actions())))?;
         Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Each legal card's value for the side to move, by play-out from the true state:
+    /// ``float32`` ``[len(env_ids), num_actions]`` (every env when ``env_ids`` is
+    /// ``None``), the mover's side's round margin in points (as ``infos["round_margin"]``)
+    /// when the card is played and then ``bot`` (a bot name, e.g. ``"nn:policy.safetensors"``
+    /// or ``"heuristic"``) plays every seat to the round's end; NaN for cards that are not
+    /// legal, and in a row where no seat is to move. Nothing in the envs changes. It reads
+    /// every hand: for training-time advantages (``training/playout.py``), never for a policy
+    /// that plays. Runs on the env's threads with the GIL released.
+    #[pyo3(signature = (bot, env_ids = None))]
+    fn playout_values<'py>(
+        slf: &Bound<'py, Self>,
+        py: Python<'py>,
+        bot: &str,
+        env_ids: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let mut this = borrow_mut(slf)?;
+        let n = this.num_envs;
+        let envs: Vec<usize> = match env_ids {
+            None => (0..n).collect(),
+            Some(given) => Self::env_ids(given, "env_ids")?
+                .into_iter()
+                .map(|k| {
+                    usize::try_from(k).ok().filter(|&k| k < n).ok_or_else(|| {
+                        Class::InvalidValue.err(format!(
+                            "env_ids {} holds env id {k}, out of range: envs are 0..{}",
+                            shown(given),
+                            n.saturating_sub(1)
+                        ))
+                    })
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        let width = this.config.num_actions();
+        let core = this.core()?;
+        let values = py.allow_threads(|| {
+            guard("VectorEnv.playout_values", || {
+                core.playout_values(&BotRegistry::new(), bot, &envs).py()
+            })
+        })?;
+        let rows = envs.len();
+        Ok(PyArray1::from_vec(py, values).reshape([rows, width])?)
+    }
+
+    /// The master seed every env's games derive from: the one given to the constructor or
+    /// to the last ``reset(seed=...)``, or, where none was, the one drawn from the
+    /// operating system (``seed=None``, as Gymnasium does). ``VectorEnv(..., seed=env.seed)``
+    /// deals the same games again.
+    #[getter]
+    fn seed(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(borrow(slf)?.seed)
     }
 
     /// Env ``i`` of this object is env ``env_offset + i`` of the seed derivation (so that
@@ -379,6 +455,50 @@ impl PyVectorEnv {
     #[getter]
     fn _autoreset_mode(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
         Ok(borrow(slf)?.autoreset.gymnasium_name())
+    }
+
+    /// The variant every env plays (``"4p"``, ``"3p"``, ``"seal"``, ``"seal-short"``).
+    #[getter]
+    fn variant(slf: &Bound<'_, Self>) -> PyResult<&'static str> {
+        Ok(borrow(slf)?.config.variant.name())
+    }
+
+    /// Players at each table (4, or 3 in ``3p``): the width of self-play rewards.
+    #[getter]
+    fn num_players(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(borrow(slf)?.config.num_players())
+    }
+
+    /// Scoring sides: 2 teams (seats 0+2 and 1+3) in the four-player variants, 3 players
+    /// in ``3p``; the width of ``infos["round_margin"]``.
+    #[getter]
+    fn num_sides(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(borrow(slf)?.config.variant.num_sides())
+    }
+
+    /// The side ``seat`` plays for (its column of ``infos["round_margin"]``).
+    fn side_of(slf: &Bound<'_, Self>, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let v = borrow(slf)?.config.variant;
+        Ok(v.side_of(extract_seat(seat, v.num_players(), "seat")?))
+    }
+
+    /// What wins a game: the points target (7 advanced, 2 basic), or the seals to win in
+    /// the seal variants (7, or 4 in ``seal-short``). A round's margin over it is on the
+    /// game's scale.
+    #[getter]
+    fn target(slf: &Bound<'_, Self>) -> PyResult<u16> {
+        Ok(game_target(&borrow(slf)?.config))
+    }
+
+    /// Env ``i``'s game now, every hand in it, as a new :class:`Game` (a copy: stepping
+    /// it leaves the env alone). It has no record, since the env keeps no history. For
+    /// training-time analysis only (play-outs from the true state, a privileged critic's
+    /// targets); a policy that plays must not see it.
+    fn game(slf: &Bound<'_, Self>, i: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+        let mut this = borrow_mut(slf)?;
+        this.with_slot(i, |s| PyGame {
+            m: Match::determinization(*s.state()),
+        })
     }
 
     /// Number of envs.

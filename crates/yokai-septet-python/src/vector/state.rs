@@ -4,15 +4,18 @@
 //! next set of arrays, and the properties read the last pass's set (or, after
 //! asynchronous stepping, the batches received, joined).
 
-use numpy::PyReadonlyArray1;
+use numpy::{
+    PyArray1, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyUntypedArray,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyByteArray, PyBytes, PyString, PyTuple};
 
 use super::arrays::{
     target, to_tuple, with_sets, Arrays, Borrow, GuardSlices, Named, Sets, Written,
 };
 use super::PyVectorEnv;
-use crate::convert::extract_integer;
+use crate::convert::{extract_integer, shown, type_name};
 use crate::errors::{guard, py_err, Class, IntoPyResult};
 use yokai_septet::observation::ObsValue;
 use yokai_septet_vector::{Elem, Extras, Output, Outputs, Pipeline, Slot, VecCore, OUTPUTS};
@@ -156,7 +159,7 @@ impl PyVectorEnv {
         // Errors before the pass (arrays borrowed elsewhere) change nothing; a caught
         // panic may leave the envs half-stepped.
         let (target, result) = with_sets!(&mut self.sets, |sets: T| {
-            let t = target::<T>(py, sets, current, fresh, layout);
+            let t = target::<T>(py, sets, current, fresh, layout)?;
             (t, run_pass(py, core, op, &sets[t])?)
         });
         match result {
@@ -272,6 +275,65 @@ impl PyVectorEnv {
         let t = PyTuple::new(py, joined)?;
         self.assembled = Some(t.clone().unbind());
         Ok(t)
+    }
+
+    /// The env ids of the argument `what` (`env_id`, `env_ids`): integers, as actions are
+    /// (a 1-D numpy array of an integer dtype, or a sequence of ints or numpy integers).
+    /// Floats, strings and bools are a `TypeError`, an id no `int64` holds a `ValueError`,
+    /// each naming the value as passed; which ids make a batch is the pipeline's check.
+    pub(super) fn env_ids(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<i64>> {
+        if let Ok(a) = obj.downcast::<PyUntypedArray>() {
+            let kind = a.dtype().kind();
+            if kind != b'i' && kind != b'u' {
+                return Err(Class::InvalidType.err(format!(
+                    "{what} must be env ids (integers), not an array of dtype {} ({})",
+                    a.dtype(),
+                    shown(obj)
+                )));
+            }
+            if let Ok(ints) = obj.downcast::<PyArray1<i64>>() {
+                let ints = ints.readonly();
+                let mut copy = Vec::new();
+                return Ok(Self::ints(&ints, &mut copy)?.to_vec());
+            }
+        } else if obj.is_instance_of::<PyString>()
+            || obj.is_instance_of::<PyBytes>()
+            || obj.is_instance_of::<PyByteArray>()
+            || obj.hasattr("__index__")?
+        {
+            return Err(Class::InvalidType.err(format!(
+                "{what} must be a sequence of env ids (integers), not {} ({})",
+                type_name(obj),
+                shown(obj)
+            )));
+        }
+        let items = obj.try_iter().map_err(|_| {
+            Class::InvalidType.err(format!(
+                "{what} must be a sequence of env ids (integers), not {} ({})",
+                type_name(obj),
+                shown(obj)
+            ))
+        })?;
+        items
+            .map(|item| {
+                let item = item?;
+                match extract_integer(&item, what) {
+                    Ok(v) => v.and_then(|v| i64::try_from(v).ok()).ok_or_else(|| {
+                        Class::InvalidValue.err(format!(
+                            "{what} {} holds env id {}, out of range",
+                            shown(obj),
+                            shown(&item)
+                        ))
+                    }),
+                    Err(_) => Err(Class::InvalidType.err(format!(
+                        "{what} must be env ids (integers), not {}: {} is a {}",
+                        shown(obj),
+                        shown(&item),
+                        type_name(&item)
+                    ))),
+                }
+            })
+            .collect()
     }
 
     /// A 1-D int64 argument as a slice (copied when strided).

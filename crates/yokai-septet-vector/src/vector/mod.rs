@@ -516,6 +516,42 @@ impl VecCore {
         );
     }
 
+    /// Each legal card's value for the side to move in each env of `envs`, by play-out
+    /// from the env's true state: the card, then the bot `bot` (built by `registry`, one
+    /// per seat) for every seat to the round's end; the value is that side's round margin
+    /// (in points, as `round_margin`). One row of `num_actions` values per env of `envs`,
+    /// NaN for the cards that are not legal there (every card where no seat is to move).
+    /// Nothing changes in the envs. For training-time analysis: it reads every hand.
+    ///
+    /// Panics if an index of `envs` is out of range.
+    pub fn playout_values(
+        &mut self,
+        registry: &BotRegistry,
+        bot: &str,
+        envs: &[usize],
+    ) -> Result<Vec<f32>, BotError> {
+        let variant = self.shared.config.variant;
+        let build = || {
+            (0..variant.num_players())
+                .map(|_| registry.build(bot, 0, variant))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        build()?; // refused here, once, before any work
+        let width = self.shared.config.num_actions();
+        let mut out = vec![f32::NAN; envs.len() * width];
+        let seed = self.shared.seed;
+        let starts: Vec<_> = envs.iter().map(|&i| self.slots[i].playout_start()).collect();
+        let ch = self.chunk_len.clamp(1, 8);
+        let items = starts.chunks(ch).zip(out.chunks_mut(ch * width));
+        self.pool.run(crate::pool::Kind::Other, items.collect(), |(starts, out)| {
+            let mut bots = build().expect("built once already");
+            for (&start, row) in starts.iter().zip(out.chunks_mut(width)) {
+                slot::playout_values(start, &mut bots, seed, row);
+            }
+        });
+        Ok(out)
+    }
+
     /// The action each env's bots choose for its pending decision (`-1` where none is
     /// pending; nothing is applied). In self-play the bot of the seat to move decides, in
     /// the learner modes the bot of that seat. Bots are reseeded from the master seed at

@@ -293,6 +293,15 @@ outputs! {
     truncated: bool, Value, info None, required, |sh, ex| 1;
     /// The seat to move now (`-1`: none).
     to_play: i64, Value, info Some("to_play"), required, |sh, ex| 1;
+    /// Whether a round ended on the step (by the action or by the bots' moves after it;
+    /// the game's last round too).
+    round_end: bool, Value, info Some("round_end"), required, |sh, ex| 1;
+    /// Each side's margin `[N, num_sides]` in the round the step ended (`reward::round_margins`:
+    /// its points, or seals, minus the other sides' average; sides as `Variant::side_of`
+    /// numbers them), 0 where no round ended; over the game's target it is on the game's
+    /// scale.
+    round_margin: f32, Row, info Some("round_margin"), required,
+        |sh, ex| sh.config.variant.num_sides();
     /// Privileged state tensors `[N, state_size]` (docs/state_tensor.md), in the observation
     /// dtype; only with `Extras::state_tensor`.
     state: T, Row, info Some("state"), optional,

@@ -394,7 +394,7 @@ impl<T: ObsValue + Elem> Pipeline<T> {
         let b = self.batch;
         if env_ids.len() != b || actions.len() != b {
             return Err(PipelineError::EnvIds(format!(
-                "send takes one batch: {b} env ids and {b} actions, got {} and {}",
+                "one batch is {b} env ids and {b} actions, got {} and {}",
                 env_ids.len(),
                 actions.len()
             )));

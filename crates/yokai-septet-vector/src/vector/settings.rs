@@ -67,9 +67,9 @@ pub const SETTINGS: [Setting; 21] = [
     game::VARIANT.positional(),
     game::SCORING.positional(),
     game::SEED
-        .or_none()
+        .default_none()
         .positional()
-        .doc("the master seed every env's games derive from (None: 0)"),
+        .doc("the master seed every env's games derive from (None: drawn from the OS, then readable as seed)"),
     game::EPISODE,
     game::MAX_ROUNDS,
     Setting::flag("self_play", false).doc("the caller decides for whichever seat is to move"),

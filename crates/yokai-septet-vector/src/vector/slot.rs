@@ -3,13 +3,13 @@
 
 use super::{Autoreset, Elem, Illegal, Learner, Outputs, Shared, Slices};
 use crate::learner::bots_until_turn_of;
-use crate::reward::rewards;
+use crate::reward::{rewards, round_margins, RewardMode};
 use yokai_septet::observation::{encode, write_mask_bool, ObsValue};
 use yokai_septet::rng::vector_seed;
 use yokai_septet::state_tensor::encode_state;
-use yokai_septet::State;
 use yokai_septet::{seat::side_mask, Card};
-use yokai_septet_bots::Bot;
+use yokai_septet::{Outcome, State};
+use yokai_septet_bots::{play_card_out, Bot};
 
 /// The one action an ended env's mask row offers under [`Autoreset::NextStep`]: the next
 /// step ignores it (any integer would do) and deals the env's next game.
@@ -113,6 +113,11 @@ impl Slot {
         Some(bot_act(&mut self.bots[p], &self.state.view(p)))
     }
 
+    /// Where a play-out of this env starts: its game now, its index and its deal.
+    pub(super) fn playout_start(&self) -> (State, u64, u64) {
+        (self.state, self.index, self.deal)
+    }
+
     /// Whether `action` is a legal action of the game now.
     pub(super) fn is_legal(&self, action: i64) -> bool {
         u8::try_from(action)
@@ -158,13 +163,13 @@ impl Slot {
     pub(super) fn next_game(&mut self, sh: &Shared) {
         self.deal += 1;
         self.deal_game(sh);
-        self.run_bots(sh, &mut [0f32; 4]);
+        self.run_bots(sh, &mut Tally::default());
         self.over = false;
     }
 
     /// Lets the bots move until one of the learner's seats is to move or the game is
-    /// over, adding every seat's rewards to `acc`.
-    pub(super) fn run_bots(&mut self, sh: &Shared, acc: &mut [f32; 4]) {
+    /// over, adding what their moves did to `tally`.
+    pub(super) fn run_bots(&mut self, sh: &Shared, tally: &mut Tally) {
         if matches!(sh.learner, Learner::SelfPlay) {
             return;
         }
@@ -173,9 +178,8 @@ impl Slot {
         let Ok(()) = bots_until_turn_of(
             &mut self.state,
             mine,
-            sh.reward,
             |p, view| Ok::<_, std::convert::Infallible>(bot_act(&mut bots[p], view)),
-            |r| add(acc, *r),
+            |out, after| tally.add(sh.reward, out, after),
         );
     }
 
@@ -228,7 +232,7 @@ impl Slot {
         self.episode = 0;
         self.over = false;
         self.deal_game(sh);
-        self.run_bots(sh, &mut [0f32; 4]);
+        self.run_bots(sh, &mut Tally::default());
         self.write_first(sh, row);
     }
 
@@ -241,6 +245,8 @@ impl Slot {
         row.reward.fill(0.0);
         row.terminated[0] = false;
         row.truncated[0] = false;
+        row.round_end[0] = false;
+        row.round_margin.fill(0.0);
         row.illegal.fill(false);
         self.write(sh, row);
     }
@@ -266,16 +272,20 @@ impl Slot {
             }
         }
         row.illegal.fill(false);
-        let mut acc = [0f32; 4];
+        let mut tally = Tally::default();
         let card = Card::new(action as u8).expect("checked");
         let out = self.state.apply(card).expect("checked legal");
-        add(&mut acc, rewards(sh.reward, &out, &self.state));
-        self.run_bots(sh, &mut acc);
+        tally.add(sh.reward, &out, &self.state);
+        self.run_bots(sh, &mut tally);
+        let acc = tally.rewards;
         match sh.learner {
             // A team's seats share their side's reward; seat `side` is on side `side`.
             Learner::Seat(_) | Learner::Team(_) => row.reward[0] = acc[self.learner as usize],
             Learner::SelfPlay => row.reward.copy_from_slice(&acc[..row.reward.len()]),
         }
+        row.round_end[0] = tally.round.is_some();
+        let margins = tally.round.unwrap_or_default();
+        row.round_margin.copy_from_slice(&margins[..row.round_margin.len()]);
         row.terminated[0] = crate::reward::terminated(&self.state);
         row.truncated[0] = crate::reward::truncated(&self.state);
         if self.state.is_over() {
@@ -300,6 +310,8 @@ impl Slot {
         }
         row.terminated[0] = true;
         row.truncated[0] = false;
+        row.round_end[0] = false;
+        row.round_margin.fill(0.0);
         row.illegal.fill(true);
         self.end_episode(sh, row);
         self.write(sh, row);
@@ -322,10 +334,27 @@ impl Slot {
     }
 }
 
-#[inline]
-fn add(acc: &mut [f32; 4], r: [f32; 4]) {
-    for (a, x) in acc.iter_mut().zip(r) {
-        *a += x;
+/// What a step's moves (the action, then the bots') add up to.
+#[derive(Default)]
+pub(super) struct Tally {
+    /// Every seat's rewards, summed.
+    rewards: [f32; 4],
+    /// Each side's margin in the round that ended, if one did.
+    round: Option<[f32; 3]>,
+}
+
+impl Tally {
+    #[inline]
+    fn add(&mut self, mode: RewardMode, out: &Outcome, after: &State) {
+        for (a, x) in self.rewards.iter_mut().zip(rewards(mode, out, after)) {
+            *a += x;
+        }
+        if let Some(res) = &out.round {
+            let sum = self.round.get_or_insert([0.0; 3]);
+            for (a, x) in sum.iter_mut().zip(round_margins(after.variant(), res)) {
+                *a += x;
+            }
+        }
     }
 }
 
@@ -335,4 +364,32 @@ fn add(acc: &mut [f32; 4], r: [f32; 4]) {
 pub(super) fn bot_act(bot: &mut Box<dyn Bot>, view: &yokai_septet::SeatView) -> Card {
     bot.act(view)
         .unwrap_or_else(|e| panic!("the vector env's bot failed: {e}"))
+}
+
+/// Each legal card's value for the side to move in `state` (env `env`'s game, of its deal
+/// `deal`), by play-out from that true state: the card, then `bots` (one per seat,
+/// reseeded for each card from `seed`, the env and its deal) to the round's end; the value
+/// is that side's round margin ([`round_margins`], in points). `out` is a row of
+/// `num_actions` values: NaN for the cards that are not legal, and for every card where no
+/// seat is to move.
+pub(super) fn playout_values(
+    (state, env, deal): (State, u64, u64),
+    bots: &mut [Box<dyn Bot>],
+    seed: u64,
+    out: &mut [f32],
+) {
+    out.fill(f32::NAN);
+    let Some(p) = state.current_player() else {
+        return;
+    };
+    let v = state.variant();
+    for card in state.legal_actions() {
+        for (seat, bot) in bots.iter_mut().enumerate() {
+            let stream = 100 + 4 * u64::from(card.id()) + seat as u64;
+            bot.reseed(vector_seed(seed, env, deal, stream));
+        }
+        let finished = play_card_out(state, card, |s, q| bot_act(&mut bots[q], &s.view(q)));
+        out[card.id() as usize] =
+            finished.map_or(f32::NAN, |f| round_margins(v, &f.result)[v.side_of(p)]);
+    }
 }

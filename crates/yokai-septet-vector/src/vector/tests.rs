@@ -2,6 +2,8 @@
 //! learner modes, resets and seeds, and illegal batches that change nothing.
 
 use super::*;
+use yokai_septet::Card;
+use yokai_septet::State;
 use yokai_septet::Variant;
 
 fn run(threads: usize, learner: Learner, offset: u64) -> (Vec<f32>, Vec<u64>) {
@@ -431,4 +433,94 @@ fn raise_has_no_illegal_output() {
         core.layout(Extras::default()).widths[Output::illegal as usize],
         0
     );
+}
+
+/// Each side's margin of a round computed here from its seats' points, independently of
+/// `reward::round_margins`: the side's points minus the average of the other sides'.
+fn margins_of(v: Variant, res: &yokai_septet::RoundResult) -> Vec<f32> {
+    let side_points = |s: usize| {
+        let seat = (0..v.num_players()).find(|&p| v.side_of(p) == s).unwrap();
+        f32::from(res.points[seat])
+    };
+    let n = v.num_sides();
+    (0..n)
+        .map(|s| {
+            let others: f32 = (0..n).filter(|&o| o != s).map(side_points).sum();
+            side_points(s) - others / (n - 1) as f32
+        })
+        .collect()
+}
+
+#[test]
+fn r8_round_end_flags_the_steps_that_end_a_round_with_each_sides_margin() {
+    // Self-play: each step is one move, so a copy of each env's game stepped with the
+    // same card says exactly which steps end a round, and with what points.
+    for v in Variant::ALL {
+        let mut shared = Shared::self_play(GameConfig::new(v, 0).with_max_rounds(Some(4)), 21);
+        shared.autoreset = Autoreset::SameStep;
+        let mut core = VecCore::new(shared, 12, &["random"; 4][..v.num_players()], 2).unwrap();
+        let mut b = Outputs::<_, f32>::owned(&core.layout(Extras::default()));
+        core.reset(None, b.as_slices());
+        let (mut ends, sides) = (0, v.num_sides());
+        for _ in 0..400 {
+            let acts = core.bot_actions();
+            let mut copies: Vec<State> = (0..12).map(|i| *core.slot(i).unwrap().state()).collect();
+            let outcomes: Vec<_> = copies
+                .iter_mut()
+                .zip(&acts)
+                .map(|(s, &a)| s.apply(Card::new(a as u8).unwrap()).unwrap())
+                .collect();
+            core.step(&acts, b.as_slices()).unwrap();
+            for (i, o) in outcomes.iter().enumerate() {
+                let row = &b.round_margin[i * sides..(i + 1) * sides];
+                assert_eq!(b.round_end[i], o.round.is_some(), "{v} env {i}");
+                match &o.round {
+                    Some(res) => {
+                        ends += 1;
+                        assert_eq!(row, margins_of(v, res).as_slice(), "{v} env {i}");
+                        assert!(row.iter().sum::<f32>().abs() < 1e-4, "zero-sum: {row:?}");
+                    }
+                    None => assert!(row.iter().all(|&m| m == 0.0), "{v} env {i}: {row:?}"),
+                }
+            }
+        }
+        assert!(ends >= 24, "{v}: only {ends} rounds ended");
+    }
+}
+
+#[test]
+fn r8_round_margin_is_the_points_reward_of_the_learners_side_in_learner_modes() {
+    // With bots moving between the learner's decisions, a round can end on their moves:
+    // the step still flags it, and the learner's points reward is its side's margin.
+    for v in Variant::ALL {
+        for learner in [Learner::Seat(Some(1)), Learner::Team(Some(0))] {
+            if matches!(learner, Learner::Team(_)) && !v.has_teams() {
+                continue;
+            }
+            let mut shared = Shared::self_play(GameConfig::new(v, 0), 5);
+            shared.learner = learner;
+            shared.reward = crate::reward::RewardMode::Points;
+            let n = v.num_players();
+            let mut core = VecCore::new(shared, 8, &["random"; 4][..n], 1).unwrap();
+            let mut b = Outputs::<_, f32>::owned(&core.layout(Extras::default()));
+            core.reset(None, b.as_slices());
+            let side = v.side_of(1 - usize::from(matches!(learner, Learner::Team(_))));
+            let mut ends = 0;
+            for _ in 0..300 {
+                let acts = core.bot_actions();
+                core.step(&acts, b.as_slices()).unwrap();
+                for i in 0..8 {
+                    let row = &b.round_margin[i * v.num_sides()..(i + 1) * v.num_sides()];
+                    if b.round_end[i] {
+                        ends += 1;
+                        assert_eq!(b.reward[i], row[side], "{v} {learner:?} env {i}");
+                    } else {
+                        assert_eq!(b.reward[i], 0.0, "{v} {learner:?} env {i}");
+                        assert!(row.iter().all(|&m| m == 0.0));
+                    }
+                }
+            }
+            assert!(ends >= 16, "{v} {learner:?}: only {ends} rounds ended");
+        }
+    }
 }

@@ -22,5 +22,6 @@ pub mod trick;
 
 pub(crate) use outcome::{Outcome, RoundEnd, RoundResult};
 pub use passing::{legal_picks, pass_target};
+pub use scoring::game_target;
 pub(crate) use state::{Phase, State};
 pub use trick::{legal_plays, winning_index};

@@ -4,7 +4,7 @@
 //! tricks, the seals) and return what follows; the callers keep their own tallies.
 
 use crate::cards::{left_of, side_mask, CardSet, Suit};
-use crate::rules::config::{Scoring, Variant};
+use crate::rules::config::{GameConfig, Scoring, Variant};
 use crate::rules::outcome::{RoundEnd, RoundResult};
 
 /// Bosses needed to win a round (R7.1): 4 for a team, 3 for a `3p` player.
@@ -179,6 +179,18 @@ pub const fn seals_to_win(variant: Variant) -> u32 {
     match variant {
         Variant::SealShort => 4,
         _ => 7,
+    }
+}
+
+/// What wins a game of `config`, and so the unit a round's margin is measured in: the
+/// scoring's points target (R8: 7 advanced, 2 basic), or in the seal variants the seals to
+/// win (R9).
+#[inline]
+pub const fn game_target(config: &GameConfig) -> u16 {
+    if config.variant.is_seal() {
+        seals_to_win(config.variant) as u16
+    } else {
+        config.scoring.target()
     }
 }
 
