@@ -136,7 +136,7 @@ pub(crate) fn play_out(
     }
 }
 
-/// Plays `card` in `s`, then the round out as [`play_out`] does.
+/// Plays `card` in `s`, then the round out, each seat's card chosen by `choose`.
 ///
 /// # Panics
 /// Where `card` is not legal in `s`.

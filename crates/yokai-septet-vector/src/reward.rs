@@ -70,8 +70,8 @@ pub fn rewards(mode: RewardMode, outcome: &Outcome, after: &State) -> [f32; 4] {
 
 /// Each side's margin in a round that ended with `res`: the points its side gained (R8;
 /// seal variants: the seals its team made, R9) minus the average of what the other sides
-/// gained, in points (divide by [`game_target`](crate::rules::game_target) for a value
-/// on the game's scale). The margins sum to 0; they are the [`RewardMode::Points`]
+/// gained, in points (divide by [`game_target`](yokai_septet::rules::game_target) for a
+/// value on the game's scale). The margins sum to 0; they are the [`RewardMode::Points`]
 /// rewards of each side's seats. Side `s` is `Variant::side_of`'s; sides the variant
 /// lacks get 0.
 pub fn round_margins(variant: Variant, res: &RoundResult) -> [f32; 3] {

@@ -29,7 +29,7 @@ pub enum WeightsError {
         kind: &'static str,
     },
     /// The file is larger than the cap on a weights file
-    /// ([`MAX_WEIGHTS_FILE`](crate::bots::MAX_WEIGHTS_FILE) bytes): not read.
+    /// ([`MAX_WEIGHTS_FILE`](crate::MAX_WEIGHTS_FILE) bytes): not read.
     TooLarge {
         /// The file.
         path: String,
