@@ -12,9 +12,10 @@ policy for :func:`yokai_septet.evaluate`: greedy over the legal cards. The evalu
 plays ``--eval-games`` duplicate games of the same rules against the ``heuristic`` and
 ``random`` bots and prints the win rate with its 95% interval.
 
-The budget is ``--decisions`` (default 10,000: what 5 minutes bought on a saturated 2-core
-machine, since ``rl_environment`` builds every seat's information state at every step),
-so that a run trains the same on any machine; ``--minutes`` gives a time slot instead.
+The budget is ``--decisions``, every seat's decisions (default 10,000: minutes on a busy
+2-core machine, since ``rl_environment`` builds every seat's information state at every
+step), so that a run trains the same on any machine; it ends with the episode that
+reaches it. ``--minutes`` gives a time slot instead.
 """
 
 from __future__ import annotations
