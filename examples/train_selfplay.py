@@ -3,7 +3,8 @@ bots with ``yokai_septet.VectorEnv`` (``self_play=True``), then plot its learnin
 and play a final arena-style evaluation against ``random`` and ``heuristic`` teams.
 
     pip install ".[train]"             # torch, matplotlib, sb3-contrib
-    python examples/train_selfplay.py --minutes 8            # --variant seal, seal-short
+    python examples/train_selfplay.py                # 4M decisions; --variant seal, seal-short
+    python examples/train_selfplay.py --decisions 12M   # longer; --minutes 8: a time slot
 
 The learner is a team, so the team variants (``4p``, ``seal``, ``seal-short``) are the
 choices of ``--variant``; ``3p`` has no teams.
@@ -16,7 +17,7 @@ batched forward pass for all such tables); the other team's moves come from
 table yields data for two seats. Episodes are single rounds with ``reward_mode="points"``
 (the round's points for the learner's team minus the other team's: dense, zero-sum, and
 aligned with winning games to 7). Curriculum: the opponents are ``random`` bots for the
-first ``--random-frac`` of the time budget, then ``heuristic`` bots. Observations are
+first ``--random-frac`` of the budget, then ``heuristic`` bots. Observations are
 uint8 and become float once per batch. The PPO update uses GAE (gamma 1, lambda 0.95)
 over each table's sequence of learner decisions; a table's decision still in flight when
 a rollout ends is held back, bootstraps the decisions before it, and is trained in the
@@ -36,23 +37,31 @@ won):
   shipped ``nn`` baseline on duplicate deals (``ys.evaluate``; 0.5 = as strong as it).
 
 The script measures the random-policy baselines under exactly this evaluation at the
-start, and plays a larger final evaluation (``--final-games``) at the end. Timings:
-wall-clock minutes (the ``--minutes`` budget counts training only, not evaluation) and
-the process's CPU minutes are both reported, since a shared machine makes wall time noisy.
+start, and plays a larger final evaluation (``--final-games``) at the end.
+
+Budget. ``--decisions`` (default 4M; ``12M`` and ``500k`` are understood) counts the
+learner's decisions, both seats in every table. The run stops after the first rollout
+that reaches it (at most ``--envs`` x ``--steps`` decisions beyond), so the same command
+and ``--seed`` train the same policy and draw the same curve (torch at one thread) on a
+busy machine as on a quiet one. ``--minutes`` is a wall-clock slot instead (training
+only, evaluation not counted): what it buys depends on the machine's load. The
+curriculum switch and ``--eval-every`` are counted in the budget's unit. Wall and CPU
+minutes are reported too.
+
 The env steps on one thread and torch uses ``--torch-threads`` (default 1: env + torch = 2
 threads). On a 2-core machine shared with another busy process, 2 torch threads were
 ~10x *slower* than 1 (thread contention), so keep the default there.
 
 Writes ``learning_curve.png``, ``train_result.json`` and ``policy.pt`` into ``--out``.
 
-Measured (defaults, ``--minutes 8``, one torch + one env thread on a 2-core machine that
-another process kept one core busy on; 8.1 wall / 6.7 CPU minutes in all, ~27k learner
-decisions/s, 12.9 M decisions; curve points 400 games, final and baselines 2000):
+Measured: the default command (4M decisions; curve points 400 games, final and baselines
+2000), one torch + one env thread on a 2-core machine at load 7-12 shared with other
+trainings and builds: 9.1 wall / 5.4 CPU minutes in all, 8,400 learner decisions/s:
 
-    training minutes     0     1     2     3     4     5     6     7     8
-    vs random team     0.53  0.82  0.81  0.83  0.85  0.87  0.91  0.90  0.92
-    vs heuristic team  0.03  0.08  0.14  0.17  0.21  0.25  0.25  0.26  0.27
-    random policy: 0.49 vs the random team, 0.02 vs the heuristic team
+    learner decisions    0   0.5M    1M  1.5M    2M  2.5M    3M  3.5M    4M
+    vs random team     .53   .67   .74   .77   .74   .78   .80   .78   .77
+    vs heuristic team  .03   .04   .07   .10   .15   .11   .13   .15   .15
+    random policy: .49 vs the random team, .02 vs the heuristic team
 """
 
 from __future__ import annotations
@@ -88,6 +97,7 @@ class Policy(nn.Module):
 
 
 VARIANT = "4p"  # set from --variant in main()
+DEFAULT_DECISIONS = 4_000_000
 
 
 def make_env(num_envs: int, opponents: str, seed: int, episode: str, reward: str):
@@ -105,6 +115,23 @@ def make_env(num_envs: int, opponents: str, seed: int, episode: str, reward: str
         copy=False,
         autoreset_mode="same_step",  # every step a decision: no reset steps
     )
+
+
+def count(text: str) -> int:
+    """A positive whole count: ``12000000``, ``12_000_000``, ``12M`` or ``500k``."""
+    scale = {"k": 10**3, "m": 10**6}.get(text[-1:].lower(), 1)
+    n = float(text[:-1] if scale > 1 else text) * scale
+    if not (1 <= n < 1e15 and n == int(n)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole count (e.g. 12M)")
+    return int(n)
+
+
+def minutes(text: str) -> float:
+    """A positive number of minutes."""
+    m = float(text)
+    if not 0 < m < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of minutes")
+    return m
 
 
 def cpu_minutes() -> float:
@@ -155,7 +182,13 @@ def greedy(policy):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--minutes", type=float, default=8.0, help="training time budget (wall)")
+    budget_unit = ap.add_mutually_exclusive_group()
+    budget_unit.add_argument("--decisions", type=count,
+                             help=f"training budget in learner decisions (e.g. 12M, 500k; "
+                                  f"default {DEFAULT_DECISIONS:,}): the same on any machine")
+    budget_unit.add_argument("--minutes", type=minutes,
+                             help="training budget in wall minutes instead (evaluation "
+                                  "excluded): what it buys depends on the machine's load")
     ap.add_argument("--variant", default="4p", choices=("4p", "seal", "seal-short"))
     ap.add_argument("--torch-threads", "--threads", dest="torch_threads", type=int, default=1,
                     help="torch threads (the env steps on one more); 1 is best on busy 2 cores")
@@ -171,10 +204,24 @@ def main() -> None:
                     help="share of the budget trained against random bots first")
     ap.add_argument("--eval-games", type=int, default=400, help="games per curve point")
     ap.add_argument("--final-games", type=int, default=2000, help="games of the final result")
-    ap.add_argument("--eval-every", type=float, default=1.0, help="minutes between evaluations")
+    ap.add_argument("--eval-every",
+                    help="budget between evaluations, in the budget's unit: decisions (e.g. "
+                         "1M; default an eighth of the budget) or minutes (default 1)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="train_out")
     args = ap.parse_args()
+    # The budget and everything scheduled along it (curriculum switch, evaluations) are
+    # counted in one unit: learner decisions, or training seconds of a --minutes slot.
+    by_decisions = args.minutes is None
+    try:
+        if by_decisions:
+            budget = args.decisions = args.decisions or DEFAULT_DECISIONS
+            every = count(args.eval_every) if args.eval_every else max(budget // 8, 1)
+        else:
+            budget = args.minutes * 60
+            every = minutes(args.eval_every or "1") * 60
+    except (argparse.ArgumentTypeError, ValueError) as e:
+        ap.error(f"argument --eval-every: {e}")
 
     global VARIANT
     VARIANT = args.variant
@@ -196,7 +243,7 @@ def main() -> None:
 
     curve = []
     t0_wall, t0_cpu = time.time(), cpu_minutes()
-    train_s = 0.0  # wall seconds spent training (the budget), evaluation excluded
+    train_s = 0.0  # wall seconds spent training (a --minutes budget), evaluation excluded
 
     def log_eval(steps: int, games: int) -> dict:
         policy.eval()
@@ -227,7 +274,6 @@ def main() -> None:
     print("baseline", json.dumps(baseline), flush=True)
     log_eval(0, args.eval_games)
 
-    budget = args.minutes * 60
     steps = updates = 0
     phase = "random"
     env = envs[phase]
@@ -235,30 +281,37 @@ def main() -> None:
     held = None  # the in-flight decision of each table, carried into the next rollout
     last_eval = 0.0
     prof = {"collect": 0.0, "update": 0.0}
-    # The budget is training time (evaluations not counted): the line's units are its
-    # seconds, and the ETA covers the training left.
-    progress = ys.ProgressLog(f"self-play {VARIANT}", int(budget), unit="training second")
-    while train_s < budget:
-        progress.update(int(train_s), decisions=steps)
+
+    def spent() -> float:
+        """The budget used so far, in its unit (evaluation time is not counted)."""
+        return steps if by_decisions else train_s
+
+    # The line's units are the budget's, and the ETA covers the training left.
+    progress = ys.ProgressLog(f"self-play {VARIANT}", int(budget),
+                              unit="decision" if by_decisions else "training second")
+    while spent() < budget:
+        progress.update(int(spent()), decisions=steps)
         t_start = time.time()
-        if phase == "random" and train_s >= args.random_frac * budget:
+        if phase == "random" and spent() >= args.random_frac * budget:
             phase, held = "heuristic", None
             env = envs[phase]
             obs, info = env.reset()
-            print(f"curriculum: heuristic opponents from minute {train_s / 60:.2f}", flush=True)
+            print(f"curriculum: heuristic opponents from decision {steps:,} "
+                  f"(minute {train_s / 60:.2f})", flush=True)
         # ---- collect ----
         ch_obs, ch_mask, ch_act, ch_logp, ch_val, ch_env, bounds = [], [], [], [], [], [], [0]
         cap = T * N + N
         rew = np.zeros(cap, dtype=np.float32)
         done = np.zeros(cap, dtype=bool)
         last = np.full(N, -1)
+        carried = 0  # held decisions, counted in the rollout that made them
         if held is not None:
             for lst, x in zip((ch_obs, ch_mask, ch_act, ch_logp, ch_val, ch_env), held[:6]):
                 lst.append(x)
-            n = held[5].size
-            rew[:n] = held[6]
-            last[held[5]] = np.arange(n)
-            bounds.append(n)
+            carried = held[5].size
+            rew[:carried] = held[6]
+            last[held[5]] = np.arange(carried)
+            bounds.append(carried)
         with torch.inference_mode():
             for _ in range(T):
                 mask = info["action_mask"]
@@ -287,7 +340,7 @@ def main() -> None:
                 ended = (term | trunc) & has
                 done[last[ended]] = True
         K = bounds[-1]
-        steps += K
+        steps += K - carried
         o_all = torch.cat(ch_obs)
         m_all = torch.cat(ch_mask)
         a_all = torch.cat(ch_act)
@@ -344,13 +397,13 @@ def main() -> None:
         updates += 1
         prof["update"] += time.time() - t_mid
         train_s += time.time() - t_start
-        if train_s - last_eval > args.eval_every * 60 and train_s < budget:
+        if spent() - last_eval > every and spent() < budget:
             print(f"  [{phase}] {steps} decisions, {steps / train_s:.0f}/s; collect "
                   f"{prof['collect']:.0f}s, update {prof['update']:.0f}s", flush=True)
             log_eval(steps, args.eval_games)
-            last_eval = train_s
+            last_eval = spent()
 
-    progress.close(int(budget), decisions=steps)
+    progress.close(int(spent()), decisions=steps)
     final = log_eval(steps, args.final_games)
     result = {
         "baseline": baseline,
@@ -373,7 +426,7 @@ def main() -> None:
 
         learning_curve(
             os.path.join(args.out, "learning_curve.png"),
-            [c["minutes"] for c in curve],
+            [c["decisions"] / 1e6 if by_decisions else c["minutes"] for c in curve],
             {
                 "learner team vs random team": [c["vs_random"] for c in curve],
                 "learner team vs heuristic team": [c["vs_heuristic"] for c in curve],
@@ -383,7 +436,8 @@ def main() -> None:
                 "random policy vs heuristic team": baseline["random_policy_vs_heuristic"],
                 "parity (heuristic team: 0.5)": 0.5,
             },
-            xlabel="training minutes (wall, evaluation excluded)",
+            xlabel="learner decisions trained (millions)" if by_decisions
+            else "training minutes (wall, evaluation excluded)",
             ylabel=f"game win rate (greedy; last point {args.final_games} games)",
             ylim=(0, 1),
             title="Yokai Septet 4p: masked PPO team vs built-in bots",
