@@ -100,7 +100,10 @@ pub use playout::{
     heuristic_round_values, play_card_out, round_value, round_value_of_utility, Finished,
 };
 pub use registry::{bot_by_name, bot_spec, decision_threads, with_threads, BotMaker, BotRegistry};
-pub use spec::{policy_module, BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
+pub use spec::{
+    bare_bot_names, closest_name, near_bot_name, policy_module, BotSpec, BotSpecError, Budget,
+    IsmctsOptions, PassPicks,
+};
 pub(crate) use stream::BotStream;
 pub use worlds::{BeliefSource, NoBelief, Worlds};
 
@@ -265,13 +268,17 @@ pub enum BotError {
 impl fmt::Display for BotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BotError::Unknown(name) => write!(
-                f,
-                "unknown bot '{name}': valid names are {} (N a number of playouts or worlds, \
-                 or a time limit such as pimc:20ms). {}",
-                BOT_NAMES.join(", "),
-                families::modifiers_help()
-            ),
+            BotError::Unknown(name) => match spec::near_bot_name(name) {
+                // A typo: the name it was a typo of says more than every name.
+                Some(near) => write!(f, "unknown bot '{name}': did you mean {near}?"),
+                None => write!(
+                    f,
+                    "unknown bot '{name}': valid names are {} (N a number of playouts or \
+                     worlds, or a time limit such as pimc:20ms). {}",
+                    BOT_NAMES.join(", "),
+                    families::modifiers_help()
+                ),
+            },
             BotError::Spec { name, error } => write!(
                 f,
                 "bad bot name '{name}': {error}. Valid names are {} (N a number of playouts \

@@ -102,9 +102,19 @@ pub(crate) fn policy_maker(load_policy: Py<PyAny>) -> BotMaker {
                     rng: determinization_rng(seed),
                 }))
             };
-            load().map_err(|e| BotError::External {
-                name: name.to_string(),
-                message: format!("cannot seat the Python policy {name}: {e}"),
+            load().map_err(|e| {
+                // `ismtcs:50` reads as `module:function`: a module missing under a name a
+                // typo away from a bot's was most likely that bot.
+                let near = e
+                    .is_instance_of::<pyo3::exceptions::PyModuleNotFoundError>(py)
+                    .then(|| yokai_septet_bots::near_bot_name(name))
+                    .flatten()
+                    .map(|n| format!("; did you mean {n}?"))
+                    .unwrap_or_default();
+                BotError::External {
+                    name: name.to_string(),
+                    message: format!("cannot seat the Python policy {name}: {e}{near}"),
+                }
             })
         }))
     })

@@ -46,8 +46,8 @@ use super::undo::undo_pick;
 use super::{ApiError, AppState};
 use yokai_septet::{Episode, Scoring, Variant};
 use yokai_septet_bots::analysis::analyze_rounds;
+use yokai_septet_bots::bare_bot_names;
 use yokai_septet_bots::hint::{HINT_BOT, HINT_DD_WORLDS};
-use yokai_septet_bots::BUILT_IN_BOTS;
 
 /// The route that resumes a saved game from its record.
 const LOAD_ROUTE: &str = "/api/games/load";
@@ -131,7 +131,9 @@ impl Drop for Departure {
 }
 
 async fn options(State(state): State<Shared>) -> Response {
-    let mut bots: Vec<String> = BUILT_IN_BOTS.iter().map(|b| b.to_string()).collect();
+    // The names a new game's `bots` accepts, so that the page's list of them cannot
+    // drift from the check.
+    let mut bots = bare_bot_names();
     bots.extend(state.bots.model_names());
     ok(&Options {
         variants: Variant::ALL.map(Variant::name).to_vec(),

@@ -33,8 +33,8 @@ use super::answers::BudgetCap;
 use super::{shown, ApiError, ServeOptions};
 use yokai_septet::Variant;
 use yokai_septet_bots::{
-    Bot, BotError, BotRegistry, BotSpec, BotSpecError, Budget, Counts, PassPicks, Takes,
-    BOT_FAMILIES, BUILT_IN_BOTS,
+    bare_bot_names, closest_name, Bot, BotError, BotRegistry, BotSpec, BotSpecError, Budget,
+    Counts, PassPicks, Takes, BOT_FAMILIES,
 };
 
 /// The largest model file `--models` takes (the shipped models are about 2 MiB each).
@@ -133,12 +133,11 @@ impl Bots {
     /// name (or a model's) is a typo away, else a short answer (the page lists the bots
     /// on request, from `GET /api/options`).
     fn unknown(&self, name: &str, head: &str) -> ApiError {
-        let models = self.model_names();
-        let names = BUILT_IN_BOTS
-            .iter()
-            .copied()
-            .chain(models.iter().map(String::as_str));
-        match closest(head, names) {
+        let names: Vec<String> = bare_bot_names()
+            .into_iter()
+            .chain(self.model_names())
+            .collect();
+        match closest_name(head, names.iter().map(String::as_str)) {
             Some(near) => {
                 self.not_run(name, &format!("there is no such bot; did you mean {near}?"))
             }
@@ -273,50 +272,6 @@ impl Bots {
     }
 }
 
-/// The one of `names` a typo away from `name` (an edit distance of 1, or 2 for names of
-/// five letters or more; swapping two letters is one edit), when exactly one is nearest.
-fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let most = if name.chars().count() >= 5 { 2 } else { 1 };
-    let mut best: Option<(usize, &str, bool)> = None;
-    for n in names {
-        let d = edit_distance(name, n);
-        match best {
-            _ if d > most => {}
-            Some((b, _, _)) if d > b => {}
-            Some((b, _, _)) if d == b => best = Some((b, n, true)),
-            _ => best = Some((d, n, false)),
-        }
-    }
-    best.and_then(|(_, n, tied)| (!tied).then_some(n))
-}
-
-/// The optimal-string-alignment distance of `a` and `b`: insertions, deletions,
-/// substitutions and swaps of two neighbouring letters, one each.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    // d[i][j]: the distance of a[..i] and b[..j].
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let same = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + same);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()]
-}
-
 /// The models of `dir`: each `.safetensors` file directly inside it, by its stem (letters,
 /// digits, `-`, `_`, `.`), at most [`MODEL_FILE_CAP`] bytes.
 fn model_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
@@ -357,25 +312,4 @@ fn model_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
         out.push((name, path));
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{closest, edit_distance};
-
-    #[test]
-    fn a_typo_is_one_or_two_edits_from_the_name_it_meant() {
-        assert_eq!(edit_distance("heurstic", "heuristic"), 1);
-        assert_eq!(edit_distance("ismtcs", "ismcts"), 1);
-        assert_eq!(edit_distance("pimc", "pimc"), 0);
-        assert_eq!(edit_distance("", "nn"), 2);
-        let names = || ["random", "heuristic", "nn", "pimc", "pimc-dd", "ismcts"].into_iter();
-        assert_eq!(closest("heurstic", names()), Some("heuristic"));
-        assert_eq!(closest("Heuristik", names()), Some("heuristic"));
-        assert_eq!(closest("pimcdd", names()), Some("pimc-dd"));
-        // Far from every name, or as near to two: no guess.
-        assert_eq!(closest("os", names()), None);
-        assert_eq!(closest("stockfish", names()), None);
-        assert_eq!(closest("pimc-d", ["pimc-dd", "pimc-dx"].into_iter()), None);
-    }
 }
