@@ -161,6 +161,10 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
             assert "Values (" not in hint
             page.click("#hint summary")
             assert "Values (" in page.inner_text("#hint"), page.inner_text("#hint")
+            # One scale with the terminal's hint (test_cli_terminal.py): round points.
+            if variant == "4p":
+                assert ("Value in round points: our score - theirs, +0.7 round won, +/-7 game "
+                        "won/lost.") in page.inner_text("#hint"), page.inner_text("#hint")
             # The hinted card is marked in the hand, and only it.
             card = re.match(r"Hint \([^)]*\): play (\w+)", hint).group(1)
             assert page.locator("#hand .card.hinted").count() == 1
@@ -228,6 +232,13 @@ def test_a_whole_game_by_clicks(browser, server, tmp_path, variant):
     page.set_input_files("#load-file", str(done))
     page.wait_for_selector("#notice.info #open-replay")
     assert page.inner_text("#notice").startswith("done.json is a finished game: it opens in the replay viewer")
+    # A blocked pop-up: the words ask for another click, and the button is there for it.
+    page.evaluate("() => { window.realOpen = window.open; window.open = () => null; }")
+    page.click("#open-replay")
+    page.wait_for_function("() => document.getElementById('notice').textContent.includes('blocked')")
+    assert "allow pop-ups for this page and click the button again" in page.inner_text("#notice")
+    assert page.locator("#notice #open-replay").is_visible()
+    page.evaluate("() => { window.open = window.realOpen; }")
     with page.context.expect_page() as opened:
         page.click("#open-replay")
     tab = opened.value
@@ -333,8 +344,10 @@ def check_the_review(page, end, rnd, picture=None):
     if mine:
         worst = max(mine, key=lambda p: p["cost"])
         assert summary.startswith(f"Your biggest mistake this round: trick {worst['trick'] + 1}, "
-                                  f"{worst['code']}; {' or '.join(worst['best_codes'])} was worth "), summary
-        assert summary.endswith(" more.") and ("point" in summary or "seal" in summary), summary
+                                  f"{worst['code']}; {' or '.join(worst['best_codes'])} would have turned the round's margin by "), summary
+        # A swing of the margin, said as one: not points the side would have scored.
+        unit = "seals" if end["variant"].startswith("seal") else "points"
+        assert summary.endswith(f" (your side's {unit} minus the other side's)."), summary
     else:
         assert summary == "You made no costly play this round.", summary
     # The technical notes behind "details".
@@ -518,7 +531,13 @@ def test_refusals_are_shown_next_to_the_form_whole(browser, server, tmp_path):
     # The list, on request.
     page.click("#notice summary")
     page.wait_for_function("() => document.querySelector('#notice details span').textContent !== ''")
-    assert "pimc-dd" in page.inner_text("#notice details")
+    listed = page.inner_text("#notice details span").split(". A budget")[0].split(", ")
+    assert {"pimc-dd", "epimc", "ismcts-nn-inf"} <= set(listed), listed
+    # Every name listed is one the server takes for a new game.
+    for name in listed:
+        status = page.evaluate("(n) => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+                               "body: JSON.stringify({variant: '4p', bots: [n]})}).then(r => r.status)", name)
+        assert status == 201, (name, status)
     refusal_where_the_eye_is(page, "bots")
     page.fill("#bots", "nn:/etc/passwd")
     page.click("#start")
@@ -568,7 +587,14 @@ def test_the_deciding_trick_is_shown_until_the_person_moves_on(browser, server):
         for x in trick["cards"]:
             assert f"{names[x['seat']]} {x['card']}" in line, (x, line)
         assert line.endswith(f"→ {names[trick['winner']]} take" + ("" if trick["winner"] == 0 else "s")
-                             + " it" + (", with " + " ".join(trick["bosses"]) if trick["bosses"] else "") + "."), line
+                             + " it" + (", taking " + " ".join(trick["bosses"]) if trick["bosses"] else "") + "."), line
+        assert ", with " not in line  # the bosses are captured, not played with
+        # The round's review, opened while the box is read, leaves the box on the table.
+        page.click(f'button.review[data-round="{trick["round"]}"]')
+        page.wait_for_selector("#review table.plays")
+        assert box.is_visible() and page.evaluate("() => held") is not None
+        page.click("#review-panel h2")
+        assert box.is_visible()
         assert "Points this round: team 0 (you and partner 2) " in text, text
         assert "Bosses taken: team 0 (you and partner 2) " in text, text
         # The bots wait: nothing moves until the person does.
@@ -589,6 +615,23 @@ def test_the_deciding_trick_is_shown_until_the_person_moves_on(browser, server):
         drawn = page.eval_on_selector_all(f'#board .hand[data-seat="{p}"] use.card',
                                           "us => us.map((u) => u.dataset.card)")
         assert sorted(drawn) == sorted(h), (p, drawn, h)
+    assert errors == []
+    page.close()
+
+
+def test_a_one_round_episode_plays_to_no_target_and_a_long_seed_shows_whole(browser, server):
+    page, _, _, errors = open_page(browser, server)
+    new_game(page, "3p", 4, episode="round")
+    status = page.inner_text("#status")
+    assert "scores 0 – 0 – 0" in status and "game to" not in status, status
+    first = state(page)["id"]
+    new_game(page, "3p", 4, episode="game")
+    page.wait_for_function("(id) => game.id !== id", arg=first)
+    assert "scores 0 – 0 – 0 (game to 7)" in page.inner_text("#status")
+    # The largest seed, 20 digits, fits its box.
+    page.fill("#seed", "18446744073709551615")
+    assert page.eval_on_selector("#seed", "(e) => e.scrollWidth <= e.clientWidth"), \
+        page.eval_on_selector("#seed", "(e) => [e.scrollWidth, e.clientWidth]")
     assert errors == []
     page.close()
 
