@@ -357,3 +357,77 @@ def test_errors_on_a_terminal_are_reported_and_do_not_hang(tmp_path):
     assert code == 2 and "not valid JSON" in text
     code, text, _ = on_terminal(["arena", "--bots", "nobody,random", "--games", "10"], timeout=30)
     assert code == 2 and "nobody" in text
+
+
+def play_typing(lines_at_prompts, args=("play", "--seed", "1"), timeout=60):
+    """Plays on a terminal, typing ``lines_at_prompts(prompt_text)`` at each new prompt
+    (``Pass> `` or ``Play> ``); returns (exit code, screen)."""
+    seen = [0]
+
+    def answer(screen: str) -> bytes:
+        prompts = PROMPT.findall(ANSI.sub("", screen))
+        if len(prompts) > seen[0]:
+            seen[0] = len(prompts)
+            return lines_at_prompts(prompts[-1], len(prompts))
+        return b""
+    return on_terminal(list(args), answer=answer, timeout=timeout)[:2]
+
+
+def test_a_function_key_at_the_prompt_is_named_not_shown_as_an_empty_code():
+    # F5 types ESC [ 1 5 ~: echoed back raw, the terminal would swallow it ("''").
+    code, text = play_typing(lambda _p, n: b"\x1b[15~\n" if n == 1 else b"q\n")
+    assert code == 0, text[-800:]
+    assert "'^[[15~' is a key, not a card code: type a card code such as E7" in text, text[-800:]
+    assert "'' is not a card code" not in text and "'\x1b[15~'" not in text
+
+
+def test_the_help_says_what_the_hint_asks_while_passing_and_in_play():
+    code, text = play_typing(lambda _p, n: b"?\n" if n == 1 else b"q\n")
+    assert code == 0, text[-800:]
+    assert "in play, the strongest bot's choice (ismcts)" in text, text[-800:]
+    assert "while passing, the heuristic bot's pick" in text, text[-800:]
+
+
+def test_a_hint_in_play_is_in_round_points_as_on_the_page():
+    """The page's hint (test_serve_browser.py) says its values in round points: the
+    terminal's says the same scale in the same words."""
+    hinted = []
+
+    def typed(prompt, _n):
+        if prompt == "Pass":
+            return b"1\n"
+        if not hinted:
+            hinted.append(1)
+            return b"hint\n"
+        return b"q\n"
+    code, text = play_typing(typed, args=("play", "--seed", "3"), timeout=90)
+    assert code == 0, text[-800:]
+    m = re.search(r"Hint \(ismcts, \d+ searches\): play \w+ \(([+-]\d+\.\d\d)\)", text)
+    assert m, text[-1500:]
+    assert "value in round points: our score - theirs, +0.7 round won, +/-7 game won/lost" in text, \
+        text[-1500:]
+    assert "(our score - theirs) / target" not in text
+
+
+def test_a_typo_in_bots_on_a_terminal_gets_did_you_mean():
+    code, text, _ = on_terminal(["play", "--bots", "heurstic"], timeout=30)
+    assert code == 2, text
+    assert "unknown bot 'heurstic': did you mean heuristic?" in text, text
+    assert "valid names are" not in text  # the one name meant, not the forty
+    code, text, _ = on_terminal(["arena", "--bots", "random,ismtcs:50", "--games", "2"], timeout=30)
+    assert code == 2 and "did you mean ismcts?" in text, text
+    # Far from every name: the list of them.
+    code, text, _ = on_terminal(["play", "--bots", "stockfish"], timeout=30)
+    assert code == 2 and "unknown bot 'stockfish': valid names are" in text, text
+
+
+def test_the_arena_on_a_terminal_says_it_rounds_up_to_whole_boards():
+    code, text, _ = on_terminal(["arena", "--variant", "3p", "--games", "10", "--max-rounds", "1",
+                                 "--threads", "1"], timeout=60)
+    assert code == 0, text[-800:]
+    assert ("note: --games 10 rounded up to 12: duplicate deals play each deal once per seat "
+            "rotation, so whole sets of 3 games") in text, text[-800:]
+    p = piped(["arena", "--variant", "3p", "--games", "10", "--max-rounds", "1", "--threads", "1", "--json"])
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["summary"]["games"] == 12
+    assert p.stderr.count("rounded up to 12") == 1

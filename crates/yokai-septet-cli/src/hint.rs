@@ -21,8 +21,9 @@ use super::Failure;
 pub use yokai_septet_bots::hint::HINT_BOT;
 
 /// The help line of the `hint` command.
-pub const HINT_HELP: &str = "`hint`: the strongest bot's choice (ismcts) and its evaluation \
-     of your best cards; `hint BOT` asks another bot (`hint ismcts-nn`).";
+pub const HINT_HELP: &str = "`hint`: in play, the strongest bot's choice (ismcts) and its \
+     evaluation of your best cards; while passing, the heuristic bot's pick (ismcts passes as \
+     it does); `hint BOT` asks another bot (`hint ismcts-nn`).";
 
 /// Writes the hint of the bot called `name` for `view` (its seat to act).
 pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Result<(), Failure> {
@@ -48,16 +49,21 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
         }
         return double_dummy(view, &h.double_dummy, out);
     }
+    // The page's scale: round points, the search's value times the target (the seal
+    // variants have none: their values stay the search's).
+    let config = view.config();
+    let target = (!view.variant().is_seal()).then(|| f64::from(config.scoring.target()));
+    let points = |v: f64| target.map_or(v, |t| v * t);
     let value_of = |card| {
         h.values
             .iter()
             .find(|(c, _)| *c == card)
-            .map_or(f64::NAN, |v| v.1)
+            .map_or(f64::NAN, |v| points(v.1))
     };
     let mut others: Vec<(yokai_septet::Card, f64)> = h
         .values
         .iter()
-        .copied()
+        .map(|&(c, v)| (c, points(v)))
         .filter(|(c, v)| *c != h.card && !v.is_nan())
         .collect();
     others.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -76,10 +82,18 @@ pub fn hint<W: Write + ?Sized>(view: &SeatView, name: &str, out: &mut W) -> Resu
     if !others.is_empty() {
         writeln!(out, "  next best: {}", others.join(", "))?;
     }
-    writeln!(
-        out,
-        "  value: (our score - theirs) / target, +0.1 round won, +/-1 game won/lost"
-    )?;
+    match target {
+        Some(t) => writeln!(
+            out,
+            "  value in round points: our score - theirs, {:+.1} round won, +/-{t:.0} game \
+             won/lost",
+            0.1 * t
+        )?,
+        None => writeln!(
+            out,
+            "  value: (our score - theirs) / target, +0.1 round won, +/-1 game won/lost"
+        )?,
+    }
     double_dummy(view, &h.double_dummy, out)
 }
 

@@ -258,7 +258,13 @@ fn hint_shows_the_strongest_bots_card_and_its_evaluation() {
         "{card} is not playable ({numbered:?}):\n{}",
         &out[hand_at..]
     );
-    assert!(out.contains("  value: "), "{out}");
+    // The page's scale (round points, the value times the target), in its words.
+    assert!(
+        out.contains(
+            "  value in round points: our score - theirs, +0.7 round won, +/-7 game won/lost"
+        ),
+        "{out}"
+    );
     // The same position gets the same hint.
     let hints: Vec<&str> = out.lines().filter(|l| l.starts_with("Hint (")).collect();
     assert_eq!(hints.len(), 2);

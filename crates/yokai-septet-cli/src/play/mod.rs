@@ -424,11 +424,31 @@ fn parse_token(hand: CardSet, legal: CardSet, token: &str) -> Result<Card, Strin
             )),
         };
     }
+    if token.chars().any(char::is_control) {
+        // An arrow or function key's escape sequence: echoed back as is, the terminal would
+        // act on it and show an empty code.
+        return Err(format!(
+            "'{}' is a key, not a card code: type a card code such as E7, or a card's number.",
+            caret_notation(token)
+        ));
+    }
     let c: Card = token.parse().map_err(|e| format!("{e}."))?;
     if !hand.contains(c) {
         return Err(format!("You do not hold {c}."));
     }
     Ok(c)
+}
+
+/// `text` with each control character as the terminal echoes it: `^[` for Escape.
+fn caret_notation(text: &str) -> String {
+    text.chars()
+        .map(|ch| match ch {
+            '\u{7f}' => "^?".to_string(),
+            ch if ch.is_ascii_control() => format!("^{}", char::from(ch as u8 ^ 0x40)),
+            ch if ch.is_control() => ch.escape_unicode().to_string(),
+            ch => ch.to_string(),
+        })
+        .collect()
 }
 
 /// The cards named by `text` if they are a legal decision now; otherwise why not.
