@@ -554,7 +554,6 @@ mod tests {
         }
         for bad in [
             "",
-            "Random",
             "pimc:",
             "pimc:x",
             "pimc:0",
@@ -577,7 +576,6 @@ mod tests {
             "ismcts-nn:",
             "ismcts-nn:0",
             "ismcts-nn:7:",
-            "ismcts-nn-x",
         ] {
             let e = bot_by_name(bad, 0, Variant::FourPlayer).err().unwrap();
             let msg = e.to_string();
@@ -585,6 +583,14 @@ mod tests {
             for n in BOT_NAMES {
                 assert!(msg.contains(n), "{msg}");
             }
+        }
+        // A typo of a name gets that name, not every name.
+        for (typo, meant) in [("ismcts-nn-x", "ismcts-nn"), ("Random", "random")] {
+            let e = bot_by_name(typo, 0, Variant::FourPlayer).err().unwrap();
+            assert_eq!(
+                e.to_string(),
+                format!("unknown bot '{typo}': did you mean {meant}?")
+            );
         }
     }
 }
