@@ -705,10 +705,15 @@ pub fn closest_name<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) ->
     best.and_then(|(_, n, tied)| (!tied).then_some(n))
 }
 
-/// The built-in bare name (of [`bare_bot_names`]) a typo away from the head of `name`.
+/// The built-in bare name (of [`bare_bot_names`]) a typo away from the head of `name`; none
+/// where the head is one (`ismcts/nn` misplaces its suffix: the whole grammar says more).
 pub fn near_bot_name(name: &str) -> Option<String> {
-    let head = name.split(':').next().unwrap_or(name).to_ascii_lowercase();
+    let head = name.split([':', '/']).next().unwrap_or(name);
     let names = bare_bot_names();
+    if names.iter().any(|n| n == head) {
+        return None;
+    }
+    let head = head.to_ascii_lowercase();
     closest_name(&head, names.iter().map(String::as_str)).map(str::to_string)
 }
 
@@ -759,6 +764,7 @@ mod name_tests {
         assert_eq!(closest_name("pimc-d", ["pimc-dd", "pimc-dx"]), None);
         assert_eq!(near_bot_name("ismtcs:500").as_deref(), Some("ismcts"));
         assert_eq!(near_bot_name("epmic").as_deref(), Some("epimc"));
+        assert_eq!(near_bot_name("ismcts/nn"), None);
     }
 
     #[test]
