@@ -386,7 +386,7 @@ def finetune(net: nn.Sequential, variant: str, inputs: str, cfg: dict, seed: int
     For the first ``critic_warmup`` updates only the critic learns, so the first policy
     steps use a fitted baseline. Calls ``checkpoint("ppo U", stats)`` every
     ``eval_every`` updates and after the last."""
-    sides = 3 if variant == "3p" else 2
+    sides = ys.Game(variant).num_sides
     n_envs, steps = cfg["envs"], cfg["steps"]
     env = ys.VectorEnv(
         n_envs, variant, seed=seed + 5000, episode="game", max_rounds=cfg["max_rounds"],
@@ -621,7 +621,7 @@ def exit_labels(out: Path, cfg: dict, k: int, threads: int) -> dict:
     ex, variant = cfg["expert_iteration"], cfg["variant"]
     players = ex.get("players", EXIT_KEYS["players"][1])
     student = student_file(out, k - 1)
-    sides = list(range(3 if variant == "3p" else 2))
+    sides = list(range(ys.Game(variant).num_sides))
     return gather(
         out, f"exit-{k}", depends={"student_sha256": sha256(student)},
         bots=[players.format(student=student)] * len(sides),
@@ -701,7 +701,7 @@ def plot(curve: list, variant: str, opponent: str, out: Path) -> None:
     series = [(opponent, list(enumerate(p["eval"] for p in curve)))]
     for o in dict.fromkeys(o for p in curve for o in p.get("vs", {})):
         series.append((o, [(i, p["vs"][o]) for i, p in enumerate(curve) if o in p.get("vs", {})]))
-    fair = 1 / 3 if variant == "3p" else 1 / 2
+    fair = 1 / ys.Game(variant).num_sides
     fig, ax = plt.subplots(figsize=(min(10.0, max(6.0, 0.8 * len(curve))), 3.6), dpi=120)
     for name, points in series:
         x = [i for i, _ in points]
@@ -857,7 +857,7 @@ def main() -> None:
         if pre:
             # Stage 0: clone a cheap teacher on plenty of games (the basics: follow suit, win
             # and duck tricks), then learn the search teacher's finer choices on top.
-            sides = list(range(3 if variant == "3p" else 2))
+            sides = list(range(ys.Game(variant).num_sides))
             warm = Data()
             warm.add(gather(
                 out, "pretrain", bots=[pre["teacher"]] * len(sides), teacher=pre["teacher"],
@@ -873,7 +873,7 @@ def main() -> None:
             checkpoint("pretrain", stats)
         pass_games = boot.get("pass_games", 0)  # checked: only beside bootstrap games
         if boot.get("games", 0) > 0:
-            labelled = list(range(3 if variant == "3p" else 2))  # every side (every seat in 3p)
+            labelled = list(range(ys.Game(variant).num_sides))  # every side (every seat in 3p)
             chunk = boot.get("chunk_games", boot["games"])
 
             def chunks(name: str, labeller: str, games: int, offset: int):

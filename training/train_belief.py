@@ -41,6 +41,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 
+import yokai_septet as ys
 from yokai_septet import _core, models
 
 from shipped import install, shipped_file  # training/shipped.py, beside this script
@@ -224,7 +225,7 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     variant, seed = cfg["variant"], int(cfg["seed"])
-    n = {"3p": 3}.get(variant, 4)
+    n = ys.Game(variant).num_players
     torch.manual_seed(seed)
     torch.set_num_threads(int(cfg.get("torch_threads", 1)))
     data_cfg, ev = cfg["data"], cfg["eval"]

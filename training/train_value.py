@@ -49,6 +49,7 @@ from safetensors import safe_open
 from safetensors.numpy import save_file
 from sklearn.neural_network import MLPRegressor
 
+import yokai_septet as ys
 from shipped import install  # training/shipped.py, beside this script
 
 try:
@@ -60,8 +61,6 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Phases of a round, by the share of its hand the seat to play still holds.
 PHASES = (("early", 0.75, 1.01), ("mid", 0.4, 0.75), ("late", 0.0, 0.4))
-#: Cards each seat is dealt, by variant (docs/rules.md, R3).
-HAND = {"4p": 12, "3p": 16, "seal": 14, "seal-short": 14}
 #: The model's weights (percent) in the mixes whose error the calibration reports.
 MIX_WEIGHTS = (25, 50, 75)
 
@@ -131,7 +130,7 @@ def train(cfg: dict, paths: list[Path], out: Path, iteration: int) -> Path:
             sys.exit(f"{path}: data of {meta.get('variant')}, the config is for {variant}")
         # A deal is played once per seat rotation (2 games, 3 in 3p): its games stay on one
         # side of the split, so the held-out rounds were never seen in training.
-        group = 3 if variant == "3p" else 2
+        group = ys.Game(variant).num_sides
         a["deal"] = (a["games"].astype(np.int64) // group) * len(paths) + k
         parts.append(a)
         sources.append(f"{meta.get('bots')} x {meta.get('games')} games, seed {meta.get('seed')}, "
@@ -139,7 +138,7 @@ def train(cfg: dict, paths: list[Path], out: Path, iteration: int) -> Path:
     x = sp.vstack([a["x"] for a in parts]).tocsr()
     y, playout, deal, hand_len = (np.concatenate([a[k] for a in parts])
                                   for k in ("targets", "playout", "deal", "hand_len"))
-    share = hand_len.astype(np.float64) / HAND[variant]
+    share = hand_len.astype(np.float64) / len(ys.Game(variant, seed=0).hand(0))  # cards dealt (R3)
     t = cfg["train"]
     # Every tenth deal (by a fixed hash of its number) is held out.
     held = (deal * 0x9E3779B1 >> 8) % round(1 / t["validation_share"]) == 0

@@ -21,7 +21,9 @@ observation). On the held-out decisions it reports, as the critics learn and at 
   var(estimate)``) and its residual against the observation critic's (``var(estimate) /
   var(return - V_obs)``).
 
-Writes ``variance.json`` and ``variance.md`` (the table) into ``--out``.
+Writes ``variance.json`` and ``variance.md`` (the table) into ``--out``, anew at every
+report of the critics (after 1/64, 1/32, ... of ``--train-decisions``), so a run stopped
+early leaves the table of its critics so far.
 """
 
 from __future__ import annotations
@@ -226,17 +228,18 @@ def main(argv: List[str] = None) -> None:
         critics.train(b, cfg["minibatch"] // 8)
         trained += len(b["target"])
         if trained >= report or trained >= args.train_decisions:
-            curve.append({"trained": trained,
-                          "explained": explained(critics.values(test), test["target"])})
+            values = critics.values(test)
+            curve.append({"trained": trained, "explained": explained(values, test["target"])})
             print(json.dumps(curve[-1]), file=sys.stderr, flush=True)
             report *= 2
+            # The table at every report, so that a run stopped early still leaves one.
+            r = measure(test, values)
+            r.update(trained=trained, curve=curve, config=str(args.config), seed=args.seed,
+                     hidden=cfg["critic_hidden"], seconds=round(time.monotonic() - t))
+            (args.out / "variance.json").write_text(json.dumps(r, indent=1))
+            (args.out / "variance.md").write_text(table(r))
         if trained >= args.train_decisions:
             break
-    r = measure(test, critics.values(test))
-    r.update(trained=trained, curve=curve, config=str(args.config), seed=args.seed,
-             hidden=cfg["critic_hidden"], seconds=round(time.monotonic() - t))
-    (args.out / "variance.json").write_text(json.dumps(r, indent=1))
-    (args.out / "variance.md").write_text(table(r))
     print(table(r))
 
 
