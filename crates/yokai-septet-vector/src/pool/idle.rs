@@ -178,8 +178,10 @@ mod tests {
     fn spin_returns_the_value_or_gives_up_after_a_fixed_spin() {
         let mut idle = Idle::new(0, true);
         let mut n = 0;
+        // A fixed spin far longer than 1000 polls take even on a loaded machine: an
+        // adaptive one (50 µs here) may rightly give up first when the machine is busy.
         assert_eq!(
-            idle.spin(Spin::Adaptive, || {
+            idle.spin(Spin::Fixed(Duration::from_secs(10)), || {
                 n += 1;
                 (n == 1000).then_some(7)
             }),
