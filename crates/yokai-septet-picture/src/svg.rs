@@ -232,16 +232,18 @@ impl Canvas {
         let title = if v.is_seal() { "Seals" } else { "Scores" };
         self.text(x + 12.0, y + 22.0, 14, r#"font-weight="bold""#, title);
         if !v.is_seal() {
-            let target = match t.config.scoring {
-                yokai_septet::Scoring::Advanced => 7,
-                yokai_septet::Scoring::Basic => 2,
+            // A one-round episode has no target to reach (R10): saying "game to 7" there
+            // would promise rounds that never come.
+            let note = match t.config.episode {
+                yokai_septet::Episode::Round => "one round".to_string(),
+                yokai_septet::Episode::Game => format!("game to {}", t.config.scoring.target()),
             };
             self.text(
                 x + 258.0,
                 y + 22.0,
                 11,
                 r##"text-anchor="end" fill="#555""##,
-                &format!("game to {target}"),
+                &note,
             );
         }
         // Seal variants leave room under each team for its row of sealed suits.

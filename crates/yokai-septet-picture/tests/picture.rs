@@ -639,3 +639,27 @@ mod raster {
         assert!(rasterize(&svg, 0.0).is_err());
     }
 }
+
+#[test]
+fn scores_box_names_the_target_of_the_game_and_none_in_a_one_round_episode_r10() {
+    use yokai_septet::{Episode, Scoring};
+    let texts = |scoring, episode| {
+        let mut cfg = GameConfig::new(Variant::FourPlayer, 5);
+        cfg.scoring = scoring;
+        cfg.episode = episode;
+        let svg = table_svg(Match::new(cfg).state());
+        let doc = parse(&svg);
+        doc.descendants()
+            .filter(|n| n.is_text())
+            .map(|n| n.text().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    let has = |t: &[String], s: &str| t.iter().any(|x| x == s);
+    let game = texts(Scoring::Advanced, Episode::Game);
+    assert!(has(&game, "game to 7"), "{game:?}");
+    let basic = texts(Scoring::Basic, Episode::Game);
+    assert!(has(&basic, "game to 2"), "{basic:?}");
+    let round = texts(Scoring::Advanced, Episode::Round);
+    assert!(has(&round, "one round"), "{round:?}");
+    assert!(!round.iter().any(|x| x.contains("game to")), "{round:?}");
+}
