@@ -16,5 +16,7 @@ Shared pieces:
   best, the curve) and its budget (``--decisions``, ``--segments``, ``--minutes``).
 
 Methods: ``ppo`` (PPO with a privileged critic), ``variance`` (the measurement that chose
-it: how much of a decision's return each critic explains).
+it: how much of a decision's return each critic explains). The other recipes run the same
+way: ``python -m training.train_value CONFIG --out DIR`` (the search's value model),
+``python -m training.finetune_passing MODEL --out DIR`` (a pass-only stage).
 """

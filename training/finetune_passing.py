@@ -1,7 +1,7 @@
 """Fine-tunes a model's passing picks only, from a search teacher's labels, keeping its
 card play: a short stage after ``train_baseline.py`` (docs/inference.md, "Passing").
 
-    python training/finetune_passing.py crates/yokai-septet-models/models/4p.safetensors \\
+    python -m training.finetune_passing crates/yokai-septet-models/models/4p.safetensors \\
         --games 300 --out runs/4p-passing
 
 The model (``players``, by default ``nn:MODEL``) plays whole games; ``teacher`` (a search
@@ -29,10 +29,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from train_baseline import Data, gather, net_input, passing_picks, subset, targets  # noqa: E402
-import yokai_septet as ys  # noqa: E402
-from yokai_septet import models  # noqa: E402
+import yokai_septet as ys
+from yokai_septet import models
+
+from .train_baseline import Data, gather, net_input, passing_picks, subset, targets
 
 # The gate of the added units: far above anything the other inputs add up to, so that
 # outside passing their pre-activation stays negative (checked on every card decision).

@@ -2,21 +2,22 @@
 read from a whole deal (``docs/search-speed.md``, "Value leaves"). ``ismcts`` with the
 ``:vW`` option values its leaves with it.
 
-    pip install scikit-learn safetensors                     # numpy and scipy come with them
-    python training/train_value.py training/configs/value-4p.toml --out runs/value-4p --install
+    pip install ".[train]"                                   # torch and safetensors
+    python -m training.train_value training/configs/value-4p.toml --out runs/value-4p --install
 
 1. Data: the config's ``[[data]]`` entries, each self-play arena games of a line-up
-   (``crates/yokai-septet-bots/tools/value_data.rs``, run here with ``cargo``; a file ``OUT/data-K.safetensors``
-   already there is reused). Every play-phase position of the true game is a row: its
-   input the observation of the seat to play and the other seats' hands; its target each
-   seat's round value (``pimc``'s ``round_value``) of the round's end, from the seat to
-   play clockwise. A row also holds what the heuristic playing the round out from the
-   position gives (one ``ismcts`` playout of the true deal): the baseline to beat.
-2. The network: an MLP (``[model] hidden``, ReLU), squared loss, Adam, fitted with
-   scikit-learn's ``MLPRegressor`` on the sparse inputs. Every tenth deal (a hash of its
-   number) is held out, with the duplicate games of a deal on one side: the positions of
-   a round share one result, so held-out rows must come from other deals. The epoch kept
-   is the best on the held-out deals.
+   (``yokai_septet.models.value_data``; a file ``OUT/data-K.safetensors`` already there is
+   reused, and a new one is written there). Every play-phase position of the true game is
+   a row: its input the observation of the seat to play and the other seats' hands; its
+   target each seat's round value (``pimc``'s ``round_value``) of the round's end, from
+   the seat to play clockwise. A row also holds what the heuristic playing the round out
+   from the position gives (one ``ismcts`` playout of the true deal): the baseline to beat.
+2. The network: an MLP (``[model] hidden``, ReLU; ``training.nets.mlp``) fitted in torch
+   with Adam on half the squared error plus ``l2`` times half the squared weights per
+   row (the objective scikit-learn's ``MLPRegressor``, which fitted the shipped models,
+   minimizes). Every tenth deal (a hash of its number) is held out, with the duplicate
+   games of a deal on one side: the positions of a round share one result, so held-out
+   rows must come from other deals. The epoch kept is the best on the held-out deals.
 3. Expert iteration: the entries of ``iteration = 1`` are played after the model of the
    entries before them is trained, with ``{model}`` in their bot names standing for it
    (the search with the model plays the next games); then the model is trained again on
@@ -30,55 +31,68 @@ read from a whole deal (``docs/search-speed.md``, "Value leaves"). ``ismcts`` wi
 The models are written as ``model-I.safetensors`` (``yokai-septet-value/1``, float16 with
 ``half = true``); ``--install`` copies the last iteration's to
 ``crates/yokai-septet-models/models/value-<variant>.safetensors``, the file ``ismcts``
-ships. Everything is seeded from the config: the same data and scikit-learn build give
-the same model.
+ships. Everything is seeded from the config: the same data and torch build give the same
+model. The shipped value models were fitted by scikit-learn before the move to torch: a
+fresh run of a config gives other weights of a comparable fit, not those bytes.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
-import scipy.sparse as sp
+import torch
 from safetensors import safe_open
 from safetensors.numpy import save_file
-from sklearn.neural_network import MLPRegressor
 
 import yokai_septet as ys
-from shipped import install  # training/shipped.py, beside this script
+from yokai_septet import models
+
+from .nets import mlp
+from .shipped import install
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib  # type: ignore[no-redef]
 
-ROOT = Path(__file__).resolve().parent.parent
-
 #: Phases of a round, by the share of its hand the seat to play still holds.
 PHASES = (("early", 0.75, 1.01), ("mid", 0.4, 0.75), ("late", 0.0, 0.4))
 #: The model's weights (percent) in the mixes whose error the calibration reports.
 MIX_WEIGHTS = (25, 50, 75)
+#: The data file's arrays (``models.value_data``'s, but ``input_size``, which is metadata).
+FIELDS = ("row_starts", "columns", "values", "targets", "playout", "hand_len", "games")
+#: Rows per forward pass when predicting.
+PREDICT_BATCH = 8192
 
 
 def generate(variant: str, entry: dict, path: Path, model: Path | None) -> None:
-    """Runs ``crates/yokai-septet-bots/tools/value_data.rs`` for one ``[[data]]`` entry into ``path``; ``{model}``
-    in its bot names is the model of the previous iteration."""
+    """Plays one ``[[data]]`` entry's games (``models.value_data``) into ``path``;
+    ``{model}`` in its bot names is the model of the previous iteration."""
     bots = entry["bots"]
     if "{model}" in bots:
         if model is None:
             sys.exit(f"data entry {entry}: '{{model}}' needs an earlier iteration's model")
         bots = bots.replace("{model}", str(model.resolve()))
-    cmd = ["cargo", "run", "--release", "--quiet", "-p", "yokai-septet-bots", "--example", "value_data", "--",
-           "--variant", variant, "--bots", bots, "--games", str(entry["games"]),
-           "--seed", str(entry["seed"]), "--max-rounds", str(entry.get("max_rounds", 0)),
-           "--threads", str(entry.get("threads", 0)), "--out", str(path)]
-    print("$", " ".join(cmd), file=sys.stderr)
-    subprocess.run(cmd, cwd=ROOT, check=True)
+    print(f"value data: {bots} x {entry['games']} games, seed {entry['seed']}", file=sys.stderr)
+    t0 = time.time()
+    # max_rounds 0: whole games, no cap.
+    data = models.value_data(bots, variant=variant, games=entry["games"], seed=entry["seed"],
+                             max_rounds=entry.get("max_rounds", 0) or None,
+                             threads=entry.get("threads", 0), progress=True)
+    meta = {"variant": variant, "bots": bots, "games": str(entry["games"]),
+            "seed": str(entry["seed"]), "max_rounds": str(entry.get("max_rounds", 0)),
+            "input_size": str(data["input_size"]), "inputs": "observation+hands"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_file({k: np.ascontiguousarray(data[k]) for k in FIELDS}, str(path), metadata=meta)
+    print(f"{len(data['hand_len'])} positions in {time.time() - t0:.1f} s -> {path}",
+          file=sys.stderr)
 
 
 def load(path: Path) -> tuple[dict, dict]:
@@ -86,14 +100,74 @@ def load(path: Path) -> tuple[dict, dict]:
     with safe_open(str(path), framework="numpy") as f:
         meta = f.metadata() or {}
         arrays = {k: f.get_tensor(k) for k in f.keys()}
-    rows = len(arrays["hand_len"])
-    x = sp.csr_matrix(
-        (arrays["values"].astype(np.float32), arrays["columns"].astype(np.int32),
-         arrays["row_starts"].astype(np.int64)),
-        shape=(rows, int(meta["input_size"])),
-    )
-    arrays["x"] = x
     return arrays, meta
+
+
+class Inputs:
+    """Rows of the inputs of several data files, kept sparse (compressed sparse rows) and
+    made dense a batch at a time."""
+
+    def __init__(self, parts: Sequence[dict], size: int) -> None:
+        starts, columns, values, base = [np.zeros(1, np.int64)], [], [], 0
+        for a in parts:
+            starts.append(a["row_starts"][1:].astype(np.int64) + base)
+            base += len(a["columns"])
+            columns.append(a["columns"].astype(np.int64))
+            values.append(a["values"].astype(np.float32))
+        self.starts = np.concatenate(starts)
+        self.columns = np.concatenate(columns)
+        self.values = np.concatenate(values)
+        self.size = size
+
+    def dense(self, rows: np.ndarray) -> torch.Tensor:
+        """The rows ``rows`` as a float32 ``[len(rows), size]`` tensor."""
+        lo, hi = self.starts[rows], self.starts[rows + 1]
+        counts = hi - lo
+        # Every nonzero entry's index in the concatenated arrays, row by row.
+        entries = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
+        out = np.zeros((len(rows), self.size), np.float32)
+        out[np.repeat(np.arange(len(rows)), counts), self.columns[entries]] = self.values[entries]
+        return torch.from_numpy(out)
+
+
+def predict(net: torch.nn.Sequential, x: Inputs, rows: np.ndarray) -> np.ndarray:
+    """The net's values of the rows ``rows``."""
+    with torch.no_grad():
+        return np.concatenate([net(x.dense(rows[i:i + PREDICT_BATCH])).numpy()
+                               for i in range(0, len(rows), PREDICT_BATCH)]
+                              or [np.zeros((0, net[-1].out_features), np.float32)])
+
+
+def fit(net: torch.nn.Sequential, x: Inputs, y: np.ndarray, train: np.ndarray,
+        held: np.ndarray, share: np.ndarray, t: dict, seed: int) -> int:
+    """Fits ``net`` for ``t["epochs"]`` passes over the rows ``train`` and leaves it at the
+    epoch best on the rows ``held`` (returned, from 1)."""
+    opt = torch.optim.Adam(net.parameters(), lr=t["learning_rate"])
+    weights = [m.weight for m in net if isinstance(m, torch.nn.Linear)]
+    rows, targets = np.flatnonzero(train), torch.from_numpy(y)
+    rng = np.random.default_rng(seed)
+    best, best_loss, kept = None, np.inf, 0
+    for epoch in range(t["epochs"]):
+        t0 = time.time()
+        order = rng.permutation(rows)
+        for i in range(0, len(order), t["batch_size"]):
+            batch = order[i:i + t["batch_size"]]
+            err = net(x.dense(batch)) - targets[batch]
+            # The L2 term per row, on weights only, as MLPRegressor's alpha.
+            l2 = sum((w ** 2).sum() for w in weights) * (t["l2"] / (2 * len(batch)))
+            loss = (err ** 2).mean() / 2 + l2
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        held_rows = np.flatnonzero(held)
+        mse = mse_by_phase(predict(net, x, held_rows), y[held_rows], share[held_rows])["all"]
+        print(f"epoch {epoch + 1}: held-out MSE {mse:.4f} ({time.time() - t0:.0f} s)",
+              file=sys.stderr)
+        if mse < best_loss:
+            best_loss, best, kept = mse, copy.deepcopy(net.state_dict()), epoch + 1
+    if best is not None:
+        net.load_state_dict(best)
+    return kept
 
 
 def mse_by_phase(pred: np.ndarray, target: np.ndarray, share: np.ndarray) -> dict:
@@ -106,14 +180,16 @@ def mse_by_phase(pred: np.ndarray, target: np.ndarray, share: np.ndarray) -> dic
     return out
 
 
-def write_model(net: MLPRegressor, variant: str, path: Path, half: bool, info: dict) -> None:
+def write_model(net: torch.nn.Sequential, variant: str, path: Path, half: bool,
+                info: dict) -> None:
     """The model as the engine reads it: ``layers.{i}.weight`` ``[outputs, inputs]`` and
     ``layers.{i}.bias``, metadata ``format``, ``variant``, ``inputs`` and how it was made."""
     dtype = np.float16 if half else np.float32
     tensors = {}
-    for i, (w, b) in enumerate(zip(net.coefs_, net.intercepts_)):
-        tensors[f"layers.{i}.weight"] = np.ascontiguousarray(w.T).astype(dtype)
-        tensors[f"layers.{i}.bias"] = b.astype(dtype)
+    linears = [m for m in net if isinstance(m, torch.nn.Linear)]
+    for i, lin in enumerate(linears):
+        tensors[f"layers.{i}.weight"] = lin.weight.detach().numpy().astype(dtype)
+        tensors[f"layers.{i}.bias"] = lin.bias.detach().numpy().astype(dtype)
     meta = {"format": "yokai-septet-value/1", "variant": variant, "inputs": "observation+hands"}
     meta.update({k: str(v) for k, v in info.items()})
     save_file(tensors, str(path), metadata=meta)
@@ -135,7 +211,7 @@ def train(cfg: dict, paths: list[Path], out: Path, iteration: int) -> Path:
         parts.append(a)
         sources.append(f"{meta.get('bots')} x {meta.get('games')} games, seed {meta.get('seed')}, "
                        f"max rounds {meta.get('max_rounds') or 'none'}")
-    x = sp.vstack([a["x"] for a in parts]).tocsr()
+    x = Inputs(parts, int(meta["input_size"]))
     y, playout, deal, hand_len = (np.concatenate([a[k] for a in parts])
                                   for k in ("targets", "playout", "deal", "hand_len"))
     share = hand_len.astype(np.float64) / len(ys.Game(variant, seed=0).hand(0))  # cards dealt (R3)
@@ -145,27 +221,16 @@ def train(cfg: dict, paths: list[Path], out: Path, iteration: int) -> Path:
     train = ~held
     print(f"iteration {iteration}: {len(deal)} positions of {len(np.unique(deal))} deals, "
           f"{train.sum()} to train, {held.sum()} held out", file=sys.stderr)
-    net = MLPRegressor(hidden_layer_sizes=tuple(cfg["model"]["hidden"]), activation="relu",
-                       solver="adam", alpha=t["l2"], batch_size=t["batch_size"],
-                       learning_rate_init=t["learning_rate"], random_state=cfg["seed"],
-                       shuffle=True)
-    best, best_loss = None, np.inf
-    for epoch in range(t["epochs"]):
-        t0 = time.time()
-        net.partial_fit(x[train], y[train])
-        loss = mse_by_phase(net.predict(x[held]), y[held], share[held])["all"]
-        print(f"epoch {epoch + 1}: held-out MSE {loss:.4f} ({time.time() - t0:.0f} s)",
-              file=sys.stderr)
-        if loss < best_loss:
-            best_loss = loss
-            best = ([w.copy() for w in net.coefs_], [b.copy() for b in net.intercepts_], epoch + 1)
-    net.coefs_, net.intercepts_, kept = best
+    torch.manual_seed(cfg["seed"])
+    net = mlp(x.size, cfg["model"]["hidden"], y.shape[1])
+    kept = fit(net, x, y, train, held, share, t, cfg["seed"])
     half = cfg.get("half", True)
     if half:
         # The engine runs the float16 weights: measure those.
-        net.coefs_ = [w.astype(np.float16).astype(np.float64) for w in net.coefs_]
-        net.intercepts_ = [b.astype(np.float16).astype(np.float64) for b in net.intercepts_]
-    pred = net.predict(x[held])
+        with torch.no_grad():
+            for p in net.parameters():
+                p.copy_(p.half().float())
+    pred = predict(net, x, np.flatnonzero(held))
     mean = y[train].mean(axis=0, keepdims=True)
     calibration = {
         "variant": variant,

@@ -17,7 +17,7 @@ __all__ = [
     "Bot", "VectorEnv",
     "analyze", "arena", "_arena_counts",
     "_arena_summary", "_arena_sequential", "_arena_total_games", "_arena_setup", "_arena_game_counts",
-    "_imitation_data", "_check_arena_spec", "_settings_spec", "_check_settings",
+    "_imitation_data", "_value_data", "_check_arena_spec", "_settings_spec", "_check_settings",
     "_episode_seeds", "_fresh_seed",
     "_model_read", "_model_write", "run_cli", "bench_random_playouts",
     "bench_arena", "bench_step_parts", "VARIANTS", "SCORINGS", "EPISODES", "__version__",
@@ -343,6 +343,12 @@ def _arena_game_counts(
 def _imitation_data(
     teacher: str,
     labelled: Sequence[int],
+    bots: Optional[_Bots] = None,
+    *,
+    spec: ArenaSpec,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> dict[str, Any]: ...
+def _value_data(
     bots: Optional[_Bots] = None,
     *,
     spec: ArenaSpec,

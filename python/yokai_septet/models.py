@@ -262,6 +262,54 @@ def imitation_data(
         close()
 
 
+#: :func:`value_data`'s defaults: the arena's, with 100 games.
+_VALUE = _IMITATION
+
+
+def value_data(
+    bots: Union[str, Sequence[str]],
+    variant: str = _VALUE.variant,
+    games: int = _VALUE.games,
+    seed: int = _VALUE.seed,
+    *,
+    scoring: Optional[str] = _VALUE.scoring,
+    max_rounds: Optional[int] = _VALUE.max_rounds,
+    duplicate: bool = _VALUE.duplicate,
+    rounds: bool = _VALUE.rounds,
+    sequential: bool = _VALUE.sequential,
+    threads: Optional[int] = _VALUE.threads,
+    progress: Any = None,
+    spec: Optional[ArenaSpec] = None,
+) -> Dict[str, Any]:
+    """A value model's training data (``training/train_value.py``): plays the arena
+    ``bots`` (as :func:`yokai_septet.arena`) in Rust on ``threads`` threads and records
+    every play-phase position of the true game. A position's input is the observation of
+    the seat to play and the other seats' hands (the ``"observation+hands"`` input of a
+    value model); its targets each seat's round value of the round's end, from the seat to
+    play clockwise. A round the round cap cuts off has no result and is left out.
+
+    Returns a dict, one row per position in game order: the inputs as compressed sparse
+    rows (``row_starts`` uint64 ``[N + 1]``, ``columns`` uint16 and ``values`` uint8, as
+    ``scipy.sparse.csr_matrix((values, columns, row_starts))`` reads them, ``input_size``
+    columns), ``targets`` and ``playout`` (float32 ``[N, num_players]``: the round values,
+    and what one heuristic playout of the true deal from the position gives, the baseline
+    a model is measured against), ``hand_len`` (uint8: the hand size of the seat to play)
+    and ``games`` (uint64: the arena game index). The result depends on the arguments,
+    never on ``threads``. ``progress`` and the settings as for :func:`imitation_data`."""
+    from ._progress import progress_bar
+
+    settings = resolve(
+        spec, _VALUE, variant=variant, games=games, seed=seed, scoring=scoring,
+        max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
+        threads=threads,
+    )
+    callback, close = progress_bar(progress, "value_data")
+    try:
+        return _core._value_data(bots=bots, progress=callback, spec=settings)
+    finally:
+        close()
+
+
 def evaluate_vs_baseline(
     agent: Union[str, Callable[..., Any], Any],
     variant: str = "4p",
@@ -300,5 +348,6 @@ __all__ = [
     "features",
     "load",
     "imitation_data",
+    "value_data",
     "evaluate_vs_baseline",
 ]

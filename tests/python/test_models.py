@@ -258,3 +258,19 @@ def test_an_observation_and_heuristic_model_reads_the_heuristics_card(tmp_path, 
                           "observation+heuristic")
     with pytest.raises(ValueError, match=r"layers\.0\.weight.*observation\+heuristic"):
         narrow.save(tmp_path / "narrow.safetensors")
+
+
+def test_value_data_is_sparse_rows_of_every_position_whatever_the_threads():
+    one = models.value_data("heuristic", variant="3p", games=3, seed=4, max_rounds=1, threads=1)
+    two = models.value_data("heuristic", variant="3p", games=3, seed=4, max_rounds=1, threads=2)
+    assert one.keys() == two.keys()
+    for k in one:
+        assert np.array_equal(one[k], two[k]), k
+    rows = len(one["hand_len"])
+    assert rows > 0 and one["targets"].shape == one["playout"].shape == (rows, 3)
+    starts = one["row_starts"]
+    assert starts[0] == 0 and starts[-1] == len(one["columns"]) == len(one["values"])
+    assert (np.diff(starts.astype(np.int64)) > 0).all()
+    assert one["columns"].max() < one["input_size"]
+    with pytest.raises(ys.InvalidValueError, match="records every game"):
+        models.value_data(["heuristic", "random"], variant="3p", games=3, sequential=True)

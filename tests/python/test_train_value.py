@@ -1,7 +1,7 @@
-"""The value model's pipeline, as a user runs it: ``training/train_value.py`` generating its
-data with ``crates/yokai-septet-bots/tools/value_data.rs`` (cargo), training with scikit-learn, and the engine's
-``ismcts:N:vW@PATH`` playing with the model. It needs scikit-learn and safetensors (the
-``train`` extra) and a Rust toolchain, so it is marked ``training``:
+"""The value model's pipeline, as a user runs it: ``python -m training.train_value``
+generating its data with ``yokai_septet.models.value_data``, training in torch, and the
+engine's ``ismcts:N:vW@PATH`` playing with the model. It needs torch and safetensors (the
+``train`` extra), so it is marked ``training``:
 
     pip install ".[test,train]"
     python -m pytest -m training tests/python/test_train_value.py
@@ -53,7 +53,7 @@ def test_train_value_makes_a_model_the_search_plays_and_calibrates_it(tmp_path):
     config = tmp_path / "value.toml"
     config.write_text(CONFIG)
     out = tmp_path / "run"
-    subprocess.run([sys.executable, "training/train_value.py", str(config), "--out", str(out)],
+    subprocess.run([sys.executable, "-m", "training.train_value", str(config), "--out", str(out)],
                    cwd=ROOT, check=True)
     # Iteration 0 is heuristic self-play: the heuristic's playout from the true deal is the
     # game itself, so its error against the round results is exactly 0 there.

@@ -990,15 +990,15 @@ def test_a_bad_expert_iteration_setting_is_refused_before_any_work(tmp_path, edi
 
 
 def test_the_passing_stage_moves_the_picks_and_keeps_every_card_decision(tmp_path):
-    """training/finetune_passing.py: the added units are shut outside passing, so the Rust
+    """training.finetune_passing: the added units are shut outside passing, so the Rust
     `nn` bot of the new model plays every card the old one plays; the metadata records
     the pass labels beside the old model's."""
     from yokai_septet import models
 
     start = ROOT / "crates" / "yokai-septet-models" / "models" / "4p.safetensors"
     out = tmp_path / "run"
-    script = ROOT / "training" / "finetune_passing.py"
-    run = subprocess.run([sys.executable, str(script), str(start), "--out", str(out), "--games",
+    run = subprocess.run([sys.executable, "-m", "training.finetune_passing", str(start), "--out",
+                          str(out), "--games",
                           "2", "--epochs", "2", "--teacher", "pimc:1/14", "--threads", "1"],
                          cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

@@ -1,6 +1,7 @@
 //! `yokai_septet.arena` and the pieces `yokai_septet.distributed` splits it into: the raw
 //! counts of a slice of the games (`_arena_counts`) and the summary of merged counts
-//! (`_arena_summary`). All three take the same arena arguments.
+//! (`_arena_summary`). All three take the same arena arguments, as do the training data
+//! functions (`_imitation_data`, `_value_data`).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -11,6 +12,7 @@ use super::game::PyGame;
 use super::json::{json_to_py, py_to_json};
 use super::settings::{from_spec, Values};
 use yokai_septet_bots::arena::settings::SETTINGS;
+use yokai_septet_bots::arena::value_data;
 use yokai_septet_bots::arena::Sequential;
 use yokai_septet_bots::arena::{
     game_setup, played_game_counts, run_arena, run_arena_range, summarize, ArenaConfig,
@@ -482,6 +484,47 @@ fn dataset_to_py<'py>(py: Python<'py>, actions: usize, d: Dataset) -> PyResult<B
     out.set_item("holders", PyArray2::from_owned_array(py, holders))?;
     out.set_item("possible", PyArray2::from_owned_array(py, possible))?;
     out.set_item("uniform", numpy::PyArray3::from_owned_array(py, uniform))?;
+    out.set_item("games", d.games.into_pyarray(py))?;
+    Ok(out.into_any())
+}
+
+arena_fn!(
+    /// Value data (see ``yokai_septet.models.value_data``): every play-phase position of
+    /// the arena's games with each seat's round value. Returns a dict: the inputs as
+    /// compressed sparse rows (``row_starts`` uint64 ``[N + 1]``, ``columns`` uint16,
+    /// ``values`` uint8; ``input_size`` columns), ``targets`` and ``playout`` (float32
+    /// ``[N, num_players]``), ``hand_len`` (uint8) and ``games`` (uint64).
+    /// ``progress``: as for :func:`arena`.
+    value_data_fn, "_value_data", (), [progress], |py, config| {
+        if config.sequential {
+            return Err(Class::InvalidValue.err(
+                "value_data records every game of the arena: a sequential stop does not \
+                 apply (set sequential=False)",
+            ));
+        }
+        let total = config.total_games();
+        let data = with_progress(py, total, progress.as_ref(), "value_data", |tick| {
+            value_data::generate(&config, &BotRegistry::new(), tick).py()
+        })?;
+        value_data_to_py(py, data)
+    }
+);
+
+fn value_data_to_py(py: Python<'_>, d: value_data::ValueData) -> PyResult<Bound<'_, PyAny>> {
+    use numpy::ndarray::Array2;
+    use numpy::{IntoPyArray, PyArray2};
+    let shape_err = |e: numpy::ndarray::ShapeError| Class::InvalidValue.err(e.to_string());
+    let n = d.len();
+    let targets = Array2::from_shape_vec((n, d.players), d.targets).map_err(shape_err)?;
+    let playout = Array2::from_shape_vec((n, d.players), d.playout).map_err(shape_err)?;
+    let out = PyDict::new(py);
+    out.set_item("input_size", d.input_size)?;
+    out.set_item("row_starts", d.row_starts.into_pyarray(py))?;
+    out.set_item("columns", d.columns.into_pyarray(py))?;
+    out.set_item("values", d.values.into_pyarray(py))?;
+    out.set_item("targets", PyArray2::from_owned_array(py, targets))?;
+    out.set_item("playout", PyArray2::from_owned_array(py, playout))?;
+    out.set_item("hand_len", d.hand_len.into_pyarray(py))?;
     out.set_item("games", d.games.into_pyarray(py))?;
     Ok(out.into_any())
 }

@@ -53,6 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arena::arena_setup, m)?)?;
     m.add_function(wrap_pyfunction!(arena::arena_game_counts, m)?)?;
     m.add_function(wrap_pyfunction!(arena::imitation_data, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::value_data_fn, m)?)?;
     m.add_function(wrap_pyfunction!(models::model_read, m)?)?;
     m.add_function(wrap_pyfunction!(models::model_write, m)?)?;
     m.add_function(wrap_pyfunction!(cli::run_cli, m)?)?;

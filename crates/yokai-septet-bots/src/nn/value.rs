@@ -7,7 +7,7 @@
 //! layer gives one value per seat, `out[k]` for the seat `k` places to the left of the seat
 //! to play: its expected round value ([`crate::round_value`]). It is trained
 //! on the positions of self-play games of the search bots, each labelled with the round's
-//! result (`training/train_value.py`, data from `examples/value_data`). A search asks it
+//! result (`training/train_value.py`, data from [`crate::arena::value_data`]). A search asks it
 //! about a world it drew, so it may read every hand: it is never a bot's input (a bot
 //! plays from its [`yokai_septet::SeatView`]). Weights files are the `nn` models' with the
 //! `format` [`VALUE_FORMAT`](super::VALUE_FORMAT).
