@@ -3,7 +3,7 @@ from the seat's observation and the round's play log (``docs/inference.md``). Th
 search bots draw their worlds from it.
 
     pip install ".[train]"                                    # torch (CPU is enough)
-    python training/train_belief.py training/configs/belief-4p.toml --out runs/belief-4p
+    python -m training.train_belief training/configs/belief-4p.toml --out runs/belief-4p
 
 1. Data: self-play games of the bots in ``[data] players`` (each entry ``[name, games]``:
    the bot plays every seat), generated in Rust (``models.imitation_data``). Every
@@ -44,7 +44,7 @@ import torch.nn as nn
 import yokai_septet as ys
 from yokai_septet import _core, models
 
-from shipped import install, shipped_file  # training/shipped.py, beside this script
+from training.shipped import install, shipped_file
 
 try:
     import tomllib
