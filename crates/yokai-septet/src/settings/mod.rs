@@ -243,6 +243,48 @@ pub const fn find(table: &'static [Setting], name: &str) -> &'static Setting {
     panic!("no such setting")
 }
 
+/// A piece of a table: rows of its own, or the game section (or a piece of it).
+#[derive(Clone, Copy, Debug)]
+pub enum Part {
+    /// The front end's own rows.
+    Rows(&'static [Setting]),
+    /// The game's rows, as the table takes them.
+    Game(game::Section),
+}
+
+/// A table of `N` rows from its parts, in order (a `const` table's `N` is checked when it
+/// is built: a wrong count does not compile).
+pub const fn splice<const N: usize>(parts: &[Part]) -> [Setting; N] {
+    let mut out = [game::VARIANT; N];
+    let mut n = 0;
+    let mut p = 0;
+    while p < parts.len() {
+        match parts[p] {
+            Part::Rows(rows) => {
+                let mut i = 0;
+                while i < rows.len() {
+                    assert!(n < N, "more rows than the table's length");
+                    out[n] = rows[i];
+                    n += 1;
+                    i += 1;
+                }
+            }
+            Part::Game(section) => {
+                let mut k = 0;
+                while k < section.len() {
+                    assert!(n < N, "more rows than the table's length");
+                    out[n] = section.shown(k);
+                    n += 1;
+                    k += 1;
+                }
+            }
+        }
+        p += 1;
+    }
+    assert!(n == N, "fewer rows than the table's length");
+    out
+}
+
 const fn eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
