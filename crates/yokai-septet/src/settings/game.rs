@@ -1,8 +1,8 @@
-//! The game's own settings, one row each, that every front end's table includes: the
-//! `VectorEnv`'s, the arena's, the single envs', `Game(...)`'s and the server's new-game
-//! body. A table takes a row as it is, or with what its front end means differently (the
-//! arena caps games at 100 rounds by default; an arena's seed cannot be `None`), so the
-//! kind of values, their names and the doc are written here once.
+//! The game's own settings, one row each, as one [`Section`] that every front end's table
+//! splices in: the `VectorEnv`'s, the arena's, the single envs', `Game(...)`'s and the
+//! server's new-game body. A table takes the section as it is, or with what its front end
+//! means differently (the arena caps games at 100 rounds by default; a `VectorEnv`'s seed
+//! may be `None`), so the kind of values, their names and the doc are written here once.
 
 use super::{DefaultValue, Setting};
 use crate::rules::config::{Episode, Scoring, Variant};

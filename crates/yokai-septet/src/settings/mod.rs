@@ -8,7 +8,8 @@
 //! Rust defaults are read from them.
 //!
 //! The settings of the game itself (variant, scoring, seed, episode, round cap) are one
-//! section, [`game`], that every table includes rather than restates.
+//! section, [`game::Section`], that every table splices in ([`splice`]) rather than
+//! restates.
 
 pub mod game;
 
