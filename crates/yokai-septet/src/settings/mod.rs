@@ -245,6 +245,8 @@ pub const fn find(table: &'static [Setting], name: &str) -> &'static Setting {
 }
 
 /// A piece of a table: rows of its own, or the game section (or a piece of it).
+// Parts exist only while a `const` table is built, so their size costs nothing at run time.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug)]
 pub enum Part {
     /// The front end's own rows.
