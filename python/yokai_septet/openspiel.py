@@ -50,10 +50,15 @@ try:
 except ModuleNotFoundError as e:
     raise missing_extra(e, "openspiel", "yokai_septet.openspiel") from e
 
-from ._core import Game, InvalidValueError
+from ._core import Game, InvalidValueError, _settings_spec
 
-#: Parameters and their defaults.
-DEFAULT_PARAMS: Dict[str, Any] = {"variant": "4p", "scoring": "advanced", "max_rounds": 100}
+#: Parameters and their defaults: the game settings as an arena takes them (its settings
+#: table's rows), whose round cap ends every game.
+DEFAULT_PARAMS: Dict[str, Any] = {
+    row["name"]: row["default"]
+    for row in _settings_spec()["arena"]
+    if row["name"] in ("variant", "scoring", "max_rounds")
+}
 
 _CARD_NAMES = [Game.card_name(i) for i in range(56)]
 

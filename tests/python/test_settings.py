@@ -169,6 +169,71 @@ def test_the_stub_has_the_tables_parameters_and_defaults():
 GAME = _core._settings_spec()["game"]
 
 
+def typed_dict_fields(module: str, name: str) -> list[tuple[str, str]]:
+    """``(name, annotation)`` of the ``TypedDict`` ``name`` in the package's ``module``, as
+    written (its bases' first), read from the source as the stub's are."""
+    tree = ast.parse((ROOT / "python" / "yokai_septet" / f"{module}.py").read_text())
+    found = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    if name not in found:
+        # a base imported from another module of the package
+        return typed_dict_fields("_env_common", name)
+    cls = found[name]
+    out = []
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and base.id != "TypedDict":
+            out += typed_dict_fields(module, base.id)
+    return out + [
+        (n.target.id, ast.unparse(n.annotation))
+        for n in cls.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    ]
+
+
+def table_fields(table, leave_out=()) -> list[tuple[str, str]]:
+    return [(r["name"], r["type"]) for r in table if r["name"] not in leave_out]
+
+
+@pytest.mark.parametrize("module, name, table, leave_out", [
+    # the game section as the single envs take it (their seed is reset()'s)
+    ("_env_common", "GameSettings", GYM[:4], ()),
+    ("_pettingzoo", "EnvSettings", AEC, ()),
+    # the arena's keyword-only settings but batch_size (evaluate()'s alone)
+    ("_arena_spec", "ArenaKeywords", [r for r in ARENA if not r["positional"]], ("batch_size",)),
+])
+def test_the_typed_dicts_are_their_tables(module, name, table, leave_out):
+    """The ``TypedDict``s that type the settings' ``**kwargs`` for type checkers have the
+    tables' rows, in order, with the tables' annotations: a row added, renamed, retyped or
+    moved in Rust fails here until the Python type follows."""
+    assert typed_dict_fields(module, name) == table_fields(table, leave_out)
+    assert [r["name"] for r in GYM[:4]] == [r["name"] for r in GAME if r["name"] != "seed"]
+
+
+def stub_annotations(fn: ast.FunctionDef) -> list[tuple[str, str]]:
+    a = fn.args
+    return [
+        (p.arg, ast.unparse(p.annotation).replace("_Int", "int"))
+        for p in a.posonlyargs + a.args + a.kwonlyargs
+        if p.arg not in ("cls", "self")
+    ]
+
+
+def test_the_stubs_settings_annotations_are_the_tables():
+    assert stub_annotations(stub_function("__new__", "VectorEnv")) == table_fields(VECTOR)
+    assert stub_annotations(stub_function("__new__", "Game")) == table_fields(GAME)
+    assert stub_annotations(stub_function("from_deal", "Game"))[2:] == table_fields(GAME)
+
+
+def test_openspiel_default_params_are_the_arena_tables():
+    """The OpenSpiel adapter's parameters are the game settings as an arena takes them
+    (a round cap, so that every game ends); read from the table when it is imported."""
+    pytest.importorskip("pyspiel")
+    from yokai_septet import openspiel
+
+    assert openspiel.DEFAULT_PARAMS == {
+        r["name"]: r["default"] for r in ARENA if r["name"] in ("variant", "scoring", "max_rounds")
+    }
+
+
 def test_game_and_from_deal_bind_the_game_table():
     """``Game(...)`` and ``Game.from_deal(hands, trump_card, ...)`` bind their game
     settings by the game table, as ``VectorEnv(...)`` binds its own: the compiled

@@ -3,28 +3,29 @@
 //! and arena tables: each name, what it takes, its default and its doc, declared once.
 //! `Game::new` reads its defaults from it, and a test checks the body's fields against it.
 
-use yokai_septet::settings::{find, game, DefaultValue, Setting};
+use yokai_septet::settings::{find, game, splice, DefaultValue, Part, Setting};
 
 /// The settings of a new game (every one optional in the body).
-pub const NEW_GAME: &[Setting] = &[
-    game::VARIANT,
-    game::SCORING,
-    game::EPISODE,
-    game::SEED
-        .default_none()
-        .py("int | str")
-        .doc("the deals' and bots' seed, a number or its decimal string (None: a random one)"),
-    Setting::seat("seat", &[])
-        .or_none()
-        .default_int(0)
-        .doc("the person's seat (None, with watch: none)"),
-    Setting::flag("watch", false).doc("bots only: every seat is a bot, the page watches"),
-    Setting::bot_names("bots")
-        .default_str("heuristic")
-        .py("str | list[str]")
-        .doc("one bot name for every bot seat, or one per bot seat in seat order"),
-    game::MAX_ROUNDS,
-];
+pub const NEW_GAME: &[Setting] = &splice::<8>(&[
+    Part::Game(
+        game::SECTION
+            .seed_none(
+                "the deals' and bots' seed, a number or its decimal string (None: a random one)",
+            )
+            .seed_py("int | str"),
+    ),
+    Part::Rows(&[
+        Setting::seat("seat", &[])
+            .or_none()
+            .default_int(0)
+            .doc("the person's seat (None, with watch: none)"),
+        Setting::flag("watch", false).doc("bots only: every seat is a bot, the page watches"),
+        Setting::bot_names("bots")
+            .default_str("heuristic")
+            .py("str | list[str]")
+            .doc("one bot name for every bot seat, or one per bot seat in seat order"),
+    ]),
+]);
 
 /// The default of the named setting, a name (`variant`, `scoring`, `episode`, `bots`).
 pub fn default_name(name: &str) -> &'static str {

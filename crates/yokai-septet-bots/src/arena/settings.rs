@@ -3,7 +3,7 @@
 //! this table, the binding parses a spec by walking it, and the Python package reads it
 //! (`_core._settings_spec()`) for `ArenaSpec`'s defaults and limits.
 
-use yokai_septet::settings::{find, game, DefaultValue, Setting};
+use yokai_septet::settings::{find, game, splice, DefaultValue, Part, Setting};
 use yokai_septet::Scoring;
 
 /// The most games one arena plays.
@@ -14,14 +14,22 @@ pub const MAX_THREADS: u64 = 1024;
 
 /// Every setting of an arena, in the order of `ArenaSpec`'s fields (the positional ones
 /// of the arena functions first).
-pub const SETTINGS: [Setting; 10] = [
-    game::VARIANT.positional(),
-    Setting::int("games", 1, MAX_GAMES).default_int(1000).positional()
-        .doc("how many games (rounded up to whole duplicate groups)"),
-    game::SEED.positional().doc("where every deal and bot seed comes from"),
-    game::SCORING,
-    // A game between two passive bots may never end (R10): an arena caps it.
-    game::MAX_ROUNDS.default_int(100).doc("the round cap of each game (None: none)"),
+pub const SETTINGS: [Setting; 10] = splice(&[
+    // The positional settings are `variant, games, seed`: the section around `games`.
+    Part::Game(game::SECTION.only("variant").positional()),
+    Part::Rows(&[Setting::int("games", 1, MAX_GAMES).default_int(1000).positional()
+        .doc("how many games (rounded up to whole duplicate groups)")]),
+    Part::Game(game::SECTION.only("seed").positional().seed_doc("where every deal and bot seed comes from")),
+    // An arena's episode is its `rounds` flag's (`ArenaConfig::game_config`). A game
+    // between two passive bots may never end (R10): an arena caps it.
+    Part::Game(
+        game::SECTION
+            .without("variant")
+            .without("seed")
+            .without("episode")
+            .max_rounds_default(100, "the round cap of each game (None: none)"),
+    ),
+    Part::Rows(&[
     Setting::flag("duplicate", true).doc("each deal played once per seating of the line-up"),
     Setting::flag("rounds", false)
         .doc("single rounds from fresh deals, scored by round points, instead of whole games"),
@@ -31,7 +39,8 @@ pub const SETTINGS: [Setting; 10] = [
         .doc("worker threads (None or 0: every core); never changes the result"),
     Setting::int("batch_size", 1, u64::MAX).default_int(256)
         .doc("games evaluate() plays at once for a batched Python policy (not the Rust arena's)"),
-];
+    ]),
+]);
 
 /// The default scoring.
 pub(super) fn default_scoring() -> Scoring {

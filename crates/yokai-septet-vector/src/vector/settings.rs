@@ -6,7 +6,7 @@
 
 use super::{Autoreset, Illegal};
 use crate::reward::RewardMode;
-use yokai_septet::settings::{game, Setting};
+use yokai_septet::settings::{game, splice, Part, Setting};
 
 /// The most envs one `VectorEnv` steps.
 pub const MAX_ENVS: u64 = 1 << 24;
@@ -60,18 +60,14 @@ pub fn illegal(action: &str, reward: f64) -> Illegal {
 }
 
 /// Every setting of `VectorEnv(...)`, in signature order (the positional ones first).
-pub const SETTINGS: [Setting; 21] = [
-    Setting::int("num_envs", 1, MAX_ENVS)
+pub const SETTINGS: [Setting; 21] = splice(&[
+    Part::Rows(&[Setting::int("num_envs", 1, MAX_ENVS)
         .positional()
-        .doc("games stepped together"),
-    game::VARIANT.positional(),
-    game::SCORING.positional(),
-    game::SEED
-        .default_none()
-        .positional()
-        .doc("the master seed every env's games derive from (None: drawn from the OS, then readable as seed)"),
-    game::EPISODE,
-    game::MAX_ROUNDS,
+        .doc("games stepped together")]),
+    Part::Game(game::SECTION.positional_through("seed").seed_none(
+        "the master seed every env's games derive from (None: drawn from the OS, then readable as seed)",
+    )),
+    Part::Rows(&[
     Setting::flag("self_play", false).doc("the caller decides for whichever seat is to move"),
     Setting::int("learner_seat", 0, 3)
         .or_none()
@@ -111,7 +107,8 @@ pub const SETTINGS: [Setting; 21] = [
         .default_str("next_step")
         .py("Union[str, AutoresetMode, None]")
         .doc("what a step does to an env whose episode it ended"),
-];
+    ]),
+]);
 
 #[cfg(test)]
 mod tests {

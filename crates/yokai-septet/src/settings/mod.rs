@@ -8,7 +8,8 @@
 //! Rust defaults are read from them.
 //!
 //! The settings of the game itself (variant, scoring, seed, episode, round cap) are one
-//! section, [`game`], that every table includes rather than restates.
+//! section, [`game::Section`], that every table splices in ([`splice`]) rather than
+//! restates.
 
 pub mod game;
 
@@ -241,6 +242,50 @@ pub const fn find(table: &'static [Setting], name: &str) -> &'static Setting {
         i += 1;
     }
     panic!("no such setting")
+}
+
+/// A piece of a table: rows of its own, or the game section (or a piece of it).
+// Parts exist only while a `const` table is built, so their size costs nothing at run time.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Copy, Debug)]
+pub enum Part {
+    /// The front end's own rows.
+    Rows(&'static [Setting]),
+    /// The game's rows, as the table takes them.
+    Game(game::Section),
+}
+
+/// A table of `N` rows from its parts, in order (a `const` table's `N` is checked when it
+/// is built: a wrong count does not compile).
+pub const fn splice<const N: usize>(parts: &[Part]) -> [Setting; N] {
+    let mut out = [game::VARIANT; N];
+    let mut n = 0;
+    let mut p = 0;
+    while p < parts.len() {
+        match parts[p] {
+            Part::Rows(rows) => {
+                let mut i = 0;
+                while i < rows.len() {
+                    assert!(n < N, "more rows than the table's length");
+                    out[n] = rows[i];
+                    n += 1;
+                    i += 1;
+                }
+            }
+            Part::Game(section) => {
+                let mut k = 0;
+                while k < section.len() {
+                    assert!(n < N, "more rows than the table's length");
+                    out[n] = section.shown(k);
+                    n += 1;
+                    k += 1;
+                }
+            }
+        }
+        p += 1;
+    }
+    assert!(n == N, "fewer rows than the table's length");
+    out
 }
 
 const fn eq(a: &str, b: &str) -> bool {
