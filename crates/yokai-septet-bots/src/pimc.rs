@@ -206,8 +206,9 @@ impl PimcBot {
     /// From now on scores each card over uniform worlds weighted by `source`'s belief (the
     /// self-normalised product of their cards' weights), where the `-inf` bots draw their
     /// worlds from the belief: the second sampling scheme of `docs/inference.md`, measured
-    /// against the first (`examples/belief_schemes.rs`). Its name says `pimc-infw`, which
-    /// the registry does not build (a measured alternative, not a bot to play).
+    /// against the first (`examples/belief_schemes.rs`). No registry name says weighing (a
+    /// measured alternative, not a bot to play): its name and spec stay the uniform bot's
+    /// (`pimc:N`), and the example's maker calls it `pimc-infw:N`.
     pub fn weigh_uniform_worlds(&mut self, source: BeliefSource) {
         self.worlds.weigh(source);
     }
