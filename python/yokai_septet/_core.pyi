@@ -186,7 +186,9 @@ class Game:
 
 @final
 class Bot:
-    """A built-in bot: ``Bot(name, seed=0)``; ``bot.act(game) -> int``."""
+    """A built-in bot: ``Bot(name, seed=0)``; ``bot.act(game) -> int``. ``bot.name`` is
+    its canonical name, the Rust bot's, which builds the same bot (the family's default
+    budget written out: ``Bot("pimc").name == "pimc:200"``)."""
 
     def __new__(cls, name: str, seed: Optional[_Int] = None) -> "Bot": ...
     @staticmethod

@@ -42,6 +42,33 @@ def _next_decisions(bot, game, n=12):
     return out
 
 
+@pytest.mark.parametrize(
+    ("name", "canonical"),
+    [
+        ("random", "random"),
+        ("heuristic", "heuristic"),
+        ("pimc", "pimc:200"),
+        ("pimc-inf", "pimc-inf:200"),
+        ("pimc:20ms/300", "pimc:20ms/300"),
+        ("pimc-random", "pimc-random:200"),
+        ("pimc-dd", "pimc-dd:20"),
+        ("epimc-inf:3/nn", "epimc-inf:3/nn"),
+        ("ismcts", "ismcts:5000"),
+        ("ismcts:30:t2:reuse", "ismcts:30:reuse:t2"),
+        ("ismcts-nn", "ismcts-nn:4600"),
+        ("nn", "nn"),
+    ],
+)
+def test_a_bots_name_is_its_canonical_name_and_builds_the_same_bot(name, canonical):
+    bot = ys.Bot(name, seed=5)
+    assert bot.name == canonical
+    again = ys.Bot(bot.name, seed=5)
+    assert again.name == canonical
+    if name.startswith(("ismcts", "pimc-dd", "pimc-random")):
+        return  # the default budgets are slow in a debug build; the Rust tests play them
+    assert _next_decisions(again, _mid_game(), n=4) == _next_decisions(bot, _mid_game(), n=4)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_a_pickled_bot_decides_as_the_original(name):
     game = _mid_game()

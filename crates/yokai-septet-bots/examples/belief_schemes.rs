@@ -26,7 +26,8 @@ use yokai_septet::sampler::Sampler;
 use yokai_septet::{CardSet, GameConfig, Phase, State, Variant};
 use yokai_septet_bots::arena::{run_arena, ArenaConfig};
 use yokai_septet_bots::{
-    bot_by_name, BeliefNet, BeliefScratch, BeliefSource, Bot, BotRegistry, PimcBot, PimcConfig,
+    bot_by_name, BeliefNet, BeliefScratch, BeliefSource, Bot, BotRegistry, Budget, PimcBot,
+    PimcConfig,
 };
 
 fn main() {
@@ -68,7 +69,7 @@ fn registry() -> BotRegistry {
     let mut registry = BotRegistry::new();
     registry.register(Arc::new(|name: &str, seed| {
         let budget = name.strip_prefix("pimc-infw:")?;
-        let config = PimcConfig::parse_budget(budget)?;
+        let config = PimcConfig::default().with_budget(budget.parse::<Budget>().ok()?);
         let mut bot = PimcBot::new(config, seed);
         bot.weigh_uniform_worlds(source());
         Some(Ok(Box::new(bot) as Box<dyn Bot>))

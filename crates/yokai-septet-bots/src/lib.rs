@@ -55,7 +55,6 @@
 #![warn(missing_docs)]
 
 use std::fmt;
-use std::time::Duration;
 
 use yokai_septet::SeatView;
 use yokai_septet::Variant;
@@ -109,8 +108,14 @@ pub use worlds::{BeliefSource, NoBelief, Worlds};
 
 /// A player. `act` is only called when it is the view's seat's turn.
 pub trait Bot: Send {
-    /// The bot's name, as accepted by [`BotRegistry::build`].
+    /// The bot's name, as accepted by [`BotRegistry::build`]: a built-in bot's is its
+    /// [`Bot::spec`] written out, so that the registry builds the same bot from it.
     fn name(&self) -> String;
+    /// What a built-in bot plays, as a name's fields ([`BotSpec`], its budget always
+    /// written: `pimc:200`, not `pimc`); `None` for a bot defined elsewhere.
+    fn spec(&self) -> Option<BotSpec> {
+        None
+    }
     /// Chooses one of `view.legal_actions()` (a passing pick or a card to play). The
     /// built-in bots fail only when asked with no decision to make, or (a bot built for
     /// any variant, like `yokai_septet.Bot`) in a variant they cannot play; a bot defined
@@ -323,14 +328,6 @@ impl fmt::Display for BotError {
 
 impl std::error::Error for BotError {}
 
-/// The budget as a name writes it ([`Budget`]): `Nms` with a time limit, else the count `N`.
-pub(crate) fn budget_text(count: u32, time_limit: Option<Duration>) -> String {
-    match time_limit {
-        Some(t) => format!("{}ms", t.as_millis()),
-        None => count.to_string(),
-    }
-}
-
 /// The card of the highest score, the first one on ties (in card order: the lowest id),
 /// as every bot that ranks cards chooses.
 pub(crate) fn first_best<S: PartialOrd>(
@@ -356,6 +353,22 @@ pub(crate) fn snapshot_words<const N: usize>(
     })
 }
 
+/// The [`Bot`] methods `name` and `spec` of a built-in bot, written inside its `impl Bot`:
+/// its spec is its inherent `own_spec(&self) -> BotSpec`, and its name that spec's
+/// `Display`, the one writer of names.
+macro_rules! named_by_spec {
+    () => {
+        fn name(&self) -> String {
+            self.own_spec().to_string()
+        }
+
+        fn spec(&self) -> Option<$crate::BotSpec> {
+            Some(self.own_spec())
+        }
+    };
+}
+pub(crate) use named_by_spec;
+
 /// The legal actions of `view`, or [`BotError::NoDecision`] where there are none.
 pub(crate) fn has_decision(bot: &dyn Bot, view: &SeatView) -> Result<CardSet, BotError> {
     let legal = view.legal_actions();
@@ -379,10 +392,14 @@ impl RandomBot {
     }
 }
 
-impl Bot for RandomBot {
-    fn name(&self) -> String {
-        "random".into()
+impl RandomBot {
+    fn own_spec(&self) -> BotSpec {
+        BotSpec::bare(Family::Random)
     }
+}
+
+impl Bot for RandomBot {
+    named_by_spec!();
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
         let legal = has_decision(self, view)?;

@@ -64,16 +64,20 @@ fn pass_search(p: u32, seed: u64) -> PimcBot {
 impl Bot for PassingBot {
     /// The bot's name with the picks' suffix after its budget.
     fn name(&self) -> String {
-        let name = self.bot.name();
-        match name.parse::<BotSpec>() {
-            Ok(spec) => BotSpec {
-                pass: self.picks,
-                ..spec
-            }
-            .to_string(),
-            // Never: the registry wraps its own search bots, whose names parse.
-            Err(_) => name,
+        match self.spec() {
+            Some(spec) => spec.to_string(),
+            // Never: the registry wraps its own search bots, which have specs.
+            None => self.bot.name(),
         }
+    }
+
+    /// The bot's spec with the picks.
+    fn spec(&self) -> Option<BotSpec> {
+        let spec = self.bot.spec()?;
+        Some(BotSpec {
+            pass: self.picks,
+            ..spec
+        })
     }
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {

@@ -27,7 +27,9 @@ use super::playout;
 use super::playout::round_value;
 use super::spec::Budget;
 use super::worlds::{BeliefSource, Worlds};
-use super::{budget_text, first_best, has_decision, Bot, BotError, BotStream, SearchValues};
+use super::{
+    first_best, has_decision, Bot, BotError, BotSpec, BotStream, Family, PassPicks, SearchValues,
+};
 
 /// The policy that finishes a round inside a determinization.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,15 +67,14 @@ impl Default for PimcConfig {
 }
 
 impl PimcConfig {
-    /// Parses the budget of a `pimc:BUDGET` name: `N` playouts, or `Nms` milliseconds (a
-    /// pass suffix, `/P` or `/nn`, is the registry's to read: `passing.rs`).
-    pub fn parse_budget(arg: &str) -> Option<PimcConfig> {
-        let (playouts, time_limit) = arg.parse::<Budget>().ok()?.count_and_limit();
-        Some(PimcConfig {
+    /// This configuration with a name's budget: `N` playouts, or `Nms` milliseconds.
+    pub fn with_budget(self, budget: Budget) -> PimcConfig {
+        let (playouts, time_limit) = budget.count_and_limit();
+        PimcConfig {
             playouts,
             time_limit,
-            ..PimcConfig::default()
-        })
+            ..self
+        }
     }
 
     /// Whether a decision in `phase` is searched (else the heuristic picks).
@@ -205,25 +206,36 @@ impl PimcBot {
     /// From now on scores each card over uniform worlds weighted by `source`'s belief (the
     /// self-normalised product of their cards' weights), where the `-inf` bots draw their
     /// worlds from the belief: the second sampling scheme of `docs/inference.md`, measured
-    /// against the first (`examples/belief_schemes.rs`). Its name says `pimc-infw`, which
-    /// the registry does not build (a measured alternative, not a bot to play).
+    /// against the first (`examples/belief_schemes.rs`). No registry name says weighing (a
+    /// measured alternative, not a bot to play): its name and spec stay the uniform bot's
+    /// (`pimc:N`), and the example's maker calls it `pimc-infw:N`.
     pub fn weigh_uniform_worlds(&mut self, source: BeliefSource) {
         self.worlds.weigh(source);
     }
 }
 
-impl Bot for PimcBot {
-    fn name(&self) -> String {
-        let mut budget = budget_text(self.config.playouts, self.config.time_limit);
-        if let Some(p) = self.config.pass_playouts {
-            budget = format!("{budget}/{p}");
-        }
-        let inf = self.worlds.suffix();
-        match self.config.playout {
-            Playout::Heuristic => format!("pimc{inf}:{budget}"),
-            Playout::Random => format!("pimc-random{inf}:{budget}"),
+impl PimcBot {
+    /// What it plays, as a name's fields. A bot that weighs uniform worlds draws them as
+    /// the uniform bot does, and is named as that one (its maker names the measurement).
+    fn own_spec(&self) -> BotSpec {
+        let family = match self.config.playout {
+            Playout::Heuristic => Family::Pimc,
+            Playout::Random => Family::PimcRandom,
+        };
+        BotSpec {
+            infers: self.worlds.infers() && !self.worlds.weighs(),
+            budget: Some(Budget::of(self.config.playouts, self.config.time_limit)),
+            pass: self
+                .config
+                .pass_playouts
+                .map_or(PassPicks::Heuristic, PassPicks::Searched),
+            ..BotSpec::bare(family)
         }
     }
+}
+
+impl Bot for PimcBot {
+    super::named_by_spec!();
 
     fn search_values(&mut self, view: &SeatView) -> Option<SearchValues> {
         // `act` plays a forced card without searching.

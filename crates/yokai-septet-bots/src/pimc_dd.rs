@@ -46,7 +46,9 @@ use super::pimc::{PimcBot, PimcConfig};
 use super::playout;
 use super::spec::Budget;
 use super::worlds::{BeliefSource, Worlds};
-use super::{budget_text, has_decision, snapshot_words, Bot, BotError, BotStream, SearchValues};
+use super::{
+    has_decision, snapshot_words, Bot, BotError, BotSpec, BotStream, Family, SearchValues,
+};
 
 /// Worlds per decision, an optional time limit, and when the solver takes over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,14 +89,14 @@ impl Default for PimcDdConfig {
 }
 
 impl PimcDdConfig {
-    /// Parses the budget of a `pimc-dd:BUDGET` name: `N` worlds, or `Nms` milliseconds.
-    pub fn parse_budget(arg: &str) -> Option<PimcDdConfig> {
-        let (worlds, time_limit) = arg.parse::<Budget>().ok()?.count_and_limit();
-        Some(PimcDdConfig {
+    /// This configuration with a name's budget: `N` worlds, or `Nms` milliseconds.
+    pub fn with_budget(self, budget: Budget) -> PimcDdConfig {
+        let (worlds, time_limit) = budget.count_and_limit();
+        PimcDdConfig {
             worlds,
             time_limit,
-            ..PimcDdConfig::default()
-        })
+            ..self
+        }
     }
 
     /// The same budget with EPIMC's postponed evaluation ([`PimcDdConfig::delayed`]).
@@ -332,19 +334,24 @@ fn best_card(legal: CardSet, sums: &[i64; 56], preferred: Card) -> Card {
         .expect("a non-empty legal set")
 }
 
-impl Bot for PimcDdBot {
-    fn name(&self) -> String {
-        format!(
-            "{}{}:{}",
-            if self.config.delayed {
-                "epimc"
-            } else {
-                "pimc-dd"
-            },
-            self.worlds.suffix(),
-            budget_text(self.config.worlds, self.config.time_limit)
-        )
+impl PimcDdBot {
+    /// What it plays, as a name's fields.
+    fn own_spec(&self) -> BotSpec {
+        let family = if self.config.delayed {
+            Family::Epimc
+        } else {
+            Family::PimcDd
+        };
+        BotSpec {
+            infers: self.worlds.infers(),
+            budget: Some(Budget::of(self.config.worlds, self.config.time_limit)),
+            ..BotSpec::bare(family)
+        }
     }
+}
+
+impl Bot for PimcDdBot {
+    super::named_by_spec!();
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
         self.worlds

@@ -62,7 +62,7 @@ fn check_inference(
 fn pimc(w: &Wanted<'_>, random: bool) -> Result<Box<dyn Bot>, BotError> {
     let mut config = PimcConfig::default();
     if let Some(budget) = w.spec.budget {
-        (config.playouts, config.time_limit) = budget.count_and_limit();
+        config = config.with_budget(budget);
     }
     if random {
         config.playout = Playout::Random;
@@ -85,7 +85,7 @@ fn pimc(w: &Wanted<'_>, random: bool) -> Result<Box<dyn Bot>, BotError> {
 fn pimc_dd(w: &Wanted<'_>, delayed: bool) -> Result<Box<dyn Bot>, BotError> {
     let mut config = PimcDdConfig::default();
     if let Some(budget) = w.spec.budget {
-        (config.worlds, config.time_limit) = budget.count_and_limit();
+        config = config.with_budget(budget);
     }
     let config = if delayed { config.delayed() } else { config };
     w.passing(PimcDdBot::new(config, w.seed).inferring(w.belief.clone()))
@@ -385,10 +385,11 @@ mod tests {
         true
     }
 
-    /// A search bot's name is the spec it was made from: the spec's [`Budget`] and
-    /// `budget_text` are inverses.
+    /// A search bot's name is the spec it was made from: [`Budget::of`] and
+    /// [`Budget::count_and_limit`] are inverses.
     ///
-    /// [`Budget`]: crate::Budget
+    /// [`Budget::of`]: crate::Budget::of
+    /// [`Budget::count_and_limit`]: crate::Budget::count_and_limit
     #[test]
     fn search_bot_names_round_trip_their_budget() {
         for spec in [

@@ -41,6 +41,16 @@ pub enum Budget {
 }
 
 impl Budget {
+    /// The budget of a configuration's count and time limit: the time where it has one
+    /// (a count beside it is no limit of a name's), else the count. The inverse of
+    /// [`Budget::count_and_limit`].
+    pub fn of(count: u32, time_limit: Option<Duration>) -> Budget {
+        match time_limit {
+            Some(t) => Budget::Millis(u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            None => Budget::Count(count),
+        }
+    }
+
     /// The count and the time limit a configuration takes: `(N, None)`, or for a time
     /// budget no count limit and the time.
     pub fn count_and_limit(self) -> (u32, Option<Duration>) {
@@ -241,6 +251,16 @@ impl BotSpec {
             options: IsmctsOptions::default(),
             model: None,
         }
+    }
+
+    /// The spec with its family's default budget where the family counts one and it sets
+    /// none: the spec of the bot the registry builds from it, which a built bot's
+    /// [`Bot::spec`](crate::Bot::spec) answers and its name writes (`pimc` → `pimc:200`).
+    pub fn with_default_budget(mut self) -> BotSpec {
+        if let Some(counts) = self.row().counts {
+            self.budget.get_or_insert(Budget::Count(counts.default));
+        }
+        self
     }
 
     /// The family's row of [`BOT_FAMILIES`].

@@ -173,7 +173,7 @@ impl Worlds {
         self.inference.as_ref().is_some_and(|i| i.weighs)
     }
 
-    /// Whether the worlds come from a belief model (the bot's name then says `-inf`).
+    /// Whether the worlds come from a belief model (the bot's spec then `infers`).
     pub(crate) fn infers(&self) -> bool {
         self.inference.is_some()
     }
@@ -196,18 +196,6 @@ impl Worlds {
                 variant: view.variant(),
                 why,
             }),
-        }
-    }
-
-    /// The suffix of the bot's name: `-inf` when it infers, `-infw` when it weighs (a
-    /// name of the measurements only: the registry does not build it).
-    pub(crate) fn suffix(&self) -> &'static str {
-        if self.weighs() {
-            "-infw"
-        } else if self.infers() {
-            "-inf"
-        } else {
-            ""
         }
     }
 

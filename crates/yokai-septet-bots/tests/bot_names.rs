@@ -106,6 +106,75 @@ fn a_bot_built_from_its_spec_is_the_bot_of_its_name() {
     }
 }
 
+/// Model files of both kinds in the test's temporary folder: a 4p policy (`nn:PATH`,
+/// `ismcts-nn`'s guide) and a 4p value model (`ismcts`'s `@PATH`), both all zeros.
+fn model_files() -> (String, String) {
+    use yokai_septet_bots::{Inputs, Mlp, ValueNet};
+    let v = Variant::FourPlayer;
+    let dir = std::env::temp_dir().join(format!("ys-bot-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (inputs, actions) = (
+        yokai_septet::observation::observation_size(v),
+        v.num_actions(),
+    );
+    let policy = Mlp::new(v, vec![(vec![0.0; inputs * actions], vec![0.0; actions])]).unwrap();
+    let width = Inputs::ObservationAndHands.size(v);
+    let value = ValueNet::new(v, vec![(vec![0.0; 4 * width], vec![0.0; 4])]).unwrap();
+    let policy_path = dir.join("policy.safetensors");
+    let value_path = dir.join("value.safetensors");
+    std::fs::write(&policy_path, policy.to_bytes()).unwrap();
+    std::fs::write(&value_path, value.to_bytes()).unwrap();
+    let text = |p: std::path::PathBuf| p.display().to_string();
+    (text(policy_path), text(value_path))
+}
+
+/// Every name a built-in bot reports is one the registry builds, and the spec it was
+/// built from: for every family and modifier (each bare name, count and time budgets,
+/// pass suffixes, `ismcts` options and threads, `-inf`, model files), the bot's
+/// [`Bot::spec`](yokai_septet_bots::Bot::spec) is its name's spec with the family's
+/// default budget filled in, and its name parses back to it.
+#[test]
+fn every_built_bot_names_the_spec_it_was_built_from() {
+    use yokai_septet_bots::{bare_bot_names, with_threads};
+    let (policy, value) = model_files();
+    let mut names = bare_bot_names();
+    names.extend(bare_bot_names().iter().map(|n| with_threads(n, 2)));
+    names.extend(built_in_names());
+    for form in [
+        "nn:POLICY",
+        "ismcts-nn:POLICY",
+        "ismcts-nn:30:POLICY",
+        "ismcts-nn:9ms/nn:POLICY",
+        "ismcts-nn-inf:30/40:POLICY",
+        "ismcts:300:v30@VALUE",
+        "ismcts-inf:300:reuse:v50:fade:t2@VALUE",
+        "ismcts:20ms/nn:classic:v40:t3@VALUE",
+        "pimc-random-inf:5ms",
+        "epimc-inf:5ms/nn",
+        "pimc-dd:4/12",
+        "pimc-inf:8ms/nn",
+    ] {
+        names.push(form.replace("POLICY", &policy).replace("VALUE", &value));
+    }
+    let registry = BotRegistry::new();
+    let mut checked = 0;
+    for name in &names {
+        let bot = match registry.build(name, 3, Variant::FourPlayer) {
+            Ok(bot) => bot,
+            // a missing model file, or the shipped models of a build without them
+            Err(BotError::Weights { .. } | BotError::NoShippedModels { .. }) => continue,
+            Err(e) => panic!("{name}: {e}"),
+        };
+        let spec = name.parse::<BotSpec>().unwrap().with_default_budget();
+        assert_eq!(bot.spec().as_ref(), Some(&spec), "{name}");
+        assert_eq!(bot.name(), spec.to_string(), "{name}");
+        assert_eq!(bot.name().parse::<BotSpec>(), Ok(spec), "{name}");
+        checked += 1;
+    }
+    let least = if cfg!(feature = "models") { 90 } else { 50 };
+    assert!(checked > least, "{checked} of {}", names.len());
+}
+
 /// `pimc:8/x` and `pimc:8/0` are wrong in the same part for different reasons: each
 /// error names the pass suffix and says why.
 #[test]

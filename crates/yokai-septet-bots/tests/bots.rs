@@ -664,7 +664,8 @@ fn shipped_belief_worlds_respect_every_constraint_in_every_variant() {
 }
 
 /// `pimc` scoring uniform worlds weighted by the belief (`PimcBot::weigh_uniform_worlds`,
-/// the second sampling scheme): it names itself `pimc-infw`, plays legal cards, replays
+/// the second sampling scheme): it is named as the uniform bot whose worlds it draws (no
+/// registry name says weighing: its maker names the measurement), plays legal cards, replays
 /// with a count budget; its worlds are the uniform bot's (the same seed draws the same
 /// ones), so with a belief model that says nothing (every logit 0) its values are the
 /// uniform bot's, and with the shipped model they are reweighted.
@@ -672,9 +673,9 @@ fn shipped_belief_worlds_respect_every_constraint_in_every_variant() {
 #[cfg(feature = "models")]
 fn pimc_weighing_uniform_worlds_by_the_belief_reweights_the_uniform_bots_worlds() {
     use std::sync::Arc;
-    use yokai_septet_bots::{BeliefNet, BeliefSource, Bot, Inputs, PimcBot, PimcConfig};
+    use yokai_septet_bots::{BeliefNet, BeliefSource, Bot, Budget, Inputs, PimcBot, PimcConfig};
     let v = Variant::FourPlayer;
-    let config = PimcConfig::parse_budget("40").unwrap();
+    let config = PimcConfig::default().with_budget(Budget::Count(40));
     let silent = {
         let (inputs, outputs) = (Inputs::ObservationAndPlayLog.size(v), v.num_actions() * 3);
         let layer = (vec![0.0; inputs * outputs], vec![0.0; outputs]);
@@ -691,7 +692,7 @@ fn pimc_weighing_uniform_worlds_by_the_belief_reweights_the_uniform_bots_worlds(
         .step_by(4)
         .collect();
     assert!(states.len() > 20, "{}", states.len());
-    assert_eq!(weighing(BeliefSource::Shipped, 0).name(), "pimc-infw:40");
+    assert_eq!(weighing(BeliefSource::Shipped, 0).name(), "pimc:40");
     let (mut reweighted, mut plays) = (0, Vec::new());
     let mut player = weighing(BeliefSource::Shipped, 9);
     for s in &states {

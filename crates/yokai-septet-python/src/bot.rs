@@ -60,7 +60,7 @@ impl PyBot {
             .allow_threads(|| BotRegistry::new().build_any_variant(name, seed))
             .py()?;
         Ok(PyBot {
-            name: name.to_string(),
+            name: bot.name(),
             inner: Mutex::new(Seeded { seed, bot }),
         })
     }
@@ -100,7 +100,8 @@ impl PyBot {
         BOT_NAMES.to_vec()
     }
 
-    /// The bot's name as given.
+    /// The bot's canonical name: the one its Rust bot reports, which builds the same bot
+    /// (its family's default budget written out: ``Bot("pimc").name == "pimc:200"``).
     #[getter]
     fn name(&self) -> &str {
         &self.name

@@ -58,10 +58,14 @@ impl HeuristicBot {
     }
 }
 
-impl Bot for HeuristicBot {
-    fn name(&self) -> String {
-        "heuristic".into()
+impl HeuristicBot {
+    fn own_spec(&self) -> crate::BotSpec {
+        crate::BotSpec::bare(crate::Family::Heuristic)
     }
+}
+
+impl Bot for HeuristicBot {
+    crate::named_by_spec!();
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
         has_decision(self, view)?;

@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use super::super::budget_text;
-use super::super::spec::{BotSpec, Budget, IsmctsOptions};
+use super::super::spec::{Budget, IsmctsOptions};
 
 pub use super::super::families::{DEFAULT_ITERATIONS, GUIDED_ITERATIONS};
 
@@ -140,7 +139,8 @@ impl IsmctsConfig {
     }
 
     /// This configuration with a name's budget (`None`: its own) and `ismcts` options
-    /// ([`BotSpec::budget`], [`BotSpec::options`]): `:classic` ([`Techniques::CLASSIC`]),
+    /// ([`BotSpec::budget`](crate::BotSpec::budget),
+    /// [`BotSpec::options`](crate::BotSpec::options)): `:classic` ([`Techniques::CLASSIC`]),
     /// `:reuse` (tree reuse on), `:vW` (value leaves of weight `W`:
     /// [`Techniques::value_weight`]), `:fade` ([`Techniques::value_fade`]) and `:tT` (`T`
     /// threads; one without it).
@@ -160,55 +160,29 @@ impl IsmctsConfig {
         self
     }
 
-    /// Parses the argument of an `ismcts-nn:ARG` name: `BUDGET`, `PATH` or `BUDGET:PATH`.
-    #[deprecated(note = "parse the whole name as a `BotSpec` and take its `budget` and `model`")]
-    pub fn parse_guided(arg: &str) -> Option<(IsmctsConfig, Option<&str>)> {
-        let spec: BotSpec = format!("ismcts-nn:{arg}").parse().ok()?;
-        let config = IsmctsConfig::guided().with_name(spec.budget, &spec.options);
-        // The model is the end of the argument.
-        let path = spec.model.map(|m| &arg[arg.len() - m.len()..]);
-        Some((config, path))
-    }
-
-    /// Parses the argument of an `ismcts:ARG` name: a budget, then any options
-    /// ([`IsmctsConfig::with_name`]); no value model file.
-    #[deprecated(note = "parse the whole name as a `BotSpec` and use `IsmctsConfig::with_name`")]
-    pub fn parse_budget(arg: &str) -> Option<IsmctsConfig> {
-        let spec: BotSpec = format!("ismcts:{arg}").parse().ok()?;
-        (spec.model.is_none() && spec.budget.is_some())
-            .then(|| IsmctsConfig::default().with_name(spec.budget, &spec.options))
-    }
-
-    /// The argument a name writes after `ismcts:` ([`BotSpec`]): the budget, then the
-    /// options that differ from the default. Techniques that no option writes (one exact
-    /// technique off and the other on) are the Rust API's only, and are not in the name.
-    pub fn budget_and_options(&self) -> String {
-        let mut out = budget_text(self.iterations, self.time_limit);
+    /// The budget and options that name this configuration ([`BotSpec`](crate::BotSpec)'s
+    /// fields, the inverse of [`IsmctsConfig::with_name`]): the options that differ from
+    /// the default.
+    /// Techniques that no option writes (one exact technique off and the other on) are the
+    /// Rust API's only, and are not in the name.
+    pub fn budget_and_options(&self) -> (Budget, IsmctsOptions) {
         let t = self.techniques;
         let exact = |t: Techniques| (t.early_stop, t.forced);
         let classic =
             exact(t) == exact(Techniques::CLASSIC) && exact(t) != exact(Techniques::DEFAULT);
-        if classic {
-            out.push_str(":classic");
-        }
-        if t.reuse && !Techniques::DEFAULT.reuse {
-            out.push_str(":reuse");
-        }
         // `:classic` sets the weight too, so a name says it where it differs from its base.
         let base = if classic {
             Techniques::CLASSIC
         } else {
             Techniques::DEFAULT
         };
-        if t.value_weight != base.value_weight {
-            out.push_str(&format!(":v{}", t.value_weight));
-        }
-        if t.value_fade && !base.value_fade {
-            out.push_str(":fade");
-        }
-        if self.threads > 1 {
-            out.push_str(&format!(":t{}", self.threads));
-        }
-        out
+        let options = IsmctsOptions {
+            classic,
+            reuse: t.reuse && !Techniques::DEFAULT.reuse,
+            value_weight: (t.value_weight != base.value_weight).then_some(t.value_weight),
+            fade: t.value_fade && !base.value_fade,
+            threads: (self.threads > 1).then_some(self.threads),
+        };
+        (Budget::of(self.iterations, self.time_limit), options)
     }
 }

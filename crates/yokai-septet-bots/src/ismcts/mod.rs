@@ -41,7 +41,7 @@ use super::heuristic::HeuristicBot;
 use super::nn::{NnBot, ValueNet, ValueScratch};
 use super::playout::{self, Ending};
 use super::worlds::{BeliefSource, Worlds};
-use super::{has_decision, Bot, BotError, BotStream, SearchValues};
+use super::{has_decision, Bot, BotError, BotSpec, BotStream, Family, SearchValues};
 
 mod config;
 mod guide;
@@ -503,23 +503,39 @@ impl IsmctsBot {
     }
 }
 
-impl Bot for IsmctsBot {
-    fn name(&self) -> String {
-        let mut budget = self.config.budget_and_options();
-        if let LeafModel::File(path, _) = &self.leaf_model {
-            if self.config.techniques.value_weight > 0 {
-                budget = format!("{budget}@{path}");
-            }
-        }
-        let inf = self.worlds.suffix();
+impl IsmctsBot {
+    /// What it plays, as a name's fields: `ismcts` with its options and any value model
+    /// its leaves use, or `ismcts-nn` with its guide's model file (its grammar writes no
+    /// options).
+    fn own_spec(&self) -> BotSpec {
+        let (budget, options) = self.config.budget_and_options();
+        let spec = BotSpec {
+            infers: self.worlds.infers(),
+            budget: Some(budget),
+            ..BotSpec::bare(Family::Ismcts)
+        };
         match &self.guide {
-            None => format!("ismcts{inf}:{budget}"),
-            Some(Guide { path: None, .. }) => format!("ismcts-nn{inf}:{budget}"),
-            Some(Guide {
-                path: Some(path), ..
-            }) => format!("ismcts-nn{inf}:{budget}:{path}"),
+            None => BotSpec {
+                options,
+                model: match &self.leaf_model {
+                    LeafModel::File(path, _) if options.value_weight.is_some() => {
+                        Some(path.clone())
+                    }
+                    _ => None,
+                },
+                ..spec
+            },
+            Some(guide) => BotSpec {
+                family: Family::IsmctsNn,
+                model: guide.path.clone(),
+                ..spec
+            },
         }
     }
+}
+
+impl Bot for IsmctsBot {
+    super::named_by_spec!();
 
     /// As [`IsmctsBot::search_values`], where [`Bot::act`] searches (not for a forced
     /// card): the imitation data's labels then carry the search's visits.

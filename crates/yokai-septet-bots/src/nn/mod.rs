@@ -164,14 +164,23 @@ impl NnBot {
     }
 }
 
-impl Bot for NnBot {
-    fn name(&self) -> String {
-        match &self.model {
+impl NnBot {
+    /// What it plays, as a name's fields: the shipped model, or its model file.
+    fn own_spec(&self) -> crate::BotSpec {
+        let model = match &self.model {
             #[cfg(feature = "models")]
-            Model::Shipped => "nn".into(),
-            Model::File { path, .. } => format!("nn:{path}"),
+            Model::Shipped => None,
+            Model::File { path, .. } => Some(path.clone()),
+        };
+        crate::BotSpec {
+            model,
+            ..crate::BotSpec::bare(crate::Family::Nn)
         }
     }
+}
+
+impl Bot for NnBot {
+    crate::named_by_spec!();
 
     fn act(&mut self, view: &SeatView) -> Result<Card, BotError> {
         let variant = view.variant();
