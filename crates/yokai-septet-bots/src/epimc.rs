@@ -111,8 +111,7 @@ pub(super) fn delayed_total(
 mod tests {
     use super::*;
     use crate::HeuristicBot;
-    use rand_chacha::ChaCha8Rng;
-    use rand_core::SeedableRng;
+    use yokai_septet::rng::test_rng;
     use yokai_septet::rng::uniform_below;
     use yokai_septet::sampler::Sampler;
     use yokai_septet::Phase;
@@ -121,7 +120,7 @@ mod tests {
     /// Random positions of `variant` with at most `tricks` tricks left in the round: every
     /// card decision of random play from there to the round's end (round 0).
     fn endgame(variant: Variant, seed: u64, tricks: usize) -> Vec<State> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = test_rng(seed);
         let mut s = State::new(GameConfig::new(variant, seed));
         let mut out = Vec::new();
         while s.round() == 0 && !s.is_over() {
@@ -295,7 +294,7 @@ mod tests {
     fn fusion_against_every_policy_of_the_next_card() {
         let mut solver = Solver::new();
         let mut sampler = Sampler::new();
-        let mut rng = ChaCha8Rng::seed_from_u64(36);
+        let mut rng = test_rng(36);
         let (mut samples, mut pimc_fooled, mut epimc_fooled, mut remedied) = (0, 0, 0, 0);
         for seed in 0..100 {
             for s in endgame(Variant::FourPlayer, seed, 6) {
@@ -399,7 +398,7 @@ mod tests {
     fn epimc_chooses_right_where_strategy_fusion_fools_pimc() {
         let mut solver = Solver::new();
         let mut sampler = Sampler::new();
-        let mut rng = ChaCha8Rng::seed_from_u64(36);
+        let mut rng = test_rng(36);
         let (mut positions, mut fooled) = (0, 0);
         for seed in 0..12 {
             for s in endgame(Variant::FourPlayer, seed, 6).iter().step_by(2) {

@@ -1,8 +1,7 @@
 //! Bots play only legal cards, are reproducible, and the heuristic beats random play.
 //! (Strength measurements with many games belong to `examples/arena.rs`, not here.)
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use yokai_septet::rng::test_rng;
 use yokai_septet_bots::arena::run_arena;
 use yokai_septet_bots::arena::ArenaConfig;
 use yokai_septet_bots::{bot_by_name, BotRegistry};
@@ -12,7 +11,7 @@ use yokai_septet::{Card, GameConfig, Scoring, State, Variant};
 
 /// Random positions of `variant`: every decision point of random games.
 fn positions(variant: Variant, games: u64, scoring: Scoring) -> Vec<State> {
-    let mut rng = ChaCha8Rng::seed_from_u64(variant as u64);
+    let mut rng = test_rng(variant as u64);
     let mut out = Vec::new();
     for seed in 0..games {
         let cfg = GameConfig::new(variant, seed)
@@ -628,7 +627,7 @@ fn shipped_belief_worlds_respect_every_constraint_in_every_variant() {
     use yokai_septet::belief::BeliefSampler;
     use yokai_septet::play_log::{encode_play_log, play_log_size};
     use yokai_septet_bots::{BeliefNet, BeliefScratch};
-    let mut rng = ChaCha8Rng::seed_from_u64(47);
+    let mut rng = test_rng(47);
     let mut sampler = BeliefSampler::new();
     for v in Variant::ALL {
         let net = BeliefNet::shipped(v).unwrap_or_else(|| panic!("{v} has a belief model"));

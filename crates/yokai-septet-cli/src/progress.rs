@@ -39,7 +39,7 @@ pub fn worker_threads(threads: usize) -> usize {
     if threads > 0 {
         threads
     } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        yokai_septet::usable_cores()
     }
 }
 

@@ -68,7 +68,7 @@ pub(super) fn serve_cmd(
             yokai_septet_web::MAX_CONNECTIONS
         )));
     }
-    let workers = a.workers.unwrap_or_else(yokai_septet_web::usable_cores);
+    let workers = a.workers.unwrap_or_else(yokai_septet::usable_cores);
     let opts = yokai_septet_web::ServeOptions {
         host: a.host,
         port: a.port,

@@ -9,8 +9,7 @@
 //! the default ones, and each alone); the ignored one 10,000:
 //! `cargo test --release -p yokai-septet-solver --lib differential -- --ignored`.
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use yokai_septet::rng::test_rng;
 
 use super::exactness::{endgame_between, VARIANTS};
 use super::{Solver, Techniques};
@@ -56,7 +55,7 @@ fn differ_variant(
         u32,
     ),
 ) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = test_rng(seed);
     let mut with = Solver::with_table_bits(table_bits).with_techniques(techniques);
     let mut plain = Solver::with_table_bits(18).with_techniques(Techniques::NONE);
     // A `3p` trick is a card shorter: two more tricks for a comparable search.

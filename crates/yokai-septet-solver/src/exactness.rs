@@ -6,7 +6,7 @@
 //! `cargo test -p yokai-septet-solver --lib exactness -- --ignored`.
 
 use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use yokai_septet::rng::test_rng;
 
 use super::position::Pos;
 use super::{utility, Solver, Techniques};
@@ -167,7 +167,7 @@ fn rng_u64(rng: &mut ChaCha8Rng) -> u64 {
 /// default 3, 4 in `3p`): the position's value and every card's value.
 /// The search runs with `techniques` (see [`Techniques`]).
 fn check(count: usize, seed: u64, table_bits: u32, extra: usize, techniques: Techniques) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = test_rng(seed);
     // One solver for everything: its table is reused across positions and objectives.
     let mut solver = Solver::with_table_bits(table_bits).with_techniques(techniques);
     for v in VARIANTS {
@@ -247,7 +247,7 @@ fn solver_matches_minimax_with_each_technique_alone_and_none() {
 /// of every variant (200 at a trick boundary, 200 within a trick), for every seat's side.
 #[test]
 fn value_bounds_hold_the_exact_value() {
-    let mut rng = ChaCha8Rng::seed_from_u64(3636);
+    let mut rng = test_rng(3636);
     for v in VARIANTS {
         let max_tricks = if v == Variant::ThreePlayer { 4 } else { 3 };
         let mut checked = [0; 2];
@@ -276,7 +276,7 @@ fn value_bounds_hold_the_exact_value() {
 /// side), and they are narrower than the boss bounds in some of them.
 #[test]
 fn sure_bounds_hold_the_exact_value_at_trick_boundaries() {
-    let mut rng = ChaCha8Rng::seed_from_u64(4848);
+    let mut rng = test_rng(4848);
     let sure = Techniques {
         sure_bounds: true,
         ..Techniques::NONE
@@ -356,7 +356,7 @@ fn bosses_reassigned(s: &State, rng: &mut ChaCha8Rng) -> State {
 /// table's key keeps what R7.1 and R8 read of the captured bosses).
 #[test]
 fn positions_differing_in_captured_bosses_keep_their_own_values() {
-    let mut rng = ChaCha8Rng::seed_from_u64(3663);
+    let mut rng = test_rng(3663);
     let mut solver = Solver::with_table_bits(16);
     for v in [Variant::FourPlayer, Variant::ThreePlayer] {
         for i in 0..150 {
@@ -379,7 +379,7 @@ fn positions_differing_in_captured_bosses_keep_their_own_values() {
 /// without one, matches minimax; a budget the search fits in answers exactly.
 #[test]
 fn solves_stopped_by_a_node_budget_leave_the_solver_exact() {
-    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut rng = test_rng(77);
     let mut solver = Solver::with_table_bits(12);
     let mut stopped = 0;
     for v in VARIANTS {

@@ -8,15 +8,12 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
-use rand_core::SeedableRng;
+use yokai_septet::rng::{chacha, Stream};
 use yokai_septet::{Card, CardSet, Deal, GameConfig, Match, State, Variant};
 
-/// A deterministic, version-stable policy RNG for tests: ChaCha8 keyed with the seed's
-/// little-endian bytes (not `seed_from_u64`, whose key expansion belongs to `rand_core`).
+/// The tests' random games and policies: the engine's [`Stream::Tests`] stream of `seed`.
 pub fn rng(seed: u64) -> ChaCha8Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    ChaCha8Rng::from_seed(key)
+    chacha(Stream::Tests, seed, 0)
 }
 
 /// A uniformly random legal action.

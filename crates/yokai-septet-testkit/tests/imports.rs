@@ -42,7 +42,7 @@ use yokai_septet_testkit::workspace::{crate_folders, crates_dir};
 const FOLDER_ORDER: &[(&str, &[&str])] = &[
     ("yokai-septet", &[
         // Foundations: no imports inside the crate.
-        "simd", "names", "rng", "files",
+        "simd", "names", "rng", "files", "cores",
         // The game.
         "cards", "error", "rules",
         // The settings tables' mechanism and the game's own rows (they name the rules'

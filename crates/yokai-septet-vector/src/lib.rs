@@ -23,5 +23,4 @@ pub mod reward;
 mod vector;
 pub mod yardstick;
 
-pub use pool::cores;
 pub use vector::*;

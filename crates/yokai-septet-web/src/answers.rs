@@ -296,6 +296,47 @@ pub struct HintAnswer {
     pub double_dummy_units: String,
 }
 
+impl CardValue {
+    /// `card`'s value `value` (NaN: not searched).
+    fn of(&(card, value): &(yokai_septet::Card, f64)) -> CardValue {
+        CardValue {
+            card: card.to_string(),
+            value: (!value.is_nan()).then_some(value),
+        }
+    }
+}
+
+impl HintAnswer {
+    /// The answer for `hint`, asked of the bot named `asked` (parsed as `spec`) in a game
+    /// of `variant`.
+    pub fn new(
+        hint: yokai_septet_bots::hint::Hint,
+        asked: String,
+        spec: &yokai_septet_bots::BotSpec,
+        variant: yokai_septet::Variant,
+    ) -> HintAnswer {
+        HintAnswer {
+            // The name asked (a model's, not its file's), or the heuristic's.
+            bot: if hint.bot == spec.to_string() {
+                asked
+            } else {
+                hint.bot
+            },
+            card: hint.card.to_string(),
+            values: hint.values.iter().map(CardValue::of).collect(),
+            worlds: hint.worlds,
+            units: "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost",
+            double_dummy_worlds: if hint.double_dummy.is_empty() {
+                0
+            } else {
+                yokai_septet_bots::hint::HINT_DD_WORLDS
+            },
+            double_dummy: hint.double_dummy.iter().map(CardValue::of).collect(),
+            double_dummy_units: yokai_septet_bots::analysis::units(variant),
+        }
+    }
+}
+
 /// A costly play of a review.
 #[derive(Serialize)]
 pub struct Costly {

@@ -36,7 +36,7 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use super::answers::{json_response, ok};
-use super::answers::{CardValue, Costly, Ended, HintAnswer, Options, Stepped};
+use super::answers::{Costly, Ended, HintAnswer, Options, Stepped};
 use super::bots::decides_at_once;
 use super::extract::{JsonBody, NamedGame, RecordText, RECORD_BODY, SMALL_BODY};
 use super::games::{lock, Game};
@@ -47,7 +47,7 @@ use super::{ApiError, AppState};
 use yokai_septet::{Episode, Scoring, Variant};
 use yokai_septet_bots::analysis::analyze_rounds;
 use yokai_septet_bots::bare_bot_names;
-use yokai_septet_bots::hint::{HINT_BOT, HINT_DD_WORLDS};
+use yokai_septet_bots::hint::HINT_BOT;
 
 /// The route that resumes a saved game from its record.
 const LOAD_ROUTE: &str = "/api/games/load";
@@ -282,29 +282,7 @@ async fn hint(
         .run(move || {
             let h = yokai_septet_bots::hint::hint(&s.view(me), &spec, st.bots.registry())
                 .map_err(|e| ApiError::refused(format!("bot: {e}")))?;
-            let value = |&(c, v): &(yokai_septet::Card, f64)| CardValue {
-                card: c.to_string(),
-                value: (!v.is_nan()).then_some(v),
-            };
-            Ok(ok(&HintAnswer {
-                // The name asked (a model's, not its file's), or the heuristic's.
-                bot: if h.bot == spec.to_string() {
-                    name
-                } else {
-                    h.bot
-                },
-                card: h.card.to_string(),
-                values: h.values.iter().map(value).collect(),
-                worlds: h.worlds,
-                units: "(our score - theirs) / target, +0.1 round won, +/-1 game won/lost",
-                double_dummy_worlds: if h.double_dummy.is_empty() {
-                    0
-                } else {
-                    HINT_DD_WORLDS
-                },
-                double_dummy: h.double_dummy.iter().map(value).collect(),
-                double_dummy_units: yokai_septet_bots::analysis::units(s.variant()),
-            }))
+            Ok(ok(&HintAnswer::new(h, name, &spec, s.variant())))
         })
         .await
 }

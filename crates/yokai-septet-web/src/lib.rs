@@ -246,14 +246,9 @@ pub struct ServeOptions {
     pub max_connections: usize,
 }
 
-/// The cores this process may use (at least 1).
-pub fn usable_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 impl Default for ServeOptions {
     fn default() -> ServeOptions {
-        let workers = usable_cores();
+        let workers = yokai_septet::usable_cores();
         ServeOptions {
             host: IpAddr::from([127, 0, 0, 1]),
             port: 8000,

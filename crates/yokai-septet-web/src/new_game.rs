@@ -1,6 +1,6 @@
 //! What `POST /api/games` reads ([`NewGame`]) and the table it asks for ([`Seating`]): the
 //! game's settings, the person's seat and each bot seat's name, checked, with the defaults
-//! of `web/settings.rs`'s table.
+//! of `settings.rs`'s table.
 
 use serde::Deserialize;
 
@@ -11,7 +11,7 @@ use super::ApiError;
 use yokai_septet::{Episode, GameConfig, Scoring, Variant};
 
 /// What `POST /api/games` reads. Unknown fields are refused (a misspelt option must not be
-/// silently ignored). Its fields are the rows of `web/settings.rs`'s table.
+/// silently ignored). Its fields are the rows of `settings.rs`'s table.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
@@ -61,7 +61,7 @@ impl NewGame {
     /// a single bot name the server does not run; a name per seat is checked as its bot
     /// is built).
     pub fn seating(&self, registry: &Bots) -> Result<Seating, ApiError> {
-        // Absent settings take the table's defaults (`web/settings.rs`), read the same way.
+        // Absent settings take the table's defaults (`settings.rs`), read the same way.
         let given = |v: &Option<String>, name: &str| -> String {
             v.clone().unwrap_or_else(|| default_name(name).into())
         };

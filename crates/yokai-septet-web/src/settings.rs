@@ -1,7 +1,8 @@
 //! The new-game body's settings (`POST /api/games`) as a settings table
 //! ([`yokai_septet::settings`]), the same kind of rows as the Gymnasium, PettingZoo, `VectorEnv`
 //! and arena tables: each name, what it takes, its default and its doc, declared once.
-//! `Game::new` reads its defaults from it, and a test checks the body's fields against it.
+//! The new-game body (`new_game.rs`) takes an absent setting's default from it, and a test
+//! checks the body's fields against its rows.
 
 use yokai_septet::settings::{find, game, splice, DefaultValue, Part, Setting};
 

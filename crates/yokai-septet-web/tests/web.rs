@@ -255,6 +255,24 @@ fn wrong_moves_are_refused_with_a_reason() {
     // The hint answers for the person's turn, with a value per legal card.
     let h = ok(&a, "POST", &format!("/api/games/{id}/hint"), Value::Null);
     assert!(mine.contains(&h["card"].as_str().unwrap()), "{h}");
+    // Its shape (docs/play.md): these fields and no other.
+    let mut keys: Vec<&str> = h.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "bot",
+            "card",
+            "double_dummy",
+            "double_dummy_units",
+            "double_dummy_worlds",
+            "units",
+            "values",
+            "worlds"
+        ],
+        "{h}"
+    );
+    assert!(h["values"].as_array().unwrap().iter().all(|v| v["card"].is_string()), "{h}");
     let (s, e) = call(
         &a,
         "POST",

@@ -27,7 +27,8 @@
 //!   [`state_tensor`] (the privileged full-information tensor), [`play_log`].
 //! - [`settings`]: the settings tables' mechanism and the game's own rows; [`rng`]: all
 //!   seeding (the domain-tagged streams and the seed derivations); [`names`](mod@names): the named
-//!   enums' pattern; [`simd`]: the CPU level the vector kernels run at.
+//!   enums' pattern; [`simd`]: the CPU level the vector kernels run at;
+//!   [`usable_cores`]: the cores the process may use (its affinity and CPU quota).
 //!
 //! ```
 //! use yokai_septet::{GameConfig, State, Variant};
@@ -50,6 +51,7 @@
 // and private children; the others are private, and the root re-exports what they offer.
 // A type has one public path: `State` and the other rule types are at the root only.
 mod cards;
+mod cores;
 mod encoding;
 mod error;
 pub mod files;
@@ -63,6 +65,7 @@ pub mod settings;
 pub mod simd;
 
 pub use cards::{seat, Card, CardSet, CardSetIter, ParseCardError, Suit};
+pub use cores::usable_cores;
 pub use encoding::{observation, play_log, state_tensor};
 pub use error::{ConfigError, DealError, IllegalAction, RecordError};
 pub use infoset::{belief, sampler, SeatView};

@@ -19,6 +19,10 @@ pub enum Stream {
     Deal,
     /// A bot's randomness, seeded with `a` (`b` = 0; 1: its pass search, `passing.rs`).
     Bots,
+    /// The integration tests' random games and policies (the test kit's `rng`), seeded
+    /// with `a` (`b` = 0). Its tag is sixteen zero bytes: the tests keyed their stream so
+    /// before the tags existed (their goldens stay as they are), and no other tag is zero.
+    Tests,
 }
 
 impl Stream {
@@ -26,6 +30,7 @@ impl Stream {
         match self {
             Stream::Deal => b"yokaiseptet/deal",
             Stream::Bots => b"yokaiseptet/bots",
+            Stream::Tests => &[0; 16],
         }
     }
 }
@@ -159,5 +164,18 @@ mod tests {
             chacha_key(Stream::Deal, 1, 0),
             chacha_key(Stream::Bots, 1, 0)
         );
+        assert_ne!(
+            chacha_key(Stream::Tests, 1, 0),
+            chacha_key(Stream::Bots, 1, 0)
+        );
+    }
+
+    #[test]
+    fn the_tests_stream_keeps_its_key_from_before_the_tags() {
+        // The seed's little-endian bytes and zeros: the integration tests' goldens were
+        // drawn from this key.
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&0x0102_0304_0506_0708u64.to_le_bytes());
+        assert_eq!(chacha_key(Stream::Tests, 0x0102_0304_0506_0708, 0), key);
     }
 }

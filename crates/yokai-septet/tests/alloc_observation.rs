@@ -5,8 +5,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use rand_chacha::ChaCha8Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::RngCore;
+use yokai_septet::rng::test_rng;
 use yokai_septet::observation::{encode, legal_mask, observation_size};
 use yokai_septet::sampler::Sampler;
 use yokai_septet::{GameConfig, State, Variant};
@@ -52,7 +52,7 @@ fn allocations(f: impl FnOnce()) -> usize {
 fn encode_legal_mask_and_sampler_do_not_allocate() {
     // The counter works: a heap allocation is seen.
     assert!(allocations(|| drop(std::hint::black_box(vec![1u8; 10]))) > 0);
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut rng = test_rng(1);
     let mut sampler = Box::new(Sampler::new());
     for v in Variant::ALL {
         let mut obs_f = vec![0f32; observation_size(v)];

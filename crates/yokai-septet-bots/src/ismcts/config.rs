@@ -21,16 +21,9 @@ pub fn max_search_threads() -> u32 {
     usable_cores().max(MAX_DECISION_THREADS)
 }
 
-/// The cores this process may use: its affinity mask and CPU quota, as
-/// `std::thread::available_parallelism` reads them (at least 1), read once per process,
-/// as the vector env's pool reads them (`yokai_septet_vector::cores`, a crate above this
-/// one).
+/// The engine's [`yokai_septet::usable_cores`] as a thread count of a bot's name.
 pub(crate) fn usable_cores() -> u32 {
-    static CORES: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| {
-        std::thread::available_parallelism()
-            .map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
-    })
+    u32::try_from(yokai_septet::usable_cores()).unwrap_or(u32::MAX)
 }
 
 /// Nodes a tree kept for reuse may hold ([`Techniques::reuse`]): 2^20 nodes of 28 bytes,

@@ -111,8 +111,7 @@ mod tests {
     use super::*;
     use crate::nn::mlp::{Inputs, Mlp};
     use crate::HeuristicBot;
-    use rand_chacha::ChaCha8Rng;
-    use rand_core::SeedableRng;
+    use yokai_septet::rng::test_rng;
     use yokai_septet::observation::observation_size;
     use yokai_septet::rng::uniform_below;
     use yokai_septet::State;
@@ -132,7 +131,7 @@ mod tests {
 
     /// A belief model of `variant` with random weights (one hidden layer).
     fn random_net(variant: Variant, seed: u64) -> BeliefNet {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rng = test_rng(seed);
         let mut values = |k: usize| -> Vec<f32> {
             (0..k)
                 .map(|_| uniform_below(&mut rng, 2001) as f32 / 1000.0 - 1.0)

@@ -59,7 +59,7 @@ pub(super) fn parse(
     }
     // Every core the process may use: its affinity and CPU quota (one under a quota of
     // one core, where a second thread could only take turns with the first).
-    let all = yokai_septet_vector::cores();
+    let all = yokai_septet::usable_cores();
     let autoreset = s.name("autoreset_mode").map_or(Autoreset::NextStep, |m| {
         AUTORESETS[AUTORESET_NAMES.iter().position(|n| *n == m).unwrap_or(0)]
     });

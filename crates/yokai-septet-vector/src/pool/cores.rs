@@ -1,17 +1,15 @@
-//! What the stepping threads know of the cores: how many this process may use (its CPU
-//! affinity and its cgroup's CPU quota), whether the machine has more runnable threads
-//! than cores, and how long this thread was kept off a core.
+//! What the stepping threads know of the cores: how many this process may use (the
+//! engine's [`yokai_septet::usable_cores`]: its CPU affinity and its cgroup's CPU quota),
+//! whether the machine has more runnable threads than cores, and how long this thread was
+//! kept off a core.
 //!
 //! Two counts, on purpose:
-//! - **The process's cores** ([`cores`]) bound how many stepping threads may poll at once
-//!   and whether a pass is worth sharing at all. A container's CPU quota (cgroup v2
-//!   `cpu.max`, v1 `cpu.cfs_quota_us` / `cpu.cfs_period_us`) or a `taskset` mask leaves
-//!   the process fewer cores than the machine has; `/proc/stat` and `/proc/loadavg` do
-//!   not see either. `std::thread::available_parallelism` reads both on Linux (the
-//!   affinity mask, then each cgroup quota up the hierarchy, rounded down, at least 1),
-//!   so it is the one source here. Under a quota, a poller burns the quota every thread
-//!   of the process shares, so with one core's worth no stepping thread polls, and a
-//!   pass runs on the calling thread alone.
+//! - **The process's cores** ([`usable_cores`]) bound how many stepping threads may poll
+//!   at once and whether a pass is worth sharing at all. `/proc/stat` and `/proc/loadavg`
+//!   see neither a `taskset` mask nor a container's CPU quota; the engine's reading sees
+//!   both. Under a quota, a poller burns the quota every thread of the process shares, so
+//!   with one core's worth no stepping thread polls, and a pass runs on the calling thread
+//!   alone.
 //! - **The machine's runnable threads against the machine's cores**
 //!   ([`excess_runnable`]): `/proc/loadavg` counts the host's runnable threads, so it is
 //!   compared with the host's cores, not the process's (other containers' threads run on
@@ -23,13 +21,8 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// The cores this process may use: its affinity mask and its cgroup CPU quota, as
-/// `std::thread::available_parallelism` reads them (at least 1). Read once per process:
-/// a quota changed later is not seen.
-pub fn cores() -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-}
+#[cfg(test)]
+use yokai_septet::usable_cores;
 
 /// How many more threads are runnable on the machine than it has cores (this one
 /// included): that many runnable threads wait for a core a poller may hold.
@@ -106,7 +99,7 @@ mod tests {
 
     #[test]
     fn the_process_cores_are_its_affinity_and_quota_not_the_machine() {
-        let cores = cores();
+        let cores = usable_cores();
         assert!(cores >= 1);
         #[cfg(target_os = "linux")]
         {

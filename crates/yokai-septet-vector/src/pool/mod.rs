@@ -19,7 +19,8 @@
 //!   the close never touches the pass.
 //! - with the default adaptive waiting, a pass is done by the caller alone where that has
 //!   lately been faster than sharing it (an oversubscribed machine: see `Chooser`);
-//! - where the process may use one core only (its affinity or its CPU quota, [`cores`]),
+//! - where the process may use one core only (its affinity or its CPU quota,
+//!   [`yokai_septet::usable_cores`]),
 //!   every pass is the caller's alone, whatever the number of threads: two threads taking
 //!   turns on one core's worth of time only add the hand-over, so `num_threads=2` is then
 //!   as fast as 1, not slower.
@@ -49,7 +50,6 @@ use std::time::Instant;
 mod cores;
 mod idle;
 
-pub use cores::cores;
 pub(crate) use idle::Idle;
 pub use idle::Spin;
 
@@ -115,7 +115,7 @@ const KINDS: usize = 3;
 impl Pool {
     /// A pool for `threads` threads (the caller's included): `threads - 1` workers.
     pub(crate) fn new(threads: usize, spin: Spin) -> std::io::Result<Pool> {
-        Pool::with_cores(threads, spin, cores())
+        Pool::with_cores(threads, spin, yokai_septet::usable_cores())
     }
 
     /// [`Pool::new`] for a process that may use `cores` cores: the first `cores - 1`

@@ -11,13 +11,14 @@
 //! class (`yokai-septet-python`'s `vector/`) hands them numpy arrays; Rust users and
 //! benchmarks can hand them [`Outputs::owned`] vectors.
 //!
-//! Here: the settings ([`Shared`], [`Learner`], [`Autoreset`]), the errors and
-//! [`VecCore`]; `slot.rs` one env and its reset and step, `pass.rs` the passes over the
-//! pool, `outputs.rs` the output table, `pipeline.rs` the asynchronous groups.
+//! Here: what a core is built from ([`Shared`], [`Learner`], [`Autoreset`]), the errors
+//! and [`VecCore`]; [`settings`] the table of Python's `VectorEnv` arguments, `slot.rs` one
+//! env and its reset and step, `pass.rs` the passes over the pool and the parallel action
+//! check, `outputs.rs` the output table, `pipeline.rs` the asynchronous groups.
 //!
-//! Determinism: env `i` of a core is env `env_offset + i` of the seed derivation. Its
-//! `d`-th deal since the last seeded reset is dealt from `vector_seed(seed, env, d, 0)`
-//! (in `rng.rs`), its learner seat (or team, when drawn) is `vector_seed(seed, env, d, 99)`
+//! Determinism: env `i` of a core is env `env_offset + i` of the seed derivation
+//! ([`yokai_septet::rng::vector_seed`]). Its `d`-th game since the last seeded reset is
+//! seeded with `vector_seed(seed, env, d, 0)`, its learner seat (or team, when drawn) is `vector_seed(seed, env, d, 99)`
 //! modulo the seats (teams), and its bots are reseeded from `vector_seed(seed, env, d, 1 +
 //! seat)` at every new deal. A game that ends moves the env to its next deal (at once,
 //! at its next step, or at the reset that names it: [`Autoreset`]), and so does a reset

@@ -23,8 +23,9 @@ use super::pass::{check_actions, check_range, pass, Op};
 use super::slot::Deal;
 use super::{Elem, Extras, Layout, Outputs, Owned, Shared, Slot, StepError, VecCore};
 use crate::pool::Pool;
-use crate::pool::{cores, Idle, Spin};
+use crate::pool::{Idle, Spin};
 use yokai_septet::observation::ObsValue;
+use yokai_septet::usable_cores;
 
 /// One group's results: `batch_size` rows of every output, `env_id` included (ascending).
 pub struct Batch<T: ObsValue + Elem> {
@@ -159,7 +160,7 @@ impl VecCore {
             .spawn(move || {
                 // Rank 0: it gives way to the first thread that waits for a core. It polls
                 // only where the process has a core beyond the caller's.
-                let mut idle = Idle::new(0, cores() > 1);
+                let mut idle = Idle::new(0, usable_cores() > 1);
                 while let Some(job) = poll_recv(&jobs, pool.spin(), &mut idle, Some(&asleep)) {
                     let Some(job) = job else { continue };
                     let out = drive(&pool, job, chunk_len, extras);
@@ -199,7 +200,7 @@ impl VecCore {
             chunk_len: self.chunk_len,
             fresh: self.fresh,
             failed: None,
-            recv_idle: Idle::new(0, cores() > 1),
+            recv_idle: Idle::new(0, usable_cores() > 1),
         })
     }
 }

@@ -1,11 +1,12 @@
 //! The settings-table mechanism: a front end's settings (the Python `VectorEnv`'s, the
-//! arena's, the single Gymnasium and PettingZoo envs') declared once each, as rows of name, type, default, range and doc, in the
-//! way `rl/vector/outputs.rs` declares the outputs. The tables themselves live beside
-//! what they configure (`yokai_septet_vector::settings`, `yokai_septet_bots::arena::settings`,
-//! `yokai-septet-web`'s new-game body); the
-//! Python binding parses arguments by walking them, `_settings_spec()` hands them to the
-//! Python package (signatures, `ArenaSpec`, the generated constructor table), and the
-//! Rust defaults are read from them.
+//! arena's, the single Gymnasium and PettingZoo envs', the web table's new game) declared
+//! once each, as rows of name, type, default, range and doc, in the way the vector env's
+//! output table (`yokai-septet-vector`'s `vector/outputs.rs`) declares the outputs. The
+//! tables themselves live beside what they configure (`yokai_septet_vector::settings`,
+//! `yokai_septet_bots::arena::settings`, the web table's `settings.rs`, the Python
+//! module's `env_settings.rs`); the Python binding parses arguments by walking them,
+//! `_settings_spec()` hands them to the Python package (signatures, `ArenaSpec`, the
+//! generated constructor table), and the Rust defaults are read from them.
 //!
 //! The settings of the game itself (variant, scoring, seed, episode, round cap) are one
 //! section, [`game::Section`], that every table splices in ([`splice`]) rather than
