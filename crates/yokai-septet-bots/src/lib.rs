@@ -77,6 +77,7 @@ pub(crate) mod registry;
 pub mod resume;
 pub(crate) mod spec;
 mod stream;
+mod suggest;
 pub(crate) mod worlds;
 
 pub use families::{
@@ -99,10 +100,8 @@ pub use playout::{
     heuristic_round_values, play_card_out, round_value, round_value_of_utility, Finished,
 };
 pub use registry::{bot_by_name, bot_spec, decision_threads, with_threads, BotMaker, BotRegistry};
-pub use spec::{
-    bare_bot_names, closest_name, near_bot_name, policy_module, BotSpec, BotSpecError, Budget,
-    IsmctsOptions, PassPicks,
-};
+pub use spec::{policy_module, BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
+pub use suggest::{bare_bot_names, closest_name, near_bot_name};
 pub(crate) use stream::BotStream;
 pub use worlds::{BeliefSource, NoBelief, Worlds};
 
@@ -273,7 +272,7 @@ pub enum BotError {
 impl fmt::Display for BotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BotError::Unknown(name) => match spec::near_bot_name(name) {
+            BotError::Unknown(name) => match suggest::near_bot_name(name) {
                 // A typo: the name it was a typo of says more than every name.
                 Some(near) => write!(f, "unknown bot '{name}': did you mean {near}?"),
                 None => write!(
