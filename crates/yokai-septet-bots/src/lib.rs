@@ -101,8 +101,8 @@ pub use playout::{
 };
 pub use registry::{bot_by_name, bot_spec, decision_threads, with_threads, BotMaker, BotRegistry};
 pub use spec::{policy_module, BotSpec, BotSpecError, Budget, IsmctsOptions, PassPicks};
-pub use suggest::{bare_bot_names, closest_name, near_bot_name};
 pub(crate) use stream::BotStream;
+pub use suggest::{bare_bot_names, closest_name, near_bot_name};
 pub use worlds::{BeliefSource, NoBelief, Worlds};
 
 /// A player. `act` is only called when it is the view's seat's turn.

@@ -272,7 +272,14 @@ fn wrong_moves_are_refused_with_a_reason() {
         ],
         "{h}"
     );
-    assert!(h["values"].as_array().unwrap().iter().all(|v| v["card"].is_string()), "{h}");
+    assert!(
+        h["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v["card"].is_string()),
+        "{h}"
+    );
     let (s, e) = call(
         &a,
         "POST",

@@ -6,8 +6,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use rand_core::RngCore;
-use yokai_septet::rng::test_rng;
 use yokai_septet::observation::{encode, legal_mask, observation_size};
+use yokai_septet::rng::test_rng;
 use yokai_septet::sampler::Sampler;
 use yokai_septet::{GameConfig, State, Variant};
 

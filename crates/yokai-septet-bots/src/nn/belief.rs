@@ -111,8 +111,8 @@ mod tests {
     use super::*;
     use crate::nn::mlp::{Inputs, Mlp};
     use crate::HeuristicBot;
-    use yokai_septet::rng::test_rng;
     use yokai_septet::observation::observation_size;
+    use yokai_septet::rng::test_rng;
     use yokai_septet::rng::uniform_below;
     use yokai_septet::State;
     use yokai_septet::{GameConfig, Variant};

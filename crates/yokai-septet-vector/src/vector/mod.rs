@@ -541,15 +541,22 @@ impl VecCore {
         let width = self.shared.config.num_actions();
         let mut out = vec![f32::NAN; envs.len() * width];
         let seed = self.shared.seed;
-        let starts: Vec<_> = envs.iter().map(|&i| self.slots[i].playout_start()).collect();
+        let starts: Vec<_> = envs
+            .iter()
+            .map(|&i| self.slots[i].playout_start())
+            .collect();
         let ch = self.chunk_len.clamp(1, 8);
         let items = starts.chunks(ch).zip(out.chunks_mut(ch * width));
-        self.pool.run(crate::pool::Kind::Other, items.collect(), |(starts, out)| {
-            let mut bots = build().expect("built once already");
-            for (&start, row) in starts.iter().zip(out.chunks_mut(width)) {
-                slot::playout_values(start, &mut bots, seed, row);
-            }
-        });
+        self.pool.run(
+            crate::pool::Kind::Other,
+            items.collect(),
+            |(starts, out)| {
+                let mut bots = build().expect("built once already");
+                for (&start, row) in starts.iter().zip(out.chunks_mut(width)) {
+                    slot::playout_values(start, &mut bots, seed, row);
+                }
+            },
+        );
         Ok(out)
     }
 

@@ -285,7 +285,8 @@ impl Slot {
         }
         row.round_end[0] = tally.round.is_some();
         let margins = tally.round.unwrap_or_default();
-        row.round_margin.copy_from_slice(&margins[..row.round_margin.len()]);
+        row.round_margin
+            .copy_from_slice(&margins[..row.round_margin.len()]);
         row.terminated[0] = crate::reward::terminated(&self.state);
         row.truncated[0] = crate::reward::truncated(&self.state);
         if self.state.is_over() {
