@@ -66,6 +66,8 @@ def test_a_bots_name_is_its_canonical_name_and_builds_the_same_bot(name, canonic
     assert again.name == canonical
     if name.startswith(("ismcts", "pimc-dd", "pimc-random")):
         return  # the default budgets are slow in a debug build; the Rust tests play them
+    if "ms" in canonical:
+        return  # a time budget searches as far as the clock allows: only counts replay
     assert _next_decisions(again, _mid_game(), n=4) == _next_decisions(bot, _mid_game(), n=4)
 
 
