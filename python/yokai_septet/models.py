@@ -197,24 +197,25 @@ def load(source: Union[str, os.PathLike[str]]) -> Model:
     )
 
 
-#: :func:`imitation_data`'s defaults: the arena's, with 100 games.
-_IMITATION = DEFAULT.replace(games=100)
+#: The training-data functions' defaults (:func:`imitation_data`, :func:`value_data`):
+#: the arena's, with 100 games.
+_DATA = DEFAULT.replace(games=100)
 
 
 def imitation_data(
     bots: Union[str, Sequence[str]],
     teacher: str,
     labelled: Sequence[int] = (0,),
-    variant: str = _IMITATION.variant,
-    games: int = _IMITATION.games,
-    seed: int = _IMITATION.seed,
+    variant: str = _DATA.variant,
+    games: int = _DATA.games,
+    seed: int = _DATA.seed,
     *,
-    scoring: Optional[str] = _IMITATION.scoring,
-    max_rounds: Optional[int] = _IMITATION.max_rounds,
-    duplicate: bool = _IMITATION.duplicate,
-    rounds: bool = _IMITATION.rounds,
-    sequential: bool = _IMITATION.sequential,
-    threads: Optional[int] = _IMITATION.threads,
+    scoring: Optional[str] = _DATA.scoring,
+    max_rounds: Optional[int] = _DATA.max_rounds,
+    duplicate: bool = _DATA.duplicate,
+    rounds: bool = _DATA.rounds,
+    sequential: bool = _DATA.sequential,
+    threads: Optional[int] = _DATA.threads,
     progress: Any = None,
     spec: Optional[ArenaSpec] = None,
 ) -> Dict[str, np.ndarray]:
@@ -249,7 +250,7 @@ def imitation_data(
     from ._progress import progress_bar
 
     settings = resolve(
-        spec, _IMITATION, variant=variant, games=games, seed=seed, scoring=scoring,
+        spec, _DATA, variant=variant, games=games, seed=seed, scoring=scoring,
         max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
         threads=threads,
     )
@@ -262,22 +263,18 @@ def imitation_data(
         close()
 
 
-#: :func:`value_data`'s defaults: the arena's, with 100 games.
-_VALUE = _IMITATION
-
-
 def value_data(
     bots: Union[str, Sequence[str]],
-    variant: str = _VALUE.variant,
-    games: int = _VALUE.games,
-    seed: int = _VALUE.seed,
+    variant: str = _DATA.variant,
+    games: int = _DATA.games,
+    seed: int = _DATA.seed,
     *,
-    scoring: Optional[str] = _VALUE.scoring,
-    max_rounds: Optional[int] = _VALUE.max_rounds,
-    duplicate: bool = _VALUE.duplicate,
-    rounds: bool = _VALUE.rounds,
-    sequential: bool = _VALUE.sequential,
-    threads: Optional[int] = _VALUE.threads,
+    scoring: Optional[str] = _DATA.scoring,
+    max_rounds: Optional[int] = _DATA.max_rounds,
+    duplicate: bool = _DATA.duplicate,
+    rounds: bool = _DATA.rounds,
+    sequential: bool = _DATA.sequential,
+    threads: Optional[int] = _DATA.threads,
     progress: Any = None,
     spec: Optional[ArenaSpec] = None,
 ) -> Dict[str, Any]:
@@ -299,7 +296,7 @@ def value_data(
     from ._progress import progress_bar
 
     settings = resolve(
-        spec, _VALUE, variant=variant, games=games, seed=seed, scoring=scoring,
+        spec, _DATA, variant=variant, games=games, seed=seed, scoring=scoring,
         max_rounds=max_rounds, duplicate=duplicate, rounds=rounds, sequential=sequential,
         threads=threads,
     )
