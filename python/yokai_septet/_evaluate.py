@@ -65,8 +65,8 @@ class _Table:
             settings.variant,
             settings.scoring,
             deal_seed,
-            # An arena of single rounds plays each game's first round only.
-            max_rounds=1 if settings.rounds else settings.max_rounds,
+            # An arena of single rounds plays each game's first round as its episode.
+            **({"episode": "round"} if settings.rounds else {"max_rounds": settings.max_rounds}),
         )
         n = self.game.num_players
         self.entry_of_seat = entry_of_seat

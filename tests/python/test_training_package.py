@@ -2,7 +2,7 @@
 names a variant (to branch on its player count, sides or hand size) or restates a
 scoring target. The configs name their variant; the code asks ``Game``/``VectorEnv``. It
 runs as a package, on torch: no module edits ``sys.path`` or imports scikit-learn, and the
-value recipe trains a tiny model the engine loads (where torch is installed)."""
+value recipe trains a tiny model the engine loads (`pytest -m training`)."""
 
 import ast
 import json
@@ -53,9 +53,10 @@ def test_no_training_module_edits_sys_path_or_uses_scikit_learn():
     assert not found, f"training code edits sys.path or uses scikit-learn: {found}"
 
 
+# Behind the `training` marker (the `train` extra), where a missing torch is a failure
+# rather than a skip.
+@pytest.mark.training
 def test_a_tiny_value_net_trains_on_value_data_and_the_search_loads_it(tmp_path):
-    pytest.importorskip("torch")
-    pytest.importorskip("safetensors")
     from safetensors import safe_open
 
     from training import train_value

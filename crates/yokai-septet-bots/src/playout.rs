@@ -53,7 +53,7 @@ pub struct Finished {
 impl Finished {
     /// The round's value for `seat` ([`round_value`]).
     pub(crate) fn value(&self, seat: usize) -> f32 {
-        round_value(&self.state, &self.result, seat, self.game_over)
+        round_value(&self.state, &self.result, seat)
     }
 
     /// Each seat's round value (absolute seats, 0 past the game's seats).
@@ -168,16 +168,20 @@ pub fn heuristic_round_values(s: State) -> [f32; 4] {
 /// The value for `me` of a round that ended with `r` (the state is after it): the search
 /// bots' objective. Its lead in the round's points (seals in the seal variants) over the
 /// best other side (`round_lead` in `rules/scoring.rs`), over the game's target (seals to
-/// win); in `4p` and `3p` 0.1 more for a round won (R7); ±1 more where the round ended the
-/// game, won or lost. `bots/playout.rs`'s text compares it with the solver's [`utility`].
-pub fn round_value(s: &State, r: &RoundResult, me: usize, game_over: bool) -> f32 {
+/// win); in `4p` and `3p` 0.1 more for a round won (R7); ±1 more where the rules decided
+/// the game with it ([`State::is_decided`]), won or lost. A round that is the whole
+/// episode ([`yokai_septet::Episode::Round`]) or the round cap's last is valued as one the
+/// game goes on from, unless the rules decided the game: one objective for a round, however
+/// the game around it was set to end. `bots/playout.rs`'s text compares it with the
+/// solver's [`utility`].
+pub fn round_value(s: &State, r: &RoundResult, me: usize) -> f32 {
     let v = s.variant();
     let lead = round_lead(v, r, me) as f32;
     let mut value = lead / game_target(s.config()) as f32;
     if !v.is_seal() {
         value += 0.1 * (r.winners >> me & 1) as f32;
     }
-    if game_over && s.winners_mask() != 0 {
+    if s.is_decided() {
         value += if s.winners_mask() >> me & 1 == 1 {
             1.0
         } else {
@@ -242,10 +246,11 @@ mod tests {
         rounds
     }
 
-    /// The conversion of the module's text: where a round leaves the game without winners
-    /// its round value is its converted utility, bit for bit, for every seat; where it ends
-    /// the game the round value adds the game's ±1 (to the converted utility in `4p` and
-    /// `3p`; the seal variants' utility is then ±`GAME_WIN`).
+    /// The conversion of the module's text: where the rules did not decide the game with
+    /// the round (the game goes on, or its episode was the one round) its round value is
+    /// its converted utility, bit for bit, for every seat; where they did the round value
+    /// adds the game's ±1 (to the converted utility in `4p` and `3p`; the seal variants'
+    /// utility is then ±`GAME_WIN`).
     #[test]
     fn the_round_value_is_the_converted_utility_plus_the_games_result() {
         for v in Variant::ALL {
@@ -256,7 +261,7 @@ mod tests {
                 let winners = f.state.winners_mask();
                 for seat in 0..v.num_players() {
                     let (value, u) = (f.value(seat), f.utility(seat));
-                    if winners == 0 {
+                    if !f.state.is_decided() {
                         going_on += 1;
                         let converted = round_value_of_utility(config, u);
                         assert_eq!(value.to_bits(), converted.to_bits(), "{v} seat {seat}");
@@ -273,6 +278,33 @@ mod tests {
                 }
             }
             assert!(going_on > 0 && ending > 0, "{v}: {going_on} {ending}");
+        }
+    }
+
+    /// One round, one value: the first round of a game played as the whole episode
+    /// (`Episode::Round`) is valued as the same round under a cap of one round, for every
+    /// seat, whether or not the rules decided the game with it (both happen here).
+    #[test]
+    fn a_round_is_valued_alike_as_the_episode_and_under_a_cap_of_one_round() {
+        for v in Variant::ALL {
+            let mut decided = [0; 2];
+            for seed in 0..40 {
+                let one = GameConfig::new(v, seed);
+                let [episode, capped] = [
+                    one.with_episode(Episode::Round),
+                    one.with_max_rounds(Some(1)),
+                ]
+                .map(|c| play_out(State::new(c), heuristic_card).expect("a seat to play"));
+                assert!(
+                    episode.state.is_over() && capped.state.is_over(),
+                    "{v} {seed}"
+                );
+                assert_eq!(episode.result, capped.result, "{v} {seed}");
+                assert_eq!(episode.values(), capped.values(), "{v} {seed}");
+                assert_eq!(episode.state.is_decided(), capped.state.is_decided());
+                decided[usize::from(episode.state.is_decided())] += 1;
+            }
+            assert!(decided[0] > 0, "{v}: {decided:?}");
         }
     }
 

@@ -24,7 +24,8 @@
 //!   observations may read (R10); [`sampler`]: exactly uniform determinizations;
 //!   [`belief`]: determinizations weighted by a belief.
 //! - the encodings: [`observation`] (the canonical encoder and its generated layout),
-//!   [`state_tensor`] (the privileged full-information tensor), [`play_log`].
+//!   [`state_tensor`] (the privileged full-information tensor), [`play_log`] (how each
+//!   card of the round was played, and its encoding).
 //! - [`settings`]: the settings tables' mechanism and the game's own rows; [`rng`]: all
 //!   seeding (the domain-tagged streams and the seed derivations); [`names`](mod@names): the named
 //!   enums' pattern; [`simd`]: the CPU level the vector kernels run at;

@@ -1,7 +1,8 @@
 //! Seeding in one place: the ChaCha8 keys of the deal and bot streams (one construction,
 //! a domain tag per kind of stream), the seed derivations of arenas and vector envs (both
 //! built on the SplitMix64 finaliser), Lemire's unbiased bounded integers, and the seed
-//! drawn from the operating system where none is given ([`os_seed`]).
+//! drawn from the operating system where none is given (`os_seed`, with the `os-seed`
+//! feature).
 //!
 //! Every function here is part of the seed → game mapping: changing one changes golden
 //! records, published arena results and every seeded vector env, so none ever changes.

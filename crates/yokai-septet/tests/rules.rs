@@ -6,7 +6,8 @@ use yokai_septet_testkit as common;
 
 use yokai_septet::rules::{legal_plays, winning_index};
 use yokai_septet::{
-    Card, CardSet, Episode, GameConfig, IllegalAction, Match, Phase, Scoring, State, Suit, Variant,
+    Card, CardSet, Episode, GameConfig, IllegalAction, Match, Phase, RoundEnd, Scoring, State,
+    Suit, Variant,
 };
 
 fn c(s: &str) -> Card {
@@ -406,6 +407,41 @@ fn r10_round_cap_truncates_the_game() {
         rounds.iter().all(|&(t, w)| t == (w == 0)),
         "truncated games have no winners"
     );
+}
+
+/// The rules decide a game where a side reaches the target (R8) or a team seals (R9); the
+/// round cap and an episode of one round end it without that, and say so alike.
+#[test]
+fn r10_only_the_rules_decide_a_game_not_its_episode_or_its_cap() {
+    for v in Variant::ALL {
+        let mut seen = [0; 2];
+        for seed in 0..60u64 {
+            let one = GameConfig::new(v, seed);
+            let [round, capped, game] = [
+                one.with_episode(Episode::Round),
+                one.with_max_rounds(Some(1)),
+                one,
+            ]
+            .map(|c| {
+                let mut m = Match::new(c);
+                play_out(&mut m, &mut rng(seed));
+                *m.state()
+            });
+            let target = one.scoring.target();
+            let reached = (0..v.num_players()).any(|p| round.score(p) >= target);
+            let by_rules = if v.is_seal() {
+                round.last_round_result().unwrap().reason == RoundEnd::Sealed
+            } else {
+                reached
+            };
+            assert_eq!(round.is_decided(), by_rules, "{v} {seed}");
+            assert_eq!(capped.is_decided(), by_rules, "{v} {seed}");
+            assert_eq!(capped.is_truncated(), !by_rules, "{v} {seed}");
+            assert!(game.is_decided() && game.winners_mask() != 0, "{v} {seed}");
+            seen[usize::from(by_rules)] += 1;
+        }
+        assert!(seen[0] > 0, "{v}: {seen:?}");
+    }
 }
 
 #[test]

@@ -24,23 +24,13 @@ pub(super) struct GameResult {
 }
 
 impl GameResult {
-    /// Records how the finished game `state` ended; in an arena of single rounds
-    /// ([`ArenaConfig::rounds`]), how its one round ended (its winners and round points).
-    pub(super) fn finish(&mut self, config: &ArenaConfig, state: &State) {
-        match state.last_round_result().filter(|_| config.rounds) {
-            Some(round) => {
-                self.winners = round.winners;
-                self.scores = round.points;
-                self.rounds = 1;
-                self.truncated = false;
-            }
-            None => {
-                self.winners = state.winners_mask();
-                self.scores = state.scores();
-                self.rounds = state.round() + 1;
-                self.truncated = state.is_truncated();
-            }
-        }
+    /// Records how the finished game `state` ended (in an arena of single rounds,
+    /// [`ArenaConfig::rounds`], the game is its one round: [`yokai_septet::Episode::Round`]).
+    pub(super) fn finish(&mut self, state: &State) {
+        self.winners = state.winners_mask();
+        self.scores = state.scores();
+        self.rounds = state.round() + 1;
+        self.truncated = state.is_truncated();
     }
 
     /// The game's share of its board: each entry's win share and scaled margin.
@@ -130,7 +120,7 @@ pub fn played_game_counts(
         act_max_nanos: game.act_max_nanos,
         ..GameResult::default()
     };
-    res.finish(config, game.state);
+    res.finish(game.state);
     let mut counts = ArenaCounts::empty(config.bots.len());
     counts.add_game(config, &res);
     counts.ranges.push([game.index, game.index + 1]);

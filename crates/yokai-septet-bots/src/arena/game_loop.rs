@@ -70,7 +70,7 @@ pub(super) fn play_game(
             Err(e) => panic!("seat {p} ({}) played an illegal card: {e}", bots[p].name()),
         }
     }
-    res.finish(config, &state);
+    res.finish(&state);
     Ok(res)
 }
 

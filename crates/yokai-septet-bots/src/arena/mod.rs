@@ -39,7 +39,7 @@ use serde::Serialize;
 use crate::{BotError, BotRegistry};
 use yokai_septet::rng::arena_seed;
 use yokai_septet::seat::left_of;
-use yokai_septet::{GameConfig, Scoring, Variant};
+use yokai_septet::{Episode, GameConfig, Scoring, Variant};
 
 /// What to play.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -124,15 +124,15 @@ impl ArenaConfig {
         }
     }
 
-    /// The rules of a game dealt from `seed` (a single round where [`Self::rounds`]).
+    /// The rules of a game dealt from `seed`: an episode of one round where
+    /// [`Self::rounds`] (the round cap then has nothing to cut).
     pub(crate) fn game_config(&self, seed: u64) -> GameConfig {
-        GameConfig::new(self.variant, seed)
-            .with_scoring(self.scoring)
-            .with_max_rounds(if self.rounds {
-                Some(1)
-            } else {
-                self.max_rounds
-            })
+        let config = GameConfig::new(self.variant, seed).with_scoring(self.scoring);
+        if self.rounds {
+            config.with_episode(Episode::Round)
+        } else {
+            config.with_max_rounds(self.max_rounds)
+        }
     }
 }
 

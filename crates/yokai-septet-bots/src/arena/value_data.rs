@@ -149,9 +149,7 @@ impl GameObserver for Positions {
     fn after_action(&mut self, state: &State, outcome: &Outcome) {
         let Some(r) = outcome.round else { return };
         let n = self.data.players;
-        let values: Vec<f32> = (0..n)
-            .map(|seat| round_value(state, &r, seat, outcome.game_over))
-            .collect();
+        let values: Vec<f32> = (0..n).map(|seat| round_value(state, &r, seat)).collect();
         for mover in self.pending.drain(..) {
             self.data
                 .targets

@@ -1,5 +1,8 @@
-//! The round's play log as numbers ([`crate::PlayLog`]): the belief model's input after the
-//! observation (`docs/inference.md`). The observation says which cards each seat played;
+//! The play log: how each card of the round was played ([`PlayLog`], [`PlayKind`], which
+//! the rules keep in every [`State`](crate::State) and a seat reads through
+//! [`SeatView::play_log`]), and its encoding as numbers ([`encode_play_log`]), the belief
+//! model's input after the observation (`docs/inference.md`). This module is the concept's
+//! one public home (the two types are also at the crate's root). The observation says which cards each seat played;
 //! this says how: led, went over the trick's best, stayed under it, ruffed, discarded.
 //! Leads, ducks and discards are what a hand shows of itself.
 //!
@@ -12,7 +15,7 @@
 use crate::encoding::observation::ObsValue;
 use crate::infoset::view::SeatView;
 use crate::rules::config::Variant;
-use crate::PlayKind;
+pub use crate::rules::play_log::{PlayKind, PlayLog};
 
 /// Values in the play log encoding of `variant`.
 pub fn play_log_size(variant: Variant) -> usize {

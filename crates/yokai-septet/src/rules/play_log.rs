@@ -1,7 +1,7 @@
 //! The public record of how each card of the round was played: whether it led its trick,
 //! whether it went ahead (became the trick's best so far) and whether it was off the led
 //! suit. Every player sees it; a belief model reads leads, ducks and discards from it
-//! (`encoding::play_log`, `docs/inference.md`).
+//! (public, with its encoding, as `crate::play_log`; `docs/inference.md`).
 //!
 //! Three card sets (24 bytes), not the sequence of plays: [`State`](super::State) stays a
 //! small `Copy` value, and the engine pays a few bit operations per trick, in the loop

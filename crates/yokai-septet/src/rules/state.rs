@@ -244,6 +244,23 @@ impl State {
         self.truncated
     }
 
+    /// Whether the rules decided the game: a side reached the scoring's target (R8) or a
+    /// team sealed (R9). A game the round cap stops is not decided, and neither is an
+    /// episode of one round ([`Episode::Round`]) that ended without either, though it has
+    /// winners (the round's).
+    #[inline]
+    pub fn is_decided(&self) -> bool {
+        if self.phase != Phase::Over || self.winners == 0 {
+            return false;
+        }
+        let v = self.config.variant;
+        // A seal round has winners only where a team sealed, which wins the game (R9).
+        v.is_seal()
+            || self.side_scores[..v.num_sides()]
+                .iter()
+                .any(|&sc| sc >= self.config.scoring.target())
+    }
+
     /// The seat to act, or `None` when the game is over or a round waits for its deal
     /// ([`Phase::RoundOver`]).
     #[inline]
@@ -415,7 +432,8 @@ impl State {
         self.last_result
     }
 
-    /// Game winners as a seat mask (0 until over; 0 also when truncated).
+    /// Game winners as a seat mask (0 until over; 0 also when truncated); in an episode of
+    /// one round ([`Episode::Round`]), the round's winners.
     #[inline]
     pub fn winners_mask(&self) -> u8 {
         self.winners
