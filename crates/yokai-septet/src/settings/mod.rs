@@ -256,6 +256,24 @@ pub enum Part {
     Game(game::Section),
 }
 
+impl Part {
+    /// Its number of rows.
+    const fn len(&self) -> usize {
+        match self {
+            Part::Rows(rows) => rows.len(),
+            Part::Game(section) => section.len(),
+        }
+    }
+
+    /// Its row `i`, as the table shows it.
+    const fn row(&self, i: usize) -> Setting {
+        match self {
+            Part::Rows(rows) => rows[i],
+            Part::Game(section) => section.shown(i),
+        }
+    }
+}
+
 /// A table of `N` rows from its parts, in order (a `const` table's `N` is checked when it
 /// is built: a wrong count does not compile).
 pub const fn splice<const N: usize>(parts: &[Part]) -> [Setting; N] {
@@ -263,25 +281,12 @@ pub const fn splice<const N: usize>(parts: &[Part]) -> [Setting; N] {
     let mut n = 0;
     let mut p = 0;
     while p < parts.len() {
-        match parts[p] {
-            Part::Rows(rows) => {
-                let mut i = 0;
-                while i < rows.len() {
-                    assert!(n < N, "more rows than the table's length");
-                    out[n] = rows[i];
-                    n += 1;
-                    i += 1;
-                }
-            }
-            Part::Game(section) => {
-                let mut k = 0;
-                while k < section.len() {
-                    assert!(n < N, "more rows than the table's length");
-                    out[n] = section.shown(k);
-                    n += 1;
-                    k += 1;
-                }
-            }
+        let mut i = 0;
+        while i < parts[p].len() {
+            assert!(n < N, "more rows than the table's length");
+            out[n] = parts[p].row(i);
+            n += 1;
+            i += 1;
         }
         p += 1;
     }
