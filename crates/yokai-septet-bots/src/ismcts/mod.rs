@@ -4,20 +4,20 @@
 //! One tree over the bot's information set: each iteration draws a fresh determinization
 //! (exactly uniform, [`Sampler`](yokai_septet::sampler::Sampler)), descends the tree choosing
 //! among the children whose card is legal in that world by UCB1 with availability counts,
-//! adds one new node, plays the round out with the heuristic (`bots/playout.rs`), and
-//! backs the result up: a node's statistics are for the seat that played its card (each
-//! seat maximises its own round value, [`crate::round_value`], so the search is not
-//! limited to two sides). Unlike PIMC, the tree shares statistics across worlds, so a
+//! adds one new node, values the position after it for every seat (`evaluator.rs`: the
+//! round played out by the heuristic, `bots/playout.rs`), and backs the values up: a
+//! node's statistics are for the seat that played its card (each seat maximises its own
+//! round value, [`crate::round_value`], so the search is not limited to two sides). Unlike PIMC, the tree shares statistics across worlds, so a
 //! card is judged by what the others can do without seeing the deal. The card played is
 //! the root's most visited child. Passing picks are the heuristic's.
 //!
-//! Issue 58's techniques are switchable ([`Techniques`], `config.rs`): the exact early
-//! stop of playouts (`sure.rs`), forced playout cards played without the heuristic,
-//! value leaves (a leaf valued by a [`ValueNet`], mixed with its playout), tree reuse
-//! within a round (`reuse.rs`), and threads
-//! (root-parallel trees merged at the root, `parallel.rs`). [`Techniques::CLASSIC`] on
-//! one thread is the search as it was before them, checked by golden games
-//! (`tests/search.rs`).
+//! Issue 58's techniques are switchable ([`Techniques`], `config.rs`). Three are the
+//! leaf's, its evaluator built from them once: the exact early stop of playouts
+//! (`sure.rs`), forced playout cards played without the heuristic, and value leaves (a
+//! leaf valued by a [`ValueNet`], mixed with its playout). The others are tree reuse
+//! within a round (`reuse.rs`) and threads (root-parallel trees merged at the root,
+//! `parallel.rs`). [`Techniques::CLASSIC`] on one thread is the search as it was before
+//! them, checked by golden games (`tests/search.rs`).
 //!
 //! `ismcts-nn` is the same search guided by a policy network ([`NnBot`]): at the searching
 //! seat's own nodes (whose legal cards are the same in every world, since the seat knows
@@ -38,12 +38,13 @@ use yokai_septet::{Card, CardSet};
 use yokai_septet::{Phase, State};
 
 use super::heuristic::HeuristicBot;
-use super::nn::{NnBot, ValueNet, ValueScratch};
+use super::nn::{NnBot, ValueNet};
 use super::playout::{self, Ending};
 use super::worlds::{BeliefSource, Worlds};
 use super::{has_decision, Bot, BotError, BotSpec, BotStream, Family, SearchValues};
 
 mod config;
+mod evaluator;
 mod guide;
 mod parallel;
 mod reuse;
@@ -54,6 +55,7 @@ pub use config::{
     max_search_threads, IsmctsConfig, Techniques, DEFAULT_ITERATIONS, MAX_DECISION_THREADS,
     REUSE_NODE_CAP,
 };
+use evaluator::{Evaluator, LeafModel};
 use guide::Guide;
 pub use guide::GuideConfig;
 
@@ -90,31 +92,6 @@ impl Node {
     };
 }
 
-/// The value model of the leaves ([`Techniques::value_weight`]).
-#[derive(Clone)]
-pub(crate) enum LeafModel {
-    /// The model shipped for the game's variant.
-    Shipped,
-    /// A model file (its path, for the bot's name).
-    File(String, Arc<ValueNet>),
-}
-
-impl LeafModel {
-    /// The model for a game of `variant`, if there is one.
-    fn net(&self, variant: yokai_septet::Variant) -> Option<&ValueNet> {
-        match self {
-            #[cfg(feature = "models")]
-            LeafModel::Shipped => ValueNet::shipped(variant),
-            #[cfg(not(feature = "models"))]
-            LeafModel::Shipped => {
-                let _ = variant;
-                None
-            }
-            LeafModel::File(_, net) => Some(net),
-        }
-    }
-}
-
 /// The ISMCTS bot (`ismcts`).
 pub struct IsmctsBot {
     config: IsmctsConfig,
@@ -135,9 +112,8 @@ pub struct IsmctsBot {
     helpers: Vec<IsmctsBot>,
     /// Decisions that started from a kept subtree (`reuse.rs`'s tests read it).
     reused: u32,
-    /// The value model of the leaves, used where [`Techniques::value_weight`] is above 0.
-    leaf_model: LeafModel,
-    value_scratch: ValueScratch,
+    /// Values the leaves (the playout, the value model: `evaluator.rs`).
+    evaluator: Evaluator,
 }
 
 impl IsmctsBot {
@@ -158,15 +134,15 @@ impl IsmctsBot {
             kept: None,
             helpers: Vec::new(),
             reused: 0,
-            leaf_model: LeafModel::Shipped,
-            value_scratch: ValueScratch::default(),
+            evaluator: Evaluator::new(&config.techniques, LeafModel::Shipped),
         }
     }
 
     /// The bot evaluating its leaves with the value model in the file `path`
     /// ([`Techniques::value_weight`]; without it, the model shipped for the variant).
     pub fn with_value_model(mut self, path: &str, net: Arc<ValueNet>) -> IsmctsBot {
-        self.leaf_model = LeafModel::File(path.to_string(), net);
+        let model = LeafModel::File(path.to_string(), net);
+        self.evaluator = Evaluator::new(&self.config.techniques, model);
         self.helpers.clear();
         self
     }
@@ -260,7 +236,7 @@ impl IsmctsBot {
         };
         let values = match self.descend(s, view.seat()) {
             Some(Ending::Finished(finished)) => finished.values(),
-            Some(Ending::Stopped(leaf)) => match self.leaf_values(leaf) {
+            Some(Ending::Stopped(leaf)) => match self.evaluator.evaluate(leaf) {
                 Some(values) => values,
                 None => return,
             },
@@ -332,63 +308,6 @@ impl IsmctsBot {
         ending
     }
 
-    /// Every seat's value of the leaf position `s` (a card was just added to the tree):
-    /// the round played out from it by the heuristic, with the techniques on
-    /// ([`Techniques`]: stopped where its value is sure, forced cards played at once, the
-    /// value model's values mixed in); `None` where there is none (no seat to play and no
-    /// model).
-    fn leaf_values(&mut self, s: State) -> Option<[f32; 4]> {
-        let early_stop = self.config.techniques.early_stop;
-        let forced = self.config.techniques.forced;
-        let mut value_weight = f32::from(self.config.techniques.value_weight) / 100.0;
-        let value_fade = self.config.techniques.value_fade;
-        // The value model's values at the leaf, once the playout starts.
-        let mut leaf: Option<[f32; 4]> = None;
-        let (leaf_model, scratch) = (&self.leaf_model, &mut self.value_scratch);
-        // The heuristic's cards, no random draw (so stopping early where the value is
-        // certain changes nothing else).
-        let ending = playout::play_out_until(s, |s, p| {
-            if early_stop && s.trick_cards().is_empty() {
-                if let Some(sure) = sure::sure_values(s) {
-                    return ControlFlow::Break(sure);
-                }
-            }
-            if value_weight > 0.0 && leaf.is_none() {
-                let net = leaf_model
-                    .net(s.variant())
-                    .expect("checked by the decision");
-                let values = net.values(s, scratch);
-                leaf = Some(values);
-                if value_fade {
-                    let held = s.hand(p).len() as f32 / s.variant().hand_size() as f32;
-                    value_weight *= held;
-                }
-                if value_weight >= 1.0 {
-                    return ControlFlow::Break(values);
-                }
-            }
-            let legal = s.legal_actions();
-            ControlFlow::Continue(match legal.len() {
-                1 if forced => legal.nth(0).expect("one legal card"),
-                _ => playout::heuristic_card(s, p),
-            })
-        });
-        match ending {
-            Some(Ending::Stopped(values)) => Some(values),
-            Some(Ending::Finished(finished)) => {
-                let mut values = finished.values();
-                // A leaf valued by the model, then played out: AlphaGo's mix.
-                if let Some(leaf) = leaf {
-                    for (v, l) in values.iter_mut().zip(leaf) {
-                        *v = value_weight * l + (1.0 - value_weight) * *v;
-                    }
-                }
-                Some(values)
-            }
-            None => leaf,
-        }
-    }
-
     /// The bot drawing its play-phase worlds from `belief`'s model (`-inf`), or uniformly
     /// (`None`); the registry's builders give it. The threaded search's helper bots are
     /// built from it again.
@@ -407,7 +326,7 @@ impl IsmctsBot {
             .map_err(|e| e.for_bot(self.name()))?;
         let variant = view.variant();
         if self.config.techniques.value_weight > 0 {
-            match self.leaf_model.net(variant) {
+            match self.evaluator.model().net(variant) {
                 None => {
                     return Err(BotError::Unsupported {
                         name: self.name(),
@@ -517,7 +436,7 @@ impl IsmctsBot {
         match &self.guide {
             None => BotSpec {
                 options,
-                model: match &self.leaf_model {
+                model: match self.evaluator.model() {
                     LeafModel::File(path, _) if options.value_weight.is_some() => {
                         Some(path.clone())
                     }

@@ -94,7 +94,7 @@ impl IsmctsBot {
             ..self.config
         };
         let mut helper = IsmctsBot::new(config, 0);
-        helper.leaf_model = self.leaf_model.clone();
+        helper.evaluator = self.evaluator.clone();
         if let Some(source) = &self.belief {
             helper.worlds.infer(source.clone());
         }
