@@ -7,6 +7,9 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use yokai_septet::Card;
+use yokai_septet_bots::analysis::{Analysis, AnalysisJson, PlayJson};
+
 /// A JSON answer.
 pub fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
     match serde_json::to_string(body) {
@@ -228,7 +231,7 @@ pub struct GameState<'a> {
     /// Each hand's size.
     pub hand_len: Vec<usize>,
     /// Every seat's cards left once the game is over (null before).
-    pub hands_left: serde_json::Value,
+    pub hands_left: Option<Vec<Vec<String>>>,
     /// The person's hand.
     pub hand: Vec<HandCard>,
     /// The trick on the table.
@@ -337,6 +340,45 @@ impl HintAnswer {
     }
 }
 
+/// `review`'s answer: `analyze --json`'s analysis of one round (solved within the
+/// server's node budget per position; the plays past it are estimated, as `analyze` marks
+/// them), with each play's best cards as codes, the round's deal, and the costly plays.
+#[derive(Serialize)]
+pub struct Review {
+    /// The analysis (its keys at the top level, as `analyze --json`'s).
+    #[serde(flatten)]
+    pub analysis: AnalysisJson<ReviewedPlay>,
+    /// The round's hands as dealt, the passes and the trump card (the round is over).
+    pub deal: Option<RoundDeal>,
+    /// The round reviewed.
+    pub round: usize,
+    /// Its plays that gave value away.
+    pub costly: Vec<Costly>,
+}
+
+/// A play of a review: `analyze --json`'s, which names cards by id, with the best cards'
+/// codes too (the page shows codes).
+#[derive(Serialize)]
+pub struct ReviewedPlay {
+    /// The play as `analyze --json` has it.
+    #[serde(flatten)]
+    pub play: PlayJson,
+    /// The codes of its `best_cards`.
+    pub best_codes: Vec<String>,
+}
+
+/// A finished round's deal: each seat's hand as dealt and the cards it passed, as card
+/// codes, and the trump card.
+#[derive(Serialize)]
+pub struct RoundDeal {
+    /// Each seat's hand as dealt.
+    pub hands: Vec<Vec<String>>,
+    /// The cards each seat passed.
+    pub passes: Vec<Vec<String>>,
+    /// The trump card turned up.
+    pub trump_card: Option<String>,
+}
+
 /// A costly play of a review.
 #[derive(Serialize)]
 pub struct Costly {
@@ -350,6 +392,45 @@ pub struct Costly {
     pub cost: Option<i32>,
     /// The best cards.
     pub best: Vec<String>,
+}
+
+/// The cards' codes.
+fn codes(cards: &[Card]) -> Vec<String> {
+    cards.iter().map(Card::to_string).collect()
+}
+
+impl Review {
+    /// The review of round `round` from its analysis `a`, with its deal (`table::round_deal`).
+    pub fn new(a: &Analysis, round: usize, deal: Option<RoundDeal>) -> Review {
+        let costly = a.costly().map(|p| Costly {
+            trick: p.trick,
+            seat: p.seat,
+            card: p.card.to_string(),
+            cost: p.cost(),
+            best: codes(&p.best_cards()),
+        });
+        Review {
+            analysis: a.json().map_plays(ReviewedPlay::of),
+            deal,
+            round,
+            costly: costly.collect(),
+        }
+    }
+}
+
+impl ReviewedPlay {
+    /// `play` with its best cards' codes (its ids are of cards: none is dropped).
+    fn of(play: PlayJson) -> ReviewedPlay {
+        let best: Vec<Card> = play
+            .best_cards
+            .iter()
+            .filter_map(|&id| Card::new(id))
+            .collect();
+        ReviewedPlay {
+            best_codes: codes(&best),
+            play,
+        }
+    }
 }
 
 /// `DELETE`'s answer.

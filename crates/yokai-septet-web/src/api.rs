@@ -33,15 +33,16 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::answers::{json_response, ok};
-use super::answers::{Costly, Ended, HintAnswer, Options, Stepped};
+use super::answers::{Ended, HintAnswer, Options, Review, Stepped};
 use super::bots::decides_at_once;
 use super::extract::{JsonBody, NamedGame, RecordText, RECORD_BODY, SMALL_BODY};
 use super::games::{lock, Game};
 use super::new_game::NewGame;
 use super::projection::project;
+use super::table::round_deal;
 use super::undo::undo_pick;
 use super::{ApiError, AppState};
 use yokai_septet::{Episode, Scoring, Variant};
@@ -293,19 +294,6 @@ struct ReviewBody {
     round: usize,
 }
 
-/// A review: `analyze --json`'s analysis of one round (solved within the server's node
-/// budget per position; the plays past it are estimated, as `analyze` marks them), with
-/// each play's best cards as codes, the round's deal, and the costly plays.
-#[derive(Serialize)]
-struct Review {
-    #[serde(flatten)]
-    analysis: serde_json::Value,
-    /// The round's hands as dealt, the passes and the trump card (the round is over).
-    deal: serde_json::Value,
-    round: usize,
-    costly: Vec<Costly>,
-}
-
 async fn review(
     State(state): State<Shared>,
     game: NamedGame,
@@ -329,34 +317,9 @@ async fn review(
         .bots
         .run(move || {
             let a = analyze_rounds(&m, round..round + 1, budget, &mut |_, _| {});
-            let mut analysis = a.to_value();
-            let codes = |cards: Vec<yokai_septet::Card>| -> Vec<String> {
-                cards.iter().map(|c| c.to_string()).collect()
-            };
-            // `analyze --json`'s schema names cards by id; the page shows codes.
-            if let Some(plays) = analysis["plays"].as_array_mut() {
-                for (p, out) in a.plays.iter().zip(plays) {
-                    out["best_codes"] = codes(p.best_cards()).into();
-                }
-            }
-            let costly = a
-                .costly()
-                .map(|p| Costly {
-                    trick: p.trick,
-                    seat: p.seat,
-                    card: p.card.to_string(),
-                    cost: p.cost(),
-                    best: codes(p.best_cards()),
-                })
-                .collect();
             // The round is over: its deal is shown, so that a "best" card can be followed.
-            let deal = super::table::round_deal(&m, round);
-            Ok(ok(&Review {
-                analysis,
-                deal,
-                round,
-                costly,
-            }))
+            let deal = round_deal(&m, round);
+            Ok(ok(&Review::new(&a, round, deal)))
         })
         .await
 }

@@ -4,9 +4,8 @@
 //! for its review, and a new game's seed read from a number or a decimal string.
 
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
 
-use super::answers::Event;
+use super::answers::{Event, RoundDeal};
 use yokai_septet::rules::pass_target;
 use yokai_septet::Card;
 use yokai_septet::Match;
@@ -21,23 +20,20 @@ pub fn pass_targets(v: Variant, seat: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Round `round`'s deal as its review shows it (the round is over): each seat's hand as
-/// dealt and the cards it passed, as card codes, and the trump card.
-pub fn round_deal(m: &Match, round: usize) -> Value {
+/// Round `round`'s deal as its review shows it (the round is over; `None`: no such round).
+pub fn round_deal(m: &Match, round: usize) -> Option<RoundDeal> {
     let rec = m.record();
-    let Some(r) = rec.rounds.get(round) else {
-        return Value::Null;
-    };
+    let r = rec.rounds.get(round)?;
     let codes = |ids: &[u8]| -> Vec<String> {
         ids.iter()
             .filter_map(|&id| Card::new(id))
             .map(|c| c.to_string())
             .collect()
     };
-    serde_json::json!({
-        "hands": r.hands.iter().map(|h| codes(h)).collect::<Vec<_>>(),
-        "passes": r.passes.iter().map(|h| codes(h)).collect::<Vec<_>>(),
-        "trump_card": r.trump_card.and_then(Card::new).map(|c| c.to_string()),
+    Some(RoundDeal {
+        hands: r.hands.iter().map(|h| codes(h)).collect(),
+        passes: r.passes.iter().map(|h| codes(h)).collect(),
+        trump_card: r.trump_card.and_then(Card::new).map(|c| c.to_string()),
     })
 }
 
@@ -84,20 +80,13 @@ pub fn finished_trick_svg(s: &State, viewer: Option<usize>, events: &[Event]) ->
 }
 
 /// Every seat's hand once the game is over (cards codes; the record shows them anyway),
-/// else `null`: the cards nobody played when the game ended.
-pub fn hands_left(s: &State) -> Value {
-    if !s.is_over() {
-        return Value::Null;
-    }
-    (0..s.num_players())
-        .map(|p| {
-            s.hand(p)
-                .iter()
-                .map(|c| Value::from(c.to_string()))
-                .collect::<Vec<_>>()
-        })
-        .collect::<Vec<_>>()
-        .into()
+/// else `None`: the cards nobody played when the game ended.
+pub fn hands_left(s: &State) -> Option<Vec<Vec<String>>> {
+    s.is_over().then(|| {
+        (0..s.num_players())
+            .map(|p| s.hand(p).iter().map(|c| c.to_string()).collect())
+            .collect()
+    })
 }
 
 /// A new game's seed, given as a number or as its decimal string (a JavaScript number

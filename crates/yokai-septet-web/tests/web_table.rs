@@ -56,6 +56,13 @@ fn advance(app: &Router, s: &Value) -> Value {
     }
 }
 
+/// An object's keys, sorted.
+fn keys(v: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    keys
+}
+
 fn hand(s: &Value) -> Vec<String> {
     s["hand"]
         .as_array()
@@ -330,7 +337,62 @@ fn a_rounds_review_shows_its_deal_and_scores_every_play() {
         .as_str()
         .unwrap()
         .contains("the player who moved"));
+    assert_eq!(
+        keys(&r),
+        [
+            "budget",
+            "costly",
+            "deal",
+            "plays",
+            "point_of_view",
+            "round",
+            "scoring",
+            "seats",
+            "shares",
+            "units",
+            "variant",
+            "version"
+        ]
+    );
+    assert_eq!(r["round"], 0);
+    assert_eq!(keys(&r["deal"]), ["hands", "passes", "trump_card"]);
+    assert!(r["deal"]["trump_card"].is_string());
+    let costly = r["costly"].as_array().unwrap();
+    assert!(!costly.is_empty());
+    for c in costly {
+        assert_eq!(keys(c), ["best", "card", "cost", "seat", "trick"]);
+    }
     for p in r["plays"].as_array().unwrap() {
+        // `analyze --json`'s keys, and the best cards' codes beside their ids.
+        assert_eq!(
+            keys(p),
+            [
+                "best",
+                "best_cards",
+                "best_codes",
+                "card",
+                "chosen",
+                "code",
+                "cost",
+                "forecast",
+                "index",
+                "nodes",
+                "round",
+                "seat",
+                "status",
+                "trick",
+                "values",
+                "worlds"
+            ]
+        );
+        let codes: Vec<String> = p["best_cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|id| yokai_septet::Card::new(id.as_u64().unwrap() as u8).unwrap())
+            .map(|c| c.to_string())
+            .collect();
+        assert_eq!(p["best_codes"], json!(codes));
         if p["status"] == "estimated" {
             assert!(p["forecast"].as_u64().unwrap() > r["budget"].as_u64().unwrap());
             assert!(!p["best_codes"].as_array().unwrap().is_empty());

@@ -23,8 +23,9 @@
 
 pub mod estimate;
 pub mod forecast;
+pub mod json;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use yokai_septet::Card;
 use yokai_septet::RecordError;
@@ -37,11 +38,13 @@ use estimate::{estimate, Estimate};
 use forecast::{cards_left, Forecast};
 use yokai_septet::sampler::Sampler;
 
+pub use json::{AnalysisJson, PlayJson, Shares};
+
 /// Default node budget per position: about a second of the alpha-beta solver on one
 /// core, so a whole game is analysed in minutes at worst.
 pub const DEFAULT_BUDGET: u64 = 2_000_000;
 
-/// Version of the analysis's JSON form ([`Analysis::to_value`]): 2 replaced `skipped`
+/// Version of the analysis's JSON form ([`Analysis::json`]): 2 replaced `skipped`
 /// plays by `estimated` ones.
 pub const ANALYSIS_VERSION: u64 = 2;
 
@@ -133,8 +136,8 @@ impl PlayAnalysis {
     }
 }
 
-/// One seat's decisions, totalled.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// One seat's decisions, totalled (in the JSON form as they are named).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SeatTotals {
     /// Plays with a choice, solved.
     pub solved: u32,
@@ -338,21 +341,6 @@ pub fn analyze_rounds(
     }
 }
 
-/// Sets a scored play's `status`, `values` (`[card id, value]` by id), `best` and
-/// `chosen` in its JSON form.
-fn scored<T: serde::Serialize>(
-    out: &mut Value,
-    status: &str,
-    values: &[(Card, T)],
-    best: &T,
-    chosen: &T,
-) {
-    out["status"] = json!(status);
-    out["values"] = values.iter().map(|(c, v)| json!([c.id(), v])).collect();
-    out["best"] = json!(best);
-    out["chosen"] = json!(chosen);
-}
-
 /// Validates the record `rec` ([`Match::from_record`]) and analyses it.
 pub fn analyze_record(
     rec: &Value,
@@ -369,103 +357,6 @@ impl Analysis {
         self.plays
             .iter()
             .filter(|p| p.cost().is_some_and(|c| c > 0))
-    }
-
-    /// The machine-readable form (`analyze --json`, `yokai_septet.analyze`; the schema is
-    /// in `docs/search.md`).
-    pub fn to_value(&self) -> Value {
-        let plays: Vec<Value> = self
-            .plays
-            .iter()
-            .map(|p| {
-                let best_cards: Vec<u8> = p.best_cards().iter().map(|c| c.id()).collect();
-                let cost = match p.estimated_cost() {
-                    Some(c) => json!(c),
-                    None => json!(p.cost()),
-                };
-                let mut out = json!({
-                    "round": p.round,
-                    "trick": p.trick,
-                    "index": p.index,
-                    "seat": p.seat,
-                    "card": p.card.id(),
-                    "code": p.card.to_string(),
-                    "status": "forced",
-                    "values": null,
-                    "best_cards": best_cards,
-                    "best": null,
-                    "chosen": null,
-                    "cost": cost,
-                    "nodes": null,
-                    "forecast": null,
-                    "worlds": null,
-                });
-                match &p.verdict {
-                    Verdict::Forced => {}
-                    Verdict::Solved {
-                        values,
-                        best,
-                        chosen,
-                        nodes,
-                    } => {
-                        scored(&mut out, "solved", values, best, chosen);
-                        out["nodes"] = json!(nodes);
-                    }
-                    Verdict::Estimated {
-                        values,
-                        best,
-                        chosen,
-                        worlds,
-                        forecast,
-                    } => {
-                        scored(&mut out, "estimated", values, best, chosen);
-                        out["forecast"] = json!(forecast);
-                        out["worlds"] = json!(worlds);
-                    }
-                }
-                out
-            })
-            .collect();
-        let seats: Vec<Value> = self
-            .seats
-            .iter()
-            .enumerate()
-            .map(|(seat, t)| {
-                json!({
-                    "seat": seat,
-                    "solved": t.solved,
-                    "forced": t.forced,
-                    "estimated": t.estimated,
-                    "costly": t.costly,
-                    "cost": t.cost,
-                })
-            })
-            .collect();
-        json!({
-            "version": ANALYSIS_VERSION,
-            "variant": self.variant.name(),
-            "scoring": self.scoring,
-            "units": units(self.variant),
-            "point_of_view": POINT_OF_VIEW,
-            "budget": self.budget,
-            "plays": plays,
-            "seats": seats,
-            "shares": self.shares(),
-        })
-    }
-
-    /// The fraction of the card plays of each status (`solved`, `forced`, `estimated`),
-    /// as people quote an analysis; they sum to 1 (all 0 for a record without plays).
-    pub fn shares(&self) -> Value {
-        let total = self.plays.len().max(1) as f64;
-        let share = |pick: fn(&Verdict) -> bool| {
-            self.plays.iter().filter(|p| pick(&p.verdict)).count() as f64 / total
-        };
-        json!({
-            "solved": share(|v| matches!(v, Verdict::Solved { .. })),
-            "forced": share(|v| matches!(v, Verdict::Forced)),
-            "estimated": share(|v| matches!(v, Verdict::Estimated { .. })),
-        })
     }
 }
 
