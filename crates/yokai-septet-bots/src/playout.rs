@@ -46,7 +46,11 @@ pub struct Finished {
     pub state: State,
     /// The round's result.
     pub result: RoundResult,
-    /// Whether the round ended the game.
+    /// Whether the round ended the game's episode: the rules decided it, or the episode
+    /// was one round ([`yokai_septet::Episode::Round`]), or the round cap was reached.
+    /// Information for callers: the value ([`round_value`]) asks whether the *rules*
+    /// decided the game ([`State::is_decided`]), so that a round is valued alike however
+    /// the episode around it was set to end.
     pub game_over: bool,
 }
 
@@ -58,9 +62,11 @@ impl Finished {
 
     /// Each seat's round value (absolute seats, 0 past the game's seats).
     pub(crate) fn values(&self) -> [f32; 4] {
+        // Asked once for every seat: this runs at the end of every play-out.
+        let decided = self.state.is_decided();
         let mut values = [0f32; 4];
         for (seat, v) in values.iter_mut().enumerate().take(self.state.num_players()) {
-            *v = self.value(seat);
+            *v = value_given(&self.state, &self.result, seat, decided);
         }
         values
     }
@@ -175,13 +181,18 @@ pub fn heuristic_round_values(s: State) -> [f32; 4] {
 /// the game around it was set to end. `bots/playout.rs`'s text compares it with the
 /// solver's [`utility`].
 pub fn round_value(s: &State, r: &RoundResult, me: usize) -> f32 {
+    value_given(s, r, me, s.is_decided())
+}
+
+/// [`round_value`], told whether the rules decided the game (`decided`).
+fn value_given(s: &State, r: &RoundResult, me: usize, decided: bool) -> f32 {
     let v = s.variant();
     let lead = round_lead(v, r, me) as f32;
     let mut value = lead / game_target(s.config()) as f32;
     if !v.is_seal() {
         value += 0.1 * (r.winners >> me & 1) as f32;
     }
-    if s.is_decided() {
+    if decided {
         value += if s.winners_mask() >> me & 1 == 1 {
             1.0
         } else {

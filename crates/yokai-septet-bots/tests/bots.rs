@@ -5,6 +5,7 @@ use yokai_septet::rng::test_rng;
 use yokai_septet_bots::arena::run_arena;
 use yokai_septet_bots::arena::ArenaConfig;
 use yokai_septet_bots::{bot_by_name, BotRegistry};
+#[cfg(feature = "models")]
 use yokai_septet_testkit as common;
 
 use yokai_septet::{Card, GameConfig, Scoring, State, Variant};

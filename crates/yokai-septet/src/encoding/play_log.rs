@@ -2,8 +2,9 @@
 //! the rules keep in every [`State`](crate::State) and a seat reads through
 //! [`SeatView::play_log`]), and its encoding as numbers ([`encode_play_log`]), the belief
 //! model's input after the observation (`docs/inference.md`). This module is the concept's
-//! one public home (the two types are also at the crate's root). The observation says which cards each seat played;
-//! this says how: led, went over the trick's best, stayed under it, ruffed, discarded.
+//! one public home (the two types are also at the crate's root). The observation says
+//! which cards each seat played; this says how: led, went over the trick's best, stayed
+//! under it, ruffed, discarded.
 //! Leads, ducks and discards are what a hand shows of itself.
 //!
 //! Layout: for each [`PlayKind`] (in [`PlayKind::ALL`] order), for each relative seat (as
