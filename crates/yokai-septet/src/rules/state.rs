@@ -509,7 +509,8 @@ impl State {
     /// state in [`Phase::RoundOver`]: the finished round's last position (its captures,
     /// its last trick, its scores), until [`State::apply_deal`] deals the next round.
     /// On error nothing changes.
-    #[inline]
+    // Not `#[inline]`: compiled here, beside the rule functions it calls, which other
+    // crates could otherwise only inline at link time, into slower code.
     pub fn apply_in_round(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
         let p = self.current as usize;
         match self.phase {
