@@ -4,7 +4,9 @@
 //!
 //! Its own tests check the workspace's layout: the crates' arrows against
 //! `docs/architecture.md` (`tests/arrows.rs`), and inside each crate no import circles and
-//! folders that stack (`tests/imports.rs`).
+//! folders that stack (`tests/imports.rs`, reading the source with [`rust_source`]).
+
+pub mod rust_source;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
