@@ -214,12 +214,9 @@ mod tests {
     use super::*;
 
     fn words(src: &str) -> Vec<String> {
-        tokenize(src)
-            .into_iter()
-            .filter_map(|t| match t {
-                Tok::Ident(s) => Some(s),
-                _ => None,
-            })
+        let t = tokenize(src);
+        t.iter()
+            .filter_map(|t| ident(Some(t)).map(String::from))
             .collect()
     }
 

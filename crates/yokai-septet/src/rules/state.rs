@@ -509,8 +509,9 @@ impl State {
     /// state in [`Phase::RoundOver`]: the finished round's last position (its captures,
     /// its last trick, its scores), until [`State::apply_deal`] deals the next round.
     /// On error nothing changes.
-    // Not `#[inline]`: compiled here, beside the rule functions it calls, which other
-    // crates could otherwise only inline at link time, into slower code.
+    // Not `#[inline]`: compiled once here, beside the rule functions it calls. Inlined
+    // into the callers in other crates it compiled to slower code (more of its `Outcome`
+    // stored on a card that does not end a trick).
     pub fn apply_in_round(&mut self, card: Card) -> Result<Outcome, IllegalAction> {
         let p = self.current as usize;
         match self.phase {
